@@ -1,0 +1,82 @@
+"""The pipeline: load, validate, model, link, render, write. Nothing is written until all is linked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import load, validate
+from .link import Site, link
+from .model import record_from, site_from
+from .problems import BuildError, Problem, Severity
+from .render import Theme, default_theme, render_site
+from .write import WriteStats, changes, write_site
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    content: Path = Path("content")
+    out: Path = Path("public")
+    base_url: str | None = None
+    """Overrides the site config's base_url."""
+    strict: bool = False
+    """Treat warnings as errors."""
+    theme: Theme = field(default_factory=default_theme)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    site: Site
+    files: dict[str, bytes]
+    warnings: list[Problem]
+    stats: WriteStats | None = None
+
+
+def gather(options: Options) -> tuple[Site, list[Problem]]:
+    """Load, validate, model and link the content; raise BuildError if anything is wrong."""
+    problems: list[Problem] = []
+    config_path = options.content / "site.yaml"
+    config_doc, found = load.load_file(config_path)
+    problems += found
+    if config_doc is not None:
+        problems += validate.check_site(config_doc)
+
+    paths, found = load.record_files(options.content)
+    problems += found
+    docs = []
+    for path in paths:
+        doc, found = load.load_file(path)
+        problems += found
+        if doc is not None:
+            checked = validate.check_record(doc)
+            problems += checked
+            if not any(p.severity is Severity.ERROR for p in found + checked):
+                docs.append(doc)
+
+    if _failed(problems, options.strict) or config_doc is None:
+        raise BuildError(sorted(problems))
+    config = site_from(config_doc, options.base_url)
+    site, linked = link(config, [record_from(doc) for doc in docs])
+    problems += linked
+    if _failed(problems, options.strict):
+        raise BuildError(sorted(problems))
+    return site, sorted(problems)
+
+
+def _failed(problems: list[Problem], strict: bool) -> bool:
+    return any(p.severity is Severity.ERROR or strict for p in problems)
+
+
+def build(options: Options) -> Result:
+    site, warnings = gather(options)
+    files = render_site(site, options.theme)
+    stats = write_site(files, options.out)
+    return Result(site, files, warnings, stats)
+
+
+def check(options: Options) -> tuple[Result, list[str], list[str]]:
+    """Everything a build does but the writing; also what a build would change in ``out``."""
+    site, warnings = gather(options)
+    files = render_site(site, options.theme)
+    changed, removed = changes(files, options.out)
+    return Result(site, files, warnings), changed, removed

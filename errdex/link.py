@@ -1,0 +1,143 @@
+"""Stage 4: resolve ids, aliases and related errors; build the indexes the pages list."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .model import ID_RE, Record, SiteConfig
+from .problems import Problem, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedLink:
+    """A related entry as shown: linked to its record, or plain text when we have none."""
+
+    text: str
+    record: Record | None
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Everything the renderer needs, fully linked."""
+
+    config: SiteConfig
+    records: tuple[Record, ...]
+    """Sorted by repo, path, line, id."""
+    by_id: Mapping[str, Record]
+    aliases: Mapping[str, Record]
+    """Each alias id → the record that now owns it."""
+    related: Mapping[str, tuple[RelatedLink, ...]]
+    by_repo: Mapping[str, tuple[Record, ...]]
+    by_exception: Mapping[str, tuple[Record, ...]]
+
+
+def _order(record: Record) -> tuple[str, str, int, str]:
+    return (record.repo, record.source.path, record.source.line, record.id)
+
+
+def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]]:
+    problems: list[Problem] = []
+    by_id: dict[str, Record] = {}
+    for record in sorted(records, key=lambda r: (r.file, r.id)):
+        other = by_id.get(record.id)
+        if other is not None:
+            how = "" if record.id_stated else " (derived from repo, exception and message)"
+            problems.append(
+                Problem(
+                    record.file,
+                    record.id_line,
+                    f"duplicate id {record.id}{how}; {other.file}:{other.id_line} has it too",
+                )
+            )
+            continue
+        by_id[record.id] = record
+
+    aliases: dict[str, Record] = {}
+    for record in by_id.values():
+        for alias in record.aliases:
+            owner = by_id.get(alias) or aliases.get(alias)
+            if owner is not None:
+                problems.append(
+                    Problem(record.file, record.id_line, f"alias {alias} is also {owner.file}'s id")
+                )
+            else:
+                aliases[alias] = record
+
+    by_message: dict[str, list[Record]] = defaultdict(list)
+    for record in by_id.values():
+        by_message[record.message.display].append(record)
+        if record.message.source != record.message.display:
+            by_message[record.message.source].append(record)
+
+    related: dict[str, tuple[RelatedLink, ...]] = {}
+    for record in by_id.values():
+        links: list[RelatedLink] = []
+        for entry in record.related:
+            target, problem = _resolve(record, entry.text, by_id, aliases, by_message)
+            if problem:
+                problems.append(Problem(record.file, entry.line, *problem))
+            if target is record:
+                continue
+            links.append(RelatedLink(target.message.display if target else entry.text, target))
+        related[record.id] = tuple(links)
+
+    ordered = tuple(sorted(by_id.values(), key=_order))
+    by_repo: dict[str, list[Record]] = defaultdict(list)
+    by_exception: dict[str, list[Record]] = defaultdict(list)
+    for record in ordered:
+        by_repo[record.repo].append(record)
+        by_exception[record.exception].append(record)
+    site = Site(
+        config=config,
+        records=ordered,
+        by_id=by_id,
+        aliases=aliases,
+        related=related,
+        by_repo={name: tuple(items) for name, items in sorted(by_repo.items())},
+        by_exception={name: tuple(items) for name, items in sorted(by_exception.items())},
+    )
+    return site, problems
+
+
+def _resolve(
+    record: Record,
+    text: str,
+    by_id: Mapping[str, Record],
+    aliases: Mapping[str, Record],
+    by_message: Mapping[str, list[Record]],
+) -> tuple[Record | None, tuple[str, Severity] | None]:
+    """Find the record a related entry names, and what to say if it names none or itself."""
+    if ID_RE.match(text):
+        target = by_id.get(text) or aliases.get(text)
+        if target is None:
+            return None, (f"related id {text} matches no record", Severity.ERROR)
+    else:
+        matches = _by_text(record, text, by_message)
+        if len(matches) != 1:
+            what = "no record has" if not matches else f"{len(matches)} records have"
+            return None, (
+                f"{what} the message {text!r}; it is shown as plain text",
+                Severity.WARNING,
+            )
+        target = matches[0]
+    if target is record:
+        return target, ("a record cannot be related to itself; entry ignored", Severity.WARNING)
+    return target, None
+
+
+def _by_text(record: Record, text: str, by_message: Mapping[str, list[Record]]) -> list[Record]:
+    """Records with exactly this message, else those whose message starts with it.
+
+    Related entries are often copied from a list that cuts messages short, with or
+    without an ellipsis; a cut entry still links when only one message fits.
+    """
+    candidates = by_message.get(text)
+    if not candidates:
+        stem = text.rstrip().removesuffix("…").removesuffix("...").rstrip()
+        if len(stem) < 12:
+            return []
+        candidates = [r for m, rs in by_message.items() if m.startswith(stem) for r in rs]
+    same_repo = [r for r in candidates if r.repo == record.repo] or candidates
+    return list(dict.fromkeys(same_repo))

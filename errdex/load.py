@@ -1,0 +1,195 @@
+"""Stage 1: read YAML files with the safe loader, remembering the line of every node."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .problems import Problem
+
+Key = tuple[str | int, ...]
+
+MAX_FILE_BYTES = 2_000_000
+"""A record is a few kilobytes; anything this large is a mistake, not content."""
+
+RECORD_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One parsed YAML file: plain Python data plus the line of each node."""
+
+    path: Path
+    """Where the file is on disk."""
+    shown: str
+    """The path as messages show it."""
+    data: Any
+    """Plain dicts, lists and scalars, as the safe loader builds them."""
+    lines: Mapping[Key, int] = field(default_factory=dict)
+    """1-based line of each node, keyed by its path from the root (``("source", "line")``)."""
+
+    def line(self, *key: str | int) -> int:
+        """The line of ``key``, or of its nearest ancestor the file has."""
+        path: Key = tuple(key)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing aliases: records never need them, and they allow bombs."""
+
+    def compose_node(self, parent: Node | None, index: object) -> Node | None:
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise yaml.MarkedYAMLError(
+                problem="aliases (*name) are not allowed in errdex files; write the value out",
+                problem_mark=event.start_mark,
+            )
+        return Composer.compose_node(self, parent, index)  # type: ignore[arg-type]
+
+
+def shown_path(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
+    """Read a file as UTF-8 (a BOM is allowed), or say why it cannot be read."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(shown, 0, f"cannot read file: {exc.strerror}")]
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [
+            Problem(shown, 0, f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}")
+        ]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return None, [Problem(shown, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})")]
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return None, [Problem(shown, line, "contains a NUL byte")]
+    return text, []
+
+
+def parse_yaml(text: str, shown: str, path: Path) -> tuple[Document | None, list[Problem]]:
+    """Parse one YAML document, keeping the line of every node."""
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        what = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        return None, [Problem(shown, line, f"YAML syntax error: {what}")]
+    except yaml.YAMLError as exc:
+        return None, [Problem(shown, 0, f"YAML error: {exc}")]
+    finally:
+        loader.dispose()
+    if root is None:
+        return None, [Problem(shown, 1, "file is empty; expected a mapping of fields")]
+    lines: dict[Key, int] = {}
+    problems: list[Problem] = []
+    data = _build(root, (), lines, problems, shown, _Loader(""))
+    return Document(path=path, shown=shown, data=data, lines=lines), problems
+
+
+def _build(
+    node: Node,
+    key: Key,
+    lines: dict[Key, int],
+    problems: list[Problem],
+    shown: str,
+    constructor: yaml.SafeLoader,
+) -> Any:
+    lines.setdefault(key, node.start_mark.line + 1)
+    if isinstance(node, MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            line = key_node.start_mark.line + 1
+            if not isinstance(key_node, ScalarNode):
+                problems.append(Problem(shown, line, "a key must be a plain value"))
+                continue
+            name = _scalar(key_node, constructor, shown, problems)
+            if not isinstance(name, str | int) or isinstance(name, bool):
+                problems.append(Problem(shown, line, f"key {key_node.value!r} must be text"))
+                continue
+            if name in result:
+                first = lines[(*key, name)]
+                problems.append(
+                    Problem(shown, line, f"duplicate key {name!r} (first given on line {first})")
+                )
+                continue
+            lines[(*key, name)] = line
+            result[name] = _build(value_node, (*key, name), lines, problems, shown, constructor)
+        return result
+    if isinstance(node, SequenceNode):
+        return [
+            _build(item, (*key, index), lines, problems, shown, constructor)
+            for index, item in enumerate(node.value)
+        ]
+    assert isinstance(node, ScalarNode)
+    return _scalar(node, constructor, shown, problems)
+
+
+def _scalar(
+    node: ScalarNode, constructor: yaml.SafeLoader, shown: str, problems: list[Problem]
+) -> Any:
+    try:
+        return constructor.construct_object(node, deep=True)
+    except yaml.MarkedYAMLError as exc:
+        line = node.start_mark.line + 1
+        problems.append(Problem(shown, line, f"cannot read value: {exc.problem}"))
+        return None
+
+
+def load_file(path: Path) -> tuple[Document | None, list[Problem]]:
+    shown = shown_path(path)
+    text, problems = read_text(path, shown)
+    if text is None:
+        return None, problems
+    return parse_yaml(text, shown, path)
+
+
+def record_files(content: Path) -> tuple[list[Path], list[Problem]]:
+    """Every record file under ``content/errors``, sorted, none of them outside ``content``."""
+    errors_dir = content / "errors"
+    root = content.resolve()
+    found: list[Path] = []
+    problems: list[Problem] = []
+    if not errors_dir.is_dir():
+        return [], [Problem(shown_path(errors_dir), 0, "no errors/ folder with records")]
+    for path in sorted(_walk(errors_dir)):
+        shown = shown_path(path)
+        if not path.resolve().is_relative_to(root):
+            problems.append(Problem(shown, 0, "links outside the content folder; not read"))
+        elif path.is_dir():
+            problems.append(Problem(shown, 0, "is a folder, not a record file"))
+        elif path.is_file():
+            found.append(path)
+    return found, problems
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for entry in folder.iterdir():
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir() and not entry.is_symlink() and not entry.name.endswith(RECORD_SUFFIXES):
+            yield from _walk(entry)
+        elif entry.name.endswith(RECORD_SUFFIXES):
+            yield entry

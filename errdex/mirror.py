@@ -1,0 +1,94 @@
+"""The JSON mirror: one document per record, a list of all records, and their JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .link import Site
+from .model import Record
+from .schema import RECORD, json_schema
+from .urls import github_permalink, json_url, page_url
+
+
+def dumps(data: Any) -> bytes:
+    """JSON with sorted keys and fixed separators: the same data always gives the same bytes."""
+    return (json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def record_document(record: Record, site: Site) -> dict[str, Any]:
+    """Every field of the record as written, plus what the site derived from it."""
+    base = site.config.base_url
+    return {
+        **record.data,
+        "id": record.id,
+        "title": record.title,
+        "placeholders": list(record.message.names),
+        "url": base + page_url(record.id),
+        "json_url": base + json_url(record.id),
+        "permalink": github_permalink(record),
+        "related_ids": [link.record.id for link in site.related[record.id] if link.record],
+    }
+
+
+def alias_document(alias: str, record: Record, site: Site) -> dict[str, Any]:
+    """What an old id's JSON URL answers: where the record lives now."""
+    base = site.config.base_url
+    return {
+        "id": alias,
+        "moved_to": record.id,
+        "url": base + page_url(record.id),
+        "json_url": base + json_url(record.id),
+    }
+
+
+def index_document(site: Site) -> dict[str, Any]:
+    base = site.config.base_url
+    return {
+        "count": len(site.records),
+        "errors": [
+            {
+                "id": r.id,
+                "title": r.title,
+                "message": r.message.display,
+                "exception": r.exception,
+                "repo": r.repo,
+                "url": base + page_url(r.id),
+                "json_url": base + json_url(r.id),
+            }
+            for r in site.records
+        ],
+    }
+
+
+def schema_document(base_url: str) -> dict[str, Any]:
+    """The JSON Schema every record document validates against."""
+    schema = json_schema(RECORD)
+    derived = {
+        "title": {"type": "string", "description": "The short title the site shows."},
+        "placeholders": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Placeholder names of the message, in order.",
+        },
+        "url": {"type": "string", "format": "uri", "description": "The record's page."},
+        "json_url": {"type": "string", "format": "uri", "description": "This document."},
+        "permalink": {
+            "type": "string",
+            "format": "uri",
+            "description": "The raising line on GitHub at the pinned commit.",
+        },
+        "related_ids": {
+            "type": "array",
+            "items": {"type": "string", "pattern": r"^[0-9a-f]{16}$"},
+            "description": "Ids of the related errors that have records.",
+        },
+    }
+    schema["properties"].update(derived)
+    schema["required"] = sorted({*schema["required"], "id", *derived})
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": base_url + "api/schema.json",
+        "title": "errdex error record",
+        **schema,
+    }

@@ -1,0 +1,280 @@
+"""Stage 3: typed records, message templates parsed into literal text and placeholders."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .load import Document
+
+ID_RE = re.compile(r"^[0-9a-f]{16}$")
+TITLE_LIMIT = 72
+"""Short titles (``<title>``, lists) are cut at a word boundary before this many characters."""
+
+
+class TemplateError(ValueError):
+    """A message template that cannot be parsed; ``column`` is 0-based."""
+
+    def __init__(self, message: str, column: int) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A piece of a message template: literal text, or a placeholder named after its source."""
+
+    text: str
+    """The literal text, or the placeholder's name (``tp``; empty for ``{}``)."""
+    placeholder: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A message with ``{name}`` placeholders; ``{{`` and ``}}`` stand for literal braces."""
+
+    source: str
+    """The template as written in the record."""
+    parts: tuple[Part, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Placeholder names in order of first appearance, without repeats."""
+        return tuple(dict.fromkeys(p.text for p in self.parts if p.placeholder))
+
+    @property
+    def display(self) -> str:
+        """The message as a reader sees it: placeholders as ``{name}``, braces unescaped."""
+        return "".join("{" + p.text + "}" if p.placeholder else p.text for p in self.parts)
+
+
+def parse_template(source: str) -> Template:
+    """Split a message into literal parts and placeholders.
+
+    A placeholder runs from ``{`` to its matching ``}``, so names taken from source
+    expressions such as ``{sorted({1, pcp})}`` stay whole.
+    """
+    parts: list[Part] = []
+    literal: list[str] = []
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char in "{}" and source[i : i + 2] == char * 2:
+            literal.append(char)
+            i += 2
+        elif char == "}":
+            raise TemplateError("unmatched '}' (write '}}' for a literal brace)", i)
+        elif char == "{":
+            end = _matching_brace(source, i)
+            if literal:
+                parts.append(Part("".join(literal)))
+                literal = []
+            parts.append(Part(source[i + 1 : end].strip(), placeholder=True))
+            i = end + 1
+        else:
+            literal.append(char)
+            i += 1
+    if literal:
+        parts.append(Part("".join(literal)))
+    return Template(source=source, parts=tuple(parts))
+
+
+def _matching_brace(source: str, start: int) -> int:
+    depth = 0
+    for index in range(start, len(source)):
+        if source[index] == "{":
+            depth += 1
+        elif source[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    raise TemplateError("unclosed '{' (write '{{' for a literal brace)", start)
+
+
+def derive_id(repo: str, exception: str, message: str) -> str:
+    """The id of a record that does not state one: stable across re-pins and moved lines."""
+    digest = hashlib.sha256(f"{repo}\x00{exception}\x00{message}".encode()).hexdigest()
+    return digest[:16]
+
+
+def short_title(text: str, limit: int = TITLE_LIMIT) -> str:
+    """``text`` cut at a word boundary to fit ``limit`` characters, marked with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-") + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Excerpt:
+    """Source lines stored in the record, so a build needs no checkout."""
+
+    start: int
+    """Real line number of the first line."""
+    code: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.code.splitlines()
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.lines) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where the error is raised, pinned to a commit."""
+
+    commit: str
+    path: str
+    line: int
+    """Line of the ``raise``."""
+    function: str | None
+    excerpt: Excerpt | None
+
+    @property
+    def short_commit(self) -> str:
+        return self.commit[:10]
+
+
+@dataclass(frozen=True, slots=True)
+class FixBlock:
+    """One code block of an example fix."""
+
+    lang: str
+    code: str
+    caption: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """An entry of ``related``: a record id, or the text of an error message."""
+
+    text: str
+    line: int
+    """Where the entry is written, for warnings."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Who or what wrote the prose of a record, and when."""
+
+    by: str
+    date: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Record:
+    """One error a codebase can raise, as the site shows it."""
+
+    id: str
+    id_stated: bool
+    """Whether the file states the id (otherwise it was derived)."""
+    id_line: int
+    """The line that fixes the id: ``id`` when stated, else ``message``."""
+    aliases: tuple[str, ...]
+    repo: str
+    exception: str
+    message: Template
+    title: str
+    """Short title: the message cut at a word boundary, unless the record gives one."""
+    meaning: str | None
+    source: Source
+    solutions: tuple[str, ...]
+    example_fix: tuple[FixBlock, ...]
+    trigger: str | None
+    situations: str | None
+    related: tuple[Related, ...]
+    analysis: Analysis | None
+    file: str
+    """The record file, as messages show it."""
+    data: dict[str, Any]
+    """The record's fields as written (dates as ISO text), for the JSON mirror."""
+
+    @property
+    def has_analysis(self) -> bool:
+        return any((self.meaning, self.solutions, self.example_fix, self.trigger, self.situations))
+
+
+def record_from(doc: Document) -> Record:
+    """Build a Record from a document the validator passed."""
+    data: dict[str, Any] = _plain(doc.data)
+    source = data["source"]
+    excerpt = source.get("excerpt")
+    when = data.get("when") or {}
+    analysis = data.get("analysis")
+    message = parse_template(data["message"])
+    stated = "id" in data
+    return Record(
+        id=data["id"] if stated else derive_id(data["repo"], data["exception"], data["message"]),
+        id_stated=stated,
+        id_line=doc.line("id" if stated else "message"),
+        aliases=tuple(data.get("aliases", ())),
+        repo=data["repo"],
+        exception=data["exception"],
+        message=message,
+        title=data.get("title") or short_title(message.display),
+        meaning=data.get("meaning"),
+        source=Source(
+            commit=str(source["commit"]),
+            path=source["path"],
+            line=source["line"],
+            function=source.get("function"),
+            excerpt=Excerpt(excerpt["start"], excerpt["code"]) if excerpt else None,
+        ),
+        solutions=tuple(data.get("solutions", ())),
+        example_fix=tuple(
+            FixBlock(block["lang"], block["code"], block.get("caption"))
+            for block in data.get("example_fix", ())
+        ),
+        trigger=when.get("trigger"),
+        situations=when.get("situations"),
+        related=tuple(
+            Related(text, doc.line("related", index))
+            for index, text in enumerate(data.get("related", ()))
+        ),
+        analysis=Analysis(analysis["by"], analysis["date"]) if analysis else None,
+        file=doc.shown,
+        data=data,
+    )
+
+
+def _plain(value: Any) -> Any:
+    """YAML values as JSON-ready data: dates become ISO text."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class SiteConfig:
+    """The site's own settings, from ``content/site.yaml``."""
+
+    title: str
+    base_url: str
+    """Always ends with a slash."""
+    repository: str
+    """The site's own GitHub repository, where 'Report an issue' opens issues."""
+    description: str | None
+
+
+def site_from(doc: Document, base_url: str | None = None) -> SiteConfig:
+    data = doc.data
+    url = base_url or data["base_url"]
+    return SiteConfig(
+        title=data["title"],
+        base_url=url if url.endswith("/") else url + "/",
+        repository=data["repository"],
+        description=data.get("description"),
+    )

@@ -1,0 +1,44 @@
+"""Problems found in the input, reported as ``path:line: message``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Problem:
+    """One thing wrong with the input, tied to the place a user must edit."""
+
+    path: str
+    """The file, as the user named it (relative to the working directory when possible)."""
+    line: int
+    """1-based line of the offending node; 0 when the whole file is at fault."""
+    message: str
+    severity: Severity = Severity.ERROR
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        label = "" if self.severity is Severity.ERROR else "warning: "
+        return f"{where}: {label}{self.message}"
+
+
+class BuildError(Exception):
+    """Raised to stop a command because the input has errors; carries all of them."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(f"{len(problems)} problem(s)")
+        self.problems = problems
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    return [p for p in problems if p.severity is Severity.ERROR]
+
+
+def warnings(problems: list[Problem]) -> list[Problem]:
+    return [p for p in problems if p.severity is Severity.WARNING]

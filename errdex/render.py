@@ -1,0 +1,229 @@
+"""Stage 5: every output file as bytes — pages through Jinja, the JSON mirror, assets."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+from markupsafe import Markup
+
+from . import markdown, mirror
+from .highlight import highlight, highlight_lines, stylesheet
+from .link import Site
+from .model import Record, Template
+from .urls import (
+    exception_url,
+    github_permalink,
+    json_url,
+    page_url,
+    repo_url,
+    report_issue_url,
+)
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """Where the Jinja templates and the static files are."""
+
+    templates: Path
+    static: Path
+
+
+def default_theme() -> Theme:
+    """The bundled theme: inside the package when installed, beside it in a checkout."""
+    installed = PACKAGE / "_theme"
+    root = installed if installed.is_dir() else PACKAGE.parent
+    return Theme(templates=root / "templates", static=root / "static")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeLine:
+    """One line of a source excerpt as the code view shows it."""
+
+    number: int
+    html: Markup
+    href: str
+    """This line on GitHub at the pinned commit."""
+    is_raise: bool
+
+
+def make_env(theme: Theme) -> jinja2.Environment:
+    """The one Jinja environment: autoescaped, and strict about undefined names."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(theme.templates),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(
+        markdown=markdown.render,
+        markdown_inline=markdown.render_inline,
+        message=message_html,
+        highlight=highlight,
+    )
+    env.globals.update(
+        page_url=page_url,
+        repo_url=repo_url,
+        exception_url=exception_url,
+        json_url=json_url,
+    )
+    return env
+
+
+def message_html(template: Template) -> Markup:
+    """The message with each placeholder marked, so a reader sees what varies."""
+    out = Markup()
+    for part in template.parts:
+        if part.placeholder:
+            out += Markup('<var class="ph">') + "{" + part.text + "}" + Markup("</var>")
+        else:
+            out += part.text
+    return out
+
+
+def code_lines(record: Record) -> list[CodeLine]:
+    excerpt = record.source.excerpt
+    if excerpt is None:
+        return []
+    fragments = highlight_lines(excerpt.code, record.source.path)
+    return [
+        CodeLine(
+            number=number,
+            html=html,
+            href=github_permalink(record, number),
+            is_raise=number == record.source.line,
+        )
+        for number, html in enumerate(fragments, start=excerpt.start)
+    ]
+
+
+def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
+    """Static files under names that carry their content hash, so no deploy serves a stale one."""
+    files = {p.name: p.read_bytes() for p in sorted(theme.static.iterdir()) if p.is_file()}
+    files["pygments.css"] = stylesheet().encode()
+    assets = {}
+    for name, data in files.items():
+        stem, dot, suffix = name.rpartition(".")
+        digest = hashlib.sha256(data).hexdigest()[:10]
+        assets[name] = (f"static/{stem}.{digest}{dot}{suffix}", data)
+    return assets
+
+
+class Renderer:
+    """Renders the pages of one linked site."""
+
+    def __init__(self, site: Site, theme: Theme) -> None:
+        self.site = site
+        self.env = make_env(theme)
+        self.assets = hashed_assets(theme)
+
+    def page(self, template: str, path: str, root: str | None = None, **context: Any) -> bytes:
+        """Render ``template`` as the file ``path``; every link in it is relative to that file.
+
+        ``root`` overrides the relative prefix, for a page served at any address (404).
+        """
+        if root is None:
+            root = "../" * (len(PurePosixPath(path).parts) - 1)
+        canonical = self.site.config.base_url + (
+            path.removesuffix("index.html") if path.endswith("index.html") else path
+        )
+
+        def asset(name: str) -> str:
+            return root + self.assets[name][0]
+
+        html = self.env.get_template(template).render(
+            site=self.site,
+            config=self.site.config,
+            root=root,
+            asset=asset,
+            canonical=canonical,
+            **context,
+        )
+        return html.encode()
+
+    def error_page(self, record: Record) -> bytes:
+        site = self.site
+        return self.page(
+            "error.html",
+            page_url(record.id) + "index.html",
+            record=record,
+            related=site.related[record.id],
+            code=code_lines(record),
+            permalink=github_permalink(record),
+            report_url=report_issue_url(record, site.config),
+            description=_description(record),
+        )
+
+    def files(self) -> dict[str, bytes]:
+        site = self.site
+        out: dict[str, bytes] = {rel: data for rel, data in self.assets.values()}
+        out["index.html"] = self.page("home.html", "index.html")
+        # A host serves 404.html at whatever address was missing, so its links start at the
+        # site's own path rather than being relative.
+        site_path = urlsplit(site.config.base_url).path or "/"
+        out["404.html"] = self.page("404.html", "404.html", root=site_path)
+        for record in site.records:
+            out[page_url(record.id) + "index.html"] = self.error_page(record)
+            document = mirror.dumps(mirror.record_document(record, site))
+            out[json_url(record.id)] = document
+            out[json_url(record.id).removesuffix(".json")] = document
+        for alias, record in sorted(site.aliases.items()):
+            out[page_url(alias) + "index.html"] = self.page(
+                "moved.html", page_url(alias) + "index.html", alias=alias, record=record
+            )
+            stub = mirror.dumps(mirror.alias_document(alias, record, site))
+            out[json_url(alias)] = stub
+            out[json_url(alias).removesuffix(".json")] = stub
+        for repo, records in site.by_repo.items():
+            out[repo_url(repo) + "index.html"] = self.list_page(
+                repo_url(repo), f"Errors raised by {repo}", records, repo=repo, group="path"
+            )
+        for exception, records in site.by_exception.items():
+            out[exception_url(exception) + "index.html"] = self.list_page(
+                exception_url(exception), f"{exception} errors", records, exception=exception
+            )
+        out["api/errors.json"] = mirror.dumps(mirror.index_document(site))
+        out["api/schema.json"] = mirror.dumps(mirror.schema_document(site.config.base_url))
+        return out
+
+    def list_page(
+        self, url: str, heading: str, records: Iterable[Record], group: str = "repo", **context: Any
+    ) -> bytes:
+        groups = _group(records, (lambda r: r.source.path) if group == "path" else lambda r: r.repo)
+        return self.page(
+            "list.html", url + "index.html", heading=heading, groups=groups, group=group, **context
+        )
+
+
+def _group(
+    records: Iterable[Record], key: Callable[[Record], str]
+) -> Mapping[str, list[Record]]:
+    groups: dict[str, list[Record]] = {}
+    for record in records:
+        groups.setdefault(key(record), []).append(record)
+    return groups
+
+
+def _description(record: Record) -> str:
+    if record.meaning:
+        return markdown.plain(record.meaning)
+    where = f"{record.source.path}:{record.source.line}"
+    return markdown.plain(
+        f"{record.exception}: {record.message.display} (raised at {where} in {record.repo})"
+    )
+
+
+def render_site(site: Site, theme: Theme) -> dict[str, bytes]:
+    return Renderer(site, theme).files()
+
+
+

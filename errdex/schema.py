@@ -1,0 +1,201 @@
+"""The record and site-config formats: one description drives validation, JSON Schema and docs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Kind = Literal["text", "markdown", "int", "date", "list", "map"]
+
+ID_PATTERN = r"^[0-9a-f]{16}$"
+REPO_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9-]*/(?!\.\.?$)[A-Za-z0-9_.-]+$"
+"""GitHub's owner/name; "." and ".." are refused because the repo becomes part of a path."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of a YAML file."""
+
+    name: str
+    kind: Kind
+    doc: str
+    """One sentence for the README and the JSON Schema."""
+    required: bool = False
+    pattern: str | None = None
+    """A regular expression the text must match."""
+    pattern_hint: str | None = None
+    """What the pattern means, for messages."""
+    minimum: int | None = None
+    items: Field | None = None
+    """The type of each item of a list."""
+    fields: tuple[Field, ...] = ()
+    """The fields of a map."""
+
+
+def _id(name: str, doc: str, required: bool = False) -> Field:
+    return Field(name, "text", doc, required, ID_PATTERN, "16 lowercase hex digits")
+
+
+RECORD = Field(
+    "record",
+    "map",
+    "One error a codebase can raise.",
+    fields=(
+        _id("id", "The record's id; derived from repo, exception and message when left out."),
+        Field(
+            "aliases",
+            "list",
+            "Earlier ids of this record; each keeps a page that sends readers here.",
+            items=_id("alias", "An earlier id."),
+        ),
+        Field(
+            "repo",
+            "text",
+            "The GitHub repository that raises the error, as owner/name.",
+            required=True,
+            pattern=REPO_PATTERN,
+            pattern_hint="owner/name",
+        ),
+        Field(
+            "exception",
+            "text",
+            "The exception type raised, e.g. ValueError.",
+            required=True,
+            pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$",
+            pattern_hint="a Python name such as ValueError or torch.OutOfMemoryError",
+        ),
+        Field(
+            "message",
+            "text",
+            "The message template; {name} marks a placeholder, {{ and }} literal braces.",
+            required=True,
+        ),
+        Field("title", "text", "A short title; the message cut at a word boundary if left out."),
+        Field("meaning", "markdown", "What the error means (Markdown)."),
+        Field(
+            "source",
+            "map",
+            "Where the error is raised, pinned to a commit.",
+            required=True,
+            fields=(
+                Field(
+                    "commit",
+                    "text",
+                    "The commit the record is pinned to (7 to 40 hex digits; 40 preferred).",
+                    required=True,
+                    pattern=r"^[0-9a-f]{7,40}$",
+                    pattern_hint="7 to 40 lowercase hex digits, in quotes",
+                ),
+                Field("path", "text", "The file, relative to the repository root.", True),
+                Field("line", "int", "The line of the raise statement.", True, minimum=1),
+                Field("function", "text", "The function or method that raises it."),
+                Field(
+                    "excerpt",
+                    "map",
+                    "The source around the raise, stored so a build needs no checkout.",
+                    fields=(
+                        Field("start", "int", "Line number of the first line.", True, minimum=1),
+                        Field("code", "text", "The lines, exactly as in the file.", True),
+                    ),
+                ),
+            ),
+        ),
+        Field(
+            "solutions",
+            "list",
+            "Ways to fix it, best first (Markdown each).",
+            items=Field("solution", "markdown", "One way to fix it."),
+        ),
+        Field(
+            "example_fix",
+            "list",
+            "Code blocks showing a fix, each highlighted in its language.",
+            items=Field(
+                "block",
+                "map",
+                "One code block.",
+                fields=(
+                    Field("lang", "text", "A Pygments language name: bash, python, yaml…", True),
+                    Field("code", "text", "The code.", True),
+                    Field("caption", "text", "A line shown above the block."),
+                ),
+            ),
+        ),
+        Field(
+            "when",
+            "map",
+            "When it happens.",
+            fields=(
+                Field("trigger", "markdown", "What makes the code raise it (Markdown)."),
+                Field("situations", "markdown", "Common situations that lead there (Markdown)."),
+            ),
+        ),
+        Field(
+            "related",
+            "list",
+            "Related errors, each a record id or the text of an error message.",
+            items=Field("entry", "text", "A record id or message text."),
+        ),
+        Field(
+            "analysis",
+            "map",
+            "Who or what wrote the prose, and when.",
+            fields=(
+                Field("by", "text", "Who or what wrote it, e.g. AI-assisted or a name.", True),
+                Field("date", "date", "When, as YYYY-MM-DD.", True),
+            ),
+        ),
+    ),
+)
+
+SITE = Field(
+    "site",
+    "map",
+    "The site config, content/site.yaml.",
+    fields=(
+        Field("title", "text", "The site's name, shown in the header and page titles.", True),
+        Field(
+            "base_url",
+            "text",
+            "Where the site is published; canonical URLs start with it.",
+            True,
+            pattern=r"^https?://[^\s/]+(/\S*)?$",
+            pattern_hint="an http:// or https:// URL",
+        ),
+        Field(
+            "repository",
+            "text",
+            "The site's own GitHub repository (owner/name); 'Report an issue' opens issues there.",
+            True,
+            pattern=REPO_PATTERN,
+            pattern_hint="owner/name",
+        ),
+        Field("description", "text", "One sentence about the site, for the home page."),
+    ),
+)
+
+
+def json_schema(field: Field) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12 vocabulary) of a field, as a record document holds it."""
+    schema: dict[str, Any] = {"description": field.doc}
+    if field.kind in ("text", "markdown"):
+        schema["type"] = "string"
+        if field.pattern:
+            schema["pattern"] = field.pattern
+    elif field.kind == "date":
+        schema.update(type="string", format="date", pattern=r"^\d{4}-\d{2}-\d{2}$")
+    elif field.kind == "int":
+        schema["type"] = "integer"
+        if field.minimum is not None:
+            schema["minimum"] = field.minimum
+    elif field.kind == "list":
+        assert field.items is not None
+        schema.update(type="array", items=json_schema(field.items))
+    else:
+        schema.update(
+            type="object",
+            properties={f.name: json_schema(f) for f in field.fields},
+            required=[f.name for f in field.fields if f.required],
+            additionalProperties=False,
+        )
+    return schema

@@ -1,0 +1,198 @@
+"""Stage 2: check every document against the format and the content rules; collect all problems."""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pygments.lexers import find_lexer_class_by_name
+from pygments.util import ClassNotFound
+
+from .load import Document, Key
+from .model import TemplateError, parse_template
+from .problems import Problem, Severity
+from .schema import RECORD, SITE, Field
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_UNSAFE_LINK_RE = re.compile(r"\]\(\s*<?\s*(javascript|vbscript|data|file)\s*:", re.IGNORECASE)
+_HTML_TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>")
+
+
+def check_shape(doc: Document, spec: Field) -> list[Problem]:
+    """Types, required fields and unknown keys, for every node of the document."""
+    return list(_shape(doc, spec, doc.data, ()))
+
+
+def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem]:
+    line = doc.line(*key)
+    where = ".".join(str(k) for k in key) or "the file"
+
+    def wrong(expected: str) -> Problem:
+        got = "nothing" if value is None else type(value).__name__
+        hint = "; put it in quotes" if expected.startswith("text") and value is not None else ""
+        return Problem(doc.shown, line, f"{where} must be {expected}, not {got}{hint}")
+
+    if spec.kind in ("text", "markdown"):
+        if not isinstance(value, str):
+            yield wrong("text")
+        elif not value.strip():
+            yield Problem(doc.shown, line, f"{where} must not be empty")
+        elif spec.pattern and not re.match(spec.pattern, value):
+            yield Problem(doc.shown, line, f"{where} must be {spec.pattern_hint}, not {value!r}")
+    elif spec.kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            yield wrong("a whole number")
+        elif spec.minimum is not None and value < spec.minimum:
+            yield Problem(doc.shown, line, f"{where} must be at least {spec.minimum}, not {value}")
+    elif spec.kind == "date":
+        is_date = isinstance(value, datetime.date) and not isinstance(value, datetime.datetime)
+        if not is_date and not (isinstance(value, str) and _DATE_RE.match(value)):
+            yield Problem(doc.shown, line, f"{where} must be a date as YYYY-MM-DD, not {value!r}")
+    elif spec.kind == "list":
+        if not isinstance(value, list):
+            yield wrong("a list")
+        else:
+            assert spec.items is not None
+            for index, item in enumerate(value):
+                yield from _shape(doc, spec.items, item, (*key, index))
+    elif not isinstance(value, dict):
+        yield wrong("a mapping of fields")
+    else:
+        known = {f.name: f for f in spec.fields}
+        for name, item in value.items():
+            if name in known:
+                yield from _shape(doc, known[name], item, (*key, name))
+                continue
+            close = difflib.get_close_matches(str(name), known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            yield Problem(
+                doc.shown,
+                doc.line(*key, name),
+                f"unknown field {'.'.join(str(k) for k in (*key, name))!r}{hint}",
+                Severity.WARNING,
+            )
+        for field in spec.fields:
+            if field.required and field.name not in value:
+                missing = ".".join(str(k) for k in (*key, field.name))
+                yield Problem(doc.shown, line, f"missing required field {missing!r}")
+
+
+Rule = Callable[[Document, dict[str, Any]], Iterator[Problem]]
+
+
+def rule_message(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    try:
+        parse_template(data["message"])
+    except TemplateError as exc:
+        yield Problem(doc.shown, doc.line("message"), f"message: {exc} at column {exc.column + 1}")
+
+
+def rule_aliases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    seen: set[str] = set()
+    for index, alias in enumerate(data.get("aliases", ())):
+        if alias == data.get("id"):
+            yield Problem(doc.shown, doc.line("aliases", index), f"alias {alias} is the record's id")
+        elif alias in seen:
+            yield Problem(doc.shown, doc.line("aliases", index), f"alias {alias} is listed twice")
+        seen.add(alias)
+
+
+def rule_source_path(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    path: str = data["source"]["path"]
+    line = doc.line("source", "path")
+    if path.startswith("/") or re.match(r"^[A-Za-z]:", path):
+        yield Problem(doc.shown, line, f"source.path must be relative to the repository: {path!r}")
+    elif "\\" in path or any(ord(c) < 32 for c in path):
+        yield Problem(doc.shown, line, f"source.path has a backslash or control character: {path!r}")
+    elif any(part in ("", ".", "..") for part in path.split("/")):
+        yield Problem(doc.shown, line, f"source.path has an empty, '.' or '..' part: {path!r}")
+
+
+def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    source = data["source"]
+    excerpt = source.get("excerpt")
+    if not excerpt:
+        return
+    start, lines = excerpt["start"], excerpt["code"].splitlines()
+    end = start + len(lines) - 1
+    raise_line = source["line"]
+    if not start <= raise_line <= end:
+        yield Problem(
+            doc.shown,
+            doc.line("source", "line"),
+            f"source.line {raise_line} is outside the excerpt (lines {start}-{end})",
+        )
+    elif "raise" not in lines[raise_line - start]:
+        yield Problem(
+            doc.shown,
+            doc.line("source", "line"),
+            f"line {raise_line} of the excerpt has no 'raise': "
+            f"{lines[raise_line - start].strip()!r}",
+            Severity.WARNING,
+        )
+
+
+def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    for index, block in enumerate(data.get("example_fix", ())):
+        try:
+            find_lexer_class_by_name(block["lang"])
+        except ClassNotFound:
+            yield Problem(
+                doc.shown,
+                doc.line("example_fix", index, "lang"),
+                f"unknown language {block['lang']!r}; the block is shown without highlighting",
+                Severity.WARNING,
+            )
+
+
+def rule_markdown(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    for key, text in _markdown_fields(data):
+        line = doc.line(*key)
+        name = ".".join(str(k) for k in key)
+        found = _UNSAFE_LINK_RE.search(text)
+        if found:
+            yield Problem(doc.shown, line, f"{name}: link with unsafe scheme {found.group(1)!r}:")
+        if _HTML_TAG_RE.search(text):
+            yield Problem(
+                doc.shown,
+                line,
+                f"{name}: raw HTML is shown as text, not rendered; use Markdown",
+                Severity.WARNING,
+            )
+
+
+def _markdown_fields(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
+    if "meaning" in data:
+        yield ("meaning",), data["meaning"]
+    for index, text in enumerate(data.get("solutions", ())):
+        yield ("solutions", index), text
+    for name in ("trigger", "situations"):
+        if name in data.get("when", {}):
+            yield ("when", name), data["when"][name]
+
+
+RULES: tuple[Rule, ...] = (
+    rule_message,
+    rule_aliases,
+    rule_source_path,
+    rule_excerpt,
+    rule_languages,
+    rule_markdown,
+)
+"""Content rules, in the order their problems are reported; each sees a well-shaped record."""
+
+
+def check_record(doc: Document) -> list[Problem]:
+    problems = check_shape(doc, RECORD)
+    if any(p.severity is Severity.ERROR for p in problems):
+        return problems
+    for rule in RULES:
+        problems.extend(rule(doc, doc.data))
+    return problems
+
+
+def check_site(doc: Document) -> list[Problem]:
+    return check_shape(doc, SITE)

@@ -1,0 +1,97 @@
+"""Stage 6: write the site into a temporary folder, then swap it into place.
+
+A failed or interrupted build never leaves a half-written site: the old output stays
+until the new one is complete. A file whose bytes did not change is hard-linked from
+the old output, so it keeps its modification time and costs no write.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+
+@dataclass(frozen=True, slots=True)
+class WriteStats:
+    written: int
+    """Files that are new or whose bytes changed."""
+    unchanged: int
+    removed: int
+
+
+class UnsafePath(ValueError):
+    """An output path that would land outside the output folder."""
+
+
+def check_relative(rel: str) -> PurePosixPath:
+    path = PurePosixPath(rel)
+    if (
+        not rel
+        or path.is_absolute()
+        or "\\" in rel
+        or "\x00" in rel
+        or any(part in ("..", ".") for part in path.parts)
+        or (path.parts and ":" in path.parts[0])
+    ):
+        raise UnsafePath(f"refusing to write outside the output folder: {rel!r}")
+    return path
+
+
+def _same(old: Path, data: bytes) -> bool:
+    try:
+        return old.stat().st_size == len(data) and old.read_bytes() == data
+    except OSError:
+        return False
+
+
+def changes(files: Mapping[str, bytes], out: Path) -> tuple[list[str], list[str]]:
+    """Which files a write would change or add, and which it would remove."""
+    changed = sorted(rel for rel, data in files.items() if not _same(out / rel, data))
+    removed = sorted(set(_existing(out)) - set(files))
+    return changed, removed
+
+
+def _existing(out: Path) -> list[str]:
+    if not out.is_dir():
+        return []
+    return [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()]
+
+
+def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
+    for rel in files:
+        check_relative(rel)
+    out = out.absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.new-{os.getpid()}"
+    retired = out.parent / f".{out.name}.old-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    written = unchanged = 0
+    try:
+        for rel in sorted(files):
+            data = files[rel]
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            old = out / rel
+            if _same(old, data):
+                try:
+                    os.link(old, target)
+                    unchanged += 1
+                    continue
+                except OSError:
+                    pass
+            target.write_bytes(data)
+            written += 1
+        removed = len(set(_existing(out)) - set(files))
+        if out.exists():
+            os.replace(out, retired)
+        os.replace(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if retired.exists() and not out.exists():
+            os.replace(retired, out)
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+    return WriteStats(written=written, unchanged=unchanged, removed=removed)
