@@ -1,4 +1,7 @@
-"""The pipeline: load, validate, model, link, render, write. Nothing is written until all is linked."""
+"""The pipeline: load, validate, model, link, render, write.
+
+Nothing is written until everything is loaded, validated and linked.
+"""
 
 from __future__ import annotations
 

@@ -44,7 +44,10 @@ def _parser() -> argparse.ArgumentParser:
 
     cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
     content_options(cmd)
-    output_options(cmd)
+    # Served pages carry localhost URLs, so they go to their own folder, never into public/.
+    cmd.add_argument(
+        "--out", type=Path, default=Path(".errdex/serve"), help="output folder (.errdex/serve)"
+    )
     cmd.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
     cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     return parser
@@ -52,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0].startswith("-") and args[0] not in ("-h", "--help", "--version"):
+    if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
         args.insert(0, "build")
     ns = _parser().parse_args(args)
     try:
@@ -61,8 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.command == "serve":
             from .serve import serve
 
-            _build(ns)
-            return serve(ns.out, ns.host, ns.port)
+            return serve(ns.out, ns.host, ns.port, lambda url: _build(ns, base_url=url))
         return _build(ns)
     except BuildError as exc:
         report(exc.problems)
@@ -77,18 +79,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _options(ns: argparse.Namespace) -> Options:
+def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
     return Options(
         content=ns.content,
         out=ns.out,
-        base_url=getattr(ns, "base_url", None),
+        base_url=base_url or getattr(ns, "base_url", None),
         strict=ns.strict,
     )
 
 
-def _build(ns: argparse.Namespace) -> int:
+def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
     started = time.perf_counter()
-    result = build(_options(ns))
+    result = build(_options(ns, base_url))
     report(result.warnings)
     stats = result.stats
     assert stats is not None

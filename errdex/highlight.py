@@ -1,4 +1,4 @@
-"""Pygments highlighting: code blocks, source excerpts split per line, and the two colour schemes."""
+"""Pygments highlighting: code blocks, excerpts split per line, and two colour schemes."""
 
 from __future__ import annotations
 
@@ -58,7 +58,12 @@ def highlight_lines(code: str, filename: str) -> tuple[Markup, ...]:
 def stylesheet() -> str:
     """Token colours for the light scheme, and for the dark one when the system asks for it."""
     # Token colours only: backgrounds come from errdex.css, so code sits on the page's own tones.
-    light = "\n".join(HtmlFormatter(style=LIGHT_STYLE).get_token_style_defs(CSS_SCOPE))
-    dark = HtmlFormatter(style=DARK_STYLE).get_token_style_defs(CSS_SCOPE)
+    light = "\n".join(_token_css(LIGHT_STYLE))
+    dark = _token_css(DARK_STYLE)
     indented = "\n".join("  " + line for line in dark)
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{indented}\n}}\n"
+
+
+def _token_css(style: str) -> list[str]:
+    rules: list[str] = HtmlFormatter(style=style).get_token_style_defs(CSS_SCOPE)  # type: ignore[no-untyped-call]
+    return rules

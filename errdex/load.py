@@ -50,7 +50,7 @@ class _Loader(yaml.SafeLoader):
 
     def compose_node(self, parent: Node | None, index: object) -> Node | None:
         if self.check_event(AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.MarkedYAMLError(
                 problem="aliases (*name) are not allowed in errdex files; write the value out",
                 problem_mark=event.start_mark,

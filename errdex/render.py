@@ -204,9 +204,7 @@ class Renderer:
         )
 
 
-def _group(
-    records: Iterable[Record], key: Callable[[Record], str]
-) -> Mapping[str, list[Record]]:
+def _group(records: Iterable[Record], key: Callable[[Record], str]) -> Mapping[str, list[Record]]:
     groups: dict[str, list[Record]] = {}
     for record in records:
         groups.setdefault(key(record), []).append(record)
@@ -224,6 +222,3 @@ def _description(record: Record) -> str:
 
 def render_site(site: Site, theme: Theme) -> dict[str, bytes]:
     return Renderer(site, theme).files()
-
-
-

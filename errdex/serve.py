@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import http.server
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
+    extensions_map = {  # noqa: RUF012 (the base class declares it as a plain attribute)
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         "": "application/json",  # /api/errors/<id>, the extension-less JSON mirror
         ".json": "application/json",
@@ -29,16 +30,18 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             return
         super().send_error(code, message, explain)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
-def serve(root: Path, host: str, port: int) -> int:
+def serve(root: Path, host: str, port: int, build: Callable[[str], object]) -> int:
+    """Listen, build for the address we got (so canonical and 404 links point here), serve."""
     handler = functools.partial(_Handler, directory=str(root))
     with http.server.ThreadingHTTPServer((host, port), handler) as server:
         shown_host = f"[{host}]" if ":" in host else host
-        print(f"errdex: serving {root}/ at http://{shown_host}:{server.server_port}/ "
-              "(Ctrl-C stops)", file=sys.stderr, flush=True)
+        url = f"http://{shown_host}:{server.server_port}/"
+        build(url)
+        print(f"errdex: serving {root}/ at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

@@ -27,10 +27,7 @@ def github_permalink(record: Record, line: int | None = None) -> str:
     """The raising line (or ``line``) on GitHub, at the pinned commit."""
     source = record.source
     path = quote(source.path)
-    return (
-        f"https://github.com/{record.repo}/blob/{source.commit}/{path}"
-        f"#L{line or source.line}"
-    )
+    return f"https://github.com/{record.repo}/blob/{source.commit}/{path}#L{line or source.line}"
 
 
 def report_issue_url(record: Record, config: SiteConfig) -> str:

@@ -94,7 +94,9 @@ def rule_aliases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     seen: set[str] = set()
     for index, alias in enumerate(data.get("aliases", ())):
         if alias == data.get("id"):
-            yield Problem(doc.shown, doc.line("aliases", index), f"alias {alias} is the record's id")
+            yield Problem(
+                doc.shown, doc.line("aliases", index), f"alias {alias} is the record's id"
+            )
         elif alias in seen:
             yield Problem(doc.shown, doc.line("aliases", index), f"alias {alias} is listed twice")
         seen.add(alias)
@@ -106,7 +108,9 @@ def rule_source_path(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     if path.startswith("/") or re.match(r"^[A-Za-z]:", path):
         yield Problem(doc.shown, line, f"source.path must be relative to the repository: {path!r}")
     elif "\\" in path or any(ord(c) < 32 for c in path):
-        yield Problem(doc.shown, line, f"source.path has a backslash or control character: {path!r}")
+        yield Problem(
+            doc.shown, line, f"source.path has a backslash or control character: {path!r}"
+        )
     elif any(part in ("", ".", "..") for part in path.split("/")):
         yield Problem(doc.shown, line, f"source.path has an empty, '.' or '..' part: {path!r}")
 

@@ -1,0 +1,173 @@
+"""The built pages in a real browser: what a reader sees, copies and reaches by keyboard."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import CHROMIUM, CHROMIUM_ARGS, http_server
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+
+MESSAGES = {
+    "9c019ab65f8b8d16": "dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.",
+    "23b4373e94335665": (
+        "Decode context parallelism for GQA/MQA requires `--tensor-parallel-size` "
+        "({tensor_parallel_size}) to be greater than the model's total number of KV heads "
+        "({total_num_kv_heads}). Increase `--tensor-parallel-size` or set "
+        "`--decode-context-parallel-size 1`."
+    ),
+}
+SEEDS = list(MESSAGES)
+COPY_SEED = "9c019ab65f8b8d16"
+SECTIONS = {
+    "meaning": "What it means",
+    "solutions": "Solutions",
+    "example-fix": "Example fix",
+    "when": "When it happens",
+    "source": "Source",
+    "related": "Related errors",
+}
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 375, "height": 812}
+
+
+@dataclass
+class Visit:
+    page: Page
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        # Chromium asks for /favicon.ico by itself, once per browser; the site declares none.
+        if message.type == "error" and not message.location["url"].endswith("/favicon.ico"):
+            self.errors.append(message.text)
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    with http_server(built_site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def visit(browser: Browser, site_url: str) -> Iterator[Callable[..., Visit]]:
+    """Open an error page in a fresh context (options as for ``new_context``)."""
+    with contextlib.ExitStack() as stack:
+
+        def open_page(error_id: str, **options: Any) -> Visit:
+            options.setdefault("viewport", DESKTOP)
+            context = browser.new_context(**options)
+            stack.callback(context.close)
+            seen = Visit(context.new_page())
+            seen.page.on("request", lambda r: seen.requests.append(r.url))
+            seen.page.on("pageerror", lambda e: seen.errors.append(str(e)))
+            seen.page.on("console", seen.on_console)
+            seen.page.goto(f"{site_url}errors/{error_id}/", wait_until="load")
+            return seen
+
+        yield open_page
+
+
+def expect_sections_visible(page: Page) -> None:
+    for anchor, title in SECTIONS.items():
+        expect(page.locator(f"h2#{anchor}")).to_have_text(title)
+        expect(page.locator(f"h2#{anchor}")).to_be_visible()
+
+
+def background(page: Page, selector: str) -> str:
+    return page.locator(selector).first.evaluate("el => getComputedStyle(el).backgroundColor")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("error_id", SEEDS)
+def test_desktop_page_shows_everything_cleanly(visit: Callable[..., Visit], error_id: str) -> None:
+    seen = visit(error_id)
+    page = seen.page
+    expect_sections_visible(page)
+    expect(page.locator("nav.crumbs")).to_be_visible()
+    expect(page.locator(".site-footer")).to_be_visible()
+
+    message = page.locator("h1.message code")
+    expect(message).to_be_visible()
+    expect(message).to_have_text(MESSAGES[error_id])
+    assert message.evaluate("el => el.scrollWidth <= el.clientWidth"), "message is clipped"
+
+    raised = page.locator(".code-view tr.raise")
+    expect(raised).to_have_count(1)
+    raised.scroll_into_view_if_needed()
+    expect(raised).to_be_in_viewport()
+    marked = background(page, ".code-view tr.raise td.src")
+    plain = background(page, ".code-view tr:not(.raise) td.src")
+    assert marked != plain, f"raising line looks like any other line ({marked})"
+
+    assert seen.errors == []
+    assert [u for u in seen.requests if urlsplit(u).hostname != "127.0.0.1"] == []
+
+
+@pytest.mark.browser
+def test_copy_button_copies_the_exact_code(visit: Callable[..., Visit]) -> None:
+    page = visit(COPY_SEED, permissions=["clipboard-read", "clipboard-write"]).page
+    blocks = page.locator(".fix .copyable")
+    expect(blocks).to_have_count(2)
+    for index in range(2):
+        block = blocks.nth(index)
+        code = block.locator("pre").evaluate("el => el.textContent").removesuffix("\n")
+        button = block.locator("button.copy")
+        expect(button).to_have_text("Copy")
+        button.click()
+        expect(button).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == code
+    first = blocks.first.locator("pre").text_content() or ""
+    assert first.startswith("# before\nvllm serve model --dcp-comm-backend a2a\n")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("error_id", SEEDS)
+def test_page_reads_fully_without_javascript(visit: Callable[..., Visit], error_id: str) -> None:
+    page = visit(error_id, java_script_enabled=False).page
+    expect_sections_visible(page)
+    blocks = page.locator(".fix pre, .code-view")
+    expect(blocks).to_have_count(3)
+    for block in blocks.all():
+        expect(block).to_be_visible()
+    expect(page.locator("button.copy")).to_have_count(0)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("error_id", SEEDS)
+def test_phone_page_does_not_scroll_sideways(visit: Callable[..., Visit], error_id: str) -> None:
+    page = visit(error_id, viewport=PHONE).page
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"] + 1, f"page is {width}px wide on a {PHONE['width']}px screen"
+    code_view = page.locator(".code-view")
+    assert code_view.evaluate("el => el.scrollWidth > el.clientWidth"), "code does not scroll"
+
+
+@pytest.mark.browser
+def test_keyboard_reaches_copy_button_with_visible_focus(visit: Callable[..., Visit]) -> None:
+    page = visit(COPY_SEED).page
+    page.keyboard.press("Tab")
+    expect(page.locator("a.skip")).to_be_focused()
+    copy = page.locator("button.copy").first
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if copy.evaluate("el => el === document.activeElement"):
+            break
+    else:
+        pytest.fail("60 presses of Tab never reached the Copy button")
+    expect(copy).to_have_text("Copy")
+    outline = copy.evaluate("el => getComputedStyle(el).outlineStyle")
+    assert outline != "none", "focused Copy button has no outline"

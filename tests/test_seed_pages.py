@@ -1,0 +1,233 @@
+"""The two seed pages of the site we rebuild: every element of theirs is on ours."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+from conftest import soup
+
+SEEDS = Path(__file__).parent / "seeds"
+HEADINGS = (
+    "Error message",
+    "What it means",
+    "Source",
+    "Solutions",
+    "Example fix",
+    "When it happens",
+    "Related errors",
+)
+
+
+@dataclass
+class Seed:
+    """A seed page, read from its plain-text form."""
+
+    id: str
+    crumbs: list[str]
+    message: str
+    meaning: str
+    thrown_at: str
+    excerpt: list[str]
+    pinned: str
+    solutions: list[str]
+    example_fix: str
+    trigger: str
+    situations: str
+    related: list[str]
+    provenance: str
+
+
+def read_seed(path: Path) -> Seed:
+    text = path.read_text(encoding="utf-8")
+    body, _, footer = text.rpartition("\n\n")
+    crumbs, _, rest = body.partition("\n\n")
+    sections: dict[str, str] = {}
+    pattern = "^(" + "|".join(HEADINGS) + ")$"
+    parts = re.split(pattern, rest, flags=re.MULTILINE)
+    for name, content in zip(parts[1::2], parts[2::2], strict=True):
+        sections[name] = content.strip("\n")
+    source = sections["Source"].split("\n")
+    when = dict(
+        line.split(": ", 1) for line in sections["When it happens"].split("\n\n") if line.strip()
+    )
+    return Seed(
+        id=re.search(r"/api/errors/([0-9a-f]{16})", footer).group(1),
+        crumbs=crumbs.split(" · "),
+        message=sections["Error message"],
+        meaning=sections["What it means"],
+        thrown_at=source[0],
+        excerpt=source[2:-2],
+        pinned=source[-1],
+        solutions=[re.sub(r"^\d+\. ", "", s) for s in sections["Solutions"].split("\n")],
+        example_fix=sections["Example fix"],
+        trigger=when["Trigger"],
+        situations=when["Common situations"],
+        related=[s.removeprefix("• ") for s in sections["Related errors"].split("\n")],
+        provenance=footer.split(". Data as JSON")[0] + ".",
+    )
+
+
+SEED_PAGES = [read_seed(p) for p in sorted(SEEDS.glob("*.txt"))]
+
+
+def words(node: Tag | str) -> str:
+    """Visible text with whitespace collapsed and Markdown code marks gone, for comparison."""
+    text = node if isinstance(node, str) else node.get_text()
+    return " ".join(text.replace("`", "").split())
+
+
+def section(page: BeautifulSoup, anchor: str) -> Tag:
+    heading = page.find("h2", id=anchor)
+    assert heading is not None, f"no section #{anchor}"
+    parent = heading.find_parent("section")
+    assert isinstance(parent, Tag)
+    return parent
+
+
+@pytest.fixture(params=SEED_PAGES, ids=lambda s: s.id)
+def seed(request: pytest.FixtureRequest) -> Seed:
+    return request.param
+
+
+@pytest.fixture
+def page(seed: Seed, built_site: Path) -> BeautifulSoup:
+    return soup(built_site / "errors" / seed.id / "index.html")
+
+
+def test_both_seed_pages_are_built(built_site: Path) -> None:
+    assert {s.id for s in SEED_PAGES} == {"9c019ab65f8b8d16", "23b4373e94335665"}
+    for s in SEED_PAGES:
+        assert (built_site / "errors" / s.id / "index.html").is_file()
+
+
+def test_breadcrumb_links_repo_and_exception(seed: Seed, page: BeautifulSoup) -> None:
+    crumbs = page.select("nav.crumbs li")
+    assert [words(li) for li in crumbs] == seed.crumbs
+    assert crumbs[0].a["href"] == "../../repos/vllm-project/vllm/"
+    assert crumbs[2].a["href"] == "../../exceptions/ValueError/"
+
+
+def test_heading_is_the_full_message_with_marked_placeholders(
+    seed: Seed, page: BeautifulSoup
+) -> None:
+    h1 = page.find("h1")
+    assert words(h1.code) == words(seed.message)
+    marked = [var.get_text() for var in h1.select("var.ph")]
+    assert marked == re.findall(r"\{[a-z_]+\}", seed.message)
+
+
+def test_what_it_means(seed: Seed, page: BeautifulSoup) -> None:
+    body = section(page, "meaning")
+    assert words(" ".join(p.get_text() for p in body.find_all("p"))) == words(seed.meaning)
+
+
+def test_source_excerpt_has_real_line_numbers_and_marks_the_raise(
+    seed: Seed, page: BeautifulSoup
+) -> None:
+    body = section(page, "source")
+    assert words(body.select_one(".thrown")) == seed.thrown_at
+    path, line = seed.thrown_at.removeprefix("Thrown at ").split(":")
+    rows = body.select(".code-view .line")
+    assert [
+        row.select_one(".src").get_text().removeprefix("Raised here: ") for row in rows
+    ] == seed.excerpt
+    assert body.select_one(".code-view pre").get_text().count("\n") == len(seed.excerpt)
+    numbers = [int(row.select_one(".ln").get_text()) for row in rows]
+    assert numbers == list(range(numbers[0], numbers[0] + len(seed.excerpt)))
+    (raised,) = body.select(".code-view .line.raise")
+    assert raised.select_one(".ln").get_text() == line
+    assert "raise" in raised.select_one(".src").get_text()
+    assert raised.select_one(".src span")  # highlighted by Pygments
+    for row, number in zip(rows, numbers, strict=True):
+        href = row.select_one("a.ln")["href"]
+        assert href == f"https://github.com/vllm-project/vllm/blob/c794754062/{path}#L{number}"
+
+
+def test_view_on_github_is_pinned(seed: Seed, page: BeautifulSoup) -> None:
+    link = section(page, "source").select_one(".permalink a")
+    assert words(link) == seed.pinned
+    path, line = seed.thrown_at.removeprefix("Thrown at ").split(":")
+    assert link["href"] == f"https://github.com/vllm-project/vllm/blob/c794754062/{path}#L{line}"
+
+
+def test_solutions_in_order(seed: Seed, page: BeautifulSoup) -> None:
+    items = section(page, "solutions").select("ol > li")
+    assert [words(li) for li in items] == seed.solutions
+
+
+def test_example_fix_blocks_are_highlighted_in_their_language(
+    seed: Seed, page: BeautifulSoup
+) -> None:
+    blocks = section(page, "example-fix").select("figure.fix")
+    codes = [b.select_one("pre").get_text().rstrip("\n") for b in blocks]
+    assert "\n\n".join(codes) == seed.example_fix
+    assert [words(b.select_one(".lang")) for b in blocks] == ["bash", "python"]
+    for block in blocks:
+        assert block.select("pre span[class]"), "no Pygments token spans"
+
+
+def test_when_it_happens(seed: Seed, page: BeautifulSoup) -> None:
+    body = section(page, "when")
+    terms = [words(dt) for dt in body.select("dt")]
+    assert terms == ["Trigger", "Common situations"]
+    details = [words(dd) for dd in body.select("dd")]
+    assert details == [words(seed.trigger), words(seed.situations)]
+
+
+def test_related_errors_link_when_we_have_a_record(
+    seed: Seed, page: BeautifulSoup, built_site: Path
+) -> None:
+    rows = section(page, "related").select("li")
+    assert len(rows) == len(seed.related)
+    for row, entry in zip(rows, seed.related, strict=True):
+        link = row.select_one("a")
+        shown = words(link["title"] if link else row.select_one(".row-title"))
+        assert shown.startswith(words(entry).removesuffix("…")), (shown, entry)
+        if link is None:
+            assert "no page yet" in words(row)
+        else:
+            target = built_site / "errors" / seed.id / link["href"] / "index.html"
+            assert target.resolve().is_file()
+    linked = sum(1 for row in rows if row.select_one("a"))
+    # Three related errors of seed 000 and one of seed 001 are in the bundled content.
+    assert linked == {"9c019ab65f8b8d16": 3, "23b4373e94335665": 1}[seed.id]
+
+
+def test_footer_provenance_json_and_report_link(seed: Seed, page: BeautifulSoup) -> None:
+    footer = page.select_one("footer")
+    assert words(footer.select_one(".provenance")) == seed.provenance
+    json_link = footer.find("a", string=re.compile("/api/errors/"))
+    assert json_link["href"] == f"../../api/errors/{seed.id}.json"
+    report = footer.find("a", string="GitHub")
+    url = urlsplit(report["href"])
+    assert (url.netloc, url.path) == ("github.com", "/errdex/errdex/issues/new")
+    query = parse_qs(url.query)
+    assert f"https://errdex.github.io/errdex/errors/{seed.id}/" in query["body"][0]
+    assert words(seed.message) in words(query["body"][0])
+
+
+def test_head_has_title_description_and_canonical(seed: Seed, page: BeautifulSoup) -> None:
+    title = page.title.get_text()
+    assert title.startswith(seed.message[:40])
+    assert "ValueError" in title
+    description = page.find("meta", attrs={"name": "description"})["content"]
+    assert words(seed.meaning).startswith(description.removesuffix("…"))
+    canonical = page.find("link", rel="canonical")["href"]
+    assert canonical == f"https://errdex.github.io/errdex/errors/{seed.id}/"
+
+
+def test_a_record_without_analysis_still_gets_a_useful_page(built_site: Path) -> None:
+    pages = [soup(p) for p in sorted((built_site / "errors").glob("*/index.html"))]
+    bare = [p for p in pages if "PCP does not support data parallelism yet." in words(p.find("h1"))]
+    assert len(bare) == 1
+    page = bare[0]
+    assert "No analysis yet" in words(page.select_one(".notice"))
+    assert page.find("h2", id="meaning") is None
+    assert page.select(".code-view .line.raise")
+    assert len(section(page, "related").select("li a")) >= 2
+    assert "No analysis yet" in words(page.select_one("footer .provenance"))
