@@ -95,7 +95,10 @@ def parse_yaml(text: str, shown: str, path: Path) -> tuple[Document | None, list
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
-        what = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        what = exc.problem or exc.context or "cannot parse"
+        if exc.context and exc.problem:
+            where = f" on line {exc.context_mark.line + 1}" if exc.context_mark else ""
+            what += f" ({exc.context}{where})"
         return None, [Problem(shown, line, f"YAML syntax error: {what}")]
     except yaml.YAMLError as exc:
         return None, [Problem(shown, 0, f"YAML error: {exc}")]

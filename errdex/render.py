@@ -69,6 +69,7 @@ def make_env(theme: Theme) -> jinja2.Environment:
         markdown_inline=markdown.render_inline,
         message=message_html,
         highlight=highlight,
+        count=count,
     )
     env.globals.update(
         page_url=page_url,
@@ -77,6 +78,11 @@ def make_env(theme: Theme) -> jinja2.Environment:
         json_url=json_url,
     )
     return env
+
+
+def count(number: int, noun: str) -> str:
+    """``1 error``, ``2 errors``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def message_html(template: Template) -> Markup:

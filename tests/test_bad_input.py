@@ -1,0 +1,210 @@
+"""Bad input: every problem named at file:line in one run, exit 1, old output untouched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL, SITE_YAML, make_content, snapshot
+
+OTHER = MINIMAL.replace("must be positive", "must be even")
+
+
+def case(text: str, *expected: str, name: str = "bad.yaml") -> dict[str, object]:
+    return {"files": {name: text, "good.yaml": OTHER}, "expected": expected}
+
+
+CASES = {
+    "yaml syntax": case(
+        MINIMAL.replace("  commit:", "\tcommit:"),
+        "errors/bad.yaml:5: YAML syntax error: ",
+        "found character '\\t' that cannot start any token",
+    ),
+    "missing field": case(
+        MINIMAL.replace("exception: ValueError\n", ""),
+        "errors/bad.yaml:1: missing required field 'exception'",
+    ),
+    "missing nested field": case(
+        MINIMAL.replace("  path: src/project/config.py\n", ""),
+        "errors/bad.yaml:4: missing required field 'source.path'",
+    ),
+    "wrong type": case(
+        MINIMAL.replace("  line: 3", "  line: three"),
+        "errors/bad.yaml:7: source.line must be a whole number, not str",
+    ),
+    "number where text is needed": case(
+        MINIMAL.replace("commit: 0123456789abcdef0123456789abcdef01234567", "commit: 1234567"),
+        "errors/bad.yaml:5: source.commit must be text, not int; put it in quotes",
+    ),
+    "bad id": case(
+        "id: 9C019AB6\n" + MINIMAL,
+        "errors/bad.yaml:1: id must be 16 lowercase hex digits, not '9C019AB6'",
+    ),
+    "related id that resolves to nothing": case(
+        MINIMAL + "related:\n  - size={size} must be even\n  - '0000000000000000'\n",
+        "errors/bad.yaml:16: related id 0000000000000000 matches no record",
+    ),
+    "duplicate key": case(
+        MINIMAL + "repo: example/other\n",
+        "errors/bad.yaml:14: duplicate key 'repo' (first given on line 1)",
+    ),
+    "alias": case(
+        "repo: &r example/project\n"
+        + MINIMAL.replace("repo: example/project\n", "")
+        + "title: *r\n",
+        "errors/bad.yaml:14: YAML syntax error: aliases (*name) are not allowed",
+    ),
+    "raise outside the excerpt": case(
+        MINIMAL.replace("  line: 3", "  line: 30"),
+        "errors/bad.yaml:7: source.line 30 is outside the excerpt (lines 1-3)",
+    ),
+    "unbalanced placeholder": case(
+        MINIMAL.replace("size={size} must", "size={size must"),
+        "errors/bad.yaml:3: message: unclosed '{' (write '{{' for a literal brace) at column 6",
+    ),
+    "path leaving the repository": case(
+        MINIMAL.replace("src/project/config.py", "../../etc/passwd"),
+        "errors/bad.yaml:6: source.path has an empty, '.' or '..' part",
+    ),
+    "absolute path": case(
+        MINIMAL.replace("src/project/config.py", "/etc/passwd"),
+        "errors/bad.yaml:6: source.path must be relative to the repository",
+    ),
+    "unsafe link in markdown": case(
+        MINIMAL + "meaning: |\n  Fine.\n  See [docs](JavaScript:alert(1)).\n",
+        "errors/bad.yaml:14: meaning: link with unsafe scheme 'JavaScript':",
+    ),
+    "repo that is a path": case(
+        MINIMAL.replace("repo: example/project", "repo: example/.."),
+        "errors/bad.yaml:1: repo must be owner/name, not 'example/..'",
+    ),
+    "empty file": case("", "errors/bad.yaml:1: file is empty"),
+    "not a mapping": case("- a\n- b\n", "errors/bad.yaml:1: the file must be a mapping of fields"),
+    "duplicate stated id": {
+        "files": {
+            "a.yaml": "id: 00000000000000aa\n" + MINIMAL,
+            "b.yaml": "id: 00000000000000aa\n" + OTHER,
+        },
+        "expected": (
+            "errors/b.yaml:1: duplicate id 00000000000000aa; ",
+            "errors/a.yaml:1 has it too",
+        ),
+    },
+    "duplicate derived id": {
+        "files": {"a.yaml": MINIMAL, "b.yaml": MINIMAL},
+        "expected": (
+            "errors/b.yaml:3: duplicate id ",
+            " (derived from repo, exception and message); ",
+        ),
+    },
+}
+
+
+@pytest.fixture
+def previous(tmp_path: Path, run) -> Path:  # type: ignore[no-untyped-def]
+    """An output folder holding a good earlier build."""
+    content = make_content(tmp_path / "good", {"good.yaml": MINIMAL})
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    return out
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_bad_record_is_named_at_its_line_and_nothing_is_written(
+    name: str,
+    tmp_path: Path,
+    previous: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    spec = CASES[name]
+    content = make_content(tmp_path / "bad", spec["files"])  # type: ignore[arg-type]
+    before = snapshot(previous)
+    result = run("build", "--content", content, "--out", previous)
+    assert result.code == 1
+    for expected in spec["expected"]:  # type: ignore[attr-defined]
+        assert expected in result.err, result.err
+    assert "nothing was written" in result.err
+    assert "Traceback" not in result.err
+    assert snapshot(previous) == before
+
+
+def test_every_problem_of_every_file_in_one_run(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(
+        tmp_path,
+        {
+            "one.yaml": MINIMAL.replace("exception: ValueError\n", "").replace(
+                "  line: 3", "  line: x"
+            ),
+            "two.yaml": "repo: [\n",
+            "three.yaml": MINIMAL.replace("example/project", "no-slash"),
+        },
+        site=SITE_YAML.replace("base_url: https://errors.example.test/docs/\n", ""),
+    )
+    result = run("check", "--content", content)
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert any(
+        line.startswith(f"{content}/site.yaml:1: missing required field 'base_url'")
+        for line in lines
+    )
+    assert any("errors/one.yaml:1: missing required field 'exception'" in line for line in lines)
+    assert any("errors/one.yaml:6: source.line must be a whole number" in line for line in lines)
+    assert any("errors/three.yaml:1: repo must be owner/name" in line for line in lines)
+    assert any("errors/two.yaml:2: YAML syntax error" in line for line in lines)
+    assert "stopped with 5 error(s)" in result.err
+
+
+def test_unknown_field_is_a_warning_and_strict_makes_it_fatal(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(
+        tmp_path, {"typo.yaml": MINIMAL + "solutons:\n  - Use a positive size.\n"}
+    )
+    out = tmp_path / "public"
+    relaxed = run("build", "--content", content, "--out", out)
+    assert relaxed.code == 0
+    warning = "errors/typo.yaml:14: warning: unknown field 'solutons'; did you mean 'solutions'?"
+    assert warning in relaxed.err
+    before = snapshot(out)
+    strict = run("build", "--content", content, "--out", out, "--strict")
+    assert strict.code == 1
+    assert warning in strict.err
+    assert "--strict" in strict.err
+    assert snapshot(out) == before
+
+
+def test_unknown_related_message_is_plain_text_and_a_warning(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, {"a.yaml": MINIMAL + "related:\n  - Something we never saw\n"})
+    result = run("build", "--content", content, "--out", tmp_path / "public")
+    assert result.code == 0
+    assert (
+        "errors/a.yaml:15: warning: no record has the message 'Something we never saw'; "
+        "it is shown as plain text"
+    ) in result.err
+
+
+def test_not_utf8_is_named_with_its_line(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {})
+    (content / "errors" / "latin1.yaml").write_bytes(
+        MINIMAL.replace("must be positive", "doit être positif").encode("latin-1")
+    )
+    result = run("check", "--content", content)
+    assert result.code == 1
+    assert "errors/latin1.yaml:3: not valid UTF-8 (byte 0xea)" in result.err
+
+
+def test_a_record_file_outside_the_content_folder_is_not_read(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(MINIMAL)
+    content = make_content(tmp_path / "site", {"good.yaml": OTHER})
+    (content / "errors" / "sneaky.yaml").symlink_to(secret)
+    result = run("check", "--content", content)
+    assert result.code == 1
+    assert "errors/sneaky.yaml: links outside the content folder; not read" in result.err

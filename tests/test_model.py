@@ -1,0 +1,92 @@
+"""Message templates, short titles and ids: what records turn into."""
+
+from __future__ import annotations
+
+import pytest
+
+from errdex.model import Part, TemplateError, derive_id, parse_template, short_title
+
+
+@pytest.mark.parametrize(
+    ("source", "parts"),
+    [
+        (
+            "tp_size={tp} must be divisible by dcp_size={dcp}.",
+            [
+                Part("tp_size="),
+                Part("tp", True),
+                Part(" must be divisible by dcp_size="),
+                Part("dcp", True),
+                Part("."),
+            ],
+        ),
+        (
+            "valid DCP sizes are {sorted({1, pcp, tp * pcp})}.",
+            [Part("valid DCP sizes are "), Part("sorted({1, pcp, tp * pcp})", True), Part(".")],
+        ),
+        (
+            "{kind} parser `{name}` is not registered{}",
+            [
+                Part("kind", True),
+                Part(" parser `"),
+                Part("name", True),
+                Part("` is not registered"),
+                Part("", True),
+            ],
+        ),
+        ("a literal {{brace}} stays", [Part("a literal {brace} stays")]),
+        (
+            "PCP does not support data parallelism yet.",
+            [Part("PCP does not support data parallelism yet.")],
+        ),
+    ],
+)
+def test_templates_split_into_literal_text_and_placeholders(source: str, parts: list[Part]) -> None:
+    assert list(parse_template(source).parts) == parts
+
+
+def test_placeholder_names_are_listed_once_in_order() -> None:
+    template = parse_template("{a} and {b} and {a} again")
+    assert template.names == ("a", "b")
+    assert template.display == "{a} and {b} and {a} again"
+
+
+@pytest.mark.parametrize(
+    ("source", "message", "column"),
+    [
+        ("size={size", "unclosed '{'", 5),
+        ("size=size}", "unmatched '}'", 9),
+        ("{a} {b", "unclosed '{'", 4),
+    ],
+)
+def test_broken_templates_say_where(source: str, message: str, column: int) -> None:
+    with pytest.raises(TemplateError, match=message) as info:
+        parse_template(source)
+    assert info.value.column == column
+
+
+def test_short_title_cuts_at_a_word_boundary() -> None:
+    message = (
+        "Decode context parallelism for GQA/MQA requires `--tensor-parallel-size` "
+        "({tensor_parallel_size}) to be greater than the model's total number of KV heads"
+    )
+    title = short_title(message)
+    assert len(title) <= 72
+    assert title == "Decode context parallelism for GQA/MQA requires…"
+    assert short_title("Short enough.") == "Short enough."
+
+
+def test_derived_ids_depend_on_repo_exception_and_message_only() -> None:
+    one = derive_id(
+        "vllm-project/vllm", "ValueError", "tp_size={tp} must be divisible by dcp_size={dcp}."
+    )
+    assert one == derive_id(
+        "vllm-project/vllm", "ValueError", "tp_size={tp} must be divisible by dcp_size={dcp}."
+    )
+    assert len(one) == 16 and int(one, 16) >= 0
+    assert one != derive_id(
+        "vllm-project/vllm", "TypeError", "tp_size={tp} must be divisible by dcp_size={dcp}."
+    )
+    assert one != derive_id(
+        "other/repo", "ValueError", "tp_size={tp} must be divisible by dcp_size={dcp}."
+    )

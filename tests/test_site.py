@@ -1,0 +1,207 @@
+"""The built bundled site as a whole: links, the JSON mirror, determinism, safety."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import jsonschema
+import pytest
+import yaml
+from conftest import CONTENT, MINIMAL, make_content, snapshot, soup
+
+
+def html_pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+GOLDEN_OUTPUT = Path(__file__).parent / "golden" / "expected"
+
+
+@pytest.mark.parametrize("which", ["bundled", "golden"])
+def test_every_internal_link_and_asset_resolves(which: str, built_site: Path) -> None:
+    """Every href and src on every page reaches a file of the site (or an id on the page)."""
+    site = built_site if which == "bundled" else GOLDEN_OUTPUT
+    checked = 0
+    for page in html_pages(site):
+        if page.name == "404.html":
+            continue  # its links start at the site's path on the host; checked below
+        doc = soup(page)
+        ids = {tag["id"] for tag in doc.select("[id]")}
+        for tag in doc.select("[href], [src]"):
+            url = tag.get("href") or tag.get("src")
+            parts = urlsplit(url)
+            if parts.scheme or url.startswith("//"):
+                continue
+            if not parts.path:
+                assert parts.fragment in ids, f"{page}: no #{parts.fragment}"
+                continue
+            target = (page.parent / unquote(parts.path)).resolve()
+            if url.endswith("/"):
+                target = target / "index.html"
+            assert target.is_file(), f"{page.relative_to(site)}: {url} does not resolve"
+            assert target.is_relative_to(site.resolve())
+            checked += 1
+    assert checked > 50
+
+
+def test_404_page_links_from_the_site_root(built_site: Path) -> None:
+    doc = soup(built_site / "404.html")
+    for tag in doc.select("link[href], script[src]"):
+        url = tag.get("href") or tag.get("src")
+        if url.startswith("/"):
+            assert (built_site / url.removeprefix("/errdex/")).is_file(), url
+
+
+def records_in_content() -> dict[str, dict]:
+    return {p.name: yaml.safe_load(p.read_text()) for p in (CONTENT / "errors").rglob("*.yaml")}
+
+
+def test_json_mirror_validates_and_holds_every_field(built_site: Path) -> None:
+    schema = json.loads((built_site / "api" / "schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    index = json.loads((built_site / "api" / "errors.json").read_text())
+    assert index["count"] == len(records_in_content()) == 7
+    by_message = {}
+    for entry in index["errors"]:
+        path = built_site / "api" / "errors" / f"{entry['id']}.json"
+        document = json.loads(path.read_text())
+        validator.validate(document)
+        assert (path.parent / entry["id"]).read_bytes() == path.read_bytes()
+        assert document["url"] == f"https://errdex.github.io/errdex/errors/{entry['id']}/"
+        assert entry["url"] == document["url"]
+        by_message[document["message"]] = document
+    for record in records_in_content().values():
+        document = by_message[record["message"]]
+        for key, value in record.items():
+            expected = value
+            if key == "analysis":
+                expected = {**value, "date": value["date"].isoformat()}
+            assert document[key] == expected, key
+
+
+def test_seed_json_document_has_what_the_site_derived(built_site: Path) -> None:
+    document = json.loads((built_site / "api/errors/23b4373e94335665.json").read_text())
+    assert document["placeholders"] == ["tensor_parallel_size", "total_num_kv_heads"]
+    assert document["permalink"] == (
+        "https://github.com/vllm-project/vllm/blob/c794754062/vllm/config/model.py#L1390"
+    )
+    assert (
+        document["json_url"] == "https://errdex.github.io/errdex/api/errors/23b4373e94335665.json"
+    )
+    assert document["title"].endswith("…") and len(document["title"]) <= 72
+    assert len(document["related_ids"]) == 1
+
+
+def test_a_document_that_breaks_the_schema_is_rejected(built_site: Path) -> None:
+    schema = json.loads((built_site / "api" / "schema.json").read_text())
+    document = json.loads((built_site / "api/errors/9c019ab65f8b8d16.json").read_text())
+    document["source"]["line"] = "542"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, schema)
+
+
+def test_two_builds_give_the_same_bytes_and_the_second_writes_nothing(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert run("build", "--content", CONTENT, "--out", first).code == 0
+    assert run("build", "--content", CONTENT, "--out", second).code == 0
+    files = {k: v[0] for k, v in snapshot(first).items()}
+    assert files == {k: v[0] for k, v in snapshot(second).items()}
+    before = snapshot(first)
+    again = run("build", "--content", CONTENT, "--out", first)
+    assert f"0 files written, {len(before)} unchanged, 0 removed" in again.err
+    assert snapshot(first) == before  # same bytes and same modification times
+
+
+def test_editing_one_record_rewrites_only_what_shows_it(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    other = MINIMAL.replace("must be positive", "must be even")
+    content = make_content(tmp_path, {"a.yaml": MINIMAL, "b.yaml": other})
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    before = snapshot(out)
+    (content / "errors" / "b.yaml").write_text(other + "meaning: Sizes must be even here.\n")
+    assert run("build", "--content", content, "--out", out).code == 0
+    after = snapshot(out)
+    changed = {name for name in after if after[name] != before.get(name)}
+    page = next(n for n in changed if n.startswith("errors/"))
+    record_id = page.split("/")[1]
+    assert changed == {
+        f"errors/{record_id}/index.html",
+        f"api/errors/{record_id}.json",
+        f"api/errors/{record_id}",
+        # The pages that list it, since they say whether it has an analysis:
+        "index.html",
+        "repos/example/project/index.html",
+        "exceptions/ValueError/index.html",
+    }
+
+
+def test_check_says_what_a_build_would_change_and_writes_nothing(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    out = tmp_path / "public"
+    first = run("check", "--content", content, "--out", out)
+    assert first.code == 0
+    assert not out.exists()
+    assert "would write" in first.out
+    assert run("build", "--content", content, "--out", out).code == 0
+    (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Changed.\n")
+    result = run("check", "--content", content, "--out", out)
+    assert result.code == 0
+    assert result.out.count("would write") == 6
+    assert "a build would write 6 and remove 0 file(s)" in result.err
+
+
+HOSTILE = (
+    MINIMAL.replace(
+        'message: "size={size} must be positive"',
+        """message: "</script><script>alert(1)</script> {{ 7*7 }} \\" onmouseover=\\"alert(1)\"""",
+    )
+    + """\
+title: "<img src=x onerror=alert(1)>"
+meaning: |
+  <script>alert("meaning")</script> and <b onclick="x()">bold</b>
+  {% raw %}{{ config }}{% endraw %} and [a link](https://example.org)
+solutions:
+  - "<iframe src='https://evil.example'></iframe>"
+example_fix:
+  - lang: "python\\"><script>alert(1)</script>"
+    code: "</code></pre><script>alert(2)</script>"
+related:
+  - "<a href='javascript:alert(1)'>x</a>"
+"""
+)
+
+
+def test_hostile_markdown_and_fields_render_inert(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {"evil.yaml": HOSTILE})
+    out = tmp_path / "public"
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 0, result.err
+    assert "raw HTML is shown as text" in result.err
+    page = next((out / "errors").glob("*/index.html"))
+    doc = soup(page)
+    assert [s.get("src", "") for s in doc.find_all("script")] == [
+        s.get("src", "") for s in doc.find_all("script") if "static/errdex." in s.get("src", "")
+    ]
+    assert len(doc.find_all("script")) == 1
+    assert not doc.find_all(["iframe", "img", "b"])
+    for tag in doc.find_all(True):
+        assert not [a for a in tag.attrs if a.lower().startswith("on")], tag
+        for attr in ("href", "src"):
+            assert not str(tag.get(attr, "")).lower().startswith(("javascript:", "data:"))
+    text = doc.get_text()
+    assert '<script>alert("meaning")</script>' in text
+    assert "{{ config }}" in text  # template syntax in content is text, never evaluated
+    assert "{{ 7*7 }}" in doc.find("h1").get_text() or "{ 7*7 }" in doc.find("h1").get_text()
+    assert doc.find("a", string="a link")["href"] == "https://example.org"
