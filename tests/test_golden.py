@@ -17,7 +17,9 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def test_golden_site_matches_committed_output(
-    tmp_path: Path, run, request: pytest.FixtureRequest  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    run,
+    request: pytest.FixtureRequest,  # type: ignore[no-untyped-def]
 ) -> None:
     out = tmp_path / "public"
     result = run("build", "--content", GOLDEN / "content", "--out", out)
