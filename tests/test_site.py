@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import jsonschema
 import pytest
 import yaml
-from conftest import CONTENT, MINIMAL, make_content, snapshot, soup
+from conftest import CONTENT, MINIMAL, ROOT, make_content, snapshot, soup
 
 
 def html_pages(site: Path) -> list[Path]:
@@ -205,3 +208,50 @@ def test_hostile_markdown_and_fields_render_inert(tmp_path: Path, run) -> None: 
     assert "{{ config }}" in text  # template syntax in content is text, never evaluated
     assert "{{ 7*7 }}" in doc.find("h1").get_text() or "{ 7*7 }" in doc.find("h1").get_text()
     assert doc.find("a", string="a link")["href"] == "https://example.org"
+
+
+def test_a_write_that_fails_midway_leaves_the_old_site_intact(
+    tmp_path: Path,
+    run,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    before = snapshot(out)
+    (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Changed.\n")
+    real_write = Path.write_bytes
+    written: list[Path] = []
+
+    def failing_write(self: Path, data: bytes) -> int:
+        if len(written) == 2:
+            raise OSError(28, "No space left on device")
+        written.append(self)
+        return real_write(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing_write)
+    with pytest.raises(OSError, match="No space left"):
+        run("build", "--content", content, "--out", out)
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "public"]
+
+
+def test_build_py_without_arguments_builds_content_into_public(tmp_path: Path) -> None:
+    shutil.copytree(CONTENT, tmp_path / "content")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "build.py")], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "built 7 error pages into public/" in result.stderr
+    assert (tmp_path / "public" / "errors" / "9c019ab65f8b8d16" / "index.html").is_file()
+
+
+def test_the_errdex_console_script_runs_the_same_commands(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("errdex")
+    result = subprocess.run(
+        [str(script), "check", "--content", str(CONTENT), "--out", str(tmp_path / "none")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "7 records are valid" in result.stderr
