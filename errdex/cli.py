@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
 
-from . import __version__
-from .build import Options, build, check
+from . import __version__, search
+from .build import Options, build, check, gather
 from .problems import BuildError, Problem, Severity
+from .urls import json_url, page_url
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,6 +44,14 @@ def _parser() -> argparse.ArgumentParser:
     content_options(cmd)
     cmd.add_argument("--out", type=Path, default=Path("public"), help="output to compare with")
 
+    cmd = commands.add_parser(
+        "lookup", help="find the error page for a pasted message, traceback or log line"
+    )
+    cmd.add_argument("text", nargs="?", default="-", help="the paste; - or nothing reads stdin")
+    content_options(cmd)
+    cmd.add_argument("--json", action="store_true", help="print the matches as JSON")
+    cmd.add_argument("--limit", type=int, default=5, help="matches to show at most (5)")
+
     cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
     content_options(cmd)
     # Served pages carry localhost URLs, so they go to their own folder, never into public/.
@@ -61,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if ns.command == "check":
             return _check(ns)
+        if ns.command == "lookup":
+            return _lookup(ns)
         if ns.command == "serve":
             from .serve import serve
 
@@ -115,6 +127,50 @@ def _check(ns: argparse.Namespace) -> int:
         f"{len(changed)} and remove {len(removed)} file(s), {len(result.warnings)} warning(s)",
         file=sys.stderr,
     )
+    return 0
+
+
+def _lookup(ns: argparse.Namespace) -> int:
+    paste = sys.stdin.read() if ns.text == "-" else ns.text
+    site, _warnings = gather(Options(content=ns.content, strict=ns.strict))
+    index = search.Index.build(search.entries_from(site.records))
+    extracted = search.extract(paste)
+    matches = search.lookup(index, paste, limit=ns.limit)
+    base = site.config.base_url
+    if ns.json:
+        document = {
+            "query": {"exception": extracted.exception, "message": extracted.message},
+            "matches": [
+                {
+                    "id": m.entry.id,
+                    "exception": m.entry.exception,
+                    "repo": m.entry.repo,
+                    "message": m.entry.template,
+                    "title": m.entry.title,
+                    "url": base + page_url(m.entry.id),
+                    "json_url": base + json_url(m.entry.id),
+                    "exact": m.exact,
+                    "score": round(m.score, 4),
+                    "values": dict(m.values),
+                    "also": [base + page_url(i) for i in m.also],
+                }
+                for m in matches
+            ],
+        }
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+        return 0 if matches else 1
+    if not matches:
+        print(f"No error in this index matches: {extracted.message[:200]!r}")
+        return 1
+    for rank, m in enumerate(matches, start=1):
+        how = "whole message matches" if m.exact else f"partial match, score {m.score:.2f}"
+        print(f"{rank}. {m.entry.exception} · {m.entry.repo} · {how}")
+        print(f"   {m.entry.template}")
+        print(f"   {base + page_url(m.entry.id)}")
+        if m.values:
+            print("   " + ", ".join(f"{name} = {value}" for name, value in m.values))
+        if m.also:
+            print(f"   also raised at {len(m.also)} other place(s): " + ", ".join(m.also))
     return 0
 
 

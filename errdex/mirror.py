@@ -16,6 +16,11 @@ def dumps(data: Any) -> bytes:
     return (json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode()
 
 
+def dumps_compact(data: Any) -> bytes:
+    """As ``dumps``, without whitespace: for the search index, fetched by every search."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def record_document(record: Record, site: Site) -> dict[str, Any]:
     """Every field of the record as written, plus what the site derived from it."""
     base = site.config.base_url

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from . import markdown, mirror
+from . import markdown, mirror, search
 from .highlight import highlight, highlight_lines, stylesheet
 from .link import Site
 from .model import Record, Template
@@ -177,6 +177,7 @@ class Renderer:
         # site's own path rather than being relative.
         site_path = urlsplit(site.config.base_url).path or "/"
         out["404.html"] = self.page("404.html", "404.html", root=site_path)
+        out["search/index.html"] = self.page("search.html", "search/index.html")
         for record in site.records:
             out[page_url(record.id) + "index.html"] = self.error_page(record)
             document = mirror.dumps(mirror.record_document(record, site))
@@ -197,6 +198,9 @@ class Renderer:
             out[exception_url(exception) + "index.html"] = self.list_page(
                 exception_url(exception), f"{exception} errors", records, exception=exception
             )
+        index = search.Index.build(search.entries_from(site.records))
+        for rel, data in index.files().items():
+            out[rel] = mirror.dumps_compact(data)
         out["api/errors.json"] = mirror.dumps(mirror.index_document(site))
         out["api/schema.json"] = mirror.dumps(mirror.schema_document(site.config.base_url))
         return out

@@ -54,4 +54,191 @@
   }
 
   document.querySelectorAll(".copyable").forEach(addCopyButton);
+
+  // --- Search: results as the user types or pastes; arrows move, Enter opens. ---
+  var search = window.errdexSearch;
+  var root = document.documentElement.getAttribute("data-root") || "";
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function pageUrl(id, message) {
+    return root + "errors/" + id + "/?q=" + encodeURIComponent(message);
+  }
+
+  function setUp(form) {
+    var box = form.querySelector("input, textarea");
+    var list = form.querySelector(".results");
+    var status = form.querySelector(".search-status");
+    var active = -1;
+    var timer = null;
+    var pasted = null;
+    var serial = 0;
+
+    function options() { return Array.prototype.slice.call(list.querySelectorAll("[role=option]")); }
+
+    function select(index) {
+      var all = options();
+      if (!all.length) { return; }
+      active = (index + all.length) % all.length;
+      all.forEach(function (o, i) { o.setAttribute("aria-selected", i === active ? "true" : "false"); });
+      box.setAttribute("aria-activedescendant", all[active].id);
+      all[active].scrollIntoView({ block: "nearest" });
+    }
+
+    function show(result) {
+      list.textContent = "";
+      active = -1;
+      box.removeAttribute("aria-activedescendant");
+      var matches = result.matches;
+      if (!matches.length) {
+        status.textContent = "No error in this index matches. Try the message line alone, or fewer words.";
+        list.hidden = true;
+        box.setAttribute("aria-expanded", "false");
+        return;
+      }
+      status.textContent = matches.length === 1 ? "1 matching error" : matches.length + " matching errors";
+      matches.forEach(function (m, i) {
+        var item = el("li", "result");
+        item.id = list.id + "-" + i;
+        item.setAttribute("role", "option");
+        item.setAttribute("aria-selected", "false");
+        var link = el("a", "result-link");
+        link.href = pageUrl(m.id, result.query.message);
+        link.tabIndex = -1;
+        var head = el("span", "result-head");
+        head.appendChild(el("span", "badge", m.exception));
+        head.appendChild(el("span", "result-repo", m.repo + (m.exact ? "" : " · partial match")));
+        link.appendChild(head);
+        link.appendChild(el("span", "result-title", m.template));
+        if (m.values.length) {
+          var values = el("span", "result-values");
+          m.values.forEach(function (pair, k) {
+            if (k) { values.appendChild(document.createTextNode(", ")); }
+            values.appendChild(el("var", "ph-name", pair[0]));
+            values.appendChild(document.createTextNode(" = "));
+            values.appendChild(el("code", "", pair[1] === "" ? "(empty)" : pair[1]));
+          });
+          link.appendChild(values);
+        }
+        if (m.also.length) {
+          link.appendChild(el("span", "result-also", "Also raised at " + m.also.length + " other place" + (m.also.length === 1 ? "" : "s")));
+        }
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      list.hidden = false;
+      box.setAttribute("aria-expanded", "true");
+    }
+
+    function run() {
+      var text = pasted !== null ? pasted : box.value;
+      var mine = ++serial;
+      if (!text.trim()) {
+        list.hidden = true;
+        status.textContent = "";
+        box.setAttribute("aria-expanded", "false");
+        return;
+      }
+      search.lookup(text, 8).then(function (result) {
+        if (mine === serial) { show(result); }
+      }, function () {
+        status.textContent = "Search is not available right now.";
+      });
+    }
+
+    function later() {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(run, 60);
+    }
+
+    box.addEventListener("paste", function (event) {
+      var text = (event.clipboardData || window.clipboardData).getData("text");
+      if (box.tagName === "INPUT" && text.indexOf("\n") >= 0) {
+        // An input drops line breaks, and with them the shape of a traceback: keep the
+        // paste as it was for matching, and show the message it is about.
+        event.preventDefault();
+        pasted = text;
+        search.load().then(function () {
+          box.value = search.extract(text).message;
+          run();
+        });
+        return;
+      }
+      pasted = null;
+      later();
+    });
+    box.addEventListener("input", function () { pasted = null; later(); });
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { event.preventDefault(); select(active + 1); }
+      else if (event.key === "ArrowUp") { event.preventDefault(); select(active - 1); }
+      else if (event.key === "Escape") { list.hidden = true; box.setAttribute("aria-expanded", "false"); }
+      else if (event.key === "Enter" && !event.shiftKey) {
+        var all = options();
+        if (all.length) {
+          event.preventDefault();
+          window.location.href = all[Math.max(active, 0)].querySelector("a").href;
+        }
+      }
+    });
+    form.addEventListener("submit", function (event) {
+      var all = options();
+      if (all.length) {
+        event.preventDefault();
+        window.location.href = all[Math.max(active, 0)].querySelector("a").href;
+      }
+    });
+    var query = new URLSearchParams(window.location.search).get("q");
+    if (query && form.classList.contains("search-main")) {
+      box.value = query;
+      run();
+    }
+  }
+
+  if (search) {
+    document.querySelectorAll("form[data-search]").forEach(setUp);
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (event.key !== "/" || tag === "input" || tag === "textarea" || event.target.isContentEditable) {
+      return;
+    }
+    var box = document.querySelector(".search-main textarea, .search-header input");
+    if (box) { event.preventDefault(); box.focus(); }
+  });
+
+  // --- An error page opened from search shows the user's own values. ---
+  var article = document.querySelector("article[data-template]");
+  var paste = new URLSearchParams(window.location.search).get("q");
+  if (search && article && paste) {
+    var template = article.getAttribute("data-template");
+    search.exactValues(template, paste).then(function (values) {
+      if (!values) { return; }
+      var yours = article.querySelector(".yours");
+      yours.appendChild(el("p", "yours-label", "Your error, with your values:"));
+      var code = el("code", "yours-message");
+      var parts = search.parseTemplate(template);
+      parts.literals.forEach(function (literal, i) {
+        code.appendChild(document.createTextNode(literal));
+        if (i < values.length) {
+          var value = el("mark", "value", values[i][1]);
+          value.title = values[i][0];
+          code.appendChild(value);
+        }
+      });
+      yours.appendChild(code);
+      var list = el("dl", "yours-values");
+      values.forEach(function (pair) {
+        list.appendChild(el("dt", "", pair[0]));
+        list.appendChild(el("dd", "", pair[1] === "" ? "(empty)" : pair[1]));
+      });
+      yours.appendChild(list);
+      yours.hidden = false;
+    });
+  }
 })();

@@ -1,0 +1,502 @@
+"""Search: from whatever a user pasted to the page of their error.
+
+The same algorithm runs in the browser (static/search.js) over the index this module
+writes, and here for ``python build.py lookup``. Every step is written to be ported
+line for line: the shared vectors in tests/search_vectors.yaml check both.
+
+1. ``extract``: the message out of a paste — the last ``Type: message`` of the last
+   traceback, without log prefixes or ANSI colours.
+2. ``normalize``: lowercase, quotes and backticks dropped, whitespace collapsed; each
+   character remembers where it came from, so values are cut from the user's own text.
+3. Candidates: records sharing a rare word with the paste (an inverted index, split
+   into shards by word hash so the browser fetches only the shards it needs).
+4. Scoring: a template that matches the whole message (placeholders take any value)
+   ranks first; otherwise an alignment of words in which placeholders absorb values
+   scores partial, retyped or reworded pastes. Below a threshold: no match.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import Record, parse_template
+
+# --- 1. Extracting the message -------------------------------------------------------
+
+# These patterns are written into the index (meta.json) and compiled by the browser
+# script too, so the two cannot drift apart: keep them to syntax both languages share.
+PATTERNS: dict[str, Any] = {
+    "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
+    # Prefixes on every line of a process's output, tracebacks included.
+    "tags": [
+        r"^\s*\[rank\d+\]: ?",
+        r"^\s*\([\w:.\-]+ pid=\d+\) ?",
+        r"^\s*\[[\w./\\-]+:\d+\] ?",
+        r"^\s*E {2,}",
+    ],
+    # Prefixes that start a new log record: timestamps and levels.
+    "starts": [
+        r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?",
+        r"^\s*\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)? ?",
+        r"^\s*\d{2}:\d{2}:\d{2}(?:[.,]\d+)? ?",
+        r"^\s*\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?(?::| -)? ",
+    ],
+    # "Type: message" where Type looks like an exception, anywhere in a paste...
+    "exception": (
+        r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure))"
+        r"(?:: ?(.*))?$"
+    ),
+    # ...and any dotted name right after a traceback's frames.
+    "after_frames": r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)(?:: ?(.*))?$",
+}
+_ANSI = re.compile(PATTERNS["ansi"])
+_TAGS = [re.compile(p) for p in PATTERNS["tags"]]
+_RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
+_EXCEPTION_LINE = re.compile(PATTERNS["exception"])
+_ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
+_TRACEBACK = "Traceback (most recent call last):"
+_CHAIN_MARKERS = (
+    "During handling of the above exception",
+    "The above exception was the direct cause",
+)
+MAX_MESSAGE = 2000
+"""Characters of a message the matcher looks at; a longer paste is cut."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """What a paste says: the exception type when one is named, and the message."""
+
+    exception: str | None
+    message: str
+
+
+def strip_prefixes(line: str) -> tuple[str, bool]:
+    """A log line without timestamps, levels, locations and process tags (indentation kept),
+    and whether it starts a new log record."""
+    starts_record = False
+    changed = True
+    while changed:
+        changed = False
+        for prefix in _TAGS + _RECORD_STARTS:
+            found = prefix.match(line)
+            if found and found.end() > 0:
+                line = line[found.end() :]
+                starts_record = starts_record or prefix in _RECORD_STARTS
+                changed = True
+                break
+    return line.rstrip(), starts_record
+
+
+def extract(paste: str) -> Extracted:
+    """The exception and message a paste is about (see the module docstring)."""
+    text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
+    stripped = [strip_prefixes(line) for line in text.split("\n")]
+    lines = [line for line, _ in stripped]
+    tracebacks = [i for i, line in enumerate(lines) if line.strip().startswith(_TRACEBACK)]
+    found: tuple[int, re.Match[str]] | None = None
+    if tracebacks:
+        index = tracebacks[-1] + 1
+        while index < len(lines) and (not lines[index] or lines[index][0] in " \t^~"):
+            index += 1
+        if index < len(lines):
+            match = _ANY_EXCEPTION_LINE.match(lines[index])
+            if match:
+                found = (index, match)
+    if found is None:
+        for index in range(len(lines) - 1, -1, -1):
+            match = _EXCEPTION_LINE.match(lines[index].strip())
+            if match:
+                found = (index, match)
+                break
+    if found is None:
+        message = " ".join(line.strip() for line in lines if line.strip())
+        return Extracted(None, message[:MAX_MESSAGE])
+    index, match = found
+    parts = [match.group(2) or ""]
+    for line, starts_record in stripped[index + 1 :]:
+        line = line.strip()
+        if not line or starts_record or line.startswith((*_CHAIN_MARKERS, _TRACEBACK)):
+            break
+        parts.append(line)
+    message = " ".join(part for part in parts if part)
+    return Extracted(match.group(1), message[:MAX_MESSAGE])
+
+
+# --- 2. Normalizing ------------------------------------------------------------------
+
+_DROPPED = set("'\"`\u2018\u2019\u201c\u201d\u200b\u200c\u200d\ufeff")
+_SPACES = set(" \t\n\r\f\v\u00a0\u2028\u2029\u3000") | {chr(c) for c in range(0x2000, 0x200B)}
+_TOKEN = re.compile(r"[^\W]+")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def normalize(text: str, lead: bool = False, trail: bool = False) -> tuple[str, list[int]]:
+    """Lowercase, quotes dropped, whitespace collapsed; and where each character came from.
+
+    Leading and trailing whitespace goes, unless ``lead`` or ``trail`` keep one space
+    (a literal part of a template that meets a placeholder).
+    """
+    chars: list[str] = []
+    where: list[int] = []
+    space = not lead
+    for index, char in enumerate(text):
+        if char in _DROPPED:
+            continue
+        if char in _SPACES:
+            if not space:
+                chars.append(" ")
+                where.append(index)
+            space = True
+            continue
+        for low in char.lower():
+            chars.append(low)
+            where.append(index)
+        space = False
+    if chars and chars[-1] == " " and not trail:
+        chars.pop()
+        where.pop()
+    return "".join(chars), where
+
+
+def tokens(normalized: str) -> list[str]:
+    return _TOKEN.findall(normalized)
+
+
+def is_digits(word: str) -> bool:
+    """ASCII digits only, as the browser sees them: a number is a value, never a key word."""
+    return _DIGITS.fullmatch(word) is not None
+
+
+# --- The index -----------------------------------------------------------------------
+
+COMMON_SHARE = 0.05
+"""A word in more than this share of templates (on a site of 200 or more) is 'common':
+it is left out of the inverted index and weighs little."""
+CHUNK = 64
+"""Records per record file of the browser index."""
+SHARD_TARGET = 1500
+"""About this many postings per word shard."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A record as search sees it."""
+
+    index: int
+    id: str
+    exception: str
+    repo: str
+    template: str
+    title: str
+    literals: tuple[str, ...] = field(repr=False)
+    """Normalized literal parts; placeholders sit between them."""
+    names: tuple[str, ...] = field(repr=False)
+    """Placeholder names, one between each pair of literals."""
+    words: tuple[str, ...] = field(repr=False)
+    """Word tokens with ``*`` for each placeholder."""
+
+
+def make_entry(index: int, id: str, exception: str, repo: str, template: str, title: str) -> Entry:
+    parsed = parse_template(template)
+    literals: list[str] = [""]
+    names: list[str] = []
+    for part in parsed.parts:
+        if part.placeholder:
+            names.append(part.text)
+            literals.append("")
+        else:
+            literals[-1] += part.text
+    last = len(literals) - 1
+    normalized = [normalize(lit, lead=i > 0, trail=i < last)[0] for i, lit in enumerate(literals)]
+    words: list[str] = []
+    for position, literal in enumerate(normalized):
+        words.extend(tokens(literal))
+        if position < len(names) and (not words or words[-1] != "*"):
+            words.append("*")
+    return Entry(
+        index, id, exception, repo, template, title, tuple(normalized), tuple(names), tuple(words)
+    )
+
+
+def entries_from(records: Sequence[Record]) -> list[Entry]:
+    return [
+        make_entry(i, r.id, r.exception, r.repo, r.message.source, r.title)
+        for i, r in enumerate(records)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """Entries plus document frequencies: all that lookup needs."""
+
+    entries: tuple[Entry, ...]
+    postings: dict[str, list[int]]
+    """Word → indices of the entries whose template has it (common words left out)."""
+    common: dict[str, int]
+    """Common word → how many templates have it."""
+
+    @classmethod
+    def build(cls, entries: Sequence[Entry]) -> Index:
+        all_postings: dict[str, list[int]] = {}
+        for entry in entries:
+            for word in sorted(w for w in set(entry.words) if w != "*" and not is_digits(w)):
+                all_postings.setdefault(word, []).append(entry.index)
+        n = len(entries)
+        limit = max(1, int(n * COMMON_SHARE)) if n >= 200 else n + 1
+        common = {w: len(p) for w, p in all_postings.items() if len(p) > limit}
+        postings = {w: p for w, p in all_postings.items() if w not in common}
+        return cls(tuple(entries), postings, common)
+
+    def df(self, word: str) -> int:
+        return len(self.postings.get(word, ())) or self.common.get(word, 0)
+
+    def files(self) -> dict[str, Any]:
+        """The browser index: a small head, word shards and record chunks."""
+        total = sum(len(p) for p in self.postings.values())
+        shards = max(1, min(256, round(total / SHARD_TARGET)))
+        words: list[dict[str, list[int]]] = [{} for _ in range(shards)]
+        for word in sorted(self.postings):
+            words[fnv1a(word) % shards][word] = self.postings[word]
+        repos = sorted({e.repo for e in self.entries})
+        exceptions = sorted({e.exception for e in self.entries})
+        out: dict[str, Any] = {
+            "search/meta.json": {
+                "version": 1,
+                "count": len(self.entries),
+                "shards": shards,
+                "chunk": CHUNK,
+                "common": self.common,
+                "repos": repos,
+                "exceptions": exceptions,
+                "patterns": PATTERNS,
+                "params": {
+                    "candidates": CANDIDATES,
+                    "unknown": UNKNOWN,
+                    "skip": SKIP,
+                    "min_score": MIN_SCORE,
+                    "min_matched": MIN_MATCHED,
+                    "min_literal": MIN_LITERAL,
+                    "max_words": MAX_WORDS,
+                    "lookup_words": LOOKUP_WORDS,
+                    "max_message": MAX_MESSAGE,
+                },
+            }
+        }
+        for number, shard in enumerate(words):
+            out[f"search/words/{number}.json"] = shard
+        for start in range(0, len(self.entries), CHUNK):
+            out[f"search/records/{start // CHUNK}.json"] = [
+                [e.id, exceptions.index(e.exception), repos.index(e.repo), e.template]
+                for e in self.entries[start : start + CHUNK]
+            ]
+        return out
+
+
+def fnv1a(word: str) -> int:
+    """32-bit FNV-1a of the UTF-8 bytes: the same shard number in Python and JavaScript."""
+    value = 0x811C9DC5
+    for byte in word.encode():
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+# --- 3 and 4. Candidates and scoring ------------------------------------------------
+
+MAX_WORDS = 400
+"""Words of a message the alignment looks at."""
+CANDIDATES = 40
+"""Records scored in full per query: those sharing the rarest words with the paste."""
+UNKNOWN = 1.0
+"""Weight of a word the index does not have: most likely a value."""
+SKIP = 0.5
+"""Penalty for a template word skipped inside the matched stretch."""
+MIN_SCORE = 0.6
+MIN_MATCHED = 2
+MIN_LITERAL = 10
+"""An exact match must explain at least this many characters of the message literally."""
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One result: an error page, how well it matched, and the values the paste filled in."""
+
+    entry: Entry
+    exact: bool
+    score: float
+    values: tuple[tuple[str, str], ...]
+    """Placeholder name → the user's value, when the whole message matched."""
+    also: tuple[str, ...] = ()
+    """Ids of records with the same exception and template (raised at other places)."""
+
+
+LOOKUP_WORDS = 64
+"""Distinct words of a paste that are looked up in the index (the browser fetches their shards)."""
+
+
+def lookup_words(words: Sequence[str]) -> list[str]:
+    """The paste's distinct words, in order, without numbers (values, never looked up)."""
+    return [w for w in dict.fromkeys(words) if not is_digits(w)][:LOOKUP_WORDS]
+
+
+def weights(index: Index, looked_up: Sequence[str]) -> dict[str, float]:
+    """Weight of each looked-up word the index has: the rarer, the heavier."""
+    total = len(index.entries)
+    return {w: math.log(1 + total / df) for w in looked_up if (df := index.df(w))}
+
+
+def candidates(index: Index, looked_up: Sequence[str], weight: dict[str, float]) -> list[int]:
+    """Entries sharing a word with the paste, those sharing the rarest words first."""
+    scores: dict[int, float] = {}
+    for word in sorted(looked_up):
+        for entry in index.postings.get(word, ()):
+            scores[entry] = scores.get(entry, 0.0) + weight[word]
+    ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))
+    return [entry for entry, _ in ranked[:CANDIDATES]]
+
+
+def exact_values(
+    entry: Entry, message: str, normalized: str, where: list[int]
+) -> tuple[tuple[str, str], ...] | None:
+    """The user's values when ``message`` is the whole template filled in, else None.
+
+    ``normalized`` and ``where`` are ``normalize(message)``; values are cut from
+    ``message`` itself, so they keep the user's case and quotes.
+    """
+    pattern = ""
+    for position, literal in enumerate(entry.literals):
+        pattern += re.escape(literal)
+        if position < len(entry.names):
+            pattern += "(.*?)"
+    found = re.fullmatch(pattern, normalized, flags=re.DOTALL)
+    if found is None:
+        return None
+    values = []
+    for group, name in enumerate(entry.names, start=1):
+        start, end = found.span(group)
+        value = message[where[start] : where[end - 1] + 1] if end > start else ""
+        values.append((name, value.strip()))
+    return tuple(values)
+
+
+def align(
+    paste: Sequence[str], template: Sequence[str], weight: dict[str, float]
+) -> tuple[float, int]:
+    """Best alignment of the paste's words with a stretch of the template's words.
+
+    Placeholders (``*``) absorb any number of words for free; a template word matched
+    gains its weight; a paste word left over costs its weight; a template word skipped
+    inside the stretch costs SKIP. The first and last paste words may be cut mid-word.
+    Returns the score and how many template words matched.
+    """
+    n, m = len(paste), len(template)
+    weights = [weight.get(w, UNKNOWN) for w in paste]
+    neg = -1e18
+    # score[i][j]: best for the first i paste words ending before template word j.
+    score = [[neg] * (m + 1) for _ in range(n + 1)]
+    hits = [[0] * (m + 1) for _ in range(n + 1)]
+    for j in range(m + 1):
+        score[0][j] = 0.0
+
+    def relax(i: int, j: int, value: float, matched: int) -> None:
+        if value > score[i][j] or (value == score[i][j] and matched > hits[i][j]):
+            score[i][j] = value
+            hits[i][j] = matched
+
+    for i in range(n + 1):
+        for j in range(m + 1):
+            here, matched = score[i][j], hits[i][j]
+            if here == neg:
+                continue
+            if j < m:
+                word = template[j]
+                if word == "*":
+                    relax(i, j + 1, here, matched)
+                    if i < n:
+                        relax(i + 1, j, here, matched)
+                elif i < n and _same_word(paste[i], word, i == 0, i == n - 1):
+                    relax(i + 1, j + 1, here + weights[i], matched + 1)
+                if word != "*" and i > 0:
+                    relax(i, j + 1, here - SKIP, matched)
+            if i < n:
+                relax(i + 1, j, here - weights[i], matched)
+    best, best_hits = neg, 0
+    for j in range(m + 1):
+        if score[n][j] > best or (score[n][j] == best and hits[n][j] > best_hits):
+            best, best_hits = score[n][j], hits[n][j]
+    return best, best_hits
+
+
+def _same_word(pasted: str, word: str, first: bool, last: bool) -> bool:
+    if pasted == word:
+        return True
+    if len(pasted) < 3:
+        return False
+    return (first and word.endswith(pasted)) or (last and word.startswith(pasted))
+
+
+def lookup(index: Index, paste: str, limit: int = 5) -> list[Match]:
+    """The best matches for a paste, best first; empty when nothing matches well enough."""
+    extracted = extract(paste)
+    message = extracted.message
+    normalized, where = normalize(message)
+    words = tokens(normalized)[:MAX_WORDS]
+    looked_up = lookup_words(words)
+    weight = weights(index, looked_up)
+    known = sum(weight.get(w, 0.0) for w in words)
+    ranked: list[tuple[tuple[float, ...], Match]] = []
+    for number in candidates(index, looked_up, weight):
+        entry = index.entries[number]
+        same_type = _same_exception(extracted.exception, entry.exception)
+        literal = sum(len(lit) for lit in entry.literals)
+        values = None
+        if literal >= MIN_LITERAL or not entry.names:
+            values = exact_values(entry, message, normalized, where)
+        if values is not None:
+            specific = round(1.0 + literal / max(1, len(normalized)), 6)
+            match = Match(entry, True, specific, values)
+            ranked.append(((2, match.score, same_type, -number), match))
+            continue
+        if known <= 0:
+            continue
+        raw, matched = align(words, entry.words, weight)
+        score = raw / known
+        needed = min(MIN_MATCHED, sum(1 for w in entry.words if w != "*"), len(words))
+        if score < MIN_SCORE or matched < needed:
+            continue
+        literal_words = sum(1 for w in entry.words if w != "*")
+        coverage = matched / max(1, literal_words)
+        match = Match(entry, False, round(score, 6), ())
+        ranked.append(((1, round(score, 6), coverage, same_type, -number), match))
+    ranked.sort(key=lambda item: item[0], reverse=True)
+    return _grouped([match for _, match in ranked], limit)
+
+
+def _same_exception(named: str | None, exception: str) -> int:
+    if not named:
+        return 0
+    return 1 if named.rsplit(".", 1)[-1] == exception.rsplit(".", 1)[-1] else -1
+
+
+def _grouped(matches: list[Match], limit: int) -> list[Match]:
+    """One result per exception and template; the others raised elsewhere go in ``also``."""
+    groups: dict[tuple[str, str], list[Match]] = {}
+    for match in matches:
+        groups.setdefault((match.entry.exception, match.entry.template), []).append(match)
+    out = []
+    for group in groups.values():
+        first = group[0]
+        out.append(
+            Match(
+                first.entry,
+                first.exact,
+                first.score,
+                first.values,
+                tuple(m.entry.id for m in group[1:]),
+            )
+        )
+    return out[:limit]

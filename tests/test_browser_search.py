@@ -1,0 +1,155 @@
+"""Search in chromium: the page's own script against the shared vectors, and the search box."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import http_server, main
+from playwright.sync_api import Browser, Page, expect
+from test_search import VECTORS, check_vector, search_content
+
+pytestmark = pytest.mark.browser
+
+TRACEBACK = VECTORS[3]["paste"]  # chained, message over several lines
+TRACEBACK_ID = "23b4373e94335665"
+
+
+@pytest.fixture(scope="module")
+def vector_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("vectors")
+    out = root / "public"
+    assert main(["build", "--content", str(search_content(root)), "--out", str(out)]) == 0
+    with http_server(out) as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def run_vectors(page: Page) -> list[dict[str, Any]]:
+    return page.evaluate(
+        """async (vectors) => {
+            const out = [];
+            for (const v of vectors) {
+                const result = await window.errdexSearch.lookup(v.paste);
+                out.push(result.matches.map((m) => ({
+                    template: m.template, values: Object.fromEntries(m.values), also: m.also,
+                })));
+            }
+            return out;
+        }""",
+        VECTORS,
+    )
+
+
+def test_every_vector_gives_the_same_answer_in_the_browser(page: Page, vector_site: str) -> None:
+    page.goto(vector_site)
+    results = run_vectors(page)
+    for vector, matches in zip(VECTORS, results, strict=True):
+        check_vector(vector, matches)
+
+
+def test_a_traceback_pasted_on_the_home_page_opens_its_page_with_the_values(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url)
+    box = page.get_by_label("Paste an error message, a traceback or a log line")
+    box.fill(TRACEBACK)
+    first = page.locator("#results-main [role=option]").first
+    expect(first).to_contain_text("Decode context parallelism for GQA/MQA requires")
+    expect(first).to_contain_text("tensor_parallel_size = 8")
+    box.press("Enter")
+    page.wait_for_url(f"**/errors/{TRACEBACK_ID}/?q=*")
+    yours = page.locator(".yours")
+    expect(yours).to_be_visible()
+    expect(yours.locator("mark.value")).to_have_text(["8", "8"])
+    expect(yours.locator("dt")).to_have_text(["tensor_parallel_size", "total_num_kv_heads"])
+
+
+def test_pasting_a_traceback_into_the_header_box_keeps_its_lines(page: Page, site_url: str) -> None:
+    page.goto(site_url + "errors/9c019ab65f8b8d16/")
+    box = page.locator("#q-header")
+    box.focus()
+    # A real paste event: an <input> would drop the line breaks of a plain fill.
+    page.evaluate(
+        """(text) => {
+            const data = new DataTransfer();
+            data.setData("text/plain", text);
+            const options = {clipboardData: data, bubbles: true, cancelable: true};
+            document.activeElement.dispatchEvent(new ClipboardEvent("paste", options));
+        }""",
+        TRACEBACK,
+    )
+    expect(box).to_have_value(
+        "Decode context parallelism for GQA/MQA requires `--tensor-parallel-size` (8) to be "
+        "greater than the model's total number of KV heads (8). Increase "
+        "`--tensor-parallel-size` or set `--decode-context-parallel-size 1`."
+    )
+    options = page.locator("#results-header [role=option]")
+    expect(options.first).to_contain_text("Decode context parallelism")
+
+
+def test_keyboard_slash_focuses_arrows_move_and_enter_opens(page: Page, site_url: str) -> None:
+    page.goto(site_url + "errors/9c019ab65f8b8d16/")
+    page.keyboard.press("/")
+    box = page.locator("#q-header")
+    expect(box).to_be_focused()
+    box.type("parallelism")
+    options = page.locator("#results-header [role=option]")
+    expect(options).not_to_have_count(0)
+    count = options.count()
+    assert count >= 2
+    box.press("ArrowDown")
+    box.press("ArrowDown")
+    expect(options.nth(1)).to_have_attribute("aria-selected", "true")
+    expect(box).to_have_attribute("aria-activedescendant", "results-header-1")
+    href = options.nth(1).locator("a").get_attribute("href")
+    box.press("Enter")
+    page.wait_for_url("**/" + href.replace("../", ""))
+
+
+def test_a_foreign_error_says_nothing_matches(page: Page, site_url: str) -> None:
+    page.goto(site_url)
+    page.get_by_label("Paste an error message, a traceback or a log line").fill(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    )
+    expect(page.locator("#q-main ~ .search-status, .search-main .search-status")).to_contain_text(
+        "No error in this index matches"
+    )
+    expect(page.locator("#results-main")).to_be_hidden()
+
+
+def test_search_makes_no_request_outside_the_site(browser: Browser, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    hosts: set[str] = set()
+    page.on("request", lambda r: hosts.add(r.url.split("/")[2]))
+    page.goto(site_url)
+    page.get_by_label("Paste an error message, a traceback or a log line").fill(TRACEBACK)
+    expect(page.locator("#results-main [role=option]").first).to_be_visible()
+    context.close()
+    assert hosts == {site_url.split("/")[2]}
+
+
+def test_the_search_page_reads_its_query(page: Page, site_url: str) -> None:
+    page.goto(site_url + "search/?q=" + "PCP%20does%20not%20support%20data%20parallelism%20yet.")
+    expect(page.locator("#results-main [role=option]").first).to_contain_text(
+        "PCP does not support data parallelism yet."
+    )
+
+
+def test_index_files_are_what_the_browser_fetches(built_site: Path) -> None:
+    assert (built_site / "search" / "meta.json").is_file()
+    assert list((built_site / "search" / "words").glob("*.json"))

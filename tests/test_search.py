@@ -1,0 +1,161 @@
+"""Search in Python: the shared vectors, the offline lookup command, the index files."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import CONTENT
+
+from errdex import search
+from errdex.build import Options, gather
+
+HERE = Path(__file__).parent / "search"
+VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "vectors.yaml").read_text())
+
+
+def search_content(root: Path) -> Path:
+    """The bundled records plus the extra ones the vectors need."""
+    content = root / "content"
+    shutil.copytree(CONTENT, content)
+    shutil.copytree(HERE / "extra", content / "errors" / "extra")
+    return content
+
+
+@pytest.fixture(scope="module")
+def vector_content(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return search_content(tmp_path_factory.mktemp("search"))
+
+
+@pytest.fixture(scope="module")
+def index(vector_content: Path) -> search.Index:
+    site, _ = gather(Options(content=vector_content))
+    return search.Index.build(search.entries_from(site.records))
+
+
+def check_vector(vector: dict[str, Any], matches: list[dict[str, Any]]) -> None:
+    """One vector against results as both implementations report them."""
+    if vector["expect"] is None:
+        assert matches == [], f"{vector['name']}: expected no match, got {matches[:1]}"
+        return
+    assert matches, f"{vector['name']}: no match"
+    first = matches[0]
+    assert first["template"] == vector["expect"], vector["name"]
+    if "values" in vector:
+        assert first["values"] == vector["values"], vector["name"]
+    assert len(first["also"]) == vector.get("also", 0), vector["name"]
+
+
+def as_plain(matches: list[search.Match]) -> list[dict[str, Any]]:
+    return [
+        {"template": m.entry.template, "values": dict(m.values), "also": list(m.also)}
+        for m in matches
+    ]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
+def test_vector_in_python(vector: dict[str, Any], index: search.Index) -> None:
+    check_vector(vector, as_plain(search.lookup(index, vector["paste"])))
+
+
+@pytest.mark.parametrize(
+    ("paste", "exception", "message"),
+    [
+        ("ValueError: a b", "ValueError", "a b"),
+        (
+            "x\n\x1b[31mtorch.cuda.OutOfMemoryError: CUDA\x1b[0m\n",
+            "torch.cuda.OutOfMemoryError",
+            "CUDA",
+        ),
+        (
+            "INFO 08-14 12:00:00 [a.py:1] started\nno exception here",
+            None,
+            "started no exception here",
+        ),
+        (
+            "ERROR 08-14 12:00:00 [a.py:1] ValueError: first part\nsecond part\n"
+            "INFO 08-14 12:00:01 [a.py:2] shutting down",
+            "ValueError",
+            "first part second part",
+        ),
+        ("[rank1]: RuntimeError: NCCL error", "RuntimeError", "NCCL error"),
+    ],
+)
+def test_extract_finds_the_exception_and_message(paste: str, exception: str, message: str) -> None:
+    assert search.extract(paste) == search.Extracted(exception, message)
+
+
+def test_normalize_remembers_where_each_character_came_from() -> None:
+    text, where = search.normalize("  Model  'Llama'\n`x`  ")
+    assert text == "model llama x"
+    assert "".join("  Model  'Llama'\n`x`  "[i] for i in where).lower() == "model llama\nx"
+
+
+def test_lookup_prints_the_page_and_the_values(run, vector_content: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run(
+        "lookup", "tp_size=8 must be divisible by dcp_size=3.", "--content", vector_content
+    )
+    assert result.code == 0
+    lines = result.out.splitlines()
+    assert lines[0] == "1. ValueError · vllm-project/vllm · whole message matches"
+    assert lines[1] == "   tp_size={tp} must be divisible by dcp_size={dcp}."
+    assert lines[2].startswith("   https://errdex.github.io/errdex/errors/")
+    assert lines[3] == "   tp = 8, dcp = 3"
+
+
+def test_lookup_reads_a_traceback_on_stdin_and_prints_json(
+    run,
+    vector_content: Path,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(VECTORS[1]["paste"]))
+    result = run("lookup", "--json", "--content", vector_content)
+    assert result.code == 0
+    document = json.loads(result.out)
+    assert document["query"] == {
+        "exception": "ValueError",
+        "message": "dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.",
+    }
+    first = document["matches"][0]
+    assert first["id"] == "9c019ab65f8b8d16"
+    assert first["url"] == "https://errdex.github.io/errdex/errors/9c019ab65f8b8d16/"
+    assert first["exact"] is True
+
+
+def test_lookup_says_when_nothing_matches(run, vector_content: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run("lookup", "No module named 'flash_attn'", "--content", vector_content)
+    assert result.code == 1
+    assert result.out.startswith("No error in this index matches")
+
+
+def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
+    many = [
+        search.make_entry(
+            i,
+            f"{i:016x}",
+            "ValueError",
+            "a/b",
+            f"setting{i} must be below limit{i % 97} of {{x}}",
+            "",
+        )
+        for i in range(3000)
+    ]
+    files = search.Index.build(many).files()
+    meta = files["search/meta.json"]
+    assert meta["shards"] > 1
+    assert len([f for f in files if f.startswith("search/records/")]) == 3000 // search.CHUNK + 1
+    word = "setting1234"
+    shard = files[f"search/words/{search.fnv1a(word) % meta['shards']}.json"]
+    assert shard[word] == [1234]
+    assert "must" in meta["common"]  # in every template: left out of the shards
+
+
+def test_fnv1a_matches_the_published_test_values() -> None:
+    assert search.fnv1a("") == 0x811C9DC5
+    assert search.fnv1a("a") == 0xE40C292C
+    assert search.fnv1a("foobar") == 0xBF9CF968
