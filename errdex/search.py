@@ -34,7 +34,13 @@ PATTERNS: dict[str, Any] = {
     # Prefixes on every line of a process's output, tracebacks included.
     "tags": [
         r"^\s*\[rank\d+\]: ?",
-        r"^\s*\([\w:.\-]+ pid=\d+\) ?",
+        r"^\s*\([^()]*pid=\d+\) ?",
+        # Kubernetes (CRI) container logs: "stderr F "
+        r"^\s*(?:stdout|stderr) [FP] ",
+        # docker compose: "service-1  | "
+        r"^\s*[\w.-]+\s+\| ",
+        # syslog and journald: "Aug 14 12:00:37 host unit[123]: "
+        r"^\s*[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [\w.@-]+(?:\[\d+\])?: ?",
         r"^\s*\[[\w./\\-]+:\d+\] ?",
         r"^\s*E {2,}",
     ],
@@ -239,6 +245,8 @@ class Index:
     """Word → indices of the entries whose template has it (common words left out)."""
     common: dict[str, int]
     """Common word → how many templates have it."""
+    sizes: list[int]
+    """How many words of the inverted index each entry has."""
 
     @classmethod
     def build(cls, entries: Sequence[Entry]) -> Index:
@@ -250,7 +258,11 @@ class Index:
         limit = max(1, int(n * COMMON_SHARE)) if n >= 200 else n + 1
         common = {w: len(p) for w, p in all_postings.items() if len(p) > limit}
         postings = {w: p for w, p in all_postings.items() if w not in common}
-        return cls(tuple(entries), postings, common)
+        sizes = [0] * n
+        for posting in postings.values():
+            for number in posting:
+                sizes[number] += 1
+        return cls(tuple(entries), postings, common, sizes)
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
@@ -271,16 +283,20 @@ class Index:
                 "shards": shards,
                 "chunk": CHUNK,
                 "common": self.common,
+                "sizes": self.sizes,
                 "repos": repos,
                 "exceptions": exceptions,
                 "patterns": PATTERNS,
                 "params": {
                     "candidates": CANDIDATES,
+                    "complete_candidates": COMPLETE_CANDIDATES,
                     "unknown": UNKNOWN,
                     "skip": SKIP,
                     "min_score": MIN_SCORE,
                     "min_matched": MIN_MATCHED,
                     "min_literal": MIN_LITERAL,
+                    "min_precision": MIN_PRECISION,
+                    "min_coverage_other_type": MIN_COVERAGE_OTHER_TYPE,
                     "max_words": MAX_WORDS,
                     "lookup_words": LOOKUP_WORDS,
                     "max_message": MAX_MESSAGE,
@@ -309,14 +325,21 @@ def fnv1a(word: str) -> int:
 
 MAX_WORDS = 400
 """Words of a message the alignment looks at."""
-CANDIDATES = 40
-"""Records scored in full per query: those sharing the rarest words with the paste."""
+CANDIDATES = 30
+"""Records scored in full per query: those sharing the rarest words with the paste..."""
+COMPLETE_CANDIDATES = 20
+"""...and those whose words the paste holds most completely."""
 UNKNOWN = 1.0
 """Weight of a word the index does not have: most likely a value."""
 SKIP = 0.5
 """Penalty for a template word skipped inside the matched stretch."""
-MIN_SCORE = 0.6
+MIN_SCORE = 0.5
 MIN_MATCHED = 2
+MIN_PRECISION = 0.45
+"""A partial match must explain this share of what the paste says (see ``content``)."""
+MIN_COVERAGE_OTHER_TYPE = 0.8
+"""When the paste names another exception type, a partial match must cover this share of
+the template's words."""
 MIN_LITERAL = 10
 """An exact match must explain at least this many characters of the message literally."""
 
@@ -350,13 +373,25 @@ def weights(index: Index, looked_up: Sequence[str]) -> dict[str, float]:
 
 
 def candidates(index: Index, looked_up: Sequence[str], weight: dict[str, float]) -> list[int]:
-    """Entries sharing a word with the paste, those sharing the rarest words first."""
+    """Entries sharing words with the paste: those sharing the rarest words, and those
+    whose own words the paste holds most completely.
+
+    The second list matters when the values in a paste are rare words themselves
+    (model names, file names): they pull in templates that merely mention them, while
+    the right template is the one all of whose words are there.
+    """
     scores: dict[int, float] = {}
+    shared: dict[int, int] = {}
     for word in sorted(looked_up):
         for entry in index.postings.get(word, ()):
             scores[entry] = scores.get(entry, 0.0) + weight[word]
-    ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))
-    return [entry for entry, _ in ranked[:CANDIDATES]]
+            shared[entry] = shared.get(entry, 0) + 1
+    by_weight = sorted(scores, key=lambda e: (-round(scores[e], 9), e))[:CANDIDATES]
+    complete = sorted(
+        scores, key=lambda e: (-round(shared[e] / index.sizes[e], 9), -round(scores[e], 9), e)
+    )[:COMPLETE_CANDIDATES]
+    chosen = set(by_weight)
+    return by_weight + [e for e in complete if e not in chosen]
 
 
 def exact_values(
@@ -385,50 +420,53 @@ def exact_values(
 
 def align(
     paste: Sequence[str], template: Sequence[str], weight: dict[str, float]
-) -> tuple[float, int]:
+) -> tuple[float, int, float]:
     """Best alignment of the paste's words with a stretch of the template's words.
 
     Placeholders (``*``) absorb any number of words for free; a template word matched
     gains its weight; a paste word left over costs its weight; a template word skipped
     inside the stretch costs SKIP. The first and last paste words may be cut mid-word.
-    Returns the score and how many template words matched.
+    Returns the score, how many template words matched and their weight.
     """
     n, m = len(paste), len(template)
     weights = [weight.get(w, UNKNOWN) for w in paste]
     neg = -1e18
-    # score[i][j]: best for the first i paste words ending before template word j.
+    # score[i][j]: best for the first i paste words ending before template word j;
+    # hits and gain: the template words matched on that best path, and their weight.
     score = [[neg] * (m + 1) for _ in range(n + 1)]
     hits = [[0] * (m + 1) for _ in range(n + 1)]
+    gain = [[0.0] * (m + 1) for _ in range(n + 1)]
     for j in range(m + 1):
         score[0][j] = 0.0
 
-    def relax(i: int, j: int, value: float, matched: int) -> None:
+    def relax(i: int, j: int, value: float, matched: int, gained: float) -> None:
         if value > score[i][j] or (value == score[i][j] and matched > hits[i][j]):
             score[i][j] = value
             hits[i][j] = matched
+            gain[i][j] = gained
 
     for i in range(n + 1):
         for j in range(m + 1):
-            here, matched = score[i][j], hits[i][j]
+            here, matched, gained = score[i][j], hits[i][j], gain[i][j]
             if here == neg:
                 continue
             if j < m:
                 word = template[j]
                 if word == "*":
-                    relax(i, j + 1, here, matched)
+                    relax(i, j + 1, here, matched, gained)
                     if i < n:
-                        relax(i + 1, j, here, matched)
+                        relax(i + 1, j, here, matched, gained)
                 elif i < n and _same_word(paste[i], word, i == 0, i == n - 1):
-                    relax(i + 1, j + 1, here + weights[i], matched + 1)
+                    relax(i + 1, j + 1, here + weights[i], matched + 1, gained + weights[i])
                 if word != "*" and i > 0:
-                    relax(i, j + 1, here - SKIP, matched)
+                    relax(i, j + 1, here - SKIP, matched, gained)
             if i < n:
-                relax(i + 1, j, here - weights[i], matched)
-    best, best_hits = neg, 0
+                relax(i + 1, j, here - weights[i], matched, gained)
+    best, best_hits, best_gain = neg, 0, 0.0
     for j in range(m + 1):
         if score[n][j] > best or (score[n][j] == best and hits[n][j] > best_hits):
-            best, best_hits = score[n][j], hits[n][j]
-    return best, best_hits
+            best, best_hits, best_gain = score[n][j], hits[n][j], gain[n][j]
+    return best, best_hits, best_gain
 
 
 def _same_word(pasted: str, word: str, first: bool, last: bool) -> bool:
@@ -448,6 +486,9 @@ def lookup(index: Index, paste: str, limit: int = 5) -> list[Match]:
     looked_up = lookup_words(words)
     weight = weights(index, looked_up)
     known = sum(weight.get(w, 0.0) for w in words)
+    # Everything the paste says that a template might explain: known words by weight,
+    # other words (not numbers) as UNKNOWN each.
+    content = known + UNKNOWN * sum(1 for w in words if w not in weight and not is_digits(w))
     ranked: list[tuple[tuple[float, ...], Match]] = []
     for number in candidates(index, looked_up, weight):
         entry = index.entries[number]
@@ -456,22 +497,24 @@ def lookup(index: Index, paste: str, limit: int = 5) -> list[Match]:
         values = None
         if literal >= MIN_LITERAL or not entry.names:
             values = exact_values(entry, message, normalized, where)
-        if values is not None:
+        if values is not None and (same_type >= 0 or literal >= 0.6 * len(normalized)):
             specific = round(1.0 + literal / max(1, len(normalized)), 6)
             match = Match(entry, True, specific, values)
             ranked.append(((2, match.score, same_type, -number), match))
             continue
         if known <= 0:
             continue
-        raw, matched = align(words, entry.words, weight)
-        score = raw / known
-        needed = min(MIN_MATCHED, sum(1 for w in entry.words if w != "*"), len(words))
-        if score < MIN_SCORE or matched < needed:
-            continue
+        raw, matched, gained = align(words, entry.words, weight)
+        score = round(raw / known, 6)
         literal_words = sum(1 for w in entry.words if w != "*")
         coverage = matched / max(1, literal_words)
-        match = Match(entry, False, round(score, 6), ())
-        ranked.append(((1, round(score, 6), coverage, same_type, -number), match))
+        needed = min(MIN_MATCHED, literal_words, len(words))
+        if score < MIN_SCORE or matched < needed or gained < MIN_PRECISION * content:
+            continue
+        if same_type < 0 and coverage < MIN_COVERAGE_OTHER_TYPE:
+            continue
+        match = Match(entry, False, score, ())
+        ranked.append(((1, score, coverage, same_type, -number), match))
     ranked.sort(key=lambda item: item[0], reverse=True)
     return _grouped([match for _, match in ranked], limit)
 
@@ -482,11 +525,18 @@ def _same_exception(named: str | None, exception: str) -> int:
     return 1 if named.rsplit(".", 1)[-1] == exception.rsplit(".", 1)[-1] else -1
 
 
+def same_message(entry: Entry) -> tuple[str, ...]:
+    """What a reader sees of a template: its exception and literal text. Templates that
+    differ only in placeholder names (``{tp}`` here, ``{self.tp}`` there) are one message
+    raised at several places."""
+    return (entry.exception, *entry.literals)
+
+
 def _grouped(matches: list[Match], limit: int) -> list[Match]:
-    """One result per exception and template; the others raised elsewhere go in ``also``."""
-    groups: dict[tuple[str, str], list[Match]] = {}
+    """One result per message; the records raising it elsewhere go in ``also``."""
+    groups: dict[tuple[str, ...], list[Match]] = {}
     for match in matches:
-        groups.setdefault((match.entry.exception, match.entry.template), []).append(match)
+        groups.setdefault(same_message(match.entry), []).append(match)
     out = []
     for group in groups.values():
         first = group[0]
