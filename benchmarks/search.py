@@ -98,7 +98,7 @@ def make_cases(
     return cases
 
 
-PIECE_WORDS = 3
+PIECE_WORDS = 4
 """A piece of a message is long enough when it holds this many words of the message's own
 text: a piece that is nearly all values ("is not supported on", "rank 16: CUDA error")
 says nothing about which error it came from."""
@@ -159,7 +159,7 @@ def accuracy(index: search.Index, cases: Sequence[Case]) -> tuple[dict[str, Any]
 def browser_run(index: search.Index, cases: Sequence[Case]) -> dict[str, Any]:
     """Serve the index with the page script; time every query in chromium."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import CHROMIUM, CHROMIUM_ARGS, http_server
+    from conftest import CHROMIUM, CHROMIUM_ARGS, http_server  # type: ignore[import-not-found]
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:

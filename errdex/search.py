@@ -180,10 +180,10 @@ def is_digits(word: str) -> bool:
 
 # --- The index -----------------------------------------------------------------------
 
-COMMON_SHARE = 0.05
+COMMON_SHARE = 0.2
 """A word in more than this share of templates (on a site of 200 or more) is 'common':
 it is left out of the inverted index and weighs little."""
-CHUNK = 64
+CHUNK = 16
 """Records per record file of the browser index."""
 SHARD_TARGET = 1500
 """About this many postings per word shard."""
@@ -295,6 +295,8 @@ class Index:
                     "min_score": MIN_SCORE,
                     "min_matched": MIN_MATCHED,
                     "min_literal": MIN_LITERAL,
+                    "few_words": FEW_WORDS,
+                    "vague_exact": VAGUE_EXACT,
                     "min_precision": MIN_PRECISION,
                     "min_coverage_other_type": MIN_COVERAGE_OTHER_TYPE,
                     "max_words": MAX_WORDS,
@@ -325,9 +327,9 @@ def fnv1a(word: str) -> int:
 
 MAX_WORDS = 400
 """Words of a message the alignment looks at."""
-CANDIDATES = 30
+CANDIDATES = 40
 """Records scored in full per query: those sharing the rarest words with the paste..."""
-COMPLETE_CANDIDATES = 20
+COMPLETE_CANDIDATES = 40
 """...and those whose words the paste holds most completely."""
 UNKNOWN = 1.0
 """Weight of a word the index does not have: most likely a value."""
@@ -340,6 +342,10 @@ MIN_PRECISION = 0.45
 MIN_COVERAGE_OTHER_TYPE = 0.8
 """When the paste names another exception type, a partial match must cover this share of
 the template's words."""
+FEW_WORDS = 3
+VAGUE_EXACT = 0.75
+"""A whole-message match of a template with fewer than FEW_WORDS words of its own ranks
+as a partial match of this score."""
 MIN_LITERAL = 10
 """An exact match must explain at least this many characters of the message literally."""
 
@@ -497,7 +503,14 @@ def lookup(index: Index, paste: str, limit: int = 5) -> list[Match]:
         values = None
         if literal >= MIN_LITERAL or not entry.names:
             values = exact_values(entry, message, normalized, where)
+        literal_words = sum(1 for w in entry.words if w != "*")
         if values is not None and (same_type >= 0 or literal >= 0.6 * len(normalized)):
+            if literal_words < FEW_WORDS and entry.names:
+                # "{name} conflicts with {other}" fits many texts: as good as a fair
+                # partial match, no better.
+                match = Match(entry, True, VAGUE_EXACT, values)
+                ranked.append(((1, VAGUE_EXACT, 1.0, same_type, -number), match))
+                continue
             specific = round(1.0 + literal / max(1, len(normalized)), 6)
             match = Match(entry, True, specific, values)
             ranked.append(((2, match.score, same_type, -number), match))
@@ -506,7 +519,6 @@ def lookup(index: Index, paste: str, limit: int = 5) -> list[Match]:
             continue
         raw, matched, gained = align(words, entry.words, weight)
         score = round(raw / known, 6)
-        literal_words = sum(1 for w in entry.words if w != "*")
         coverage = matched / max(1, literal_words)
         needed = min(MIN_MATCHED, literal_words, len(words))
         if score < MIN_SCORE or matched < needed or gained < MIN_PRECISION * content:

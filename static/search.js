@@ -341,7 +341,14 @@
       if (literal >= p.min_literal || !entry.names.length) {
         values = exactValues(entry, message, norm[0], norm[1]);
       }
+      var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
       if (values && (same >= 0 || literal >= 0.6 * norm[0].length)) {
+        if (literalWords < p.few_words && entry.names.length) {
+          // "{name} conflicts with {other}" fits many texts: as good as a fair partial match.
+          results.push({ key: [1, p.vague_exact, 1, same, -number], entry: entry, exact: true,
+            score: p.vague_exact, values: values });
+          return;
+        }
         var specific = round(1 + literal / Math.max(1, norm[0].length), 6);
         results.push({ key: [2, specific, same, -number], entry: entry, exact: true,
           score: specific, values: values });
@@ -350,7 +357,6 @@
       if (known <= 0) { return; }
       var aligned = align(words, entry.words, weight, p);
       var score = round(aligned[0] / known, 6);
-      var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
       var coverage = aligned[1] / Math.max(1, literalWords);
       var needed = Math.min(p.min_matched, literalWords, words.length);
       if (score < p.min_score || aligned[1] < needed || aligned[2] < p.min_precision * content) {

@@ -219,44 +219,50 @@
     var NEG = -1e18;
     var score = [];
     var hits = [];
+    var gain = [];
     for (var r = 0; r <= n; r++) {
       score.push(new Array(m + 1).fill(NEG));
       hits.push(new Array(m + 1).fill(0));
+      gain.push(new Array(m + 1).fill(0));
     }
     for (var c = 0; c <= m; c++) { score[0][c] = 0; }
-    function relax(i, j, value, matched) {
+    function relax(i, j, value, matched, gained) {
       if (value > score[i][j] || (value === score[i][j] && matched > hits[i][j])) {
         score[i][j] = value;
         hits[i][j] = matched;
+        gain[i][j] = gained;
       }
     }
     for (var i = 0; i <= n; i++) {
       for (var j = 0; j <= m; j++) {
         var here = score[i][j];
         var matched = hits[i][j];
+        var gained = gain[i][j];
         if (here === NEG) { continue; }
         if (j < m) {
           var word = template[j];
           if (word === "*") {
-            relax(i, j + 1, here, matched);
-            if (i < n) { relax(i + 1, j, here, matched); }
+            relax(i, j + 1, here, matched, gained);
+            if (i < n) { relax(i + 1, j, here, matched, gained); }
           } else if (i < n && sameWord(paste[i], word, i === 0, i === n - 1)) {
-            relax(i + 1, j + 1, here + weights[i], matched + 1);
+            relax(i + 1, j + 1, here + weights[i], matched + 1, gained + weights[i]);
           }
-          if (word !== "*" && i > 0) { relax(i, j + 1, here - p.skip, matched); }
+          if (word !== "*" && i > 0) { relax(i, j + 1, here - p.skip, matched, gained); }
         }
-        if (i < n) { relax(i + 1, j, here - weights[i], matched); }
+        if (i < n) { relax(i + 1, j, here - weights[i], matched, gained); }
       }
     }
     var best = NEG;
     var bestHits = 0;
+    var bestGain = 0;
     for (var k = 0; k <= m; k++) {
       if (score[n][k] > best || (score[n][k] === best && hits[n][k] > bestHits)) {
         best = score[n][k];
         bestHits = hits[n][k];
+        bestGain = gain[n][k];
       }
     }
-    return [best, bestHits];
+    return [best, bestHits, bestGain];
   }
 
   function round(x, digits) {
@@ -301,15 +307,26 @@
       if (df) { weight.set(w, Math.log(1 + m.count / df)); }
     });
     var known = words.reduce(function (sum, w) { return sum + (weight.get(w) || 0); }, 0);
+    var unknownWords = words.filter(function (w) { return !weight.has(w) && !isDigits(w); });
+    var content = known + p.unknown * unknownWords.length;
     var scores = new Map();
+    var shared = new Map();
     lookedUp.slice().sort().forEach(function (word) {
       (postings.get(word) || []).forEach(function (e) {
         scores.set(e, (scores.get(e) || 0) + weight.get(word));
+        shared.set(e, (shared.get(e) || 0) + 1);
       });
     });
-    var ranked = Array.from(scores.entries()).sort(function (a, b) {
-      return (round(b[1], 9) - round(a[1], 9)) || (a[0] - b[0]);
-    }).slice(0, p.candidates).map(function (x) { return x[0]; });
+    var all = Array.from(scores.keys());
+    var byWeight = all.slice().sort(function (a, b) {
+      return (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
+    }).slice(0, p.candidates);
+    var complete = all.slice().sort(function (a, b) {
+      return (round(shared.get(b) / m.sizes[b], 9) - round(shared.get(a) / m.sizes[a], 9)) ||
+        (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
+    }).slice(0, p.complete_candidates);
+    var chosen = new Set(byWeight);
+    var ranked = byWeight.concat(complete.filter(function (e) { return !chosen.has(e); }));
     var rows = await Promise.all(ranked.map(async function (number) {
       var chunk = Math.floor(number / m.chunk);
       var records = await cached(chunks, chunk, "records/" + chunk + ".json");
@@ -324,7 +341,14 @@
       if (literal >= p.min_literal || !entry.names.length) {
         values = exactValues(entry, message, norm[0], norm[1]);
       }
-      if (values) {
+      var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
+      if (values && (same >= 0 || literal >= 0.6 * norm[0].length)) {
+        if (literalWords < p.few_words && entry.names.length) {
+          // "{name} conflicts with {other}" fits many texts: as good as a fair partial match.
+          results.push({ key: [1, p.vague_exact, 1, same, -number], entry: entry, exact: true,
+            score: p.vague_exact, values: values });
+          return;
+        }
         var specific = round(1 + literal / Math.max(1, norm[0].length), 6);
         results.push({ key: [2, specific, same, -number], entry: entry, exact: true,
           score: specific, values: values });
@@ -333,17 +357,20 @@
       if (known <= 0) { return; }
       var aligned = align(words, entry.words, weight, p);
       var score = round(aligned[0] / known, 6);
-      var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
-      var needed = Math.min(p.min_matched, literalWords, words.length);
-      if (score < p.min_score || aligned[1] < needed) { return; }
       var coverage = aligned[1] / Math.max(1, literalWords);
+      var needed = Math.min(p.min_matched, literalWords, words.length);
+      if (score < p.min_score || aligned[1] < needed || aligned[2] < p.min_precision * content) {
+        return;
+      }
+      if (same < 0 && coverage < p.min_coverage_other_type) { return; }
       results.push({ key: [1, score, coverage, same, -number], entry: entry, exact: false,
         score: score, values: [] });
     });
     results.sort(function (a, b) { return compareKeys(a.key, b.key); });
     var groups = new Map();
     results.forEach(function (r) {
-      var key = r.entry.exception + "\u0000" + r.entry.template;
+      // One message raised at several places (placeholder names may differ): one result.
+      var key = [r.entry.exception].concat(r.entry.literals).join("\u0000");
       if (!groups.has(key)) { groups.set(key, []); }
       groups.get(key).push(r);
     });
