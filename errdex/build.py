@@ -13,7 +13,7 @@ from .link import Site, link
 from .model import record_from, site_from
 from .problems import BuildError, Problem, Severity
 from .render import Theme, default_theme, render_site
-from .write import WriteStats, changes, write_site
+from .write import UnsafeOutput, WriteStats, changes, check_output, write_site
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,10 @@ def _failed(problems: list[Problem], strict: bool) -> bool:
 
 
 def build(options: Options) -> Result:
+    try:
+        check_output(options.out, options.content)
+    except UnsafeOutput as exc:
+        raise BuildError([Problem(str(options.out), 0, str(exc).split(": ", 1)[1])]) from exc
     site, warnings = gather(options)
     files = render_site(site, options.theme)
     stats = write_site(files, options.out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -14,6 +15,12 @@ from . import __version__, search
 from .build import Options, build, check, gather
 from .problems import BuildError, Problem, Severity
 from .urls import json_url, page_url
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 up, not {text!r}")
+    return int(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -50,7 +57,24 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("text", nargs="?", default="-", help="the paste; - or nothing reads stdin")
     content_options(cmd)
     cmd.add_argument("--json", action="store_true", help="print the matches as JSON")
-    cmd.add_argument("--limit", type=int, default=5, help="matches to show at most (5)")
+    cmd.add_argument("--limit", type=_positive, default=5, help="matches to show at most (5)")
+
+    for name, help_text in (
+        ("scan", "create records for every raise in a codebase; refresh their source facts"),
+        ("pin", "re-pin every record of a repo to another commit: moved, reworded, removed"),
+    ):
+        cmd = commands.add_parser(name, help=help_text)
+        cmd.add_argument("source", type=Path, help="a git checkout or a plain source tree")
+        cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
+        pinned = cmd.add_mutually_exclusive_group(required=True)
+        pinned.add_argument("--commit", help="the commit to pin to (full sha preferred)")
+        pinned.add_argument(
+            "--ref", help="a branch or tag of the git checkout, resolved to its sha"
+        )
+        cmd.add_argument(
+            "--content", type=Path, default=Path("content"), help="content folder (content)"
+        )
+        cmd.add_argument("--dry-run", action="store_true", help="report, write nothing")
 
     cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
     content_options(cmd)
@@ -73,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(ns)
         if ns.command == "lookup":
             return _lookup(ns)
+        if ns.command in ("scan", "pin"):
+            return _reconcile(ns)
         if ns.command == "serve":
             from .serve import serve
 
@@ -130,6 +156,46 @@ def _check(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _reconcile(ns: argparse.Namespace) -> int:
+    from . import pin, scan
+    from .schema import REPO_PATTERN
+
+    if not re.match(REPO_PATTERN, ns.repo):
+        print(f"errdex: --repo must be owner/name, not {ns.repo!r}", file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    try:
+        git = scan.Tree.is_git(ns.source)
+        if ns.ref and not git:
+            raise scan.SourceError(f"{ns.source}: --ref needs a git checkout; give --commit")
+        commit = scan.resolve_commit(ns.source, ns.ref or ns.commit) if git else ns.commit
+        if not re.fullmatch(r"[0-9a-f]{7,40}", commit or ""):
+            raise scan.SourceError(f"--commit must be 7 to 40 lowercase hex digits: {commit!r}")
+        tree = scan.Tree(ns.source, commit if git else None)
+        run = pin.scan_into if ns.command == "scan" else pin.pin
+        report = run(ns.content, ns.repo, tree, commit, ns.dry_run)
+    except scan.SourceError as exc:
+        print(f"errdex: {exc}", file=sys.stderr)
+        return 1
+    for line in report.skipped:
+        print(f"skipped: {line}", file=sys.stderr)
+    for line in report.lines:
+        print(line)
+    kinds = (
+        ("new", "refreshed", "unchanged", "no longer found")
+        if ns.command == "scan"
+        else ("unchanged", "moved", "reworded", "removed")
+    )
+    summary = ", ".join(f"{report.counts[k]} {k}" for k in kinds)
+    would = " (dry run: nothing written)" if ns.dry_run else ""
+    print(
+        f"errdex {ns.command}: {summary}; {len(report.skipped)} skipped, "
+        f"{time.perf_counter() - started:.1f}s{would}",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _lookup(ns: argparse.Namespace) -> int:
     paste = sys.stdin.read() if ns.text == "-" else ns.text
     site, _warnings = gather(Options(content=ns.content, strict=ns.strict))
@@ -151,7 +217,7 @@ def _lookup(ns: argparse.Namespace) -> int:
                     "json_url": base + json_url(m.entry.id),
                     "exact": m.exact,
                     "score": round(m.score, 4),
-                    "values": dict(m.values),
+                    "values": [list(pair) for pair in m.values],
                     "also": [base + page_url(i) for i in m.also],
                 }
                 for m in matches

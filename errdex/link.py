@@ -109,7 +109,7 @@ def _resolve(
     by_message: Mapping[str, list[Record]],
 ) -> tuple[Record | None, tuple[str, Severity] | None]:
     """Find the record a related entry names, and what to say if it names none or itself."""
-    if ID_RE.match(text):
+    if ID_RE.fullmatch(text):
         target = by_id.get(text) or aliases.get(text)
         if target is None:
             return None, (f"related id {text} matches no record", Severity.ERROR)

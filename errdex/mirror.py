@@ -13,7 +13,8 @@ from .urls import github_permalink, json_url, page_url
 
 def dumps(data: Any) -> bytes:
     """JSON with sorted keys and fixed separators: the same data always gives the same bytes."""
-    return (json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode()
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False)
+    return (text + "\n").encode()
 
 
 def dumps_compact(data: Any) -> bytes:
@@ -24,8 +25,10 @@ def dumps_compact(data: Any) -> bytes:
 def record_document(record: Record, site: Site) -> dict[str, Any]:
     """Every field of the record as written, plus what the site derived from it."""
     base = site.config.base_url
+    known = {field.name for field in RECORD.fields}
     return {
-        **record.data,
+        # Unknown fields (a warning at build time) stay out: the schema has no room for them.
+        **{key: value for key, value in record.data.items() if key in known},
         "id": record.id,
         "title": record.title,
         "placeholders": list(record.message.names),

@@ -137,6 +137,10 @@ class Source:
     line: int
     """Line of the ``raise``."""
     function: str | None
+    condition: str | None
+    """The ``if`` test that leads to the raise."""
+    removed_in: str | None
+    """The commit where upstream no longer raises it; commit and excerpt are as last seen."""
     excerpt: Excerpt | None
 
     @property
@@ -227,6 +231,8 @@ def record_from(doc: Document) -> Record:
             path=source["path"],
             line=source["line"],
             function=source.get("function"),
+            condition=source.get("condition"),
+            removed_in=source.get("removed_in"),
             excerpt=Excerpt(excerpt["start"], excerpt["code"]) if excerpt else None,
         ),
         solutions=tuple(data.get("solutions", ())),

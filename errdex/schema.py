@@ -90,6 +90,18 @@ RECORD = Field(
                 Field("line", "int", "The line of the raise statement.", True, minimum=1),
                 Field("function", "text", "The function or method that raises it."),
                 Field(
+                    "condition",
+                    "text",
+                    "The test of the `if` that leads to the raise, as in the source.",
+                ),
+                Field(
+                    "removed_in",
+                    "text",
+                    "The commit where the raise is gone; the rest stays as last seen.",
+                    pattern=r"^[0-9a-f]{7,40}$",
+                    pattern_hint="7 to 40 lowercase hex digits, in quotes",
+                ),
+                Field(
                     "excerpt",
                     "map",
                     "The source around the raise, stored so a build needs no checkout.",

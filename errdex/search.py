@@ -2,7 +2,8 @@
 
 The same algorithm runs in the browser (static/search.js) over the index this module
 writes, and here for ``python build.py lookup``. Every step is written to be ported
-line for line: the shared vectors in tests/search_vectors.yaml check both.
+line for line: the shared vectors in tests/search/vectors.yaml check that both give
+the same answers, and the search benchmark compares them on thousands of pastes.
 
 1. ``extract``: the message out of a paste — the last ``Type: message`` of the last
    traceback, without log prefixes or ANSI colours.
@@ -29,35 +30,40 @@ from .model import Record, parse_template
 
 # These patterns are written into the index (meta.json) and compiled by the browser
 # script too, so the two cannot drift apart: keep them to syntax both languages share.
+# Python and JavaScript differ on \w, \d, \s and "." outside ASCII: the patterns spell
+# their classes out.
+_W = "[A-Za-z0-9_]"
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
     # Prefixes on every line of a process's output, tracebacks included.
     "tags": [
-        r"^\s*\[rank\d+\]: ?",
-        r"^\s*\([^()]*pid=\d+\) ?",
+        r"^[ \t]*\[rank[0-9]+\]: ?",
+        r"^[ \t]*\([^()\n]*pid=[0-9]+\) ?",
         # Kubernetes (CRI) container logs: "stderr F "
-        r"^\s*(?:stdout|stderr) [FP] ",
+        r"^[ \t]*(?:stdout|stderr) [FP] ",
         # docker compose: "service-1  | "
-        r"^\s*[\w.-]+\s+\| ",
+        rf"^[ \t]*(?:{_W}|[.-])+[ \t]+\| ",
         # syslog and journald: "Aug 14 12:00:37 host unit[123]: "
-        r"^\s*[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [\w.@-]+(?:\[\d+\])?: ?",
-        r"^\s*\[[\w./\\-]+:\d+\] ?",
-        r"^\s*E {2,}",
+        rf"^[ \t]*[A-Z][a-z]{{2}} +[0-9]{{1,2}} [0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}} [^ \t\n]+ "
+        rf"(?:{_W}|[.@-])+(?:\[[0-9]+\])?: ?",
+        rf"^[ \t]*\[(?:{_W}|[./\\-])+:[0-9]+\] ?",
+        r"^[ \t]*E {2,}",
     ],
     # Prefixes that start a new log record: timestamps and levels.
     "starts": [
-        r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?",
-        r"^\s*\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)? ?",
-        r"^\s*\d{2}:\d{2}:\d{2}(?:[.,]\d+)? ?",
-        r"^\s*\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?(?::| -)? ",
+        r"^[ \t]*[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
+        r"(?:Z|[+-][0-9]{2}:?[0-9]{2})? ?",
+        r"^[ \t]*[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
+        r"^[ \t]*[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
+        r"^[ \t]*\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?(?::| -)? ",
     ],
     # "Type: message" where Type looks like an exception, anywhere in a paste...
     "exception": (
-        r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure))"
-        r"(?:: ?(.*))?$"
+        rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault"
+        r"|Failure))(?:: ?([^\n]*))?$"
     ),
     # ...and any dotted name right after a traceback's frames.
-    "after_frames": r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)(?:: ?(.*))?$",
+    "after_frames": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:: ?([^\n]*))?$",
 }
 _ANSI = re.compile(PATTERNS["ansi"])
 _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
@@ -69,6 +75,8 @@ _CHAIN_MARKERS = (
     "During handling of the above exception",
     "The above exception was the direct cause",
 )
+BLANK = " \t\r\f\v"
+"""What ``strip`` removes around a line, the same in both languages."""
 MAX_MESSAGE = 2000
 """Characters of a message the matcher looks at; a longer paste is cut."""
 
@@ -95,7 +103,7 @@ def strip_prefixes(line: str) -> tuple[str, bool]:
                 starts_record = starts_record or prefix in _RECORD_STARTS
                 changed = True
                 break
-    return line.rstrip(), starts_record
+    return line.rstrip(BLANK), starts_record
 
 
 def extract(paste: str) -> Extracted:
@@ -103,7 +111,7 @@ def extract(paste: str) -> Extracted:
     text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
     stripped = [strip_prefixes(line) for line in text.split("\n")]
     lines = [line for line, _ in stripped]
-    tracebacks = [i for i, line in enumerate(lines) if line.strip().startswith(_TRACEBACK)]
+    tracebacks = [i for i, line in enumerate(lines) if line.strip(BLANK).startswith(_TRACEBACK)]
     found: tuple[int, re.Match[str]] | None = None
     if tracebacks:
         index = tracebacks[-1] + 1
@@ -115,17 +123,17 @@ def extract(paste: str) -> Extracted:
                 found = (index, match)
     if found is None:
         for index in range(len(lines) - 1, -1, -1):
-            match = _EXCEPTION_LINE.match(lines[index].strip())
+            match = _EXCEPTION_LINE.match(lines[index].strip(BLANK))
             if match:
                 found = (index, match)
                 break
     if found is None:
-        message = " ".join(line.strip() for line in lines if line.strip())
+        message = " ".join(line.strip(BLANK) for line in lines if line.strip(BLANK))
         return Extracted(None, message[:MAX_MESSAGE])
     index, match = found
     parts = [match.group(2) or ""]
     for line, starts_record in stripped[index + 1 :]:
-        line = line.strip()
+        line = line.strip(BLANK)
         if not line or starts_record or line.startswith((*_CHAIN_MARKERS, _TRACEBACK)):
             break
         parts.append(line)
@@ -420,7 +428,7 @@ def exact_values(
     for group, name in enumerate(entry.names, start=1):
         start, end = found.span(group)
         value = message[where[start] : where[end - 1] + 1] if end > start else ""
-        values.append((name, value.strip()))
+        values.append((name, value.strip(BLANK + "\n")))
     return tuple(values)
 
 

@@ -40,7 +40,7 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
             yield wrong("text")
         elif not value.strip():
             yield Problem(doc.shown, line, f"{where} must not be empty")
-        elif spec.pattern and not re.match(spec.pattern, value):
+        elif spec.pattern and not re.fullmatch(spec.pattern, value):
             yield Problem(doc.shown, line, f"{where} must be {spec.pattern_hint}, not {value!r}")
     elif spec.kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):

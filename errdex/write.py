@@ -60,6 +60,29 @@ def _existing(out: Path) -> list[str]:
     return [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()]
 
 
+class UnsafeOutput(ValueError):
+    """An output folder that a build must not replace."""
+
+
+def check_output(out: Path, content: Path) -> None:
+    """Refuse to replace a folder that is not an earlier build: the output folder is
+    swapped out whole, so pointing it at the project or the content would delete them."""
+    target, here, source = out.resolve(), Path.cwd().resolve(), content.resolve()
+    if target == here or here.is_relative_to(target):
+        raise UnsafeOutput(f"{out}: the output folder cannot be this folder or one above it")
+    if source.is_relative_to(target) or target.is_relative_to(source):
+        raise UnsafeOutput(f"{out}: the output folder cannot hold, or be inside, {content}")
+    if target.is_dir() and any(target.iterdir()) and not (target / SIGNATURE).is_file():
+        raise UnsafeOutput(
+            f"{out}: exists and is not an errdex site (it has no {SIGNATURE}); "
+            "give a new or empty folder"
+        )
+
+
+SIGNATURE = "api/errors.json"
+"""A file every build writes: a folder holding it is a site errdex may replace."""
+
+
 def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
     for rel in files:
         check_relative(rel)

@@ -78,6 +78,17 @@ CASES = {
         MINIMAL.replace("repo: example/project", "repo: example/.."),
         "errors/bad.yaml:1: repo must be owner/name, not 'example/..'",
     ),
+    "impossible date": case(
+        MINIMAL + "analysis:\n  by: Someone\n  date: 2026-13-45\n",
+        "errors/bad.yaml:16: cannot read value '2026-13-45': month must be in 1..12",
+    ),
+    "id with a trailing newline": case(
+        'id: "0123456789abcdef\\n"\n' + MINIMAL,
+        "errors/bad.yaml:1: id must be 16 lowercase hex digits",
+    ),
+    "a key that is not text": case(
+        MINIMAL + "1: one\n", "errors/bad.yaml:14: key '1' must be text"
+    ),
     "empty file": case("", "errors/bad.yaml:1: file is empty"),
     "not a mapping": case("- a\n- b\n", "errors/bad.yaml:1: the file must be a mapping of fields"),
     "duplicate stated id": {
@@ -197,6 +208,27 @@ def test_not_utf8_is_named_with_its_line(tmp_path: Path, run) -> None:  # type: 
     assert "errors/latin1.yaml:3: not valid UTF-8 (byte 0xea)" in result.err
 
 
+@pytest.mark.parametrize("where", ["project", "content", "stranger"])
+def test_the_output_folder_never_replaces_what_is_not_a_site(
+    where: str,
+    tmp_path: Path,
+    run,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, {"good.yaml": MINIMAL})
+    (tmp_path / "notes.txt").write_text("mine")
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    (stranger / "thesis.tex").write_text("mine")
+    monkeypatch.chdir(tmp_path)
+    out = {"project": Path("."), "content": content, "stranger": stranger}[where]
+    before = snapshot(tmp_path)
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 1
+    assert "nothing was written" in result.err
+    assert snapshot(tmp_path) == before
+
+
 def test_a_record_file_outside_the_content_folder_is_not_read(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
@@ -208,3 +240,6 @@ def test_a_record_file_outside_the_content_folder_is_not_read(
     result = run("check", "--content", content)
     assert result.code == 1
     assert "errors/sneaky.yaml: links outside the content folder; not read" in result.err
+    (content / "errors" / "loop.yaml").symlink_to(content / "errors" / "loop.yaml")
+    looped = run("check", "--content", content)
+    assert "errors/loop.yaml: a link that leads nowhere (or to itself)" in looped.err

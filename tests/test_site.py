@@ -255,3 +255,15 @@ def test_the_errdex_console_script_runs_the_same_commands(tmp_path: Path) -> Non
     )
     assert result.returncode == 0, result.stderr
     assert "7 records are valid" in result.stderr
+
+
+def test_unknown_fields_stay_out_of_the_json_mirror(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {"a.yaml": MINIMAL + "extra: .nan\nnotes: [1, 2]\n"})
+    out = tmp_path / "public"
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 0
+    assert "unknown field 'extra'" in result.err
+    schema = json.loads((out / "api" / "schema.json").read_text())
+    (document,) = [json.loads(p.read_text()) for p in (out / "api" / "errors").glob("*.json")]
+    jsonschema.validate(document, schema)
+    assert "extra" not in document and "notes" not in document

@@ -65,8 +65,13 @@
         }
       }
     }
-    return [line.replace(/\s+$/, ""), startsRecord];
+    return [line.replace(/[ \t\r\f\v]+$/, ""), startsRecord];
   }
+
+  // Python's str.strip(BLANK) with BLANK = " \t\r\f\v".
+  function strip(text) { return text.replace(/^[ \t\r\f\v]+|[ \t\r\f\v]+$/g, ""); }
+  // Lengths and cuts in code points, as Python counts.
+  function cpLength(text) { return Array.from(text).length; }
 
   function startsWithAny(text, prefixes) {
     return prefixes.some(function (p) { return text.startsWith(p); });
@@ -78,7 +83,7 @@
     var lines = stripped.map(function (s) { return s[0]; });
     var found = null;
     var last = -1;
-    lines.forEach(function (line, i) { if (line.trim().startsWith(TRACEBACK)) { last = i; } });
+    lines.forEach(function (line, i) { if (strip(line).startsWith(TRACEBACK)) { last = i; } });
     if (last >= 0) {
       var index = last + 1;
       while (index < lines.length && (!lines[index] || " \t^~".indexOf(lines[index][0]) >= 0)) {
@@ -91,22 +96,22 @@
     }
     if (!found) {
       for (var k = lines.length - 1; k >= 0; k--) {
-        var e = patterns.exception.exec(lines[k].trim());
+        var e = patterns.exception.exec(strip(lines[k]));
         if (e) { found = [k, e]; break; }
       }
     }
     if (!found) {
-      var all = lines.map(function (l) { return l.trim(); }).filter(Boolean).join(" ");
-      return { exception: null, message: all.slice(0, maxMessage) };
+      var all = lines.map(strip).filter(Boolean).join(" ");
+      return { exception: null, message: Array.from(all).slice(0, maxMessage).join("") };
     }
     var parts = [found[1][2] || ""];
     for (var j = found[0] + 1; j < stripped.length; j++) {
-      var line = stripped[j][0].trim();
+      var line = strip(stripped[j][0]);
       if (!line || stripped[j][1] || startsWithAny(line, CHAIN.concat([TRACEBACK]))) { break; }
       parts.push(line);
     }
     var message = parts.filter(Boolean).join(" ");
-    return { exception: found[1][1], message: message.slice(0, maxMessage) };
+    return { exception: found[1][1], message: Array.from(message).slice(0, maxMessage).join("") };
   }
 
   // --- 2. Normalizing. ---
@@ -122,7 +127,11 @@
         if (!space) { chars.push(" "); where.push(index); }
         space = true;
       } else {
-        for (var low of ch.toLowerCase()) { chars.push(low); where.push(index); }
+        // One entry of `where` per UTF-16 unit, as regular expressions count.
+        for (var low of ch.toLowerCase()) {
+          chars.push(low);
+          for (var unit = 0; unit < low.length; unit++) { where.push(index); }
+        }
         space = false;
       }
       index += ch.length;
@@ -202,13 +211,13 @@
       if (span[1] <= span[0]) { return [name, ""]; }
       var lastChar = where[span[1] - 1];
       var end = lastChar + (message.codePointAt(lastChar) > 0xffff ? 2 : 1);
-      return [name, message.slice(where[span[0]], end).trim()];
+      return [name, message.slice(where[span[0]], end).replace(/^[ \t\r\f\v\n]+|[ \t\r\f\v\n]+$/g, "")];
     });
   }
 
   function sameWord(pasted, word, first, last) {
     if (pasted === word) { return true; }
-    if (pasted.length < 3) { return false; }
+    if (cpLength(pasted) < 3) { return false; }
     return (first && word.endsWith(pasted)) || (last && word.startsWith(pasted));
   }
 
@@ -303,7 +312,8 @@
     }));
     var weight = new Map();
     lookedUp.forEach(function (w) {
-      var df = postings.has(w) ? postings.get(w).length : (m.common[w] || 0);
+      var own = Object.prototype.hasOwnProperty.call(m.common, w);
+      var df = postings.has(w) ? postings.get(w).length : (own ? m.common[w] : 0);
       if (df) { weight.set(w, Math.log(1 + m.count / df)); }
     });
     var known = words.reduce(function (sum, w) { return sum + (weight.get(w) || 0); }, 0);
@@ -336,20 +346,21 @@
     rows.forEach(function (entry) {
       var number = entry.index;
       var same = sameException(extracted.exception, entry.exception);
-      var literal = entry.literals.reduce(function (s, l) { return s + l.length; }, 0);
+      var literal = entry.literals.reduce(function (s, l) { return s + cpLength(l); }, 0);
       var values = null;
       if (literal >= p.min_literal || !entry.names.length) {
         values = exactValues(entry, message, norm[0], norm[1]);
       }
       var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
-      if (values && (same >= 0 || literal >= 0.6 * norm[0].length)) {
+      var normLength = cpLength(norm[0]);
+      if (values && (same >= 0 || literal >= 0.6 * normLength)) {
         if (literalWords < p.few_words && entry.names.length) {
           // "{name} conflicts with {other}" fits many texts: as good as a fair partial match.
           results.push({ key: [1, p.vague_exact, 1, same, -number], entry: entry, exact: true,
             score: p.vague_exact, values: values });
           return;
         }
-        var specific = round(1 + literal / Math.max(1, norm[0].length), 6);
+        var specific = round(1 + literal / Math.max(1, normLength), 6);
         results.push({ key: [2, specific, same, -number], entry: entry, exact: true,
           score: specific, values: values });
         return;

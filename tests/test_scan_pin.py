@@ -1,0 +1,312 @@
+"""scan and pin against real git repositories made here, and against a real codebase."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import SITE_YAML, snapshot
+
+from errdex.scan import scan_text, template_of
+
+FIRST = """\
+import os
+
+
+class Config:
+    def check(self, tp, dcp):
+        if tp % dcp != 0:
+            raise ValueError(f"tp_size={tp} must be divisible by dcp_size={dcp}.")
+        if tp > 64:
+            raise ValueError("tp is too large: %d > %d" % (tp, 64))
+        raise NotImplementedError("Pipeline parallelism is " + "not supported.")
+
+    def wording(self, name):
+        if not name:
+            raise RuntimeError("old wording for {}".format(name))
+
+    def doomed(self):
+        raise KeyError("this error goes away")
+"""
+
+SECOND = """\
+import os
+import sys
+
+# Two new lines above: every raise below moved down.
+
+
+class Config:
+    def check(self, tp, dcp):
+        if tp % dcp != 0:
+            raise ValueError(f"tp_size={tp} must be divisible by dcp_size={dcp}.")
+        if tp > 64:
+            raise ValueError("tp is too large: %d > %d" % (tp, 64))
+        raise NotImplementedError("Pipeline parallelism is " + "not supported.")
+
+    def wording(self, name):
+        if not name:
+            raise RuntimeError("new wording for {!r}".format(name))
+
+    def added(self):
+        raise TypeError("a brand new error")
+"""
+
+HELPER = """\
+def load(path):
+    if not path:
+        raise FileNotFoundError(f"no config at {path}")
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> Path:
+    """A repository with two tagged commits: v1, then v2 which moves, rewords, removes,
+    adds and renames."""
+    repo = tmp_path / "upstream"
+    (repo / "pkg").mkdir(parents=True)
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "dev@example.test")
+    git(repo, "config", "user.name", "Dev")
+    (repo / "pkg" / "config.py").write_text(FIRST)
+    (repo / "pkg" / "helpers.py").write_text(HELPER)
+    (repo / "pkg" / "broken.py").write_text("def broken(:\n    raise ValueError('x')\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "one")
+    git(repo, "tag", "v1")
+    (repo / "pkg" / "config.py").write_text(SECOND)
+    git(repo, "mv", "pkg/helpers.py", "pkg/loading.py")
+    git(repo, "commit", "-qam", "two")
+    git(repo, "tag", "v2")
+    return repo
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    folder = tmp_path / "content"
+    (folder / "errors").mkdir(parents=True)
+    (folder / "site.yaml").write_text(SITE_YAML)
+    return folder
+
+
+def records(content: Path) -> dict[str, dict]:
+    return {
+        yaml.safe_load(p.read_text())["message"]: {**yaml.safe_load(p.read_text()), "_file": p}
+        for p in sorted((content / "errors").rglob("*.yaml"))
+    }
+
+
+@pytest.mark.parametrize(
+    ("source", "template"),
+    [
+        ('"plain {braces} stay literal"', "plain {{braces}} stay literal"),
+        ('f"tp_size={tp} and {self.size!r:>4}"', "tp_size={tp} and {self.size}"),
+        ('"implicit " "concatenation"', "implicit concatenation"),
+        ('"a" + str(n) + f" b{c}"', "a{str(n)} b{c}"),
+        ('"{} and {name} and {0}".format(x, name=y)', "{x} and {y} and {x}"),
+        ('"{}, {}".format(*args)', "{}, {}"),
+        ('"%s is %d%%" % (key, pct)', "{key} is {pct}%"),
+        ('"%(a)s and %(b)s" % mapping', "{a} and {b}"),
+        ('"single %r" % value', "single {value}"),
+        ("message", None),
+    ],
+)
+def test_message_expressions_become_templates(source: str, template: str | None) -> None:
+    node = ast.parse(source, mode="eval").body
+    assert template_of(node) == template
+
+
+def test_a_site_knows_its_function_condition_and_excerpt() -> None:
+    sites = scan_text(FIRST, "pkg/config.py")
+    assert [(s.line, s.exception) for s in sites] == [
+        (7, "ValueError"),
+        (9, "ValueError"),
+        (10, "NotImplementedError"),
+        (14, "RuntimeError"),
+        (17, "KeyError"),
+    ]
+    first = sites[0]
+    assert first.function == "Config.check"
+    assert first.condition == "tp % dcp != 0"
+    assert sites[2].condition is None  # after the ifs, not inside one
+    (otherwise,) = scan_text("if a:\n    pass\nelse:\n    raise ValueError('b')\n", "x.py")
+    assert otherwise.condition == "not (a)"
+    assert first.excerpt_start == 1
+    assert first.excerpt.splitlines()[first.line - first.excerpt_start].strip().startswith("raise")
+
+
+def run_ok(run, *argv: object):  # type: ignore[no-untyped-def]
+    result = run(*argv)
+    assert result.code == 0, result.err
+    return result
+
+
+def test_scan_makes_a_record_per_raise_and_skips_what_does_not_parse(
+    run,
+    upstream: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    result = run_ok(
+        run, "scan", upstream, "--repo", "example/up", "--ref", "v1", "--content", content
+    )
+    assert (
+        "errdex scan: 6 new, 0 refreshed, 0 unchanged, 0 no longer found; 1 skipped" in result.err
+    )
+    assert "skipped: pkg/broken.py:1: does not parse" in result.err
+    found = records(content)
+    record = found["tp_size={tp} must be divisible by dcp_size={dcp}."]
+    assert record["source"]["commit"] == git(upstream, "rev-parse", "v1")
+    assert record["source"]["path"] == "pkg/config.py"
+    assert record["source"]["line"] == 7
+    assert record["source"]["condition"] == "tp % dcp != 0"
+    assert "tp is too large: {tp} > {64}" in found
+    out = content.parent / "public"
+    run_ok(run, "build", "--content", content, "--out", out)
+    assert len(list((out / "errors").glob("*/index.html"))) == 6
+
+
+def test_rescanning_refreshes_source_facts_and_never_touches_prose(
+    run,
+    upstream: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    run_ok(run, "scan", upstream, "--repo", "example/up", "--ref", "v1", "--content", content)
+    path = records(content)["tp_size={tp} must be divisible by dcp_size={dcp}."]["_file"]
+    prose = (
+        "# Written by hand.\nmeaning: |\n  TP must split evenly over DCP ranks.\n"
+        "solutions:\n  - Pick a divisor.\n"
+    )
+    path.write_text(path.read_text() + prose)
+    again = run_ok(
+        run, "scan", upstream, "--repo", "example/up", "--ref", "v2", "--content", content
+    )
+    # New: the reworded message and the added error; no longer found: the old wording
+    # and the removed error; the renamed file's error is found by its id.
+    assert "2 new, 4 refreshed, 0 unchanged, 2 no longer found" in again.err
+    text = path.read_text()
+    assert text.endswith(prose)
+    data = yaml.safe_load(text)
+    assert data["source"]["line"] == 10
+    assert data["meaning"] == "TP must split evenly over DCP ranks.\n"
+
+
+def test_pin_follows_moves_rewordings_renames_and_removals(
+    run,
+    upstream: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    run_ok(run, "scan", upstream, "--repo", "example/up", "--ref", "v1", "--content", content)
+    before = records(content)
+    reworded_path = before["old wording for {name}"]["_file"]
+    reworded_path.write_text(reworded_path.read_text() + "meaning: Kept.\n")
+    files_before = snapshot(content)
+
+    dry = run_ok(
+        run,
+        "pin",
+        upstream,
+        "--repo",
+        "example/up",
+        "--ref",
+        "v2",
+        "--content",
+        content,
+        "--dry-run",
+    )
+    assert "errdex pin: 0 unchanged, 4 moved, 1 reworded, 1 removed" in dry.err
+    assert "(dry run: nothing written)" in dry.err
+    assert snapshot(content) == files_before
+
+    result = run_ok(
+        run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content
+    )
+    assert "errdex pin: 0 unchanged, 4 moved, 1 reworded, 1 removed" in result.err
+    after = records(content)
+    v2 = git(upstream, "rev-parse", "v2")
+    moved = after["tp_size={tp} must be divisible by dcp_size={dcp}."]["source"]
+    assert (moved["line"], moved["commit"]) == (10, v2)
+    renamed = after["no config at {path}"]["source"]
+    assert renamed["path"] == "pkg/loading.py"
+    reworded = after["new wording for {name}"]
+    assert reworded["_file"] == reworded_path
+    assert reworded["meaning"] == "Kept."
+    old_id = reworded_path.stem  # scan names each file after its record's id
+    assert reworded["id"] == old_id
+    removed = after["this error goes away"]["source"]
+    assert removed["removed_in"] == v2
+    assert removed["commit"] == git(upstream, "rev-parse", "v1")
+
+    again = run_ok(
+        run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content
+    )
+    assert "errdex pin: 5 unchanged, 0 moved, 0 reworded, 1 removed" in again.err
+
+
+def test_every_url_of_the_first_build_still_answers_after_a_pin(
+    run,
+    upstream: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    run_ok(run, "scan", upstream, "--repo", "example/up", "--ref", "v1", "--content", content)
+    first = content.parent / "first"
+    run_ok(run, "build", "--content", content, "--out", first)
+    run_ok(run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content)
+    second = content.parent / "second"
+    run_ok(run, "build", "--content", content, "--out", second)
+    urls = [
+        p.relative_to(first) for p in first.rglob("*") if p.is_file() and "static" not in p.parts
+    ]
+    assert [u for u in urls if not (second / u).is_file()] == []
+    gone = json.loads((second / "api" / "errors.json").read_text())["errors"]
+    page = next(e for e in gone if e["message"] == "this error goes away")
+    html = (second / "errors" / page["id"] / "index.html").read_text()
+    assert "Removed upstream." in html
+
+
+def test_an_alias_keeps_its_page_and_json(run, content: Path, upstream: Path) -> None:  # type: ignore[no-untyped-def]
+    run_ok(run, "scan", upstream, "--repo", "example/up", "--ref", "v1", "--content", content)
+    path = records(content)["this error goes away"]["_file"]
+    path.write_text('aliases: ["00000000000000aa"]\n' + path.read_text())
+    out = content.parent / "public"
+    run_ok(run, "build", "--content", content, "--out", out)
+    redirect = (out / "errors" / "00000000000000aa" / "index.html").read_text()
+    assert f'url=../../errors/{path.stem}/"' in redirect
+    assert (
+        f'rel="canonical" href="https://errors.example.test/docs/errors/{path.stem}/"' in redirect
+    )
+    stub = json.loads((out / "api" / "errors" / "00000000000000aa.json").read_text())
+    assert stub["moved_to"] == path.stem
+
+
+def test_scan_of_a_real_codebase_builds_a_valid_site(run, content: Path) -> None:  # type: ignore[no-untyped-def]
+    import pygments
+
+    source = Path(pygments.__file__).parent
+    result = run_ok(
+        run,
+        "scan",
+        source,
+        "--repo",
+        "pygments/pygments",
+        "--commit",
+        "0" * 40,
+        "--content",
+        content,
+    )
+    new = int(result.err.split("errdex scan: ")[1].split(" new")[0])
+    assert new > 50
+    out = content.parent / "public"
+    built = run_ok(run, "build", "--content", content, "--out", out)
+    assert f"built {new} error pages" in built.err
+    documents = list((out / "api" / "errors").glob("*.json"))
+    assert len(documents) == new
