@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +32,14 @@ class Site:
     related: Mapping[str, tuple[RelatedLink, ...]]
     by_repo: Mapping[str, tuple[Record, ...]]
     by_exception: Mapping[str, tuple[Record, ...]]
+    by_file: Mapping[tuple[str, str], tuple[Record, ...]]
+    """(repo, path) → its errors in line order."""
+    by_option: Mapping[str, tuple[Record, ...]]
+    """Option key (``tensor_parallel_size``) → the errors that mention it."""
+    option_names: Mapping[str, tuple[str, ...]]
+    """Option key → how errors write it (``--tensor-parallel-size``, ``tensor_parallel_size``)."""
+    backlinks: Mapping[str, tuple[Record, ...]]
+    """Record id → the records whose related errors link to it."""
 
 
 def _order(record: Record) -> tuple[str, str, int, str]:
@@ -86,9 +95,25 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
     ordered = tuple(sorted(by_id.values(), key=_order))
     by_repo: dict[str, list[Record]] = defaultdict(list)
     by_exception: dict[str, list[Record]] = defaultdict(list)
+    by_file: dict[tuple[str, str], list[Record]] = defaultdict(list)
+    by_option: dict[str, list[Record]] = defaultdict(list)
+    spellings: dict[str, set[str]] = defaultdict(set)
+    backlinks: dict[str, list[Record]] = defaultdict(list)
     for record in ordered:
         by_repo[record.repo].append(record)
         by_exception[record.exception].append(record)
+        by_file[(record.repo, record.source.path)].append(record)
+        for key, spelling, _ in sorted(options_of(record)):
+            if record not in by_option[key]:
+                by_option[key].append(record)
+            spellings[key].add(spelling)
+        for shown in related[record.id]:
+            if shown.record is not None and record not in backlinks[shown.record.id]:
+                backlinks[shown.record.id].append(record)
+    # A snake_case name seen only in prose code (a function, a variable) is an option
+    # only if some message or flag names it too.
+    named = {key for record in ordered for key, _, strong in options_of(record) if strong}
+    by_option = defaultdict(list, {k: v for k, v in by_option.items() if k in named})
     site = Site(
         config=config,
         records=ordered,
@@ -97,8 +122,42 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
         related=related,
         by_repo={name: tuple(items) for name, items in sorted(by_repo.items())},
         by_exception={name: tuple(items) for name, items in sorted(by_exception.items())},
+        by_file={key: tuple(items) for key, items in sorted(by_file.items())},
+        by_option={key: tuple(items) for key, items in sorted(by_option.items())},
+        option_names={key: tuple(sorted(spellings[key])) for key in sorted(by_option)},
+        backlinks={key: tuple(items) for key, items in sorted(backlinks.items())},
     )
     return site, problems
+
+
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{3,}[a-z0-9]*)(?![\w-])")
+_KEY = re.compile(r"(?<![\w.{])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w(])")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def options_of(record: Record) -> set[tuple[str, str, bool]]:
+    """Command-line flags and config keys an error mentions: (key, as written, whether a
+    flag or the message itself names it).
+
+    Flags come from the message and the prose; a snake_case key from the message's own
+    text or from code in the prose. ``--tensor-parallel-size`` and
+    ``tensor_parallel_size`` are one option.
+    """
+    literal = "".join(part.text for part in record.message.parts if not part.placeholder)
+    prose = " ".join(
+        text
+        for text in (record.meaning, record.trigger, record.situations, *record.solutions)
+        if text
+    )
+    found: set[tuple[str, str, bool]] = set()
+    for text in (literal, prose):
+        for flag in _FLAG.findall(text):
+            found.add((flag.replace("-", "_"), "--" + flag, True))
+    for key in _KEY.findall(literal):
+        found.add((key, key, True))
+    for key in _KEY.findall(" ".join(_CODE.findall(prose))):
+        found.add((key, key, False))
+    return found
 
 
 def _resolve(

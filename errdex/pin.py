@@ -98,10 +98,13 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
     records, report.skipped = update.existing_records(content, repo)
     files: dict[str, list[Site]] = {}
     everything: list[Site] | None = None
+    # Every file the records name, read in one go (one git process, not one per file).
+    wanted = sorted({str(r.data["source"]["path"]) for r in records})
+    texts = dict(tree.read_all(wanted))
 
     def sites_in(path: str) -> list[Site]:
         if path not in files:
-            text = next(tree.read_all([path]))[1]
+            text = texts[path] if path in texts else next(tree.read_all([path]))[1]
             try:
                 files[path] = scan_text(text, path) if text is not None else []
             except (SyntaxError, ValueError):

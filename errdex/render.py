@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import jinja2
+import rcssmin  # type: ignore[import-untyped]
+import rjsmin  # type: ignore[import-untyped]
 from markupsafe import Markup
 
 from . import markdown, mirror, search
 from .highlight import highlight, highlight_lines, stylesheet
-from .link import Site
+from .link import Site, options_of
 from .model import Record, Template
 from .urls import (
     exception_url,
+    file_url,
     github_permalink,
     json_url,
+    option_url,
     page_url,
     repo_url,
     report_issue_url,
@@ -76,6 +81,8 @@ def make_env(theme: Theme) -> jinja2.Environment:
         repo_url=repo_url,
         exception_url=exception_url,
         json_url=json_url,
+        file_url=lambda repo, path: file_url(repo, quote(path)),
+        option_url=option_url,
     )
     return env
 
@@ -112,10 +119,23 @@ def code_lines(record: Record) -> list[CodeLine]:
     ]
 
 
+def _minified(name: str, data: bytes) -> bytes:
+    """Scripts and stylesheets without comments and spare whitespace."""
+    if name.endswith(".js"):
+        return rjsmin.jsmin(data.decode()).encode()  # type: ignore[no-any-return]
+    if name.endswith(".css"):
+        return rcssmin.cssmin(data.decode()).encode()  # type: ignore[no-any-return]
+    return data
+
+
 def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
     """Static files under names that carry their content hash, so no deploy serves a stale one."""
-    files = {p.name: p.read_bytes() for p in sorted(theme.static.iterdir()) if p.is_file()}
-    files["pygments.css"] = stylesheet().encode()
+    files = {
+        p.name: _minified(p.name, p.read_bytes())
+        for p in sorted(theme.static.iterdir())
+        if p.is_file()
+    }
+    files["pygments.css"] = _minified("pygments.css", stylesheet().encode())
     assets = {}
     for name, data in files.items():
         stem, dot, suffix = name.rpartition(".")
@@ -146,6 +166,7 @@ class Renderer:
         def asset(name: str) -> str:
             return root + self.assets[name][0]
 
+        context.setdefault("recent", _recent(self.site, 10))
         html = self.env.get_template(template).render(
             site=self.site,
             config=self.site.config,
@@ -158,6 +179,10 @@ class Renderer:
 
     def error_page(self, record: Record) -> bytes:
         site = self.site
+        same_file = [r for r in site.by_file[(record.repo, record.source.path)] if r is not record]
+        function = record.source.function
+        same_function = [r for r in same_file if function and r.source.function == function]
+        options = sorted({key for key, _, _ in options_of(record) if key in site.by_option})
         return self.page(
             "error.html",
             page_url(record.id) + "index.html",
@@ -167,6 +192,11 @@ class Renderer:
             permalink=github_permalink(record),
             report_url=report_issue_url(record, site.config),
             description=_description(record),
+            same_function=same_function,
+            same_file=[r for r in same_file if r not in same_function],
+            backlinks=site.backlinks.get(record.id, ()),
+            options=options,
+            json_ld=_json_ld(record, site),
         )
 
     def files(self) -> dict[str, bytes]:
@@ -194,6 +224,20 @@ class Renderer:
             out[repo_url(repo) + "index.html"] = self.list_page(
                 repo_url(repo), f"Errors raised by {repo}", records, repo=repo, group="path"
             )
+        for (repo, path), records in site.by_file.items():
+            out[file_url(repo, path) + "index.html"] = self.list_page(
+                file_url(repo, path),
+                f"Errors raised in {path}",
+                records,
+                group="path",
+                repo=repo,
+            )
+        for key, records in site.by_option.items():
+            names = " / ".join(site.option_names[key])
+            out[option_url(key) + "index.html"] = self.list_page(
+                option_url(key), f"Errors about {names}", records
+            )
+        out["options/index.html"] = self.page("options.html", "options/index.html")
         for exception, records in site.by_exception.items():
             out[exception_url(exception) + "index.html"] = self.list_page(
                 exception_url(exception), f"{exception} errors", records, exception=exception
@@ -202,6 +246,16 @@ class Renderer:
         for rel, data in index.files().items():
             out[rel] = mirror.dumps_compact(data)
         out["api/errors.json"] = mirror.dumps(mirror.index_document(site))
+        pages = sorted(
+            rel.removesuffix("index.html")
+            for rel in out
+            if rel.endswith("index.html")
+            and not rel.startswith("search/")
+            and not _is_alias(rel, site)
+        )
+        out["sitemap.xml"] = self.page("sitemap.xml", "sitemap.xml", urls=pages)
+        out["robots.txt"] = self.page("robots.txt", "robots.txt")
+        out["feed.xml"] = self.page("feed.xml", "feed.xml", entries=_recent(site, 50))
         out["api/schema.json"] = mirror.dumps(mirror.schema_document(site.config.base_url))
         return out
 
@@ -219,6 +273,40 @@ def _group(records: Iterable[Record], key: Callable[[Record], str]) -> Mapping[s
     for record in records:
         groups.setdefault(key(record), []).append(record)
     return groups
+
+
+def _is_alias(rel: str, site: Site) -> bool:
+    parts = rel.split("/")
+    return len(parts) == 3 and parts[0] == "errors" and parts[1] in site.aliases
+
+
+def _recent(site: Site, count: int) -> list[Record]:
+    """Analysed errors, the most recently analysed first."""
+    dated = [r for r in site.records if r.analysis]
+    return sorted(dated, key=lambda r: (r.analysis.date if r.analysis else "", r.id), reverse=True)[
+        :count
+    ]
+
+
+def _json_ld(record: Record, site: Site) -> Markup:
+    """schema.org data for the page, safe inside a script element."""
+    base = site.config.base_url
+    data: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "TechArticle",
+        "headline": record.title,
+        "name": f"{record.exception}: {record.message.display}",
+        "description": _description(record),
+        "url": base + page_url(record.id),
+        "about": {"@type": "Thing", "name": record.exception},
+        "isPartOf": {"@type": "WebSite", "name": site.config.title, "url": base},
+        "codeRepository": f"https://github.com/{record.repo}",
+    }
+    if record.analysis:
+        data["dateModified"] = record.analysis.date
+        data["author"] = {"@type": "Organization", "name": record.analysis.by}
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 def _description(record: Record) -> str:

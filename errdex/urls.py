@@ -23,6 +23,14 @@ def exception_url(exception: str) -> str:
     return f"exceptions/{exception}/"
 
 
+def file_url(repo: str, path: str) -> str:
+    return f"repos/{repo}/files/{path}/"
+
+
+def option_url(key: str) -> str:
+    return f"options/{key}/"
+
+
 def github_permalink(record: Record, line: int | None = None) -> str:
     """The raising line (or ``line``) on GitHub, at the pinned commit."""
     source = record.source

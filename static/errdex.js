@@ -107,9 +107,11 @@
         item.id = list.id + "-" + i;
         item.setAttribute("role", "option");
         item.setAttribute("aria-selected", "false");
-        var link = el("a", "result-link");
-        link.href = pageUrl(m.id, result.query.message);
-        link.tabIndex = -1;
+        // An option holds no link of its own (no interactive element inside another):
+        // a click or Enter opens the address it carries.
+        var link = el("span", "result-link");
+        item.setAttribute("data-href", pageUrl(m.id, result.query.message));
+        item.addEventListener("click", function () { window.location.href = item.getAttribute("data-href"); });
         var head = el("span", "result-head");
         head.appendChild(el("span", "badge", m.exception));
         head.appendChild(el("span", "result-repo", m.repo + (m.exact ? "" : " · partial match")));
@@ -181,7 +183,7 @@
         var all = options();
         if (all.length) {
           event.preventDefault();
-          window.location.href = all[Math.max(active, 0)].querySelector("a").href;
+          window.location.href = all[Math.max(active, 0)].getAttribute("data-href");
         }
       }
     });
@@ -189,7 +191,7 @@
       var all = options();
       if (all.length) {
         event.preventDefault();
-        window.location.href = all[Math.max(active, 0)].querySelector("a").href;
+        window.location.href = all[Math.max(active, 0)].getAttribute("data-href");
       }
     });
     var query = new URLSearchParams(window.location.search).get("q");

@@ -263,9 +263,10 @@ def test_every_url_of_the_first_build_still_answers_after_a_pin(
     run_ok(run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content)
     second = content.parent / "second"
     run_ok(run, "build", "--content", content, "--out", second)
-    urls = [
-        p.relative_to(first) for p in first.rglob("*") if p.is_file() and "static" not in p.parts
-    ]
+    # The URL contract: error pages and their JSON (index pages follow the code).
+    urls = [p.relative_to(first) for p in first.rglob("*") if p.is_file()]
+    urls = [u for u in urls if u.parts[0] in ("errors", "api")]
+    assert len(urls) == 2 + 6 * 3  # schema, list, and per error a page and two JSON files
     assert [u for u in urls if not (second / u).is_file()] == []
     gone = json.loads((second / "api" / "errors.json").read_text())["errors"]
     page = next(e for e in gone if e["message"] == "this error goes away")

@@ -134,8 +134,8 @@ def test_editing_one_record_rewrites_only_what_shows_it(
     assert run("build", "--content", content, "--out", out).code == 0
     after = snapshot(out)
     changed = {name for name in after if after[name] != before.get(name)}
-    page = next(n for n in changed if n.startswith("errors/"))
-    record_id = page.split("/")[1]
+    record_id = next(n for n in changed if n.endswith(".json")).split("/")[-1].removesuffix(".json")
+    other = next(n.split("/")[1] for n in after if n.startswith("errors/") and record_id not in n)
     assert changed == {
         f"errors/{record_id}/index.html",
         f"api/errors/{record_id}.json",
@@ -144,6 +144,8 @@ def test_editing_one_record_rewrites_only_what_shows_it(
         "index.html",
         "repos/example/project/index.html",
         "exceptions/ValueError/index.html",
+        "repos/example/project/files/src/project/config.py/index.html",
+        f"errors/{other}/index.html",  # lists it as raised in the same file
     }
 
 
@@ -161,8 +163,8 @@ def test_check_says_what_a_build_would_change_and_writes_nothing(
     (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Changed.\n")
     result = run("check", "--content", content, "--out", out)
     assert result.code == 0
-    assert result.out.count("would write") == 6
-    assert "a build would write 6 and remove 0 file(s)" in result.err
+    assert result.out.count("would write") == 7
+    assert "a build would write 7 and remove 0 file(s)" in result.err
 
 
 HOSTILE = (
@@ -194,10 +196,13 @@ def test_hostile_markdown_and_fields_render_inert(tmp_path: Path, run) -> None: 
     assert "raw HTML is shown as text" in result.err
     page = next((out / "errors").glob("*/index.html"))
     doc = soup(page)
-    scripts = doc.find_all("script")
+    scripts = [s for s in doc.find_all("script") if s.get("type") != "application/ld+json"]
     ours = {"../../" + p.relative_to(out).as_posix() for p in (out / "static").glob("*.js")}
     assert {s.get("src") for s in scripts} == ours  # our two files, nothing inline
     assert all(not s.get_text().strip() for s in scripts)
+    (data,) = doc.find_all("script", type="application/ld+json")  # data, never run
+    assert json.loads(data.get_text())["@type"] == "TechArticle"
+    assert "</script>" not in data.get_text() and "<script>" not in data.get_text()
     assert not doc.find_all(["iframe", "img", "b"])
     for tag in doc.find_all(True):
         assert not [a for a in tag.attrs if a.lower().startswith("on")], tag
