@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import load, validate
+from . import highlight, load, validate
 from .link import Site, link
 from .model import record_from, site_from
 from .problems import BuildError, Problem, Severity
@@ -24,6 +24,8 @@ class Options:
     """Overrides the site config's base_url."""
     strict: bool = False
     """Treat warnings as errors."""
+    cache: Path | None = Path(".errdex/cache")
+    """Where highlighted code is kept between builds; None for no cache."""
     theme: Theme = field(default_factory=default_theme)
 
 
@@ -76,8 +78,17 @@ def build(options: Options) -> Result:
     except UnsafeOutput as exc:
         raise BuildError([Problem(str(options.out), 0, str(exc).split(": ", 1)[1])]) from exc
     site, warnings = gather(options)
+    cache_file = options.cache / "highlight.json" if options.cache else None
+    if cache_file:
+        problem = highlight.load_cache(cache_file)
+        if problem:
+            warnings.append(
+                Problem(str(cache_file), 0, problem.split(": ", 1)[1], Severity.WARNING)
+            )
     files = render_site(site, options.theme)
     stats = write_site(files, options.out)
+    if cache_file:
+        highlight.save_cache(cache_file)
     return Result(site, files, warnings, stats)
 
 

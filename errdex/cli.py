@@ -40,6 +40,13 @@ def _parser() -> argparse.ArgumentParser:
     def output_options(cmd: argparse.ArgumentParser) -> None:
         cmd.add_argument("--out", type=Path, default=Path("public"), help="output folder (public)")
         cmd.add_argument("--base-url", help="override the site config's base_url")
+        cmd.add_argument(
+            "--cache",
+            type=Path,
+            default=Path(".errdex/cache"),
+            help="keep highlighted code here between builds (.errdex/cache)",
+        )
+        cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
 
     cmd = commands.add_parser("build", help="build the site (the default command)")
     content_options(cmd)
@@ -82,6 +89,10 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--out", type=Path, default=Path(".errdex/serve"), help="output folder (.errdex/serve)"
     )
+    cmd.add_argument(
+        "--cache", type=Path, default=Path(".errdex/cache"), help="cache folder (.errdex/cache)"
+    )
+    cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
     cmd.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
     cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     return parser
@@ -123,6 +134,7 @@ def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
         out=ns.out,
         base_url=base_url or getattr(ns, "base_url", None),
         strict=ns.strict,
+        cache=None if getattr(ns, "no_cache", True) else ns.cache,
     )
 
 

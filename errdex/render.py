@@ -151,6 +151,7 @@ class Renderer:
         self.site = site
         self.env = make_env(theme)
         self.assets = hashed_assets(theme)
+        self.recent = _recent(site, 10)
 
     def page(self, template: str, path: str, root: str | None = None, **context: Any) -> bytes:
         """Render ``template`` as the file ``path``; every link in it is relative to that file.
@@ -166,7 +167,7 @@ class Renderer:
         def asset(name: str) -> str:
             return root + self.assets[name][0]
 
-        context.setdefault("recent", _recent(self.site, 10))
+        context.setdefault("recent", self.recent)
         html = self.env.get_template(template).render(
             site=self.site,
             config=self.site.config,

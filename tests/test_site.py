@@ -272,3 +272,33 @@ def test_unknown_fields_stay_out_of_the_json_mirror(tmp_path: Path, run) -> None
     (document,) = [json.loads(p.read_text()) for p in (out / "api" / "errors").glob("*.json")]
     jsonschema.validate(document, schema)
     assert "extra" not in document and "notes" not in document
+
+
+@pytest.mark.parametrize(
+    "cache_text",
+    [
+        "{not json",
+        '{"version": "errdex-highlight-1 pygments-0", "entries": {"k": 1}}',
+        '{"version": 3}',
+    ],
+)
+def test_a_corrupt_or_foreign_cache_is_never_trusted(
+    cache_text: str,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    clean, cached = tmp_path / "clean", tmp_path / "cached"
+    assert run("build", "--content", content, "--out", clean, "--no-cache").code == 0
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "highlight.json").write_text(cache_text)
+    result = run("build", "--content", content, "--out", cached, "--cache", cache)
+    assert result.code == 0
+    if cache_text.startswith("{not"):
+        assert "highlight cache is unreadable; ignored and rebuilt" in result.err
+    assert {k: v[0] for k, v in snapshot(clean).items()} == {
+        k: v[0] for k, v in snapshot(cached).items()
+    }
+    again = run("build", "--content", content, "--out", cached, "--cache", cache)
+    assert "0 files written" in again.err  # the rebuilt cache gives the same bytes
