@@ -16,6 +16,8 @@ from .model import TemplateError, parse_template
 from .problems import Problem, Severity
 from .schema import RECORD, SITE, Field
 
+MAX_EXCERPT_LINES = 1000
+"""An excerpt is the code around a raise, not a whole file."""
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UNSAFE_LINK_RE = re.compile(r"\]\(\s*<?\s*(javascript|vbscript|data|file)\s*:", re.IGNORECASE)
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>")
@@ -121,6 +123,14 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     if not excerpt:
         return
     start, lines = excerpt["start"], excerpt["code"].splitlines()
+    if len(lines) > MAX_EXCERPT_LINES:
+        yield Problem(
+            doc.shown,
+            doc.line("source", "excerpt", "code"),
+            f"source.excerpt.code has {len(lines):,} lines; at most {MAX_EXCERPT_LINES:,} "
+            "are shown, keep the lines around the raise",
+        )
+        return
     end = start + len(lines) - 1
     raise_line = source["line"]
     if not start <= raise_line <= end:

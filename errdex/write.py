@@ -7,9 +7,11 @@ the old output, so it keeps its modification time and costs no write.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -83,6 +85,30 @@ SIGNATURE = "api/errors.json"
 """A file every build writes: a folder holding it is a site errdex may replace."""
 
 
+def _remove_leftovers(out: Path) -> None:
+    """Folders a killed build left beside the output (its process is gone)."""
+    for folder in out.parent.glob(f".{out.name}.*-*"):
+        kind, _, pid = folder.name.rpartition("-")
+        if not pid.isdigit() or not kind.endswith((".new", ".old")):
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass  # another user's live build
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
     for rel in files:
         check_relative(rel)
@@ -90,7 +116,7 @@ def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.new-{os.getpid()}"
     retired = out.parent / f".{out.name}.old-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
+    _remove_leftovers(out)
     written = unchanged = 0
     try:
         for rel in sorted(files):
@@ -108,9 +134,12 @@ def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
             target.write_bytes(data)
             written += 1
         removed = len(set(_existing(out)) - set(files))
-        if out.exists():
-            os.replace(out, retired)
-        os.replace(staging, out)
+        # Two builds into one output take turns at the swap, so neither finds the
+        # folder gone from under it.
+        with _locked(out.parent / f".{out.name}.lock"):
+            if out.exists():
+                os.replace(out, retired)
+            os.replace(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         if retired.exists() and not out.exists():

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, SITE_YAML, make_content, snapshot
+from conftest import MINIMAL, ROOT, SITE_YAML, make_content, snapshot
 
 OTHER = MINIMAL.replace("must be positive", "must be even")
 
@@ -243,3 +247,94 @@ def test_a_record_file_outside_the_content_folder_is_not_read(
     (content / "errors" / "loop.yaml").symlink_to(content / "errors" / "loop.yaml")
     looped = run("check", "--content", content)
     assert "errors/loop.yaml: a link that leads nowhere (or to itself)" in looped.err
+
+
+def big_content(root: Path, count: int) -> Path:
+    """A content folder of realistic records, enough that a build takes a while."""
+    from benchmarks.corpus import generate, write_content
+
+    write_content(root / "content", generate(count, seed=5))
+    return root / "content"
+
+
+def build_process(content: Path, out: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "build.py"),
+            "build",
+            "--content",
+            str(content),
+            "--out",
+            str(out),
+            "--no-cache",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_build_killed_midway_leaves_the_old_site_intact(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = big_content(tmp_path, 300)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    before = snapshot(out)
+    for path in sorted((content / "errors").rglob("*.yaml"))[:50]:
+        path.write_text(path.read_text() + "title: A changed title\n")
+    process = build_process(content, out)
+    for _ in range(1500):  # kill it while it writes its new copy
+        if list(tmp_path.glob(".public.new-*")):
+            break
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert snapshot(out) == before
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    assert not list(tmp_path.glob(".public.*-*")), "the killed build's folder was not cleared"
+
+
+def test_two_builds_at_once_into_one_output_both_finish_whole(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = big_content(tmp_path, 150)
+    clean = tmp_path / "clean"
+    assert run("build", "--content", content, "--out", clean, "--no-cache").code == 0
+    out = tmp_path / "public"
+    first, second = build_process(content, out), build_process(content, out)
+    assert first.wait() == 0, first.stderr.read() if first.stderr else ""
+    assert second.wait() == 0, second.stderr.read() if second.stderr else ""
+    assert {k: v[0] for k, v in snapshot(out).items()} == {
+        k: v[0] for k, v in snapshot(clean).items()
+    }
+
+
+def test_crlf_bom_spaces_and_non_ascii_file_names_are_fine(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {})
+    (content / "errors" / "with space é.yaml").write_bytes(
+        "\ufeff".encode() + MINIMAL.replace("\n", "\r\n").encode()
+    )
+    result = run("build", "--content", content, "--out", tmp_path / "public")
+    assert result.code == 0, result.err
+    assert len(list((tmp_path / "public" / "errors").glob("*/index.html"))) == 1
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (5_000, "errors/huge.yaml:10: source.excerpt.code has 5,000 lines; at most 1,000"),
+        (200_000, "errors/huge.yaml: file is 5,089,109 bytes; the limit is 2,000,000"),
+    ],
+)
+def test_a_huge_excerpt_is_refused(
+    lines: int,
+    expected: str,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, {})
+    head = MINIMAL.split("    code: |\n")[0].replace("  line: 3", "  line: 2")
+    body = "".join(f"      x = {i}  # raise\n" for i in range(lines))
+    (content / "errors" / "huge.yaml").write_text(head + "    code: |\n" + body)
+    result = run("check", "--content", content)
+    assert result.code == 1
+    assert expected in result.err
