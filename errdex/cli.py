@@ -95,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
     cmd.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
     cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    cmd.add_argument(
+        "--no-watch", action="store_true", help="serve only: no rebuilds, no live reload"
+    )
     return parser
 
 
@@ -111,9 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.command in ("scan", "pin"):
             return _reconcile(ns)
         if ns.command == "serve":
-            from .serve import serve
-
-            return serve(ns.out, ns.host, ns.port, lambda url: _build(ns, base_url=url))
+            return _serve(ns)
         return _build(ns)
     except BuildError as exc:
         report(exc.problems)
@@ -151,6 +152,24 @@ def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _serve(ns: argparse.Namespace) -> int:
+    from .render import default_theme
+    from .serve import serve
+
+    def build_for(url: str) -> list[str]:
+        try:
+            _build(ns, base_url=url)
+        except BuildError as exc:
+            report(exc.problems)
+            print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)
+            return [str(p) for p in sorted(exc.problems)]
+        return []
+
+    theme = default_theme()
+    watched = [] if ns.no_watch else [ns.content, theme.templates, theme.static]
+    return serve(ns.out, ns.host, ns.port, build_for, watched)
 
 
 def _check(ns: argparse.Namespace) -> int:

@@ -1,0 +1,77 @@
+"""serve for real: a browser sees an edit at once, a broken record as an overlay, and the fix."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL, ROOT, make_content
+from playwright.sync_api import Browser, expect
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    out = tmp_path / "served"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "build.py"),
+            "serve",
+            "--port",
+            "0",
+            "--content",
+            str(content),
+            "--out",
+            str(out),
+            "--no-cache",
+        ],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    url = ""
+    for line in process.stderr:
+        if "serving" in line:
+            url = line.split(" at ")[1].split()[0]
+            break
+    assert url, "serve did not start"
+    yield url, content, out
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=10) == 0
+
+
+def test_an_edit_reloads_the_page_and_a_broken_record_shows_an_overlay(
+    browser: Browser, served: tuple[str, Path, Path]
+) -> None:
+    url, content, out = served
+    page = browser.new_page()
+    (entry,) = json.loads((out / "api" / "errors.json").read_text())["errors"]
+    page.goto(url + f"errors/{entry['id']}/")
+    expect(page.locator("h1")).to_contain_text("must be positive")
+    record = content / "errors" / "a.yaml"
+
+    record.write_text(MINIMAL + "meaning: Sizes count items, so they start at one.\n")
+    expect(page.locator("#meaning")).to_be_visible(timeout=10_000)
+    expect(page.locator("main")).to_contain_text("Sizes count items")
+
+    record.write_text(MINIMAL + "meaning: [unclosed\n")
+    overlay = page.locator("#errdex-overlay")
+    expect(overlay).to_be_visible(timeout=10_000)
+    expect(overlay).to_contain_text("a.yaml:")
+    expect(page.locator("main")).to_contain_text("Sizes count items")  # the last good page
+
+    record.write_text(MINIMAL + "meaning: Fixed for good.\n")
+    expect(page.locator("main")).to_contain_text("Fixed for good.", timeout=10_000)
+    expect(overlay).to_have_count(0)
+
+    for built in out.rglob("*.html"):
+        assert "__errdex" not in built.read_text(), f"{built} carries the live-reload script"
