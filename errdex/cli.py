@@ -13,6 +13,8 @@ from pathlib import Path
 
 from . import __version__, search
 from .build import Options, build, check, gather
+from .load import shown_path
+from .model import derive_id
 from .problems import BuildError, Problem, Severity
 from .urls import json_url, page_url
 
@@ -83,6 +85,14 @@ def _parser() -> argparse.ArgumentParser:
         )
         cmd.add_argument("--dry-run", action="store_true", help="report, write nothing")
 
+    cmd = commands.add_parser("new", help="scaffold a record from a message or a pasted traceback")
+    cmd.add_argument("text", nargs="?", default="-", help="the message; - or nothing reads stdin")
+    cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
+    cmd.add_argument("--exception", help="the exception type, when the paste does not name it")
+    cmd.add_argument(
+        "--content", type=Path, default=Path("content"), help="content folder (content)"
+    )
+
     cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
     content_options(cmd)
     # Served pages carry localhost URLs, so they go to their own folder, never into public/.
@@ -113,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _lookup(ns)
         if ns.command in ("scan", "pin"):
             return _reconcile(ns)
+        if ns.command == "new":
+            return _new(ns)
         if ns.command == "serve":
             return _serve(ns)
         return _build(ns)
@@ -151,6 +163,38 @@ def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
         f"in {time.perf_counter() - started:.2f}s, {len(result.warnings)} warning(s)",
         file=sys.stderr,
     )
+    return 0
+
+
+def _new(ns: argparse.Namespace) -> int:
+    import datetime
+
+    from . import new, update
+    from .schema import REPO_PATTERN
+
+    if not re.fullmatch(REPO_PATTERN, ns.repo):
+        print(f"errdex: --repo must be owner/name, not {ns.repo!r}", file=sys.stderr)
+        return 1
+    paste = sys.stdin.read() if ns.text == "-" else ns.text
+    if not paste.strip():
+        print("errdex: give a message, or paste a traceback on standard input", file=sys.stderr)
+        return 1
+    item = new.draft(paste, ns.exception)
+    record_id = derive_id(ns.repo, item.exception, item.template)
+    existing, _ = update.existing_records(ns.content, ns.repo)
+    same = [r for r in existing if r.id == record_id]
+    if same:
+        print(f"errdex: {shown_path(same[0].path)} already has this error", file=sys.stderr)
+        return 1
+    try:
+        path = new.write_new(ns.content, ns.repo, item, datetime.date.today())
+    except FileExistsError as exc:
+        print(f"errdex: {exc.filename} exists; nothing was written", file=sys.stderr)
+        return 1
+    print(path)
+    print(f"errdex: wrote {shown_path(path)}: {item.exception}: {item.template}", file=sys.stderr)
+    for name, value in item.guessed:
+        print(f"errdex: guessed placeholder {{{name}}} from {value!r}; confirm it", file=sys.stderr)
     return 0
 
 

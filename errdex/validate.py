@@ -169,6 +169,8 @@ def rule_markdown(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
         found = _UNSAFE_LINK_RE.search(text)
         if found:
             yield Problem(doc.shown, line, f"{name}: link with unsafe scheme {found.group(1)!r}:")
+        if text.strip() == "TODO":
+            yield Problem(doc.shown, line, f"{name} is still TODO", Severity.WARNING)
         if _HTML_TAG_RE.search(text):
             yield Problem(
                 doc.shown,
