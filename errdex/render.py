@@ -256,6 +256,7 @@ class Renderer:
         )
         out["sitemap.xml"] = self.page("sitemap.xml", "sitemap.xml", urls=pages)
         out["robots.txt"] = self.page("robots.txt", "robots.txt")
+        out["_headers"] = self.page("_headers", "_headers")
         out["feed.xml"] = self.page("feed.xml", "feed.xml", entries=_recent(site, 50))
         out["api/schema.json"] = mirror.dumps(mirror.schema_document(site.config.base_url))
         return out
