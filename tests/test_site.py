@@ -238,7 +238,8 @@ def test_a_write_that_fails_midway_leaves_the_old_site_intact(
     with pytest.raises(OSError, match="No space left"):
         run("build", "--content", content, "--out", out)
     assert snapshot(out) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "public"]
+    # Nothing half-written beside it either (the lock file is how builds take turns).
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "content", "public"]
 
 
 def test_build_py_without_arguments_builds_content_into_public(tmp_path: Path) -> None:
