@@ -5,12 +5,15 @@ Nothing is written until everything is loaded, validated and linked.
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import highlight, load, validate
 from .link import Site, link
-from .model import record_from, site_from
+from .model import Record, record_from, site_from
 from .problems import BuildError, Problem, Severity
 from .render import Theme, default_theme, render_site
 from .write import UnsafeOutput, WriteStats, changes, check_output, write_site
@@ -76,20 +79,40 @@ def build(options: Options) -> Result:
     try:
         check_output(options.out, options.content)
     except UnsafeOutput as exc:
-        raise BuildError([Problem(str(options.out), 0, str(exc).split(": ", 1)[1])]) from exc
+        raise BuildError(
+            [Problem(str(options.out), 0, str(exc).split(": ", 1)[1], code="E500")]
+        ) from exc
     site, warnings = gather(options)
     cache_file = options.cache / "highlight.json" if options.cache else None
     if cache_file:
         problem = highlight.load_cache(cache_file)
         if problem:
             warnings.append(
-                Problem(str(cache_file), 0, problem.split(": ", 1)[1], Severity.WARNING)
+                Problem(
+                    str(cache_file), 0, problem.split(": ", 1)[1], Severity.WARNING, code="W501"
+                )
             )
-    files = render_site(site, options.theme)
+    files = render_site(site, options.theme, _progress(len(site.records)))
     stats = write_site(files, options.out)
     if cache_file:
         highlight.save_cache(cache_file)
     return Result(site, files, warnings, stats)
+
+
+def _progress(total: int) -> Callable[[Iterable[Record]], Iterable[Record]]:
+    """A progress bar for long builds on a terminal; nothing in CI logs or pipes."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty() or os.environ.get("CI"):
+        return iter
+    from tqdm import tqdm
+
+    def bar(records: Iterable[Record]) -> Iterable[Record]:
+        return tqdm(records, total=total, unit="page", leave=False, file=sys.stderr)
+
+    return bar
+
+
+PROGRESS_FROM = 300
+"""Builds of fewer records finish before a bar would help."""
 
 
 def check(options: Options) -> tuple[Result, list[str], list[str]]:

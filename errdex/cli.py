@@ -11,8 +11,11 @@ from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
 
+import yaml
+
 from . import __version__, search
 from .build import Options, build, check, gather
+from .codes import docs_url
 from .load import shown_path
 from .model import derive_id
 from .problems import BuildError, Problem, Severity
@@ -129,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(ns)
         return _build(ns)
     except BuildError as exc:
-        report(exc.problems)
+        report(exc.problems, ns)
         errors = sum(p.severity is Severity.ERROR for p in exc.problems)
         warned = len(exc.problems) - errors
         strict = " (--strict: warnings count as errors)" if ns.strict and warned else ""
@@ -154,7 +157,7 @@ def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
 def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
     started = time.perf_counter()
     result = build(_options(ns, base_url))
-    report(result.warnings)
+    report(result.warnings, ns)
     stats = result.stats
     assert stats is not None
     print(
@@ -206,7 +209,7 @@ def _serve(ns: argparse.Namespace) -> int:
         try:
             _build(ns, base_url=url)
         except BuildError as exc:
-            report(exc.problems)
+            report(exc.problems, ns)
             print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)
             return [str(p) for p in sorted(exc.problems)]
         return []
@@ -218,7 +221,7 @@ def _serve(ns: argparse.Namespace) -> int:
 
 def _check(ns: argparse.Namespace) -> int:
     result, changed, removed = check(_options(ns))
-    report(result.warnings)
+    report(result.warnings, ns)
     for rel in changed:
         print(f"would write {ns.out / rel}")
     for rel in removed:
@@ -315,8 +318,26 @@ def _lookup(ns: argparse.Namespace) -> int:
     return 0
 
 
-def report(problems: list[Problem]) -> None:
-    """Every problem as ``path:line: message``, grouped by file."""
+def report(problems: list[Problem], ns: argparse.Namespace | None = None) -> None:
+    """Every problem as ``path:line: message [code]``, grouped by file, then where each
+    code is explained."""
     for _path, group in groupby(sorted(problems), key=lambda p: p.path):
         for problem in group:
             print(problem, file=sys.stderr)
+    used = sorted({p.code for p in problems if p.code})
+    if used:
+        base = getattr(ns, "base_url", None) or _site_base(getattr(ns, "content", None))
+        print(
+            "errdex: what the codes mean: " + ", ".join(docs_url(base, code) for code in used),
+            file=sys.stderr,
+        )
+
+
+def _site_base(content: Path | None) -> str:
+    """The site's base_url when its config can be read, for links to the code pages."""
+    try:
+        data = yaml.safe_load((content or Path("content")).joinpath("site.yaml").read_text())
+        url = str(data["base_url"])
+    except Exception:  # an unreadable config is reported on its own; fall back
+        return "https://errdex.github.io/errdex/"
+    return url if url.endswith("/") else url + "/"

@@ -58,6 +58,7 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
                     record.file,
                     record.id_line,
                     f"duplicate id {record.id}{how}; {other.file}:{other.id_line} has it too",
+                    code="E400",
                 )
             )
             continue
@@ -69,7 +70,12 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
             owner = by_id.get(alias) or aliases.get(alias)
             if owner is not None:
                 problems.append(
-                    Problem(record.file, record.id_line, f"alias {alias} is also {owner.file}'s id")
+                    Problem(
+                        record.file,
+                        record.id_line,
+                        f"alias {alias} is also {owner.file}'s id",
+                        code="E400",
+                    )
                 )
             else:
                 aliases[alias] = record
@@ -86,7 +92,9 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
         for entry in record.related:
             target, problem = _resolve(record, entry.text, by_id, aliases, by_message)
             if problem:
-                problems.append(Problem(record.file, entry.line, *problem))
+                message, severity = problem
+                code = "E401" if severity is Severity.ERROR else "W402"
+                problems.append(Problem(record.file, entry.line, message, severity, code))
             if target is record:
                 continue
             links.append(RelatedLink(target.message.display if target else entry.text, target))

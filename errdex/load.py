@@ -71,19 +71,26 @@ def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return None, [Problem(shown, 0, f"cannot read file: {exc.strerror}")]
+        return None, [Problem(shown, 0, f"cannot read file: {exc.strerror}", code="E100")]
     if len(raw) > MAX_FILE_BYTES:
         return None, [
-            Problem(shown, 0, f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}")
+            Problem(
+                shown,
+                0,
+                f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                code="E100",
+            )
         ]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        return None, [Problem(shown, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})")]
+        return None, [
+            Problem(shown, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", code="E100")
+        ]
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
-        return None, [Problem(shown, line, "contains a NUL byte")]
+        return None, [Problem(shown, line, "contains a NUL byte", code="E100")]
     return text, []
 
 
@@ -114,19 +121,19 @@ def _parse(
         if exc.context and exc.problem:
             where = f" on line {exc.context_mark.line + 1}" if exc.context_mark else ""
             what += f" ({exc.context}{where})"
-        return None, [Problem(shown, line, f"YAML syntax error: {what}")]
+        return None, [Problem(shown, line, f"YAML syntax error: {what}", code="E101")]
     except yaml.YAMLError as exc:
-        return None, [Problem(shown, 0, f"YAML error: {exc}")]
+        return None, [Problem(shown, 0, f"YAML error: {exc}", code="E101")]
     finally:
         loader.dispose()
     if root is None:
-        return None, [Problem(shown, 1, "file is empty; expected a mapping of fields")]
+        return None, [Problem(shown, 1, "file is empty; expected a mapping of fields", code="E103")]
     lines: dict[Key, int] = {}
     problems: list[Problem] = []
     try:
         data = _build(root, (), lines, problems, shown, _CONSTRUCTOR, set())
     except RecursionError:
-        return None, [Problem(shown, 1, "nested too deeply to be a record")]
+        return None, [Problem(shown, 1, "nested too deeply to be a record", code="E101")]
     return Document(path=path, shown=shown, data=data, lines=lines), problems
 
 
@@ -150,6 +157,7 @@ def _build(
                 node.start_mark.line + 1,
                 "YAML syntax error: aliases (*name) are not allowed in errdex files; "
                 "write the value out (the anchor is here)",
+                code="E101",
             )
         )
         return None
@@ -159,16 +167,23 @@ def _build(
         for key_node, value_node in node.value:
             line = key_node.start_mark.line + 1
             if not isinstance(key_node, ScalarNode):
-                problems.append(Problem(shown, line, "a key must be a plain value"))
+                problems.append(Problem(shown, line, "a key must be a plain value", code="E101"))
                 continue
             name = _scalar(key_node, constructor, shown, problems)
             if not isinstance(name, str):
-                problems.append(Problem(shown, line, f"key {key_node.value!r} must be text"))
+                problems.append(
+                    Problem(shown, line, f"key {key_node.value!r} must be text", code="E101")
+                )
                 continue
             if name in result:
                 first = lines[(*key, name)]
                 problems.append(
-                    Problem(shown, line, f"duplicate key {name!r} (first given on line {first})")
+                    Problem(
+                        shown,
+                        line,
+                        f"duplicate key {name!r} (first given on line {first})",
+                        code="E102",
+                    )
                 )
                 continue
             lines[(*key, name)] = line
@@ -192,10 +207,12 @@ def _scalar(
         return constructor.construct_object(node, deep=True)
     except yaml.MarkedYAMLError as exc:
         line = node.start_mark.line + 1
-        problems.append(Problem(shown, line, f"cannot read value: {exc.problem}"))
+        problems.append(Problem(shown, line, f"cannot read value: {exc.problem}", code="E101"))
     except Exception as exc:  # a date like 2026-13-45 raises ValueError
         line = node.start_mark.line + 1
-        problems.append(Problem(shown, line, f"cannot read value {node.value!r}: {exc}"))
+        problems.append(
+            Problem(shown, line, f"cannot read value {node.value!r}: {exc}", code="E101")
+        )
     return None
 
 
@@ -214,18 +231,24 @@ def record_files(content: Path) -> tuple[list[Path], list[Problem]]:
     found: list[Path] = []
     problems: list[Problem] = []
     if not errors_dir.is_dir():
-        return [], [Problem(shown_path(errors_dir), 0, "no errors/ folder with records")]
+        return [], [
+            Problem(shown_path(errors_dir), 0, "no errors/ folder with records", code="E100")
+        ]
     for path in sorted(_walk(errors_dir)):
         shown = shown_path(path)
         try:
             inside = path.resolve(strict=True).is_relative_to(root)
         except (OSError, RuntimeError):
-            problems.append(Problem(shown, 0, "a link that leads nowhere (or to itself)"))
+            problems.append(
+                Problem(shown, 0, "a link that leads nowhere (or to itself)", code="E100")
+            )
             continue
         if not inside:
-            problems.append(Problem(shown, 0, "links outside the content folder; not read"))
+            problems.append(
+                Problem(shown, 0, "links outside the content folder; not read", code="E100")
+            )
         elif path.is_dir():
-            problems.append(Problem(shown, 0, "is a folder, not a record file"))
+            problems.append(Problem(shown, 0, "is a folder, not a record file", code="E100"))
         elif path.is_file():
             found.append(path)
     return found, problems

@@ -21,11 +21,14 @@ class Problem:
     """1-based line of the offending node; 0 when the whole file is at fault."""
     message: str
     severity: Severity = Severity.ERROR
+    code: str = ""
+    """A stable code (``E201``); errdex/codes.py explains each, and the site has a page."""
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         label = "" if self.severity is Severity.ERROR else "warning: "
-        return f"{where}: {label}{self.message}"
+        code = f" [{self.code}]" if self.code else ""
+        return f"{where}: {label}{self.message}{code}"
 
 
 class BuildError(Exception):

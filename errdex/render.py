@@ -16,6 +16,7 @@ import rjsmin  # type: ignore[import-untyped]
 from markupsafe import Markup
 
 from . import markdown, mirror, search
+from .codes import CODES
 from .highlight import highlight, highlight_lines, stylesheet
 from .link import Site, options_of
 from .model import Record, Template
@@ -200,7 +201,9 @@ class Renderer:
             json_ld=_json_ld(record, site),
         )
 
-    def files(self) -> dict[str, bytes]:
+    def files(
+        self, progress: Callable[[Iterable[Record]], Iterable[Record]] = iter
+    ) -> dict[str, bytes]:
         site = self.site
         out: dict[str, bytes] = {rel: data for rel, data in self.assets.values()}
         out["index.html"] = self.page("home.html", "index.html")
@@ -209,7 +212,7 @@ class Renderer:
         site_path = urlsplit(site.config.base_url).path or "/"
         out["404.html"] = self.page("404.html", "404.html", root=site_path)
         out["search/index.html"] = self.page("search.html", "search/index.html")
-        for record in site.records:
+        for record in progress(site.records):
             out[page_url(record.id) + "index.html"] = self.error_page(record)
             document = mirror.dumps(mirror.record_document(record, site))
             out[json_url(record.id)] = document
@@ -239,6 +242,13 @@ class Renderer:
                 option_url(key), f"Errors about {names}", records
             )
         out["options/index.html"] = self.page("options.html", "options/index.html")
+        out["errdex/codes/index.html"] = self.page(
+            "codes.html", "errdex/codes/index.html", codes=list(CODES.values()), code=None
+        )
+        for code in CODES.values():
+            out[f"errdex/codes/{code.code}/index.html"] = self.page(
+                "codes.html", f"errdex/codes/{code.code}/index.html", codes=[code], code=code
+            )
         for exception, records in site.by_exception.items():
             out[exception_url(exception) + "index.html"] = self.list_page(
                 exception_url(exception), f"{exception} errors", records, exception=exception
@@ -320,5 +330,7 @@ def _description(record: Record) -> str:
     )
 
 
-def render_site(site: Site, theme: Theme) -> dict[str, bytes]:
-    return Renderer(site, theme).files()
+def render_site(
+    site: Site, theme: Theme, progress: Callable[[Iterable[Record]], Iterable[Record]] = iter
+) -> dict[str, bytes]:
+    return Renderer(site, theme).files(progress)

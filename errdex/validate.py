@@ -35,24 +35,33 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
     def wrong(expected: str) -> Problem:
         got = "nothing" if value is None else type(value).__name__
         hint = "; put it in quotes" if expected.startswith("text") and value is not None else ""
-        return Problem(doc.shown, line, f"{where} must be {expected}, not {got}{hint}")
+        return Problem(doc.shown, line, f"{where} must be {expected}, not {got}{hint}", code="E201")
 
     if spec.kind in ("text", "markdown"):
         if not isinstance(value, str):
             yield wrong("text")
         elif not value.strip():
-            yield Problem(doc.shown, line, f"{where} must not be empty")
+            yield Problem(doc.shown, line, f"{where} must not be empty", code="E201")
         elif spec.pattern and not re.fullmatch(spec.pattern, value):
-            yield Problem(doc.shown, line, f"{where} must be {spec.pattern_hint}, not {value!r}")
+            yield Problem(
+                doc.shown, line, f"{where} must be {spec.pattern_hint}, not {value!r}", code="E202"
+            )
     elif spec.kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):
             yield wrong("a whole number")
         elif spec.minimum is not None and value < spec.minimum:
-            yield Problem(doc.shown, line, f"{where} must be at least {spec.minimum}, not {value}")
+            yield Problem(
+                doc.shown,
+                line,
+                f"{where} must be at least {spec.minimum}, not {value}",
+                code="E201",
+            )
     elif spec.kind == "date":
         is_date = isinstance(value, datetime.date) and not isinstance(value, datetime.datetime)
         if not is_date and not (isinstance(value, str) and _DATE_RE.match(value)):
-            yield Problem(doc.shown, line, f"{where} must be a date as YYYY-MM-DD, not {value!r}")
+            yield Problem(
+                doc.shown, line, f"{where} must be a date as YYYY-MM-DD, not {value!r}", code="E201"
+            )
     elif spec.kind == "list":
         if not isinstance(value, list):
             yield wrong("a list")
@@ -75,11 +84,12 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
                 doc.line(*key, name),
                 f"unknown field {'.'.join(str(k) for k in (*key, name))!r}{hint}",
                 Severity.WARNING,
+                code="W203",
             )
         for field in spec.fields:
             if field.required and field.name not in value:
                 missing = ".".join(str(k) for k in (*key, field.name))
-                yield Problem(doc.shown, line, f"missing required field {missing!r}")
+                yield Problem(doc.shown, line, f"missing required field {missing!r}", code="E200")
 
 
 Rule = Callable[[Document, dict[str, Any]], Iterator[Problem]]
@@ -89,7 +99,12 @@ def rule_message(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     try:
         parse_template(data["message"])
     except TemplateError as exc:
-        yield Problem(doc.shown, doc.line("message"), f"message: {exc} at column {exc.column + 1}")
+        yield Problem(
+            doc.shown,
+            doc.line("message"),
+            f"message: {exc} at column {exc.column + 1}",
+            code="E300",
+        )
 
 
 def rule_aliases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
@@ -97,10 +112,15 @@ def rule_aliases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     for index, alias in enumerate(data.get("aliases", ())):
         if alias == data.get("id"):
             yield Problem(
-                doc.shown, doc.line("aliases", index), f"alias {alias} is the record's id"
+                doc.shown,
+                doc.line("aliases", index),
+                f"alias {alias} is the record's id",
+                code="E400",
             )
         elif alias in seen:
-            yield Problem(doc.shown, doc.line("aliases", index), f"alias {alias} is listed twice")
+            yield Problem(
+                doc.shown, doc.line("aliases", index), f"alias {alias} is listed twice", code="E400"
+            )
         seen.add(alias)
 
 
@@ -108,13 +128,23 @@ def rule_source_path(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     path: str = data["source"]["path"]
     line = doc.line("source", "path")
     if path.startswith("/") or re.match(r"^[A-Za-z]:", path):
-        yield Problem(doc.shown, line, f"source.path must be relative to the repository: {path!r}")
+        yield Problem(
+            doc.shown,
+            line,
+            f"source.path must be relative to the repository: {path!r}",
+            code="E301",
+        )
     elif "\\" in path or any(ord(c) < 32 for c in path):
         yield Problem(
-            doc.shown, line, f"source.path has a backslash or control character: {path!r}"
+            doc.shown,
+            line,
+            f"source.path has a backslash or control character: {path!r}",
+            code="E301",
         )
     elif any(part in ("", ".", "..") for part in path.split("/")):
-        yield Problem(doc.shown, line, f"source.path has an empty, '.' or '..' part: {path!r}")
+        yield Problem(
+            doc.shown, line, f"source.path has an empty, '.' or '..' part: {path!r}", code="E301"
+        )
 
 
 def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
@@ -129,6 +159,7 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             doc.line("source", "excerpt", "code"),
             f"source.excerpt.code has {len(lines):,} lines; at most {MAX_EXCERPT_LINES:,} "
             "are shown, keep the lines around the raise",
+            code="E302",
         )
         return
     end = start + len(lines) - 1
@@ -138,6 +169,7 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             doc.shown,
             doc.line("source", "line"),
             f"source.line {raise_line} is outside the excerpt (lines {start}-{end})",
+            code="E302",
         )
     elif "raise" not in lines[raise_line - start]:
         yield Problem(
@@ -146,6 +178,7 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             f"line {raise_line} of the excerpt has no 'raise': "
             f"{lines[raise_line - start].strip()!r}",
             Severity.WARNING,
+            code="W303",
         )
 
 
@@ -159,6 +192,7 @@ def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
                 doc.line("example_fix", index, "lang"),
                 f"unknown language {block['lang']!r}; the block is shown without highlighting",
                 Severity.WARNING,
+                code="W304",
             )
 
 
@@ -168,15 +202,18 @@ def rule_markdown(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
         name = ".".join(str(k) for k in key)
         found = _UNSAFE_LINK_RE.search(text)
         if found:
-            yield Problem(doc.shown, line, f"{name}: link with unsafe scheme {found.group(1)!r}:")
+            yield Problem(
+                doc.shown, line, f"{name}: link with unsafe scheme {found.group(1)!r}:", code="E305"
+            )
         if text.strip() == "TODO":
-            yield Problem(doc.shown, line, f"{name} is still TODO", Severity.WARNING)
+            yield Problem(doc.shown, line, f"{name} is still TODO", Severity.WARNING, code="W307")
         if _HTML_TAG_RE.search(text):
             yield Problem(
                 doc.shown,
                 line,
                 f"{name}: raw HTML is shown as text, not rendered; use Markdown",
                 Severity.WARNING,
+                code="W306",
             )
 
 

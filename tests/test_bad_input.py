@@ -338,3 +338,55 @@ def test_a_huge_excerpt_is_refused(
     result = run("check", "--content", content)
     assert result.code == 1
     assert expected in result.err
+
+
+def test_a_long_build_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    content = big_content(tmp_path, 320)
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    argv = [
+        sys.executable,
+        str(ROOT / "build.py"),
+        "build",
+        "--content",
+        str(content),
+        "--no-cache",
+    ]
+
+    def stderr_of(out: str, terminal: bool, extra: dict[str, str]) -> str:
+        reader, writer = pty.openpty() if terminal else os.pipe()
+        if terminal:  # a terminal 100 columns wide, as a person's would be
+            fcntl.ioctl(writer, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+        process = subprocess.Popen(
+            [*argv, "--out", str(tmp_path / out)],
+            cwd=ROOT,
+            stderr=writer,
+            stdout=subprocess.DEVNULL,
+            env={**env, **extra},
+        )
+        os.close(writer)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(reader, 65536)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert process.wait() == 0
+        os.close(reader)
+        return b"".join(chunks).decode(errors="replace")
+
+    shown = stderr_of("a", terminal=True, extra={})
+    assert "page/s" in shown or "page]" in shown or "320/320" in shown, shown[-300:]
+    assert "built 320 error pages" in shown
+    piped = stderr_of("b", terminal=False, extra={})
+    assert "320/320" not in piped and "%|" not in piped
+    in_ci = stderr_of("c", terminal=True, extra={"CI": "true"})
+    assert "%|" not in in_ci and "built 320 error pages" in in_ci
