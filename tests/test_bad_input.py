@@ -390,3 +390,18 @@ def test_a_long_build_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
     assert "320/320" not in piped and "%|" not in piped
     in_ci = stderr_of("c", terminal=True, extra={"CI": "true"})
     assert "%|" not in in_ci and "built 320 error pages" in in_ci
+
+
+def test_an_alias_bomb_and_a_folder_named_like_a_record_are_refused_quickly(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+    )
+    content = make_content(tmp_path, {"bomb.yaml": bomb})
+    (content / "errors" / "folder.yaml").mkdir()
+    result = run("check", "--content", content)  # 9**9 nodes, were aliases followed
+    assert result.code == 1
+    assert "errors/bomb.yaml:2: YAML syntax error: aliases (*name) are not allowed" in result.err
+    assert "errors/folder.yaml: is a folder, not a record file" in result.err
