@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import defaultdict
 from collections.abc import Mapping
@@ -118,6 +119,7 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
         for shown in related[record.id]:
             if shown.record is not None and record not in backlinks[shown.record.id]:
                 backlinks[shown.record.id].append(record)
+    problems += _path_clashes(by_file)
     # A snake_case name seen only in prose code (a function, a variable) is an option
     # only if some message or flag names it too.
     named = {key for record in ordered for key, _, strong in options_of(record) if strong}
@@ -143,6 +145,39 @@ _KEY = re.compile(r"(?<![\w.{])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w(])")
 _CODE = re.compile(r"`([^`]+)`")
 
 
+def _path_clashes(by_file: Mapping[tuple[str, str], list[Record]]) -> list[Problem]:
+    """A source path that is also a folder of another one (``pkg`` and ``pkg/a.py``): their
+    file pages cannot both exist, and no real tree holds both."""
+    problems = []
+    by_repo: dict[str, list[str]] = defaultdict(list)
+    for repo, path in by_file:
+        by_repo[repo].append(path)
+    for repo, paths in by_repo.items():
+        paths.sort()
+        for path in paths:
+            at = bisect.bisect_left(paths, path + "/")
+            if at < len(paths) and paths[at].startswith(path + "/"):
+                record = by_file[(repo, path)][0]
+                problems.append(
+                    Problem(
+                        record.file,
+                        record.source_line,
+                        f"source.path {path!r} is a file here and a folder of {paths[at]!r} "
+                        "in another record",
+                        code="E301",
+                    )
+                )
+    return problems
+
+
+def _short_words(text: str) -> str:
+    return " ".join(word for word in text.split() if len(word) <= MAX_OPTION)
+
+
+MAX_OPTION = 80
+"""Longer "flags" or keys are not options anyone types."""
+
+
 def options_of(record: Record) -> set[tuple[str, str, bool]]:
     """Command-line flags and config keys an error mentions: (key, as written, whether a
     flag or the message itself names it).
@@ -158,6 +193,8 @@ def options_of(record: Record) -> set[tuple[str, str, bool]]:
         if text
     )
     found: set[tuple[str, str, bool]] = set()
+    # Option pages are folders named after the key: keep to names a file system holds.
+    literal, prose = _short_words(literal), _short_words(prose)
     for text in (literal, prose):
         for flag in _FLAG.findall(text):
             found.add((flag.replace("-", "_"), "--" + flag, True))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,11 +102,26 @@ _FAST: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 
 def parse_yaml(text: str, shown: str, path: Path) -> tuple[Document | None, list[Problem]]:
     """Parse one YAML document, keeping the line of every node."""
-    if _FAST is not None:
-        doc, problems = _parse(text, shown, path, _FAST)
-        if not problems:
-            return doc, problems
-    return _parse(text, shown, path, _Loader)
+    bad = _NOT_YAML.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        character = f"U+{ord(bad.group()):04X}"
+        return None, [
+            Problem(shown, line, f"YAML cannot hold the character {character}", code="E101")
+        ]
+    try:
+        if _FAST is not None:
+            doc, problems = _parse(text, shown, path, _FAST)
+            if not problems:
+                return doc, problems
+        return _parse(text, shown, path, _Loader)
+    except RecursionError:
+        return None, [Problem(shown, 1, "nested too deeply to be a record", code="E101")]
+
+
+# Characters YAML does not allow in a stream (C0 controls but tab and line breaks, DEL,
+# C1 controls but NEL, surrogates, U+FFFE and U+FFFF).
+_NOT_YAML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 def _parse(

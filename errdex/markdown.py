@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markupsafe import Markup
 
 from .highlight import highlight
@@ -15,16 +17,37 @@ def _fence(code: str, lang: str, _attrs: str) -> str:
     return str(highlight(code, lang)) if lang else ""
 
 
-# "html": False escapes raw HTML; markdown-it's validateLink already refuses
-# javascript:, vbscript:, file: and non-image data: URLs, which then stay as text.
+# "html": False escapes raw HTML.
 _MD = MarkdownIt("commonmark", {"html": False, "highlight": _fence}).enable(
     ["table", "strikethrough"]
 )
+_UNSAFE = re.compile(r"^(?:javascript|vbscript|data|file):")
+
+
+def _safe_link(url: str) -> bool:
+    # markdown-it refuses javascript:, vbscript: and file: but lets data:image/… through;
+    # a record's links go to pages, never to inline data. A refused link stays text.
+    cleaned = "".join(c for c in url if not c.isspace() and ord(c) >= 32).lower()
+    return not _UNSAFE.match(cleaned)
+
+
+_MD.validateLink = _safe_link  # type: ignore[method-assign]
+
+
+def _align_classes(tokens: list[Token]) -> list[Token]:
+    """Table alignment as classes, not style attributes: pages keep a strict CSP."""
+    for token in tokens:
+        style = token.attrGet("style")
+        if isinstance(style, str) and style.startswith("text-align:"):
+            token.attrs.pop("style")
+            token.attrSet("class", "align-" + style.removeprefix("text-align:").strip())
+    return tokens
 
 
 @lru_cache(maxsize=8192)
 def render(text: str) -> Markup:
-    return Markup(_MD.render(text))
+    tokens = _align_classes(_MD.parse(text))
+    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
 
 
 @lru_cache(maxsize=8192)

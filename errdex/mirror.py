@@ -7,7 +7,7 @@ from typing import Any
 
 from .link import Site
 from .model import Record
-from .schema import RECORD, json_schema
+from .schema import RECORD, Field, json_schema
 from .urls import github_permalink, json_url, page_url
 
 
@@ -25,10 +25,9 @@ def dumps_compact(data: Any) -> bytes:
 def record_document(record: Record, site: Site) -> dict[str, Any]:
     """Every field of the record as written, plus what the site derived from it."""
     base = site.config.base_url
-    known = {field.name for field in RECORD.fields}
     return {
         # Unknown fields (a warning at build time) stay out: the schema has no room for them.
-        **{key: value for key, value in record.data.items() if key in known},
+        **known_only(record.data, RECORD),
         "id": record.id,
         "title": record.title,
         "placeholders": list(record.message.names),
@@ -37,6 +36,16 @@ def record_document(record: Record, site: Site) -> dict[str, Any]:
         "permalink": github_permalink(record),
         "related_ids": [link.record.id for link in site.related[record.id] if link.record],
     }
+
+
+def known_only(value: Any, spec: Field) -> Any:
+    """``value`` with every field the format does not know left out, at every depth."""
+    if spec.kind == "map" and isinstance(value, dict):
+        fields = {f.name: f for f in spec.fields}
+        return {k: known_only(v, fields[k]) for k, v in value.items() if k in fields}
+    if spec.kind == "list" and isinstance(value, list) and spec.items:
+        return [known_only(item, spec.items) for item in value]
+    return value
 
 
 def alias_document(alias: str, record: Record, site: Site) -> dict[str, Any]:

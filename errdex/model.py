@@ -183,6 +183,8 @@ class Record:
     """Whether the file states the id (otherwise it was derived)."""
     id_line: int
     """The line that fixes the id: ``id`` when stated, else ``message``."""
+    source_line: int
+    """The line of ``source.path`` in the record file, for problems about it."""
     aliases: tuple[str, ...]
     repo: str
     exception: str
@@ -220,6 +222,7 @@ def record_from(doc: Document) -> Record:
         id=data["id"] if stated else derive_id(data["repo"], data["exception"], data["message"]),
         id_stated=stated,
         id_line=doc.line("id" if stated else "message"),
+        source_line=doc.line("source", "path"),
         aliases=tuple(data.get("aliases", ())),
         repo=data["repo"],
         exception=data["exception"],

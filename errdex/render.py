@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -76,6 +77,7 @@ def make_env(theme: Theme) -> jinja2.Environment:
         message=message_html,
         highlight=highlight,
         count=count,
+        xml_text=xml_text,
     )
     env.globals.update(
         page_url=page_url,
@@ -86,6 +88,14 @@ def make_env(theme: Theme) -> jinja2.Environment:
         option_url=option_url,
     )
     return env
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_text(text: str) -> str:
+    """Text without the characters XML 1.0 cannot hold (a feed must stay well-formed)."""
+    return _NOT_XML.sub("", text)
 
 
 def count(number: int, noun: str) -> str:

@@ -416,20 +416,42 @@ def exact_values(
     ``normalized`` and ``where`` are ``normalize(message)``; values are cut from
     ``message`` itself, so they keep the user's case and quotes.
     """
-    pattern = ""
-    for position, literal in enumerate(entry.literals):
-        pattern += re.escape(literal)
-        if position < len(entry.names):
-            pattern += "(.*?)"
-    found = re.fullmatch(pattern, normalized, flags=re.DOTALL)
-    if found is None:
+    spans = _place(entry.literals, normalized)
+    if spans is None:
         return None
     values = []
-    for group, name in enumerate(entry.names, start=1):
-        start, end = found.span(group)
+    for (start, end), name in zip(spans, entry.names, strict=True):
         value = message[where[start] : where[end - 1] + 1] if end > start else ""
         values.append((name, value.strip(BLANK + "\n")))
     return tuple(values)
+
+
+def _place(literals: Sequence[str], text: str) -> list[tuple[int, int]] | None:
+    """Where the placeholders between ``literals`` sit when they fill all of ``text``.
+
+    The first literal must start the text and the last end it; each one between goes
+    at its leftmost place after the one before. That finds a fit whenever there is one,
+    the same fit as a regular expression of lazy groups would, in linear time instead
+    of the exponential backtracking such an expression can take.
+    """
+    first, last = literals[0], literals[-1]
+    if len(literals) == 1:
+        return [] if text == first else None
+    if not text.startswith(first) or len(text) < len(first) + len(last):
+        return None
+    if not text.endswith(last):
+        return None
+    end_limit = len(text) - len(last)
+    position = len(first)
+    spans = []
+    for literal in literals[1:-1]:
+        found = text.find(literal, position, end_limit)
+        if found < 0:
+            return None
+        spans.append((position, found))
+        position = found + len(literal)
+    spans.append((position, end_limit))
+    return spans
 
 
 def align(

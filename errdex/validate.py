@@ -227,7 +227,26 @@ def _markdown_fields(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
             yield ("when", name), data["when"][name]
 
 
+def rule_lengths(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    """Names that become folder names must fit a file system (255 bytes a name)."""
+    owner, name = data["repo"].split("/")
+    checks = [
+        (("repo",), f"repo owner {owner[:40]!r}…", owner, 39),
+        (("repo",), f"repo name {name[:40]!r}…", name, 100),
+        (("exception",), "exception", data["exception"], 200),
+    ] + [
+        (("source", "path"), f"source.path part {part[:40]!r}…", part, 200)
+        for part in data["source"]["path"].split("/")
+    ]
+    for key, what, text, limit in checks:
+        if len(text.encode()) > limit:
+            yield Problem(
+                doc.shown, doc.line(*key), f"{what} is longer than {limit} bytes", code="E202"
+            )
+
+
 RULES: tuple[Rule, ...] = (
+    rule_lengths,
     rule_message,
     rule_aliases,
     rule_source_path,

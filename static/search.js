@@ -198,16 +198,31 @@
   }
 
   // --- 3 and 4. Candidates and scoring. ---
+  // Python's _place: each literal at its leftmost place, linear time, no backtracking.
+  function place(literals, text) {
+    var first = literals[0];
+    var last = literals[literals.length - 1];
+    if (literals.length === 1) { return text === first ? [] : null; }
+    if (!text.startsWith(first) || text.length < first.length + last.length) { return null; }
+    if (!text.endsWith(last)) { return null; }
+    var endLimit = text.length - last.length;
+    var position = first.length;
+    var spans = [];
+    for (var i = 1; i < literals.length - 1; i++) {
+      var found = text.slice(0, endLimit).indexOf(literals[i], position);
+      if (found < 0) { return null; }
+      spans.push([position, found]);
+      position = found + literals[i].length;
+    }
+    spans.push([position, endLimit]);
+    return spans;
+  }
+
   function exactValues(entry, message, normalized, where) {
-    var pattern = "";
-    entry.literals.forEach(function (lit, position) {
-      pattern += lit.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
-      if (position < entry.names.length) { pattern += "(.*?)"; }
-    });
-    var found = new RegExp("^(?:" + pattern + ")$", "sd").exec(normalized);
-    if (!found) { return null; }
+    var spans = place(entry.literals, normalized);
+    if (!spans) { return null; }
     return entry.names.map(function (name, g) {
-      var span = found.indices[g + 1];
+      var span = spans[g];
       if (span[1] <= span[0]) { return [name, ""]; }
       var lastChar = where[span[1] - 1];
       var end = lastChar + (message.codePointAt(lastChar) > 0xffff ? 2 : 1);

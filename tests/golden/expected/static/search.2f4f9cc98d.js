@@ -31,8 +31,14 @@ if(source[end]==="}"){depth-=1;if(depth===0){break;}}}
 names.push(source.slice(i+1,end).trim());literals.push("");i=end+1;}else{literals[literals.length-1]+=ch;i+=1;}}
 return{literals:literals,names:names};}
 function makeEntry(index,row){var parsed=parseTemplate(row[3]);var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<parsed.names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:parsed.names,words:words};}
-function exactValues(entry,message,normalized,where){var pattern="";entry.literals.forEach(function(lit,position){pattern+=lit.replace(/[.*+?^${}()|[\]\\\/-]/g,"\\$&");if(position<entry.names.length){pattern+="(.*?)";}});var found=new RegExp("^(?:"+pattern+")$","sd").exec(normalized);if(!found){return null;}
-return entry.names.map(function(name,g){var span=found.indices[g+1];if(span[1]<=span[0]){return[name,""];}
+function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
+if(!text.startsWith(first)||text.length<first.length+last.length){return null;}
+if(!text.endsWith(last)){return null;}
+var endLimit=text.length-last.length;var position=first.length;var spans=[];for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],position);if(found<0){return null;}
+spans.push([position,found]);position=found+literals[i].length;}
+spans.push([position,endLimit]);return spans;}
+function exactValues(entry,message,normalized,where){var spans=place(entry.literals,normalized);if(!spans){return null;}
+return entry.names.map(function(name,g){var span=spans[g];if(span[1]<=span[0]){return[name,""];}
 var lastChar=where[span[1]-1];var end=lastChar+(message.codePointAt(lastChar)>0xffff?2:1);return[name,message.slice(where[span[0]],end).replace(/^[ \t\r\f\v\n]+|[ \t\r\f\v\n]+$/g,"")];});}
 function sameWord(pasted,word,first,last){if(pasted===word){return true;}
 if(cpLength(pasted)<3){return false;}

@@ -1,0 +1,620 @@
+"""Property tests (Hypothesis): whatever a record file holds, errdex answers with
+``path:line: message`` or a site, never a traceback; valid records always build, to the
+same bytes every time; search never raises, whatever is pasted."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import MINIMAL, ROOT, SITE_YAML, snapshot
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
+from test_hostile import document_mismatches, problem_lines, same_file
+
+from errdex import search
+from errdex.model import parse_template
+
+SETTINGS = settings(
+    max_examples=100,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+# Characters PyYAML's reader refuses outright (C0 controls but tab, LF and CR; DEL; C1
+# controls but NEL; U+FFFE and U+FFFF). Generated record files may hold them: errdex must
+# refuse them at their line. Only the valid records of (b) must be readable YAML.
+_YAML_REFUSES = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def yaml_can_read(text: str) -> bool:
+    return _YAML_REFUSES.search(text) is None
+
+
+# --- (a) Any record file: problems as path:line: message, never a traceback ----------------
+
+any_char = st.characters(exclude_categories=("Cs",))
+any_text = st.text(any_char, max_size=300)
+
+KEYS = [
+    "id",
+    "aliases",
+    "repo",
+    "exception",
+    "message",
+    "title",
+    "meaning",
+    "source",
+    "commit",
+    "path",
+    "line",
+    "function",
+    "condition",
+    "removed_in",
+    "excerpt",
+    "start",
+    "code",
+    "solutions",
+    "example_fix",
+    "lang",
+    "caption",
+    "when",
+    "trigger",
+    "situations",
+    "related",
+    "analysis",
+    "by",
+    "date",
+    "unknown_field",
+    "Message",
+    "sources",
+]
+TRICKY_SCALARS = [
+    "",
+    "~",
+    "null",
+    "yes",
+    "No",
+    "0",
+    "-1",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "1e400",
+    ".nan",
+    "-.inf",
+    "2026-01-01",
+    "2026-13-45",
+    "2026-01-01 10:00:00",
+    "0123456789abcdef",
+    "0123456",
+    '"0123456789abcdef"',
+    "'it''s'",
+    '"unterminated',
+    "'unterminated",
+    '"\\x01\\uFFFE\\U0010FFFF"',
+    '"\\z"',
+    "|",
+    "|2",
+    ">-",
+    "&anchor value",
+    "*anchor",
+    "!!binary aGVsbG8=",
+    "!!python/object/apply:os.system ['id']",
+    "!!set {a, b}",
+    "!!timestamp 2026-01-01",
+    "!!int 'x'",
+    "!custom x",
+    "[a, b",
+    "{a: 1",
+    "[]",
+    "{}",
+    "{a: [1, {b: c}]}",
+    "- x",
+    "? complex",
+    ": colon",
+    "a: b: c",
+    "# comment",
+    "%YAML 1.1",
+    "---",
+    "...",
+    "@reserved",
+    "`backtick",
+    "{value} {{literal}}",
+    "{unbalanced",
+    "}",
+    "[x](javascript:alert(1))",
+    "<script>alert(1)</script>",
+    "owner/name",
+    "../../etc/passwd",
+    "/abs/path.py",
+    "ValueError",
+]
+scalars = st.one_of(
+    st.sampled_from(TRICKY_SCALARS),
+    st.text(
+        st.characters(
+            exclude_categories=("Cs",),
+            exclude_characters="\n\r\x85\u2028\u2029",
+        ),
+        max_size=30,
+    ),
+    st.integers().map(str),
+    st.floats().map(repr),
+)
+indents = st.sampled_from(["", " ", "  ", "    ", "\t", "  \t", "      "])
+
+
+@st.composite
+def plausible_lines(draw: st.DrawFn) -> str:
+    """Lines that look like a record: keys, list items, nesting, block scalars, tabs."""
+    lines = []
+    for _ in range(draw(st.integers(0, 25))):
+        indent = draw(indents)
+        key = draw(st.sampled_from(KEYS))
+        value = draw(scalars)
+        shape = draw(st.integers(0, 6))
+        if shape == 0:
+            lines.append(f"{indent}{key}: {value}")
+        elif shape == 1:
+            lines.append(f"{indent}{key}:")
+        elif shape == 2:
+            lines.append(f"{indent}- {value}")
+        elif shape == 3:
+            lines.append(f"{indent}- {key}: {value}")
+        elif shape == 4:
+            lines.append(f"{indent}{key}: |")
+            lines.extend(f"{indent}  {draw(scalars)}" for _ in range(draw(st.integers(0, 3))))
+        elif shape == 5:
+            lines.append(f"{indent}{value}")
+        else:
+            lines.append(f"{indent}{key}: {{{key}: [{value}, {value}]}}")
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+@st.composite
+def mutated_minimal(draw: st.DrawFn) -> str:
+    """A valid record with some lines replaced, inserted or cut: most reach the
+    content rules, not only the YAML parser."""
+    lines = MINIMAL.splitlines()
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(lines)))
+        action = draw(st.integers(0, 3))
+        if action == 0 and at < len(lines):
+            head = lines[at].partition(":")[0]
+            lines[at] = f"{head}: {draw(scalars)}"
+        elif action == 1:
+            lines.insert(at, draw(plausible_lines()))
+        elif action == 2 and at < len(lines):
+            del lines[at]
+        else:
+            lines.insert(at, f"{draw(indents)}{draw(st.sampled_from(KEYS))}: {draw(scalars)}")
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
+def record_files(draw: st.DrawFn) -> bytes:
+    text = draw(st.one_of(any_text, plausible_lines(), mutated_minimal()))
+    if draw(st.booleans()):
+        text = text.replace("\n", draw(st.sampled_from(["\r\n", "\r", "\n\n", "\t\n"])))
+    if draw(st.booleans()):
+        text = text.replace("  ", "\t", draw(st.integers(1, 3)))
+    data = text.encode("utf-8")
+    if draw(st.booleans()):
+        data = b"\xef\xbb\xbf" + data
+    return data
+
+
+def check_record_file(run: Callable[..., Any], data: bytes) -> None:  # type: ignore[no-untyped-def]
+    with tempfile.TemporaryDirectory() as tmp:
+        content = Path(tmp) / "content"
+        (content / "errors").mkdir(parents=True)
+        (content / "site.yaml").write_text(SITE_YAML, encoding="utf-8")
+        record = content / "errors" / "generated.yaml"
+        record.write_bytes(data)
+        result = run("check", "--content", content, "--out", Path(tmp) / "out")
+    assert result.code in (0, 1), result.err
+    assert "Traceback" not in result.err
+    problems, other = problem_lines(result.err)
+    assert other == [], f"stderr lines not of the form path:line: message: {other}"
+    assert all(same_file(p["path"], record) for p in problems), result.err
+    if result.code == 1:
+        assert [p for p in problems if not p["message"].startswith("warning: ")], result.err
+    summary = result.err.splitlines()[-1] if result.err else ""
+    assert summary.startswith("errdex: "), result.err
+
+
+@SETTINGS
+@given(data=record_files())
+@example(data=b"")
+@example(data=b"\xef\xbb\xbf")
+@example(data=b"\t")
+@example(data=b"\x00")
+@example(data=b"---\n---\n")
+@example(data=b"- a\n- b\n")
+@example(data=b"a: &x 1\nb: *x\n")
+@example(data=MINIMAL.replace("  ", "\t").encode())
+@example(data=MINIMAL.replace("\n", "\r\n").encode())
+def test_any_record_file_gets_problems_at_lines_never_a_traceback(run, data: bytes) -> None:  # type: ignore[no-untyped-def]
+    check_record_file(run, data)
+
+
+@settings(SETTINGS, max_examples=30)
+@given(data=st.binary(max_size=400))
+def test_any_bytes_get_problems_at_lines_never_a_traceback(run, data: bytes) -> None:  # type: ignore[no-untyped-def]
+    check_record_file(run, data)
+
+
+# --- (b) Valid records always build, to the same bytes -----------------------------------
+
+text_char = st.characters(exclude_categories=("Cs",))
+name_char = st.characters(exclude_categories=("Cs",), exclude_characters="{}")
+unicode_text = st.text(text_char, min_size=1, max_size=40).filter(lambda s: s.strip() != "")
+hex_id = st.text("0123456789abcdef", min_size=16, max_size=16)
+commits = st.text("0123456789abcdef", min_size=7, max_size=40)
+path_part = st.text(
+    st.characters(
+        exclude_categories=("Cs",), exclude_characters="/\\" + "".join(map(chr, range(32)))
+    ),
+    min_size=1,
+    max_size=30,
+).filter(lambda p: p not in (".", ".."))
+# The unsafe-link rule: an inline link to these schemes is refused, so a valid record
+# has none.
+_UNSAFE_LINK = re.compile(r"\]\(\s*<?\s*(javascript|vbscript|data|file)\s*:", re.IGNORECASE)
+markdown_text = st.one_of(
+    unicode_text,
+    st.lists(
+        st.one_of(
+            unicode_text,
+            st.sampled_from(
+                [
+                    "**bold**",
+                    "`code`",
+                    "[link](https://example.test/)",
+                    "<b>raw</b>",
+                    "\n\n- item\n- item\n\n",
+                    "\n\n```python\nx = 1\n```\n\n",
+                    "\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n",
+                    "~~struck~~",
+                    "--some-flag",
+                    "`some_key`",
+                    "{{ 7*7 }}",
+                ]
+            ),
+        ),
+        min_size=1,
+        max_size=6,
+    ).map(" ".join),
+).filter(lambda s: s.strip() != "" and not _UNSAFE_LINK.search(s))
+
+
+@st.composite
+def messages(draw: st.DrawFn, max_placeholders: int = 3) -> str:
+    """A message template: literal text (braces doubled) and ``{name}`` placeholders."""
+    parts = []
+    placeholders = 0
+    for _ in range(draw(st.integers(1, 5))):
+        if placeholders < max_placeholders and draw(st.booleans()):
+            name = draw(st.text(name_char, max_size=12))
+            parts.append("{" + name + "}")
+            placeholders += 1
+        else:
+            literal = draw(st.text(text_char, min_size=1, max_size=30))
+            parts.append(literal.replace("{", "{{").replace("}", "}}"))
+    message = "".join(parts)
+    assume(message.strip() != "")
+    return message
+
+
+repos = st.from_regex(r"\A[A-Za-z0-9][A-Za-z0-9-]{0,15}/[A-Za-z0-9_.-]{1,15}\Z").filter(
+    lambda r: r.split("/")[1] not in (".", "..")
+)
+exceptions = st.from_regex(r"\A[A-Za-z_][A-Za-z0-9_]{0,15}(\.[A-Za-z_][A-Za-z0-9_]{0,15}){0,2}\Z")
+languages = st.one_of(
+    st.sampled_from(["python", "bash", "yaml", "html", "javascript", "json", "text", "c", "rst"]),
+    unicode_text,
+)
+
+
+@st.composite
+def records(draw: st.DrawFn, record_id: str | None, aliases: list[str]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if record_id:
+        data["id"] = record_id
+    if aliases:
+        data["aliases"] = aliases
+    data["repo"] = draw(repos)
+    data["exception"] = draw(exceptions)
+    data["message"] = draw(messages())
+    parts = draw(st.lists(path_part, min_size=1, max_size=4))
+    path = "/".join(parts) + draw(st.sampled_from(["", ".py", ".html", ".js", ".txt"]))
+    assume(not re.match(r"^[A-Za-z]:", path))
+    source: dict[str, Any] = {"commit": draw(commits), "path": path}
+    if draw(st.booleans()):
+        code = draw(st.text(text_char, min_size=1, max_size=400))
+        count = len(code.splitlines())
+        assume(count >= 1)
+        start = draw(st.integers(1, 10_000))
+        source["line"] = start + draw(st.integers(0, count - 1))
+        source["excerpt"] = {"start": start, "code": code}
+    else:
+        source["line"] = draw(st.integers(1, 10**9))
+    for key in ("function", "condition"):
+        if draw(st.booleans()):
+            source[key] = draw(unicode_text)
+    if draw(st.booleans()):
+        source["removed_in"] = draw(commits)
+    data["source"] = source
+    if draw(st.booleans()):
+        data["title"] = draw(unicode_text)
+    if draw(st.booleans()):
+        data["meaning"] = draw(markdown_text)
+    if draw(st.booleans()):
+        data["solutions"] = draw(st.lists(markdown_text, max_size=3))
+    if draw(st.booleans()):
+        data["example_fix"] = [
+            {
+                "lang": draw(languages),
+                "code": draw(st.text(text_char, min_size=1, max_size=200)),
+                **({"caption": draw(unicode_text)} if draw(st.booleans()) else {}),
+            }
+            for _ in range(draw(st.integers(0, 2)))
+        ]
+    if draw(st.booleans()):
+        when = {}
+        for key in ("trigger", "situations"):
+            if draw(st.booleans()):
+                when[key] = draw(markdown_text)
+        data["when"] = when
+    if draw(st.booleans()):
+        data["related"] = draw(
+            st.lists(unicode_text.filter(lambda t: not re.fullmatch(r"[0-9a-f]{16}", t)))
+        )
+    if draw(st.booleans()):
+        data["analysis"] = {
+            "by": draw(unicode_text),
+            "date": draw(st.dates(datetime.date(1000, 1, 1), datetime.date(9999, 12, 31))),
+        }
+    if draw(st.booleans()):
+        data["some_unknown_field"] = draw(st.one_of(unicode_text, st.integers()))
+    return data
+
+
+@st.composite
+def record_sets(draw: st.DrawFn) -> list[dict[str, Any]]:
+    count = draw(st.integers(1, 3))
+    alias_counts = [draw(st.integers(0, 2)) for _ in range(count)]
+    ids = draw(
+        st.lists(hex_id, min_size=count + sum(alias_counts), max_size=count + 6, unique=True)
+    )
+    found = []
+    taken = count
+    for number in range(count):
+        aliases = ids[taken : taken + alias_counts[number]]
+        taken += alias_counts[number]
+        stated = ids[number] if count > 1 or draw(st.booleans()) else None
+        found.append(draw(records(stated, aliases)))
+    # A source path cannot also be a folder of another path of the same repo: both
+    # would need repos/<repo>/files/<path>/ (errdex refuses that, E301).
+    places = {(data["repo"], data["source"]["path"]) for data in found}
+    folders = {
+        (repo, "/".join(path.split("/")[:cut]))
+        for repo, path in places
+        for cut in range(1, path.count("/") + 1)
+    }
+    assume(not places & folders)
+    if count > 1 and draw(st.booleans()):
+        # A related entry naming another record by id, and one by its message.
+        found[0].setdefault("related", []).append(found[1]["id"])
+        found[-1].setdefault("related", []).append(found[0]["message"])
+    return found
+
+
+def write_records(content: Path, generated: list[dict[str, Any]]) -> None:
+    (content / "errors" / "sub").mkdir(parents=True)
+    (content / "site.yaml").write_text(SITE_YAML, encoding="utf-8")
+    for number, data in enumerate(generated):
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=60)
+        name = f"sub/r{number}.yml" if number % 2 else f"r{number}.yaml"
+        (content / "errors" / name).write_text(text, encoding="utf-8")
+
+
+def round_trips(data: dict[str, Any]) -> bool:
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=60)
+    return bool(yaml.safe_load(text) == data) and yaml_can_read(text)
+
+
+@settings(SETTINGS, max_examples=60)  # two builds an example: the slowest property here
+@given(generated=record_sets())
+def test_valid_records_always_build_to_the_same_bytes(run, generated: list[dict[str, Any]]) -> None:  # type: ignore[no-untyped-def]
+    assume(all(round_trips(data) for data in generated))
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        first, second = root / "one" / "content", root / "two" / "elsewhere" / "content"
+        write_records(first, generated)
+        shutil.copytree(first, second)
+        result = run("build", "--content", first, "--out", root / "out1", "--no-cache")
+        assert result.code == 0, result.err
+        problems, other = problem_lines(result.err)
+        assert other == []
+        assert all(p["message"].startswith("warning: ") for p in problems), result.err
+        again = run("build", "--content", second, "--out", root / "out2", "--no-cache")
+        assert again.code == 0, again.err
+        one = {rel: data for rel, (data, _) in snapshot(root / "out1").items()}
+        two = {rel: data for rel, (data, _) in snapshot(root / "out2").items()}
+        assert one.keys() == two.keys()
+        assert [rel for rel in one if one[rel] != two[rel]] == []
+        assert document_mismatches(root / "out1", first) == []
+
+
+# --- (c) and (d) Search never raises, whatever is pasted -----------------------------------
+
+
+def index_of(templates: list[tuple[str, str]]) -> search.Index:
+    entries = [
+        search.make_entry(i, f"{i:016x}", exception, "owner/name", template, template[:72])
+        for i, (exception, template) in enumerate(templates)
+    ]
+    return search.Index.build(entries)
+
+
+templates = st.lists(st.tuples(exceptions, messages(max_placeholders=5)), min_size=1, max_size=6)
+LOG_PREFIXES = [
+    "",
+    "ERROR ",
+    "2026-08-14 12:00:37,123 ",
+    "(APIServer pid=123) ",
+    "[rank0]: ",
+    "\x1b[31m",
+    "[file.py:12] ",
+    "stderr F ",
+    "svc-1  | ",
+    "Aug 14 12:00:37 host unit[1]: ",
+    "E   ",
+]
+
+
+@st.composite
+def pastes(draw: st.DrawFn, known: list[tuple[str, str]] | None = None) -> str:
+    kind = draw(st.integers(0, 6 if known else 3))
+    if kind == 0:
+        return draw(st.text(st.characters(exclude_categories=("Cs",)), max_size=500))
+    if kind == 1:  # huge: a piece repeated up to 50,000 characters
+        piece = draw(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=40))
+        return (piece * draw(st.integers(1, 50_000)))[: draw(st.integers(0, 50_000))]
+    if kind == 2:  # binary-looking
+        return draw(st.binary(max_size=2000)).decode("latin-1")
+    if kind == 3:  # traceback-shaped
+        lines = draw(
+            st.lists(
+                st.one_of(
+                    st.sampled_from(
+                        [
+                            "Traceback (most recent call last):",
+                            '  File "x.py", line 1, in <module>',
+                            "    raise ValueError(x)",
+                            "    ^^^^^^^^^",
+                            "During handling of the above exception, another exception occurred:",
+                            "The above exception was the direct cause of the following exception:",
+                            "ValueError: ",
+                            "torch.OutOfMemoryError: CUDA out of memory",
+                            "",
+                        ]
+                    ),
+                    st.text(st.characters(exclude_categories=("Cs",)), max_size=80),
+                ),
+                max_size=30,
+            )
+        )
+        prefix = draw(st.sampled_from(LOG_PREFIXES))
+        return "\n".join(prefix + line for line in lines)
+    assert known
+    exception, template = draw(st.sampled_from(known))
+    parsed = parse_template(template)
+    filled = "".join(
+        draw(st.text(max_size=20)) if part.placeholder else part.text for part in parsed.parts
+    )
+    if kind == 6:  # the template's own words over and over: no backtracking blow-up
+        words = [part.text for part in parsed.parts if not part.placeholder] or [template]
+        repeated = " ".join(draw(st.sampled_from(words)) for _ in range(draw(st.integers(1, 50))))
+        return f"{exception}: {repeated * draw(st.integers(1, 40))}"
+    if kind == 4:
+        filled = filled.lower() if draw(st.booleans()) else filled
+        start = draw(st.integers(0, len(filled)))
+        return filled[start : start + draw(st.integers(0, len(filled)))]
+    prefix = draw(st.sampled_from(LOG_PREFIXES))
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "x.py", line 3, in f\n'
+        f"{prefix}{exception}: {filled}\n"
+        + draw(st.sampled_from(["", "\n", "\r\n", "\nnext line\n"]))
+    )
+
+
+@SETTINGS
+@given(data=st.data(), known=templates, limit=st.integers(1, 10))
+def test_lookup_never_raises_and_keeps_to_its_limit(
+    data: st.DataObject, known: list[tuple[str, str]], limit: int
+) -> None:
+    index = index_of(known)
+    paste = data.draw(pastes(known))
+    matches = search.lookup(index, paste, limit=limit)
+    assert isinstance(matches, list)
+    assert len(matches) <= limit
+    for match in matches:
+        assert match.entry in index.entries
+        assert {name for name, _ in match.values} <= set(match.entry.names)
+        assert set(match.also) <= {entry.id for entry in index.entries}
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "",
+        "\x00" * 50_000,
+        "ValueError: " + "x" * 50_000,
+        "Traceback (most recent call last):\n" * 5_000,
+        ("a | " * 12_500),
+        ("[f.py:1] " * 5_000) + "ValueError: x",
+        "\n".join(["ERROR x"] * 7_000),
+        "\r" * 50_000,
+        "\u2028\u0085\x0b\x0c" * 12_500,
+        "ﬃİ" * 25_000,
+    ],
+    ids=lambda p: repr(p[:12]) + f"x{len(p)}",
+)
+def test_lookup_answers_huge_and_odd_pastes(paste: str) -> None:
+    index = index_of(
+        [
+            ("ValueError", "size={size} must be positive"),
+            ("ValueError", "x {a} must be divisible by {b}"),
+            ("RuntimeError", "CUDA error: out of memory"),
+        ]
+    )
+    assert len(search.lookup(index, paste, limit=3)) <= 3
+    assert len(search.extract(paste).message) <= search.MAX_MESSAGE
+
+
+@SETTINGS
+@given(paste=pastes())
+@example(paste="")
+@example(paste="Traceback (most recent call last):")
+@example(paste="Traceback (most recent call last):\n\n\n")
+@example(paste="ValueError")
+@example(paste=":")
+@example(paste="\x1b[")
+@example(paste="A" * 50_000 + "Error: x")
+@example(paste="a." * 25_000)
+def test_extract_never_raises(paste: str) -> None:
+    extracted = search.extract(paste)
+    assert isinstance(extracted, search.Extracted)
+    assert isinstance(extracted.message, str)
+    assert len(extracted.message) <= search.MAX_MESSAGE
+    assert extracted.exception is None or isinstance(extracted.exception, str)
+
+
+def test_lookup_of_a_paste_that_repeats_a_templates_words_is_fast() -> None:
+    program = (
+        "from errdex import search\n"
+        "entry = search.make_entry(0, '0' * 16, 'ValueError', 'o/n', "
+        "'expected {a} or {b} or {c} or {d}, got {e}', 't')\n"
+        "index = search.Index.build([entry])\n"
+        "search.lookup(index, 'ValueError: expected ' + 'or ' * 600)\n"
+    )
+    try:
+        subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        pytest.fail("lookup took more than 5 s")
