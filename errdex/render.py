@@ -171,7 +171,8 @@ class Renderer:
         """
         if root is None:
             root = "../" * (len(PurePosixPath(path).parts) - 1)
-        canonical = self.site.config.base_url + (
+        # Source paths become part of some addresses: encode them as URLs.
+        canonical = self.site.config.base_url + quote(
             path.removesuffix("index.html") if path.endswith("index.html") else path
         )
 
@@ -268,7 +269,7 @@ class Renderer:
             out[rel] = mirror.dumps_compact(data)
         out["api/errors.json"] = mirror.dumps(mirror.index_document(site))
         pages = sorted(
-            rel.removesuffix("index.html")
+            quote(rel.removesuffix("index.html"))
             for rel in out
             if rel.endswith("index.html")
             and not rel.startswith("search/")

@@ -5,6 +5,7 @@ hostile inputs that once broke errdex, each now refused at path:line or built.""
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import os
 import re
@@ -16,12 +17,12 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import unquote, urljoin, urlsplit
 
 import jsonschema
 import pytest
 import yaml
-from bs4 import Tag
+from bs4 import BeautifulSoup, Tag
 from conftest import MINIMAL, ROOT, make_content, snapshot, soup
 
 from errdex.cli import main
@@ -80,8 +81,18 @@ def base_url_of(content: Path) -> str:
     return url if url.endswith("/") else url + "/"
 
 
+@functools.lru_cache(maxsize=512)
+def _parsed(page: Path, mtime: int) -> BeautifulSoup:
+    return BeautifulSoup(page.read_text(encoding="utf-8"), "html5lib")
+
+
+def browser_soup(page: Path) -> BeautifulSoup:
+    """A page parsed as a browser parses it (HTML5 tree building, html5lib)."""
+    return _parsed(page, page.stat().st_mtime_ns)
+
+
 def elements(page: Path) -> Iterator[Tag]:
-    yield from soup(page).find_all(True)
+    yield from browser_soup(page).find_all(True)
 
 
 def script_violations(out: Path, base_url: str) -> list[str]:
@@ -90,7 +101,7 @@ def script_violations(out: Path, base_url: str) -> list[str]:
     found = []
     for page in html_pages(out):
         here = page_url(out, page, base_url)
-        for script in soup(page).find_all("script"):
+        for script in browser_soup(page).find_all("script"):
             where = f"{page.relative_to(out)}: {str(script)[:120]!r}"
             src = script.get("src")
             if src is not None:
@@ -359,6 +370,33 @@ def test_feed_and_sitemap_are_well_formed_xml(hostile_site: Path) -> None:
         ElementTree.parse(hostile_site / name)
 
 
+def address_violations(out: Path, base_url: str) -> list[str]:
+    """Canonical URLs and sitemap entries that do not lead back to their own page."""
+    base_path = unquote(urlsplit(base_url).path)
+    found = []
+    for page in html_pages(out):
+        rel = page.relative_to(out).as_posix()
+        html = soup(page)
+        if rel == "404.html" or html.find("meta", attrs={"http-equiv": "refresh"}):
+            continue  # served at any address; a moved id's page points to the record's
+        want = base_path + rel.removesuffix("index.html")
+        for link in html.find_all("link", rel="canonical"):
+            parts = urlsplit(str(link.get("href")))
+            if parts.query or parts.fragment or unquote(parts.path) != want:
+                found.append(f"{rel}: canonical {link.get('href')!r}")
+    tree = ElementTree.parse(out / "sitemap.xml")
+    for loc in tree.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc"):
+        parts = urlsplit(loc.text or "")
+        rel = unquote(parts.path).removeprefix(base_path)
+        if parts.query or parts.fragment or not (out / rel / "index.html").is_file():
+            found.append(f"sitemap: {loc.text!r}")
+    return found
+
+
+def test_canonical_and_sitemap_urls_lead_to_their_page(hostile_site: Path) -> None:
+    assert address_violations(hostile_site, base_url_of(CONTENT)) == []
+
+
 def test_the_corpus_builds_to_the_same_bytes_under_any_hash_seed(tmp_path: Path) -> None:
     """Two fresh processes with different hash seeds, content in different folders."""
     outputs = []
@@ -555,3 +593,12 @@ def test_feed_is_well_formed_whatever_characters_records_hold(tmp_path: Path, ru
     if result.code == 0:
         for name in ("feed.xml", "sitemap.xml"):
             ElementTree.parse(tmp_path / "out" / name)
+
+
+def test_a_path_with_url_syntax_gets_a_canonical_url_of_its_own(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    record = MINIMAL.replace("src/project/config.py", '"src/50%41 off #1?.py"')
+    result = _build(run, tmp_path, {"url.yaml": record})
+    assert result.code == 0, result.err
+    out = tmp_path / "out"
+    assert [p for p in html_pages(out) if "%41" in p.as_posix()]
+    assert address_violations(out, "https://errors.example.test/docs/") == []

@@ -230,6 +230,9 @@ def check_record_file(run: Callable[..., Any], data: bytes) -> None:  # type: ig
     problems, other = problem_lines(result.err)
     assert other == [], f"stderr lines not of the form path:line: message: {other}"
     assert all(same_file(p["path"], record) for p in problems), result.err
+    # Each problem points at a line the file has (YAML counts CR, NEL, LS and PS too).
+    lines = len(re.findall("\r\n|[\r\n\x85\u2028\u2029]", data.decode("utf-8", "replace")))
+    assert all(int(p["line"]) <= lines + 1 for p in problems), result.err
     if result.code == 1:
         assert [p for p in problems if not p["message"].startswith("warning: ")], result.err
     summary = result.err.splitlines()[-1] if result.err else ""
