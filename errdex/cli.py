@@ -173,10 +173,8 @@ def _new(ns: argparse.Namespace) -> int:
     import datetime
 
     from . import new, update
-    from .schema import REPO_PATTERN
 
-    if not re.fullmatch(REPO_PATTERN, ns.repo):
-        print(f"errdex: --repo must be owner/name, not {ns.repo!r}", file=sys.stderr)
+    if not _repo_ok(ns.repo):
         return 1
     paste = sys.stdin.read() if ns.text == "-" else ns.text
     if not paste.strip():
@@ -234,12 +232,20 @@ def _check(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _reconcile(ns: argparse.Namespace) -> int:
-    from . import pin, scan
+def _repo_ok(repo: str) -> bool:
+    """Whether ``--repo`` is owner/name; says so when it is not."""
     from .schema import REPO_PATTERN
 
-    if not re.match(REPO_PATTERN, ns.repo):
-        print(f"errdex: --repo must be owner/name, not {ns.repo!r}", file=sys.stderr)
+    if re.fullmatch(REPO_PATTERN, repo):
+        return True
+    print(f"errdex: --repo must be owner/name, not {repo!r}", file=sys.stderr)
+    return False
+
+
+def _reconcile(ns: argparse.Namespace) -> int:
+    from . import pin, scan
+
+    if not _repo_ok(ns.repo):
         return 1
     started = time.perf_counter()
     try:
