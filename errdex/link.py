@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -87,11 +86,12 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
         if record.message.source != record.message.display:
             by_message[record.message.source].append(record)
 
+    messages = sorted(by_message)
     related: dict[str, tuple[RelatedLink, ...]] = {}
     for record in by_id.values():
         links: list[RelatedLink] = []
         for entry in record.related:
-            target, problem = _resolve(record, entry.text, by_id, aliases, by_message)
+            target, problem = _resolve(record, entry.text, by_id, aliases, by_message, messages)
             if problem:
                 message, severity = problem
                 code = "E401" if severity is Severity.ERROR else "W402"
@@ -108,21 +108,28 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
     by_option: dict[str, list[Record]] = defaultdict(list)
     spellings: dict[str, set[str]] = defaultdict(set)
     backlinks: dict[str, list[Record]] = defaultdict(list)
+    named: set[str] = set()
+    # Records come in order, so a record already listed is the last one of its list
+    # (compared by identity: a record's equality compares every field).
     for record in ordered:
         by_repo[record.repo].append(record)
         by_exception[record.exception].append(record)
         by_file[(record.repo, record.source.path)].append(record)
-        for key, spelling, _ in sorted(options_of(record)):
-            if record not in by_option[key]:
-                by_option[key].append(record)
+        for key, spelling, strong in sorted(options_of(record)):
+            listed = by_option[key]
+            if not listed or listed[-1] is not record:
+                listed.append(record)
             spellings[key].add(spelling)
+            if strong:
+                named.add(key)
         for shown in related[record.id]:
-            if shown.record is not None and record not in backlinks[shown.record.id]:
-                backlinks[shown.record.id].append(record)
+            if shown.record is not None:
+                linking = backlinks[shown.record.id]
+                if not linking or linking[-1] is not record:
+                    linking.append(record)
     problems += _path_clashes(by_file)
     # A snake_case name seen only in prose code (a function, a variable) is an option
     # only if some message or flag names it too.
-    named = {key for record in ordered for key, _, strong in options_of(record) if strong}
     by_option = defaultdict(list, {k: v for k, v in by_option.items() if k in named})
     site = Site(
         config=config,
@@ -138,11 +145,6 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
         backlinks={key: tuple(items) for key, items in sorted(backlinks.items())},
     )
     return site, problems
-
-
-_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{3,}[a-z0-9]*)(?![\w-])")
-_KEY = re.compile(r"(?<![\w.{])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w(])")
-_CODE = re.compile(r"`([^`]+)`")
 
 
 def _path_clashes(by_file: Mapping[tuple[str, str], list[Record]]) -> list[Problem]:
@@ -170,39 +172,9 @@ def _path_clashes(by_file: Mapping[tuple[str, str], list[Record]]) -> list[Probl
     return problems
 
 
-def _short_words(text: str) -> str:
-    return " ".join(word for word in text.split() if len(word) <= MAX_OPTION)
-
-
-MAX_OPTION = 80
-"""Longer "flags" or keys are not options anyone types."""
-
-
-def options_of(record: Record) -> set[tuple[str, str, bool]]:
-    """Command-line flags and config keys an error mentions: (key, as written, whether a
-    flag or the message itself names it).
-
-    Flags come from the message and the prose; a snake_case key from the message's own
-    text or from code in the prose. ``--tensor-parallel-size`` and
-    ``tensor_parallel_size`` are one option.
-    """
-    literal = "".join(part.text for part in record.message.parts if not part.placeholder)
-    prose = " ".join(
-        text
-        for text in (record.meaning, record.trigger, record.situations, *record.solutions)
-        if text
-    )
-    found: set[tuple[str, str, bool]] = set()
-    # Option pages are folders named after the key: keep to names a file system holds.
-    literal, prose = _short_words(literal), _short_words(prose)
-    for text in (literal, prose):
-        for flag in _FLAG.findall(text):
-            found.add((flag.replace("-", "_"), "--" + flag, True))
-    for key in _KEY.findall(literal):
-        found.add((key, key, True))
-    for key in _KEY.findall(" ".join(_CODE.findall(prose))):
-        found.add((key, key, False))
-    return found
+def options_of(record: Record) -> frozenset[tuple[str, str, bool]]:
+    """Command-line flags and config keys an error mentions (see ``model.options_in``)."""
+    return record.options
 
 
 def _resolve(
@@ -211,6 +183,7 @@ def _resolve(
     by_id: Mapping[str, Record],
     aliases: Mapping[str, Record],
     by_message: Mapping[str, list[Record]],
+    messages: list[str],
 ) -> tuple[Record | None, tuple[str, Severity] | None]:
     """Find the record a related entry names, and what to say if it names none or itself."""
     if ID_RE.fullmatch(text):
@@ -218,7 +191,7 @@ def _resolve(
         if target is None:
             return None, (f"related id {text} matches no record", Severity.ERROR)
     else:
-        matches = _by_text(record, text, by_message)
+        matches = _by_text(record, text, by_message, messages)
         if len(matches) != 1:
             what = "no record has" if not matches else f"{len(matches)} records have"
             return None, (
@@ -231,7 +204,9 @@ def _resolve(
     return target, None
 
 
-def _by_text(record: Record, text: str, by_message: Mapping[str, list[Record]]) -> list[Record]:
+def _by_text(
+    record: Record, text: str, by_message: Mapping[str, list[Record]], messages: list[str]
+) -> list[Record]:
     """Records with exactly this message, else those whose message starts with it.
 
     Related entries are often copied from a list that cuts messages short, with or
@@ -242,6 +217,11 @@ def _by_text(record: Record, text: str, by_message: Mapping[str, list[Record]]) 
         stem = text.rstrip().removesuffix("…").removesuffix("...").rstrip()
         if len(stem) < 12:
             return []
-        candidates = [r for m, rs in by_message.items() if m.startswith(stem) for r in rs]
+        # ``messages`` is sorted: those starting with the stem are one run of it.
+        at = bisect.bisect_left(messages, stem)
+        candidates = []
+        while at < len(messages) and messages[at].startswith(stem):
+            candidates += by_message[messages[at]]
+            at += 1
     same_repo = [r for r in candidates if r.repo == record.repo] or candidates
-    return list(dict.fromkeys(same_repo))
+    return list({id(r): r for r in same_repo}.values())

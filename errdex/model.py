@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .load import Document
@@ -203,10 +203,23 @@ class Record:
     """The record file, as messages show it."""
     data: dict[str, Any]
     """The record's fields as written (dates as ISO text), for the JSON mirror."""
+    has_analysis: bool
+    """Whether it says anything beyond the source: meaning, solutions, fixes or when."""
+    options: frozenset[tuple[str, str, bool]]
+    """The flags and config keys it mentions (``options_in``)."""
 
-    @property
-    def has_analysis(self) -> bool:
-        return any((self.meaning, self.solutions, self.example_fix, self.trigger, self.situations))
+    def summary(self) -> Record:
+        """This record without its prose, excerpt and data: what other pages show of it."""
+        return replace(
+            self,
+            meaning=None,
+            solutions=(),
+            example_fix=(),
+            trigger=None,
+            situations=None,
+            source=replace(self.source, excerpt=None, condition=None),
+            data={},
+        )
 
 
 def record_from(doc: Document) -> Record:
@@ -218,6 +231,11 @@ def record_from(doc: Document) -> Record:
     analysis = data.get("analysis")
     message = parse_template(data["message"])
     stated = "id" in data
+    solutions = tuple(data.get("solutions", ()))
+    fixes = tuple(
+        FixBlock(block["lang"], block["code"], block.get("caption"))
+        for block in data.get("example_fix", ())
+    )
     return Record(
         id=data["id"] if stated else derive_id(data["repo"], data["exception"], data["message"]),
         id_stated=stated,
@@ -238,11 +256,8 @@ def record_from(doc: Document) -> Record:
             removed_in=source.get("removed_in"),
             excerpt=Excerpt(excerpt["start"], excerpt["code"]) if excerpt else None,
         ),
-        solutions=tuple(data.get("solutions", ())),
-        example_fix=tuple(
-            FixBlock(block["lang"], block["code"], block.get("caption"))
-            for block in data.get("example_fix", ())
-        ),
+        solutions=solutions,
+        example_fix=fixes,
         trigger=when.get("trigger"),
         situations=when.get("situations"),
         related=tuple(
@@ -252,7 +267,49 @@ def record_from(doc: Document) -> Record:
         analysis=Analysis(analysis["by"], analysis["date"]) if analysis else None,
         file=doc.shown,
         data=data,
+        has_analysis=any(
+            (data.get("meaning"), solutions, fixes, when.get("trigger"), when.get("situations"))
+        ),
+        options=options_in(
+            message, (data.get("meaning"), when.get("trigger"), when.get("situations"), *solutions)
+        ),
     )
+
+
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{3,}[a-z0-9]*)(?![\w-])")
+_KEY = re.compile(r"(?<![\w.{])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w(])")
+_CODE = re.compile(r"`([^`]+)`")
+MAX_OPTION = 80
+"""Longer "flags" or keys are not options anyone types."""
+
+
+def _short_words(text: str) -> str:
+    return " ".join(word for word in text.split() if len(word) <= MAX_OPTION)
+
+
+def options_in(
+    message: Template, prose: tuple[str | None, ...]
+) -> frozenset[tuple[str, str, bool]]:
+    """Command-line flags and config keys an error mentions: (key, as written, whether a
+    flag or the message itself names it).
+
+    Flags come from the message and the prose; a snake_case key from the message's own
+    text or from code in the prose. ``--tensor-parallel-size`` and
+    ``tensor_parallel_size`` are one option.
+    """
+    literal = "".join(part.text for part in message.parts if not part.placeholder)
+    # Option pages are folders named after the key: keep to names a file system holds.
+    literal = _short_words(literal)
+    text = _short_words(" ".join(t for t in prose if t))
+    found: set[tuple[str, str, bool]] = set()
+    for words in (literal, text):
+        for flag in _FLAG.findall(words):
+            found.add((flag.replace("-", "_"), "--" + flag, True))
+    for key in _KEY.findall(literal):
+        found.add((key, key, True))
+    for key in _KEY.findall(" ".join(_CODE.findall(text))):
+        found.add((key, key, False))
+    return frozenset(found)
 
 
 def _plain(value: Any) -> Any:

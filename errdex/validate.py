@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -182,11 +183,18 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
         )
 
 
+@functools.lru_cache(maxsize=256)
+def _known_language(name: str) -> bool:
+    try:
+        find_lexer_class_by_name(name)
+    except ClassNotFound:
+        return False
+    return True
+
+
 def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     for index, block in enumerate(data.get("example_fix", ())):
-        try:
-            find_lexer_class_by_name(block["lang"])
-        except ClassNotFound:
+        if not _known_language(block["lang"]):
             yield Problem(
                 doc.shown,
                 doc.line("example_fix", index, "lang"),
