@@ -11,15 +11,15 @@ from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
 
-import yaml
-
-from . import __version__, search
-from .build import Options, build, check, gather
-from .codes import docs_url
-from .load import shown_path
-from .model import derive_id
+from . import __version__
 from .problems import BuildError, Problem, Severity
-from .urls import json_url, page_url
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .build import Options
+
+# The rest is imported by the commands that need it: a build with nothing to do starts
+# without loading the renderer, Pygments or the search index.
 
 
 def _positive(text: str) -> int:
@@ -49,13 +49,19 @@ def _parser() -> argparse.ArgumentParser:
             "--cache",
             type=Path,
             default=Path(".errdex/cache"),
-            help="keep highlighted code here between builds (.errdex/cache)",
+            help="keep highlighted code and the last build's state here (.errdex/cache)",
         )
         cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
 
     cmd = commands.add_parser("build", help="build the site (the default command)")
     content_options(cmd)
     output_options(cmd)
+    cmd.add_argument(
+        "--jobs",
+        type=_positive,
+        default=0,
+        help="processes for a full build of many records (one per core)",
+    )
 
     cmd = commands.add_parser(
         "check", help="validate and render without writing; say what a build would change"
@@ -145,24 +151,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
+    from .build import Options
+
     return Options(
         content=ns.content,
         out=ns.out,
         base_url=base_url or getattr(ns, "base_url", None),
         strict=ns.strict,
         cache=None if getattr(ns, "no_cache", True) else ns.cache,
+        # serve answers requests from threads meanwhile: it builds in its one process.
+        jobs=getattr(ns, "jobs", 1),
     )
 
 
 def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
+    from .build import build
+
     started = time.perf_counter()
     result = build(_options(ns, base_url))
     report(result.warnings, ns)
     stats = result.stats
     assert stats is not None
+    rendered = "" if result.rendered == result.pages else f"{result.rendered} rendered, "
     print(
-        f"errdex: built {len(result.site.records)} error pages into {ns.out}/ "
-        f"({stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
+        f"errdex: built {result.pages} error pages into {ns.out}/ ({rendered}"
+        f"{stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
         f"in {time.perf_counter() - started:.2f}s, {len(result.warnings)} warning(s)",
         file=sys.stderr,
     )
@@ -173,6 +186,8 @@ def _new(ns: argparse.Namespace) -> int:
     import datetime
 
     from . import new, update
+    from .files import shown_path
+    from .model import derive_id
 
     if not _repo_ok(ns.repo):
         return 1
@@ -200,8 +215,8 @@ def _new(ns: argparse.Namespace) -> int:
 
 
 def _serve(ns: argparse.Namespace) -> int:
-    from .render import default_theme
     from .serve import serve
+    from .theme import default_theme
 
     def build_for(url: str) -> list[str]:
         try:
@@ -218,6 +233,8 @@ def _serve(ns: argparse.Namespace) -> int:
 
 
 def _check(ns: argparse.Namespace) -> int:
+    from .build import check
+
     result, changed, removed = check(_options(ns))
     report(result.warnings, ns)
     for rel in changed:
@@ -225,7 +242,7 @@ def _check(ns: argparse.Namespace) -> int:
     for rel in removed:
         print(f"would remove {ns.out / rel}")
     print(
-        f"errdex: {len(result.site.records)} records are valid; a build would write "
+        f"errdex: {result.pages} records are valid; a build would write "
         f"{len(changed)} and remove {len(removed)} file(s), {len(result.warnings)} warning(s)",
         file=sys.stderr,
     )
@@ -281,6 +298,10 @@ def _reconcile(ns: argparse.Namespace) -> int:
 
 
 def _lookup(ns: argparse.Namespace) -> int:
+    from . import search
+    from .build import Options, gather
+    from .urls import json_url, page_url
+
     paste = sys.stdin.read() if ns.text == "-" else ns.text
     site, _warnings = gather(Options(content=ns.content, strict=ns.strict))
     index = search.Index.build(search.entries_from(site.records))
@@ -327,6 +348,8 @@ def _lookup(ns: argparse.Namespace) -> int:
 def report(problems: list[Problem], ns: argparse.Namespace | None = None) -> None:
     """Every problem as ``path:line: message [code]``, grouped by file, then where each
     code is explained."""
+    from .codes import docs_url
+
     for _path, group in groupby(sorted(problems), key=lambda p: p.path):
         for problem in group:
             print(problem, file=sys.stderr)
@@ -340,6 +363,8 @@ def report(problems: list[Problem], ns: argparse.Namespace | None = None) -> Non
 
 
 def _site_base(content: Path | None) -> str:
+    import yaml
+
     """The site's base_url when its config can be read, for links to the code pages."""
     try:
         data = yaml.safe_load((content or Path("content")).joinpath("site.yaml").read_text())

@@ -1,38 +1,65 @@
-"""Pygments highlighting: code blocks, excerpts split per line, and two colour schemes."""
+"""Pygments highlighting: code blocks, excerpts split per line, and two colour schemes.
+
+Highlighting is most of the cost of a build. What was highlighted before is kept between
+builds in an SQLite file in the cache folder, keyed by a digest of the code, its language
+and the Pygments version. A full build reads every entry at once; a build that renders a
+few pages looks up just their code, and needs no lexer when it was all seen before.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
+import re
+import sqlite3
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
-import pygments
 from markupsafe import Markup, escape
-from pygments import highlight as pygments_highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
-from pygments.util import ClassNotFound
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexer import Lexer
+
 LIGHT_STYLE = "default"
 DARK_STYLE = "github-dark"
 CSS_SCOPE = ".hl"
 
-_FORMATTER = HtmlFormatter(nowrap=True)
+
+@lru_cache(maxsize=1)
+def _formatter() -> HtmlFormatter[str]:
+    from pygments.formatters import HtmlFormatter
+
+    return HtmlFormatter(nowrap=True)
+
+
+def warm() -> None:
+    """Make the formatter and the lexers most excerpts need now (before forking)."""
+    _formatter()
+    for suffix in _BY_SUFFIX:
+        _lexer(suffix=suffix)
+
+
+def _pygmentize(code: str, lexer: Lexer) -> str:
+    from pygments import highlight as pygments_highlight
+
+    return str(pygments_highlight(code, lexer, _formatter()))
 
 
 @lru_cache(maxsize=256)
 def _lexer(name: str | None = None, suffix: str | None = None) -> Lexer | None:
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
     # stripnl=False: a leading blank line of an excerpt must keep its line number.
     try:
         if name:
             return get_lexer_by_name(name, stripnl=False, ensurenl=True)
+        if suffix in _BY_SUFFIX:
+            return get_lexer_by_name(_BY_SUFFIX[suffix], stripnl=False, ensurenl=True)
         if suffix:
             return get_lexer_for_filename("x" + suffix, stripnl=False, ensurenl=True)
     except ClassNotFound:
@@ -40,83 +67,174 @@ def _lexer(name: str | None = None, suffix: str | None = None) -> Lexer | None:
     return None
 
 
-# Highlighting is most of the cost of a build. What was highlighted before is kept in a
-# cache file between builds, keyed by the code, its language and the Pygments version.
-_CACHE_VERSION = f"errdex-highlight-1 pygments-{pygments.__version__}"
+_BY_SUFFIX = {".py": "python", ".pyi": "python"}
+"""Pygments finds a lexer for a file name by trying every lexer's patterns; the suffixes
+most excerpts have are looked up directly."""
+
+
+_CACHE_VERSION = f"errdex-highlight-2 pygments-{version('Pygments')}"
 _cache: dict[str, str] = {}
-_cache_dirty = False
+"""Entries in memory: read from the cache file, or made by this build."""
+_added: dict[str, str] = {}
+"""Entries made since the last ``take_added``: what a worker process sends back, and what
+the parent writes to the file."""
+_db: sqlite3.Connection | None = None
+_all_read = False
+"""Whether every entry of the file is in ``_cache`` (so a miss needs no lookup)."""
+
+
+def _key(kind: str, lang: str, code: str) -> str:
+    return hashlib.sha256(f"{kind}\x00{lang}\x00{code}".encode()).hexdigest()
+
+
+def _lookup(keys: list[str]) -> None:
+    """Bring the entries of ``keys`` that the file has into ``_cache``."""
+    wanted = [key for key in dict.fromkeys(keys) if key not in _cache]
+    if not wanted or _db is None or _all_read:
+        return
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT key, html FROM entries WHERE key IN ({marks})"
+        _cache.update(_db.execute(query, chunk))
 
 
 def _cached(kind: str, lang: str, code: str, make: Callable[[], str]) -> str:
-    global _cache_dirty
-    key = hashlib.sha256(f"{kind}\x00{lang}\x00{code}".encode()).hexdigest()
+    key = _key(kind, lang, code)
+    _lookup([key])
     found = _cache.get(key)
     if found is None:
-        found = _cache[key] = make()
-        _cache_dirty = True
+        found = _cache[key] = _added[key] = make()
     return found
 
 
-def load_cache(path: Path) -> str | None:
-    """Read the cache file; a missing one is fine, a corrupt or foreign one is ignored.
-    Returns a warning to show, or None."""
-    global _cache_dirty
-    _cache.clear()
-    _cache_dirty = False
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        return f"{path}: the highlight cache is unreadable; ignored and rebuilt"
-    if not isinstance(data, dict) or data.get("version") != _CACHE_VERSION:
-        return None  # another errdex or Pygments version: start afresh
-    entries = data.get("entries")
-    if not isinstance(entries, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in entries.items()
-    ):
-        return f"{path}: the highlight cache is not errdex's; ignored and rebuilt"
+def take_added() -> dict[str, str]:
+    """The entries made since the last call (in a worker: what the parent lacks)."""
+    added = dict(_added)
+    _added.clear()
+    return added
+
+
+def merge(entries: dict[str, str]) -> None:
+    """Add entries a worker made, so the cache file keeps them."""
     _cache.update(entries)
-    return None
+    _added.update(entries)
 
 
-def save_cache(path: Path) -> None:
-    """Write the cache when it grew, atomically (a reader never sees half a file)."""
-    if not _cache_dirty:
+def open_cache(path: Path, read_all: bool) -> str | None:
+    """Use the cache file at ``path`` (made if missing): every entry read now when
+    ``read_all``, else each when asked for. A file that is not a cache of this errdex and
+    Pygments version is emptied; one SQLite cannot read is replaced. Returns a warning to
+    show, or None."""
+    global _db, _all_read
+    close_cache()
+    warning = None
+    for _ in range(2):
+        db = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(path, timeout=60)
+            db.execute("CREATE TABLE IF NOT EXISTS meta (version TEXT NOT NULL)")
+            db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, html TEXT)")
+            row = db.execute("SELECT version FROM meta").fetchone()
+            if row is None or row[0] != _CACHE_VERSION:
+                with db:
+                    db.execute("DELETE FROM entries")
+                    db.execute("DELETE FROM meta")
+                    db.execute("INSERT INTO meta VALUES (?)", (_CACHE_VERSION,))
+            if read_all:
+                _cache.update(db.execute("SELECT key, html FROM entries WHERE html NOT NULL"))
+            _db, _all_read = db, read_all
+            return warning
+        except sqlite3.DatabaseError:
+            warning = f"{path}: the highlight cache is unreadable; ignored and rebuilt"
+            if db is not None:
+                db.close()
+            path.unlink(missing_ok=True)
+    return warning
+
+
+def save_cache() -> None:
+    """Add this build's new entries to the cache file."""
+    if _db is None or not _added:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    document = {"version": _CACHE_VERSION, "entries": _cache}
-    partial.write_text(json.dumps(document, separators=(",", ":")), encoding="utf-8")
-    os.replace(partial, path)
+    with _db:
+        _db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?)", _added.items())
+    _added.clear()
 
 
-@lru_cache(maxsize=4096)
+def close_cache() -> None:
+    global _db, _all_read
+    if _db is not None:
+        _db.close()
+    _db, _all_read = None, False
+    _cache.clear()
+    _added.clear()
+
+
 def highlight(code: str, lang: str) -> Markup:
     """``code`` as HTML spans for a ``<pre>``; plain escaped text for an unknown language."""
+    key = _key("block", lang, code)
+    _lookup([key])
+    if key in _cache:
+        return Markup(_cache[key])
     lexer = _lexer(name=lang)
     if lexer is None:
         return Markup(escape(code))
-    return Markup(_cached("block", lang, code, lambda: pygments_highlight(code, lexer, _FORMATTER)))
+    return Markup(_cached("block", lang, code, lambda: _pygmentize(code, lexer)))
 
 
-@lru_cache(maxsize=4096)
 def highlight_lines(code: str, filename: str) -> tuple[Markup, ...]:
     """One HTML fragment per source line, each with its spans closed.
 
     Pygments' HTML formatter closes and reopens spans at every newline, so the
     output splits cleanly into lines, even inside multi-line strings.
     """
-    count = len(code.splitlines())
+    lines = code.splitlines()
     suffix = PurePosixPath(filename).suffix
-    lexer = _lexer(suffix=suffix)
-    if lexer is None:
-        return tuple(Markup(escape(line)) for line in code.splitlines())
-    html = _cached("lines", suffix, code, lambda: pygments_highlight(code, lexer, _FORMATTER))
-    lines = html.split("\n")[:count]
-    return tuple(Markup(line) for line in lines)
+    if suffix in _LINE_BY_LINE and not _SPANS_LINES.search(code):
+        return tuple(Markup(html) for html in _by_line(lines, suffix))
+    key = _key("lines", suffix, code)
+    _lookup([key])
+    if key not in _cache:
+        lexer = _lexer(suffix=suffix)
+        if lexer is None:
+            return tuple(Markup(escape(line)) for line in lines)
+        _cache[key] = _added[key] = _pygmentize(code, lexer)
+    return tuple(Markup(line) for line in _cache[key].split("\n")[: len(lines)])
 
 
+# Excerpts of one codebase share most of their lines: the same file is quoted around
+# every raise in it, and code repeats its idioms. In Python, a line that starts at the top
+# state of Pygments' lexer ends there too, unless a string or statement runs on to the next
+# line; such excerpts are highlighted whole. Every other excerpt is highlighted a line at
+# a time, and a line seen before costs a lookup.
+_LINE_BY_LINE = {".py", ".pyi"}
+_SPANS_LINES = re.compile(
+    r"\"\"\"|'''"  # a triple-quoted string can run over lines
+    r"|\\[ \t]*$"  # so can anything after a backslash
+    r"|^[ \t]*#!"  # a hashbang is one only on the first line
+    r"|\b(?:def|class|import|from|case|match)[ \t]*$",  # a name may follow on the next line
+    re.MULTILINE,
+)
+
+
+def _by_line(lines: list[str], suffix: str) -> list[str]:
+    keys = [_key("line", suffix, line) for line in lines]
+    _lookup(keys)
+    missing = {key: line for key, line in zip(keys, lines, strict=True) if key not in _cache}
+    if missing:
+        lexer = _lexer(suffix=suffix)
+        assert lexer is not None, suffix
+        # The new lines do not depend on each other: highlight them in one call.
+        text = "\n".join(missing.values()) + "\n"
+        made = dict(zip(missing, _pygmentize(text, lexer).split("\n"), strict=False))
+        _cache.update(made)
+        _added.update(made)
+    return [_cache[key] for key in keys]
+
+
+@lru_cache(maxsize=1)
 def stylesheet() -> str:
     """Token colours for the light scheme, and for the dark one when the system asks for it."""
     # Token colours only: backgrounds come from errdex.css, so code sits on the page's own tones.
@@ -127,5 +245,7 @@ def stylesheet() -> str:
 
 
 def _token_css(style: str) -> list[str]:
+    from pygments.formatters import HtmlFormatter
+
     rules: list[str] = HtmlFormatter(style=style).get_token_style_defs(CSS_SCOPE)  # type: ignore[no-untyped-call]
     return rules

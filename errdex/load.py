@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,14 +13,13 @@ from yaml.composer import Composer
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .files import shown_path
 from .problems import Problem
 
 Key = tuple[str | int, ...]
 
 MAX_FILE_BYTES = 2_000_000
 """A record is a few kilobytes; anything this large is a mistake, not content."""
-
-RECORD_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +56,6 @@ class _Loader(yaml.SafeLoader):
                 problem_mark=event.start_mark,
             )
         return Composer.compose_node(self, parent, index)  # type: ignore[arg-type]
-
-
-def shown_path(path: Path) -> str:
-    """A path as the user would type it: relative to the working directory when inside it."""
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
@@ -238,43 +229,3 @@ def load_file(path: Path) -> tuple[Document | None, list[Problem]]:
     if text is None:
         return None, problems
     return parse_yaml(text, shown, path)
-
-
-def record_files(content: Path) -> tuple[list[Path], list[Problem]]:
-    """Every record file under ``content/errors``, sorted, none of them outside ``content``."""
-    errors_dir = content / "errors"
-    root = content.resolve()
-    found: list[Path] = []
-    problems: list[Problem] = []
-    if not errors_dir.is_dir():
-        return [], [
-            Problem(shown_path(errors_dir), 0, "no errors/ folder with records", code="E100")
-        ]
-    for path in sorted(_walk(errors_dir)):
-        shown = shown_path(path)
-        try:
-            inside = path.resolve(strict=True).is_relative_to(root)
-        except (OSError, RuntimeError):
-            problems.append(
-                Problem(shown, 0, "a link that leads nowhere (or to itself)", code="E100")
-            )
-            continue
-        if not inside:
-            problems.append(
-                Problem(shown, 0, "links outside the content folder; not read", code="E100")
-            )
-        elif path.is_dir():
-            problems.append(Problem(shown, 0, "is a folder, not a record file", code="E100"))
-        elif path.is_file():
-            found.append(path)
-    return found, problems
-
-
-def _walk(folder: Path) -> Iterator[Path]:
-    for entry in folder.iterdir():
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir() and not entry.is_symlink() and not entry.name.endswith(RECORD_SUFFIXES):
-            yield from _walk(entry)
-        elif entry.name.endswith(RECORD_SUFFIXES):
-            yield entry

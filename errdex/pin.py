@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import update
-from .load import shown_path
+from .files import shown_path
 from .model import derive_id
 from .scan import Site, Tree, scan_text, scan_tree
 

@@ -14,13 +14,14 @@ from urllib.parse import quote, urlsplit
 import jinja2
 import rcssmin  # type: ignore[import-untyped]
 import rjsmin  # type: ignore[import-untyped]
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from . import markdown, mirror, search
+from . import markdown, mirror
 from .codes import CODES
 from .highlight import highlight, highlight_lines, stylesheet
 from .link import Site, options_of
 from .model import Record, Template
+from .theme import Theme
 from .urls import (
     exception_url,
     file_url,
@@ -31,23 +32,6 @@ from .urls import (
     repo_url,
     report_issue_url,
 )
-
-PACKAGE = Path(__file__).resolve().parent
-
-
-@dataclass(frozen=True, slots=True)
-class Theme:
-    """Where the Jinja templates and the static files are."""
-
-    templates: Path
-    static: Path
-
-
-def default_theme() -> Theme:
-    """The bundled theme: inside the package when installed, beside it in a checkout."""
-    installed = PACKAGE / "_theme"
-    root = installed if installed.is_dir() else PACKAGE.parent
-    return Theme(templates=root / "templates", static=root / "static")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +45,14 @@ class CodeLine:
     is_raise: bool
 
 
-def make_env(theme: Theme) -> jinja2.Environment:
-    """The one Jinja environment: autoescaped, and strict about undefined names."""
+def make_env(theme: Theme, cache: Path | None = None) -> jinja2.Environment:
+    """The one Jinja environment: autoescaped, and strict about undefined names.
+
+    With ``cache``, compiled templates are kept there (keyed by their source), so a build
+    that renders a few pages does not compile the templates again."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(theme.templates),
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(cache)) if cache else None,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -76,6 +64,7 @@ def make_env(theme: Theme) -> jinja2.Environment:
         markdown_inline=markdown.render_inline,
         message=message_html,
         highlight=highlight,
+        code_rows=code_rows,
         count=count,
         xml_text=xml_text,
     )
@@ -112,6 +101,24 @@ def message_html(template: Template) -> Markup:
         else:
             out += part.text
     return out
+
+
+def code_rows(lines: Iterable[CodeLine]) -> Markup:
+    """The rows of the code view: each line's number (linked to GitHub) and its code, the
+    raising line marked. Made here rather than in a template loop: it is the longest
+    part of a page, and a loop of its own in Jinja costs more than the rest of the page."""
+    rows = []
+    for line in lines:
+        html = line.html
+        if line.is_raise:
+            html = Markup('<mark><span class="visually-hidden">Raised here: </span>') + html
+            html += Markup("</mark>")
+        rows.append(
+            f'<span class="line{" raise" if line.is_raise else ""}">'
+            f'<a class="ln" href="{escape(line.href)}" aria-label="Line {line.number} on GitHub">'
+            f'{line.number}</a><span class="src">{html}</span>\n</span>'
+        )
+    return Markup("".join(rows))
 
 
 def code_lines(record: Record) -> list[CodeLine]:
@@ -158,11 +165,29 @@ def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
 class Renderer:
     """Renders the pages of one linked site."""
 
-    def __init__(self, site: Site, theme: Theme) -> None:
+    def __init__(
+        self,
+        site: Site,
+        theme: Theme,
+        recent: list[Record] | None = None,
+        cache: Path | None = None,
+    ) -> None:
         self.site = site
-        self.env = make_env(theme)
+        self.env = make_env(theme, cache)
         self.assets = hashed_assets(theme)
-        self.recent = _recent(site, 10)
+        self.recent = _recent(site, RECENT) if recent is None else recent
+        # An error is listed on many pages (its file's, its neighbours', those it relates
+        # to): its row is rendered once per kind of row and reused.
+        macro = self.env.get_template("_macros.html").module.error_row  # type: ignore[attr-defined]
+        rows: dict[tuple[str, str, bool, bool], Markup] = {}
+
+        def row(r: Record, root: str, show_line: bool = False, show_repo: bool = True) -> Markup:
+            key = (r.id, root, show_line, show_repo)
+            if key not in rows:
+                rows[key] = macro(r, root, show_line=show_line, show_repo=show_repo)
+            return rows[key]
+
+        self.env.globals["row"] = row
 
     def page(self, template: str, path: str, root: str | None = None, **context: Any) -> bytes:
         """Render ``template`` as the file ``path``; every link in it is relative to that file.
@@ -192,9 +217,13 @@ class Renderer:
 
     def error_page(self, record: Record) -> bytes:
         site = self.site
-        same_file = [r for r in site.by_file[(record.repo, record.source.path)] if r is not record]
+        # By id: an incremental build shows a fresh record among the summaries of the others.
+        same_file = [
+            r for r in site.by_file[(record.repo, record.source.path)] if r.id != record.id
+        ]
         function = record.source.function
         same_function = [r for r in same_file if function and r.source.function == function]
+        others = [r for r in same_file if not (function and r.source.function == function)]
         options = sorted({key for key, _, _ in options_of(record) if key in site.by_option})
         return self.page(
             "error.html",
@@ -206,15 +235,36 @@ class Renderer:
             report_url=report_issue_url(record, site.config),
             description=_description(record),
             same_function=same_function,
-            same_file=[r for r in same_file if r not in same_function],
+            same_file=_nearest(others, record.source.line, NEARBY),
+            more_in_file=len(others) > NEARBY,
+            # Every error in the file, this one included: the file's page lists them all.
+            in_file=len(same_file) + 1,
             backlinks=site.backlinks.get(record.id, ()),
             options=options,
             json_ld=_json_ld(record, site),
         )
 
+    def record_files(self, record: Record) -> dict[str, bytes]:
+        """The files of one error: its page and its JSON document (at two addresses)."""
+        document = mirror.dumps(mirror.record_document(record, self.site))
+        return {
+            page_url(record.id) + "index.html": self.error_page(record),
+            json_url(record.id): document,
+            json_url(record.id).removesuffix(".json"): document,
+        }
+
     def files(
         self, progress: Callable[[Iterable[Record]], Iterable[Record]] = iter
     ) -> dict[str, bytes]:
+        """Every file of the site, in memory."""
+        out: dict[str, bytes] = {}
+        for record in progress(self.site.records):
+            out.update(self.record_files(record))
+        out.update(self.site_files())
+        return out
+
+    def site_files(self) -> dict[str, bytes]:
+        """Every file but those of single errors: assets, lists, indexes, search, feeds."""
         site = self.site
         out: dict[str, bytes] = {rel: data for rel, data in self.assets.values()}
         out["index.html"] = self.page("home.html", "index.html")
@@ -223,11 +273,6 @@ class Renderer:
         site_path = urlsplit(site.config.base_url).path or "/"
         out["404.html"] = self.page("404.html", "404.html", root=site_path)
         out["search/index.html"] = self.page("search.html", "search/index.html")
-        for record in progress(site.records):
-            out[page_url(record.id) + "index.html"] = self.error_page(record)
-            document = mirror.dumps(mirror.record_document(record, site))
-            out[json_url(record.id)] = document
-            out[json_url(record.id).removesuffix(".json")] = document
         for alias, record in sorted(site.aliases.items()):
             out[page_url(alias) + "index.html"] = self.page(
                 "moved.html", page_url(alias) + "index.html", alias=alias, record=record
@@ -264,16 +309,21 @@ class Renderer:
             out[exception_url(exception) + "index.html"] = self.list_page(
                 exception_url(exception), f"{exception} errors", records, exception=exception
             )
+        from . import search
+
         index = search.Index.build(search.entries_from(site.records))
         for rel, data in index.files().items():
             out[rel] = mirror.dumps_compact(data)
         out["api/errors.json"] = mirror.dumps(mirror.index_document(site))
         pages = sorted(
-            quote(rel.removesuffix("index.html"))
-            for rel in out
-            if rel.endswith("index.html")
-            and not rel.startswith("search/")
-            and not _is_alias(rel, site)
+            [quote(page_url(record.id)) for record in site.records]
+            + [
+                quote(rel.removesuffix("index.html"))
+                for rel in out
+                if rel.endswith("index.html")
+                and not rel.startswith("search/")
+                and not _is_alias(rel, site)
+            ]
         )
         out["sitemap.xml"] = self.page("sitemap.xml", "sitemap.xml", urls=pages)
         out["robots.txt"] = self.page("robots.txt", "robots.txt")
@@ -291,6 +341,19 @@ class Renderer:
         )
 
 
+NEARBY = 10
+"""How many other errors of the same file an error page lists (the nearest ones); a
+file's page lists them all."""
+
+
+def _nearest(records: list[Record], line: int, count: int) -> list[Record]:
+    """The ``count`` records raised nearest ``line``, in line order."""
+    if len(records) <= count:
+        return records
+    near = sorted(records, key=lambda r: (abs(r.source.line - line), r.source.line, r.id))
+    return sorted(near[:count], key=lambda r: (r.source.line, r.id))
+
+
 def _group(records: Iterable[Record], key: Callable[[Record], str]) -> Mapping[str, list[Record]]:
     groups: dict[str, list[Record]] = {}
     for record in records:
@@ -301,6 +364,14 @@ def _group(records: Iterable[Record], key: Callable[[Record], str]) -> Mapping[s
 def _is_alias(rel: str, site: Site) -> bool:
     parts = rel.split("/")
     return len(parts) == 3 and parts[0] == "errors" and parts[1] in site.aliases
+
+
+RECENT = 10
+"""Recently analysed errors the home page lists."""
+
+
+def recent(site: Site) -> list[Record]:
+    return _recent(site, RECENT)
 
 
 def _recent(site: Site, count: int) -> list[Record]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from . import load
+from . import files, load
 from .model import derive_id
 from .scan import Site
 
@@ -32,13 +32,13 @@ class Existing:
 
 def existing_records(content: Path, repo: str) -> tuple[list[Existing], list[str]]:
     """The records of ``repo`` in ``content`` (unreadable files are reported, not fatal)."""
-    paths, problems = load.record_files(content)
+    paths, problems = files.record_files(content)
     found, skipped = [], [str(p) for p in problems]
     for path in paths:
         doc, problems = load.load_file(path)
         data = doc.data if doc else None
         if not isinstance(data, dict) or problems or not isinstance(data.get("message"), str):
-            skipped.append(f"{load.shown_path(path)}: cannot be read; left alone")
+            skipped.append(f"{files.shown_path(path)}: cannot be read; left alone")
             continue
         if data.get("repo") != repo:
             continue

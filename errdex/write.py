@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import shutil
 from collections.abc import Iterator, Mapping
@@ -109,41 +110,124 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class Staging:
+    """A new output folder beside the old one, filled file by file (from several processes
+    at once if need be), then swapped into place whole.
+
+    A file whose bytes did not change is hard-linked from the old output, so it keeps its
+    modification time and costs no write. ``previous`` (output file → digest, from the
+    last build's state) says which are unchanged without reading them; without it, the
+    old file is read and compared.
+    """
+
+    def __init__(self, out: Path, previous: Mapping[str, str] | None = None) -> None:
+        self.out = out.absolute()
+        self.folder = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
+        self.previous = previous
+        self._folders: set[str] = set()
+
+    def open(self) -> None:
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(self.out)
+        self.folder.mkdir()
+
+    def put(self, rel: str, data: bytes) -> tuple[str, bool]:
+        """Stage one file; returns its digest and whether it was written (not linked)."""
+        check_relative(rel)
+        made = digest(data)
+        target = os.path.join(self.folder, rel)
+        parent = os.path.dirname(target)
+        if parent not in self._folders:
+            os.makedirs(parent, exist_ok=True)
+            self._folders.add(parent)
+        old = os.path.join(self.out, rel)
+        if self._unchanged(rel, old, data, made):
+            try:
+                os.link(old, target)
+                return made, False
+            except OSError:
+                pass
+        Path(target).write_bytes(data)
+        return made, True
+
+    def _unchanged(self, rel: str, old: str, data: bytes, made: str) -> bool:
+        if self.previous is None or rel not in self.previous:
+            return _same(Path(old), data)
+        try:
+            return self.previous[rel] == made and os.stat(old).st_size == len(data)
+        except OSError:
+            return False
+
+    def commit(self, kept: set[str]) -> int:
+        """Swap the staged folder in; returns how many old files are gone."""
+        old = set(self.previous) if self.previous is not None else set(_existing(self.out))
+        retired = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+        try:
+            # Two builds into one output take turns at the swap, so neither finds the
+            # folder gone from under it.
+            with _locked(self.out.parent / f".{self.out.name}.lock"):
+                if self.out.exists():
+                    os.replace(self.out, retired)
+                os.replace(self.folder, self.out)
+        except BaseException:
+            if retired.exists() and not self.out.exists():
+                os.replace(retired, self.out)
+            raise
+        shutil.rmtree(retired, ignore_errors=True)
+        return len(old - kept)
+
+    def abort(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
+    """Write a whole site held in memory."""
+    staging = Staging(out)
+    staging.open()
+    written = 0
+    try:
+        for rel in sorted(files):
+            written += staging.put(rel, files[rel])[1]
+        removed = staging.commit(set(files))
+    except BaseException:
+        staging.abort()
+        raise
+    return WriteStats(written=written, unchanged=len(files) - written, removed=removed)
+
+
+def update_in_place(
+    files: Mapping[str, bytes], out: Path, previous: Mapping[str, str]
+) -> tuple[int, dict[str, str]]:
+    """Write the files of ``files`` whose digest is not the one in ``previous`` into an
+    existing output. Returns how many were written, and every file's digest.
+
+    Every new file is written beside its old one first; only when all are written do they
+    take the old ones' places (renames, which cannot run out of space). A failed write
+    leaves the output as it was.
+    """
     for rel in files:
         check_relative(rel)
     out = out.absolute()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = out.parent / f".{out.name}.new-{os.getpid()}"
-    retired = out.parent / f".{out.name}.old-{os.getpid()}"
-    _remove_leftovers(out)
-    written = unchanged = 0
-    try:
-        for rel in sorted(files):
-            data = files[rel]
-            target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            old = out / rel
-            if _same(old, data):
-                try:
-                    os.link(old, target)
-                    unchanged += 1
+    made = {rel: digest(data) for rel, data in files.items()}
+    staged: list[tuple[Path, Path]] = []
+    with _locked(out.parent / f".{out.name}.lock"):
+        try:
+            for rel in sorted(files):
+                target = out / rel
+                if previous.get(rel) == made[rel] and target.is_file():
                     continue
-                except OSError:
-                    pass
-            target.write_bytes(data)
-            written += 1
-        removed = len(set(_existing(out)) - set(files))
-        # Two builds into one output take turns at the swap, so neither finds the
-        # folder gone from under it.
-        with _locked(out.parent / f".{out.name}.lock"):
-            if out.exists():
-                os.replace(out, retired)
-            os.replace(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        if retired.exists() and not out.exists():
-            os.replace(retired, out)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
-    return WriteStats(written=written, unchanged=unchanged, removed=removed)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                partial = target.with_name(f".{target.name}.{os.getpid()}")
+                staged.append((partial, target))
+                partial.write_bytes(files[rel])
+        except BaseException:
+            for partial, _ in staged:
+                partial.unlink(missing_ok=True)
+            raise
+        for partial, target in staged:
+            os.replace(partial, target)
+    return len(staged), made

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -278,13 +279,14 @@ def test_unknown_fields_stay_out_of_the_json_mirror(tmp_path: Path, run) -> None
 @pytest.mark.parametrize(
     "cache_text",
     [
-        "{not json",
-        '{"version": "errdex-highlight-1 pygments-0", "entries": {"k": 1}}',
-        '{"version": 3}',
+        b"not a database at all",
+        b"SQLite format 3\x00" + b"\x00" * 200,  # a header and nothing behind it
+        "foreign version",
+        "foreign tables",
     ],
 )
 def test_a_corrupt_or_foreign_cache_is_never_trusted(
-    cache_text: str,
+    cache_text: bytes | str,
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
@@ -293,10 +295,24 @@ def test_a_corrupt_or_foreign_cache_is_never_trusted(
     assert run("build", "--content", content, "--out", clean, "--no-cache").code == 0
     cache = tmp_path / "cache"
     cache.mkdir()
-    (cache / "highlight.json").write_text(cache_text)
+    db_file = cache / "highlight.sqlite"
+    if isinstance(cache_text, bytes):
+        db_file.write_bytes(cache_text)
+    else:
+        with sqlite3.connect(db_file) as db:
+            if cache_text == "foreign version":
+                db.execute("CREATE TABLE meta (version TEXT NOT NULL)")
+                db.execute("INSERT INTO meta VALUES ('errdex-highlight-0 pygments-0')")
+                db.execute("CREATE TABLE entries (key TEXT PRIMARY KEY, html TEXT)")
+                # A stale entry under every key the page needs would show wrong code.
+                db.execute("INSERT INTO entries VALUES ('k', '<b>stale</b>')")
+            else:
+                db.execute("CREATE TABLE meta (v INTEGER)")
+                db.execute("CREATE TABLE entries (a, b, c)")
+        db.close()
     result = run("build", "--content", content, "--out", cached, "--cache", cache)
     assert result.code == 0
-    if cache_text.startswith("{not"):
+    if cache_text in (b"not a database at all", "foreign tables"):
         assert "highlight cache is unreadable; ignored and rebuilt" in result.err
     assert {k: v[0] for k, v in snapshot(clean).items()} == {
         k: v[0] for k, v in snapshot(cached).items()

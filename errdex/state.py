@@ -1,0 +1,247 @@
+"""What the last build read and wrote, kept in the cache folder so the next build redoes
+only what changed.
+
+A state belongs to one output folder and is keyed by everything that shapes every page:
+errdex's code, the versions of the libraries that render, the theme, the site config and
+the build options. A state that is missing, truncated, corrupt, from another key or for
+an output folder that changed since is ignored: the build is then a full one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .problems import Problem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .model import SiteConfig
+
+FORMAT = b"errdex-state-1\n"
+RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
+"""The libraries whose versions shape the output."""
+
+
+@dataclass(slots=True)
+class Links:
+    """What the pages of single errors show of the others; only a full build changes it."""
+
+    config: SiteConfig
+    records: dict[str, bytes] = field(repr=False)
+    """Record id → (its summary, its related entries as shown, the ids that link to it),
+    pickled on their own: a build that renders one error reads just what its page shows.
+    A related entry is (its text, the id it links to or None); a summary is
+    ``Record.summary``."""
+    groups: dict[tuple[str, str], tuple[str, ...]]
+    """(repo, path) → the ids raised in that file, in line order."""
+    option_names: dict[str, tuple[str, ...]]
+    recent: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class State:
+    key: str
+    """Digest of everything that shapes every page (see ``global_key``)."""
+    stamp: tuple[int, int, int]
+    """(inode, mtime_ns, size) of the output's api/errors.json when the build ended."""
+    files: dict[str, tuple[int, int, str]]
+    """Record file → (change time in ns, size, digest of its record's summary)."""
+    ids: dict[str, str]
+    """Record file → the id of its record."""
+    outputs: dict[str, str]
+    """Every output file → digest of its bytes."""
+    warnings: list[Problem]
+    links: Links | None
+    """Kept in a file of its own (``*.links``), written by full builds only, and read
+    only when needed (``links``)."""
+    links_digest: bytes = b""
+    """The digest of that file, as last read or written."""
+    links_file: str = ""
+
+
+def global_key(parts: list[bytes]) -> str:
+    """A digest of errdex's own code and of ``parts`` (theme, config, options)."""
+    digest = hashlib.sha256(FORMAT)
+    digest.update(repr([sys.version, *_installed()]).encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()
+
+
+def _installed() -> list[str]:
+    """The libraries that render, as their metadata folders are named
+    (``jinja2-3.1.6.dist-info``): another version is another name. Reading folder names
+    is much quicker than importing the libraries or their metadata."""
+    wanted = {_normal(name) for name in RENDERERS}
+    found = set()
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info") and _normal(name.split("-")[0]) in wanted:
+                found.add(name)
+    return sorted(found)
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def stamp(out: Path) -> tuple[int, int, int]:
+    try:
+        st = (out / "api" / "errors.json").stat()
+    except OSError:
+        return (0, 0, 0)
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def path_for(cache: Path, out: Path) -> Path:
+    """One state file per output folder."""
+    name = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    return cache / f"state-{name}.bin"
+
+
+def load(path: Path, out: Path) -> State | None:
+    """The state, or None when there is none that can be trusted for this build."""
+    read = _read(path)
+    if read is None or len(read[1]) < 32:
+        return None
+    links_digest, payload = read[1][:32], read[1][32:]
+    try:
+        state = pickle.loads(payload)
+        if not isinstance(state, State):
+            return None
+        for entry in _journal(path, links_digest):
+            state.files.update(entry["files"])
+            state.outputs.update(entry["outputs"])
+            state.warnings = entry["warnings"]
+    except Exception:
+        return None
+    state.links, state.links_digest = None, links_digest
+    state.links_file = str(_links_path(path))
+    return state if state.stamp == stamp(out) else None
+
+
+def links(state: State) -> Links | None:
+    """The state's links, read now if need be; None if their file is missing, damaged or
+    not the one this state was saved with."""
+    if state.links is None:
+        read = _read(Path(state.links_file))
+        if read is None or read[0] != state.links_digest:
+            return None
+        try:
+            found = pickle.loads(read[1])
+        except Exception:
+            return None
+        if not isinstance(found, Links):
+            return None
+        state.links = found
+    return state.links
+
+
+def save(path: Path, state: State) -> None:
+    """Write the whole state (after a full build)."""
+    assert state.links is not None
+    state.links_digest = _write(
+        _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
+    )
+    bare = State(
+        state.key, state.stamp, state.files, state.ids, state.outputs, state.warnings, None
+    )
+    _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
+    _journal_path(path).unlink(missing_ok=True)
+
+
+def note(
+    path: Path,
+    state: State,
+    files: dict[str, tuple[int, int, str]],
+    outputs: dict[str, str],
+) -> None:
+    """Add what an incremental build changed to the state's journal, rather than writing
+    the whole state again. Entries are read back in order by ``load``; one that was cut
+    short, and all after it, are left out (the files they name are then redone)."""
+    state.files.update(files)
+    state.outputs.update(outputs)
+    entry = {"files": files, "outputs": outputs, "warnings": state.warnings}
+    payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+    framed = len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
+    with _journal_path(path).open("ab") as journal:
+        if journal.tell() == 0:
+            journal.write(FORMAT + state.links_digest)
+        journal.write(framed)
+
+
+def _journal(path: Path, links_digest: bytes) -> Iterator[dict[str, Any]]:
+    try:
+        blob = _journal_path(path).read_bytes()
+    except OSError:
+        return
+    head = FORMAT + links_digest
+    if not blob.startswith(head):
+        return  # a journal of another state
+    at = len(head)
+    while at + 40 <= len(blob):
+        size = int.from_bytes(blob[at : at + 8], "big")
+        digest, payload = blob[at + 8 : at + 40], blob[at + 40 : at + 40 + size]
+        if len(payload) != size or hashlib.sha256(payload).digest() != digest:
+            return
+        yield pickle.loads(payload)
+        at += 40 + size
+
+
+def _links_path(path: Path) -> Path:
+    return path.with_name(path.name + ".links")
+
+
+def _journal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".journal")
+
+
+def _read(path: Path) -> tuple[bytes, bytes] | None:
+    """A file written by ``_write``: its digest and its payload; None if it is missing,
+    truncated or damaged."""
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    head, _, rest = blob.partition(b"\n")
+    digest, payload = rest[:32], rest[32:]
+    # The digest guards against a truncated or damaged file: only a whole file is unpickled.
+    if head + b"\n" != FORMAT or hashlib.sha256(payload).digest() != digest:
+        return None
+    return digest, payload
+
+
+def _write(path: Path, payload: bytes) -> bytes:
+    """Write atomically (a reader sees the old file or the new one); returns the digest."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    digest = hashlib.sha256(payload).digest()
+    partial.write_bytes(FORMAT + digest + payload)
+    os.replace(partial, path)
+    return digest
+
+
+def forget(path: Path) -> None:
+    """Drop the state before a full build changes the output folder; a crash then means a
+    full build next time, never a stale state."""
+    path.unlink(missing_ok=True)
+    _journal_path(path).unlink(missing_ok=True)
+
+
+def summary_digest(record_summary: object, options: object) -> str:
+    """What other pages show of a record: when it changes, they must be rendered again."""
+    return hashlib.sha256(repr((record_summary, options)).encode()).hexdigest()[:32]

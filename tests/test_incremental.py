@@ -1,0 +1,311 @@
+"""Rebuilds: an edit re-renders only what shows it, and the site is always the one a
+build from nothing gives, byte for byte."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import make_content, snapshot
+
+from benchmarks import corpus
+from errdex import highlight
+from errdex.model import derive_id
+
+RECORD = """\
+repo: example/project
+exception: ValueError
+message: "{what} number {n} is wrong"
+meaning: The first version of the prose.
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: src/project/config.py
+  line: {line}
+  function: check_{n}
+  excerpt:
+    start: {start}
+    code: |
+      def check_{n}(value):
+          if value < 0:
+              raise ValueError(f"{what} number {n} is wrong")
+related:
+  - "{what} number {other} is wrong"
+  - A message no record has, shown as text
+"""
+
+
+def _record(n: int, what: str = "Thing") -> str:
+    start = 10 * n + 1
+    return RECORD.format(what=what, n=n, other=(n + 1) % 4, line=start + 2, start=start)
+
+
+@pytest.fixture
+def site(tmp_path: Path, run):  # type: ignore[no-untyped-def]
+    """Four records raised in one file, relating to each other, built once with a cache."""
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
+    out, cache = tmp_path / "public", tmp_path / "cache"
+
+    def build(*extra: str | Path) -> str:
+        result = run("build", "--content", content, "--out", out, "--cache", cache, *extra)
+        assert result.code == 0, result.err
+        return str(result.err)
+
+    build()
+    return content, out, build
+
+
+def _fresh(content: Path, tmp_path: Path, run) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+    """What a build from nothing (no cache, no output) makes of ``content``."""
+    out = tmp_path / "fresh"
+    shutil.rmtree(out, ignore_errors=True)
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    return {rel: data for rel, (data, _) in snapshot(out).items()}
+
+
+def _bytes(out: Path) -> dict[str, bytes]:
+    return {rel: data for rel, (data, _) in snapshot(out).items()}
+
+
+def _page_id(out: Path, name: str) -> str:
+    """The id of the record whose message starts with ``name``."""
+    del out
+    return derive_id("example/project", "ValueError", f"{name} is wrong")
+
+
+def test_a_prose_edit_rewrites_only_that_errors_files(site, tmp_path, run) -> None:  # type: ignore[no-untyped-def]
+    content, out, build = site
+    target = _page_id(out, "Thing number 2")
+    before = snapshot(out)
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("The first version", "A better version"))
+    err = build()
+    assert "1 rendered, 3 files written" in err
+    after = snapshot(out)
+    touched = sorted(rel for rel in after if after[rel] != before.get(rel))
+    assert touched == [
+        f"api/errors/{target}",
+        f"api/errors/{target}.json",
+        f"errors/{target}/index.html",
+    ]
+    assert "A better version of the prose." in (out / touched[-1]).read_text()
+    # Every other file keeps its bytes and its modification time.
+    assert set(after) == set(before)
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_nothing_changed_writes_nothing(site) -> None:  # type: ignore[no-untyped-def]
+    _, out, build = site
+    before = snapshot(out)
+    assert "0 rendered, 0 files written" in build()
+    assert snapshot(out) == before
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "message",  # shown on the other pages: their lists and related links change
+        "add",
+        "remove",
+        "rename",
+        "config",
+    ],
+)
+def test_every_other_change_gives_the_site_a_fresh_build_gives(
+    edit: str,
+    site,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content, out, build = site
+    errors = content / "errors"
+    if edit == "message":
+        path = errors / "r1.yaml"
+        path.write_text(path.read_text().replace("Thing number 1", "Gadget number 1"))
+    elif edit == "add":
+        (errors / "r9.yaml").write_text(_record(9, "Widget"))
+    elif edit == "remove":
+        (errors / "r3.yaml").unlink()
+    elif edit == "rename":
+        (errors / "sub").mkdir()
+        (errors / "r0.yaml").rename(errors / "sub" / "r0.yaml")
+    elif edit == "config":
+        site_yaml = content / "site.yaml"
+        site_yaml.write_text(site_yaml.read_text().replace("Test errors", "Other errors"))
+    err = build()
+    assert "rendered" not in err  # a full build
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+    if edit == "message":
+        listing = (out / "repos" / "example" / "project" / "index.html").read_text()
+        assert "Gadget number 1" in listing
+
+
+def test_a_template_edit_renders_every_page_again(tmp_path: Path) -> None:
+    from errdex.build import Options, build
+    from errdex.theme import Theme, default_theme
+
+    bundled = default_theme()
+    theme = Theme(tmp_path / "templates", tmp_path / "static")
+    shutil.copytree(bundled.templates, theme.templates)
+    shutil.copytree(bundled.static, theme.static)
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
+    options = Options(content=content, out=tmp_path / "public", cache=tmp_path / "c", theme=theme)
+    assert build(options).rendered == 4
+    assert build(options).rendered == 0
+    base = theme.templates / "base.html"
+    base.write_text(base.read_text().replace("</body>", "<!-- edited --></body>"))
+    assert build(options).rendered == 4
+    pages = list((tmp_path / "public").rglob("*.html"))
+    assert pages and all("<!-- edited -->" in p.read_text() for p in pages)
+
+
+def test_a_damaged_state_is_ignored(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content, out, build = site
+    cache = tmp_path / "cache"
+    for state_file in cache.glob("state-*.bin*"):
+        data = bytearray(state_file.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        state_file.write_bytes(bytes(data))
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("The first version", "Another version"))
+    err = build()
+    assert "rendered" not in err  # not trusted: a full build
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_an_output_changed_behind_errdex_back_is_rebuilt(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content, out, build = site
+    shutil.rmtree(out)
+    err = build()
+    assert "rendered" not in err
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_warnings_follow_their_lines_in_a_prose_edit(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content, _, build = site
+    path = content / "errors" / "r0.yaml"
+    text = path.read_text()
+    first = build()
+    assert "r0.yaml:18: warning: no record has the message" in first
+    # Two lines more prose above the related entries move the warning down two lines.
+    path.write_text(text.replace("meaning: The first", "meaning: |\n  Two\n  lines. The first"))
+    again = build()
+    assert "1 rendered" in again
+    assert "r0.yaml:20: warning: no record has the message" in again
+    fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
+    warned = re.findall(r"^.*warning:.*$", fresh.err, re.MULTILINE)
+    assert warned == re.findall(r"^.*warning:.*$", again, re.MULTILINE)
+
+
+def test_an_error_in_an_edit_stops_the_build_and_keeps_the_site(site, tmp_path, run) -> None:  # type: ignore[no-untyped-def]
+    content, out, _ = site
+    before = snapshot(out)
+    path = content / "errors" / "r1.yaml"
+    path.write_text(re.sub(r"  line: \d+", "  line: twelve", path.read_text()))
+    result = run("build", "--content", content, "--out", out, "--cache", tmp_path / "cache")
+    assert result.code == 1
+    assert "r1.yaml:8: source.line must be a whole number" in result.err
+    assert snapshot(out) == before
+
+
+def test_a_write_that_fails_in_an_edit_leaves_the_site_as_it_was(
+    site,
+    tmp_path: Path,
+    run,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    content, out, build = site
+    before = snapshot(out)
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("The first version", "A failed version"))
+    real_write = Path.write_bytes
+    calls: list[Path] = []
+
+    def failing_write(self: Path, data: bytes) -> int:
+        calls.append(self)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real_write(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing_write)
+    with pytest.raises(OSError, match="No space left"):
+        run("build", "--content", content, "--out", out, "--cache", tmp_path / "cache")
+    monkeypatch.undo()
+    assert snapshot(out) == before
+    assert not list(out.rglob(".*.*"))  # no partial files left behind
+    # The next build finishes the job.
+    build()
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_only_the_nearest_errors_of_a_big_file_are_listed(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    records = {
+        f"r{n}.yaml": _record(n).replace("function: check_", "function: f_") for n in range(15)
+    }
+    content = make_content(tmp_path, records)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    page = BeautifulSoup(
+        (out / "errors" / _page_id(out, "Thing number 7") / "index.html").read_text(), "html.parser"
+    )
+    heading = next(h for h in page.find_all("h3") if "Also raised in" in h.get_text())
+    assert (
+        heading.get_text(" ", strip=True) == "Also raised in src/project/config.py (the 10 nearest)"
+    )
+    rows = heading.find_next("ul").find_all("li")
+    lines = [int(li.find(class_="row-line").get_text()[1:]) for li in rows]
+    assert lines == [23, 33, 43, 53, 63, 83, 93, 103, 113, 123]  # 5 either side of line 73
+    more = heading.find_next("p", class_="more-link")
+    assert more.get_text(" ", strip=True) == "All 15 errors raised in src/project/config.py"
+    assert more.a["href"] == "../../repos/example/project/files/src/project/config.py/"
+
+
+def test_every_core_builds_the_same_bytes_as_one(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    from errdex import build as build_module
+
+    records = corpus.generate(build_module.PARALLEL_FROM + 50, seed=3)
+    corpus.write_content(tmp_path / "content", records)
+    outs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        result = run(
+            "build", "--content", tmp_path / "content", "--out", out, "--no-cache", "--jobs", jobs
+        )
+        assert result.code == 0, result.err
+        outs[jobs] = _bytes(out)
+    assert outs["1"] == outs["2"]
+
+
+def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> None:
+    from pygments import highlight as pygmentize
+
+    records = corpus.generate(300, seed=5)
+    excerpts = [r["source"]["excerpt"]["code"] for r in records if r["source"].get("excerpt")]
+    excerpts += [
+        'def f(x):\n    if x:\n        raise ValueError(f"{x!r} is bad")\n'
+        '    return {"a": [1, 2]}\n',
+        "@decorator\nclass A(B, metaclass=M):\n    x: int = 0x1F  # note\n",
+        "    except (KeyError, IndexError) as exc:\n        raise RuntimeError('no') from exc\n",
+    ]
+    lexer = highlight._lexer(suffix=".py")
+    assert lexer is not None
+    highlight.close_cache()
+    checked = 0
+    for code in excerpts:
+        if highlight._SPANS_LINES.search(code):
+            continue
+        whole = pygmentize(code, lexer, highlight._formatter()).split("\n")[
+            : len(code.splitlines())
+        ]
+        assert highlight._by_line(code.splitlines(), ".py") == whole, code
+        checked += 1
+    assert checked > 250
+
+
+def test_a_docstring_excerpt_is_highlighted_whole() -> None:
+    code = 'def f():\n    """A docstring\n    over lines."""\n    raise X()\n'
+    lines = highlight.highlight_lines(code, "m.py")
+    assert 'class="sd"' in lines[2]  # the second line of the docstring is still a string
