@@ -32,6 +32,7 @@ from .write import (
     WriteStats,
     changes,
     check_output,
+    output_lock,
     update_in_place,
 )
 
@@ -170,13 +171,16 @@ def build(options: Options) -> Result:
         ) from exc
     key = _key(options)
     state_file = state.path_for(options.cache, options.out) if options.cache else None
-    previous = state.load(state_file, options.out) if state_file else None
-    if previous is not None and previous.key == key:
-        assert state_file is not None
-        result = _incremental(options, previous, state_file)
-        if result is not None:
-            return result
-    return _full(options, key, state_file, previous)
+    # Builds into one output take turns, from reading the state to recording what they
+    # wrote, so neither works from a state the other is changing.
+    with output_lock(options.out):
+        previous = state.load(state_file, options.out) if state_file else None
+        if previous is not None and previous.key == key:
+            assert state_file is not None
+            result = _incremental(options, previous, state_file)
+            if result is not None:
+                return result
+        return _full(options, key, state_file, previous)
 
 
 def _key(options: Options) -> str:
@@ -225,7 +229,7 @@ def _full_build(
     site, warnings, parsed = _gather(options, parallel=True)
     gc.freeze()
     jobs = _jobs(options, len(site.records))
-    warnings += _open_highlight_cache(options, read_all=True)
+    cache_warnings = _open_highlight_cache(options, read_all=True)
     if state_file:
         state.forget(state_file)
     renderer = Renderer(site, options.theme, cache=_templates_cache(options))
@@ -243,7 +247,7 @@ def _full_build(
         state.save(state_file, _state_of(site, parsed, key, options.out, outputs, warnings))
     stats = WriteStats(written=written, unchanged=len(outputs) - written, removed=removed)
     count = len(site.records)
-    return Result(site, warnings, stats, pages=count, rendered=count)
+    return Result(site, warnings + cache_warnings, stats, pages=count, rendered=count)
 
 
 _WORK: tuple[Renderer, Staging] | None = None
@@ -351,6 +355,7 @@ def _state_of(
         ids={path: record.id for path, _, _, record, _ in parsed if record is not None},
         outputs=outputs,
         warnings=warnings,
+        lines={r.id: tuple(entry.line for entry in r.related) for r in site.records},
         links=state.Links(
             config=site.config,
             records={
@@ -467,22 +472,24 @@ def _incremental(options: Options, previous: state.State, state_file: Path) -> R
     parsed = _parse(changed)
     problems = [p for *_, found in parsed for p in found]
     shown = {shown_path(Path(p[0])) for p in parsed}
-    links = state.links(previous)
-    if links is None:
-        return None
-    relined = _relined(previous, links, parsed)
-    warnings = sorted([p for p in previous.warnings if p.path not in shown] + problems + relined)
-    if _failed(warnings, options.strict):
-        raise BuildError(warnings)
+    kept = [p for p in previous.warnings if p.path not in shown]
+    if any(p.severity is Severity.ERROR for p in problems):
+        raise BuildError(sorted(kept + problems))
     records = []
     digests = {}
     for path, _, _, record, _ in parsed:
         assert record is not None
         digest = _summary_digest(record)
         if record.id != previous.ids.get(path) or digest != previous.files[path][2]:
-            return None
+            return None  # other pages show the change
         records.append(record)
         digests[path] = digest
+    links = state.links(previous)
+    if links is None:
+        return None
+    warnings = sorted(kept + problems + _relined(previous, records))
+    if _failed(warnings, options.strict):
+        raise BuildError(warnings)
     from . import highlight
     from .render import Renderer
 
@@ -494,33 +501,31 @@ def _incremental(options: Options, previous: state.State, state_file: Path) -> R
         files.update(renderer.record_files(record))
     highlight.save_cache()
     highlight.close_cache()
-    warnings += cache_warnings
-    old = {rel: previous.outputs.get(rel, "") for rel in files}
     # Until they are written, what these files hold is unknown: a build stopped midway
     # leaves a state that has them written again.
     state.note(state_file, previous, {}, dict.fromkeys(files, ""))
-    written, made = update_in_place(files, options.out, old)
+    written, made = update_in_place(files, options.out)
     previous.warnings = warnings
     stats_now = {path: (mtime, size, digests[path]) for path, mtime, size, *_ in parsed}
-    state.note(state_file, previous, stats_now, made)
+    lines = {r.id: tuple(entry.line for entry in r.related) for r in records}
+    state.note(state_file, previous, stats_now, made, lines)
     stats = WriteStats(written=written, unchanged=len(previous.outputs) - written, removed=0)
-    return Result(site, warnings, stats, pages=len(previous.ids), rendered=len(records))
+    result_warnings = sorted(warnings + cache_warnings)
+    return Result(site, result_warnings, stats, pages=len(previous.ids), rendered=len(records))
 
 
-def _relined(previous: state.State, links: state.Links, parsed: list[Parsed]) -> list[Problem]:
+def _relined(previous: state.State, records: list[Record]) -> list[Problem]:
     """The related-entry warnings of changed records, at the entries' new lines (what the
     entries resolve to cannot have changed, or the build would not be incremental)."""
     out = []
-    for _, _, _, record, _ in parsed:
-        if record is None or record.id not in links.records:
+    for record in records:
+        old = previous.lines.get(record.id, ())
+        if len(old) != len(record.related):
             continue
-        old: Record = pickle.loads(links.records[record.id])[0]
-        line_of = {
-            entry.line: new.line for entry, new in zip(old.related, record.related, strict=True)
-        }
+        line_of = {line: entry.line for line, entry in zip(old, record.related, strict=True)}
         for problem in previous.warnings:
-            if problem.path == old.file and problem.code == "W402" and problem.line in line_of:
-                out.append(replace(problem, path=record.file, line=line_of[problem.line]))
+            if problem.path == record.file and problem.code == "W402" and problem.line in line_of:
+                out.append(replace(problem, line=line_of[problem.line]))
     return out
 
 

@@ -214,7 +214,9 @@ _SPANS_LINES = re.compile(
     r"\"\"\"|'''"  # a triple-quoted string can run over lines
     r"|\\[ \t]*$"  # so can anything after a backslash
     r"|^[ \t]*#!"  # a hashbang is one only on the first line
-    r"|\b(?:def|class|import|from|case|match)[ \t]*$",  # a name may follow on the next line
+    r"|\b(?:def|class|import|from|case|match)[ \t]*$"  # a name may follow on the next line
+    # an f-string (or any prefixed string) whose replacement field runs past the line
+    r"|\b[fFrRbB]{1,2}[\"'][^\n]*\{[^}\n]*$",
     re.MULTILINE,
 )
 

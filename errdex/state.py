@@ -49,8 +49,9 @@ class Links:
 class State:
     key: str
     """Digest of everything that shapes every page (see ``global_key``)."""
-    stamp: tuple[int, int, int]
-    """(inode, mtime_ns, size) of the output's api/errors.json when the build ended."""
+    stamp: tuple[int, int, int, int]
+    """The output folder's inode and api/errors.json's inode, mtime and size, when the
+    build ended (``stamp``)."""
     files: dict[str, tuple[int, int, str]]
     """Record file → (change time in ns, size, digest of its record's summary)."""
     ids: dict[str, str]
@@ -58,6 +59,9 @@ class State:
     outputs: dict[str, str]
     """Every output file → digest of its bytes."""
     warnings: list[Problem]
+    """The problems the content has (not those of the cache)."""
+    lines: dict[str, tuple[int, ...]]
+    """Record id → the lines of its related entries (where their warnings point)."""
     links: Links | None
     """Kept in a file of its own (``*.links``), written by full builds only, and read
     only when needed (``links``)."""
@@ -99,12 +103,15 @@ def _normal(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def stamp(out: Path) -> tuple[int, int, int]:
+def stamp(out: Path) -> tuple[int, int, int, int]:
+    """Which output folder this is: a full build swaps in a new folder (a new inode), so
+    a build made without this state (``--no-cache``, another cache) is told apart."""
     try:
-        st = (out / "api" / "errors.json").stat()
+        folder = out.stat()
+        index = (out / "api" / "errors.json").stat()
     except OSError:
-        return (0, 0, 0)
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
+        return (0, 0, 0, 0)
+    return (folder.st_ino, index.st_ino, index.st_mtime_ns, index.st_size)
 
 
 def path_for(cache: Path, out: Path) -> Path:
@@ -127,6 +134,7 @@ def load(path: Path, out: Path) -> State | None:
             state.files.update(entry["files"])
             state.outputs.update(entry["outputs"])
             state.warnings = entry["warnings"]
+            state.lines.update(entry["lines"])
     except Exception:
         return None
     state.links, state.links_digest = None, links_digest
@@ -158,7 +166,14 @@ def save(path: Path, state: State) -> None:
         _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
     )
     bare = State(
-        state.key, state.stamp, state.files, state.ids, state.outputs, state.warnings, None
+        state.key,
+        state.stamp,
+        state.files,
+        state.ids,
+        state.outputs,
+        state.warnings,
+        state.lines,
+        None,
     )
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
     _journal_path(path).unlink(missing_ok=True)
@@ -169,13 +184,15 @@ def note(
     state: State,
     files: dict[str, tuple[int, int, str]],
     outputs: dict[str, str],
+    lines: dict[str, tuple[int, ...]] | None = None,
 ) -> None:
     """Add what an incremental build changed to the state's journal, rather than writing
     the whole state again. Entries are read back in order by ``load``; one that was cut
     short, and all after it, are left out (the files they name are then redone)."""
     state.files.update(files)
     state.outputs.update(outputs)
-    entry = {"files": files, "outputs": outputs, "warnings": state.warnings}
+    state.lines.update(lines or {})
+    entry = {"files": files, "outputs": outputs, "warnings": state.warnings, "lines": lines or {}}
     payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
     framed = len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
     with _journal_path(path).open("ab") as journal:

@@ -102,12 +102,30 @@ def _remove_leftovers(out: Path) -> None:
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
+    """Hold the lock file at ``path``; a process that holds it already goes on."""
+    key = str(path.absolute())
+    if key in _held:
+        yield
+        return
     with path.open("a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
+        _held.add(key)
         try:
             yield
         finally:
+            _held.discard(key)
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_held: set[str] = set()
+
+
+def output_lock(out: Path) -> contextlib.AbstractContextManager[None]:
+    """The lock builds into ``out`` take turns with: one build reads the last build's
+    state, writes the output and records what it wrote before the next begins."""
+    out = out.absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return _locked(out.parent / f".{out.name}.lock")
 
 
 def digest(data: bytes) -> str:
@@ -199,11 +217,9 @@ def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
     return WriteStats(written=written, unchanged=len(files) - written, removed=removed)
 
 
-def update_in_place(
-    files: Mapping[str, bytes], out: Path, previous: Mapping[str, str]
-) -> tuple[int, dict[str, str]]:
-    """Write the files of ``files`` whose digest is not the one in ``previous`` into an
-    existing output. Returns how many were written, and every file's digest.
+def update_in_place(files: Mapping[str, bytes], out: Path) -> tuple[int, dict[str, str]]:
+    """Write the files of ``files`` whose bytes differ from those in ``out`` (an existing
+    output). Returns how many were written, and every file's digest.
 
     Every new file is written beside its old one first; only when all are written do they
     take the old ones' places (renames, which cannot run out of space). A failed write
@@ -212,13 +228,12 @@ def update_in_place(
     for rel in files:
         check_relative(rel)
     out = out.absolute()
-    made = {rel: digest(data) for rel, data in files.items()}
     staged: list[tuple[Path, Path]] = []
     with _locked(out.parent / f".{out.name}.lock"):
         try:
             for rel in sorted(files):
                 target = out / rel
-                if previous.get(rel) == made[rel] and target.is_file():
+                if _same(target, files[rel]):
                     continue
                 target.parent.mkdir(parents=True, exist_ok=True)
                 partial = target.with_name(f".{target.name}.{os.getpid()}")
@@ -230,4 +245,4 @@ def update_in_place(
             raise
         for partial, target in staged:
             os.replace(partial, target)
-    return len(staged), made
+    return len(staged), {rel: digest(data) for rel, data in files.items()}

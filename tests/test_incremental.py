@@ -309,3 +309,77 @@ def test_a_docstring_excerpt_is_highlighted_whole() -> None:
     code = 'def f():\n    """A docstring\n    over lines."""\n    raise X()\n'
     lines = highlight.highlight_lines(code, "m.py")
     assert 'class="sd"' in lines[2]  # the second line of the docstring is still a string
+
+
+def test_a_related_entry_added_in_an_edit_gives_a_full_build(site, tmp_path, run) -> None:  # type: ignore[no-untyped-def]
+    content, out, build = site
+    path = content / "errors" / "r0.yaml"
+    path.write_text(path.read_text() + "  - Thing number 2 is wrong\n")
+    assert "rendered" not in build()
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_a_build_without_the_cache_in_between_is_not_mistaken_for_ours(
+    site,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content, out, build = site
+    path = content / "errors" / "r0.yaml"
+    first = path.read_text()
+    path.write_text(first.replace("The first version", "A second version"))
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    path.write_text(first)  # back to what the cached state last saw built
+    build()
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_warnings_keep_their_lines_over_several_edits(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content, _, build = site
+    path = content / "errors" / "r0.yaml"
+    for extra in ("One", "One\n  Two", "One\n  Two\n  Three"):
+        path.write_text(
+            _record(0).replace("meaning: The first", f"meaning: |\n  {extra}\n  The first")
+        )
+        err = build()
+        assert "1 rendered" in err
+        fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
+        assert re.findall(r"^.*warning:.*$", err, re.MULTILINE) == re.findall(
+            r"^.*warning:.*$", fresh.err, re.MULTILINE
+        )
+
+
+def test_a_warning_about_the_cache_is_not_kept_as_one_about_the_content(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    records = {
+        f"r{n}.yaml": _record(n).replace("  - A message no record has, shown as text\n", "")
+        for n in range(4)
+    }
+    content = make_content(tmp_path, records)
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    cache.mkdir()
+    (cache / "highlight.sqlite").write_bytes(b"not a database")
+    first = run("build", "--content", content, "--out", out, "--cache", cache, "--strict")
+    assert first.code == 0, first.err
+    assert "highlight cache is unreadable" in first.err
+    path = content / "errors" / "r1.yaml"
+    path.write_text(path.read_text().replace("The first version", "Another version"))
+    again = run("build", "--content", content, "--out", out, "--cache", cache, "--strict")
+    assert again.code == 0, again.err
+    assert "1 rendered" in again.err and "0 warning(s)" in again.err
+
+
+def test_a_replacement_field_left_open_does_not_colour_other_lines() -> None:
+    # Python 3.12 lets an f-string's replacement field run over lines: the next line is
+    # inside it. Such an excerpt is highlighted whole, and lines highlighted before it do
+    # not change how it looks.
+    open_field = 'msg = f"bad {\n    value!r}"\nraise ValueError(msg)\n'
+    highlight.close_cache()
+    highlight.highlight_lines('    value!r}"\nraise ValueError(msg)\n', "m.py")
+    after = highlight.highlight_lines(open_field, "m.py")
+    highlight.close_cache()
+    alone = highlight.highlight_lines(open_field, "m.py")
+    assert after == alone
+    assert '<span class="k">raise</span>' in alone[2]
