@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 import os
 import pickle
 import sys
@@ -286,32 +287,30 @@ def _render(renderer: Renderer, staging: Staging, jobs: int) -> tuple[dict[str, 
         highlight.merge(result[2])
         bar(count)
 
+    def stage_site_files() -> None:
+        nonlocal written
+        for rel, data in renderer.site_files().items():
+            outputs[rel], wrote = staging.put(rel, data)
+            written += wrote
+
     _WORK = (renderer, staging)
-    if jobs > 1:
-        # Compiled once here, the templates and the Python lexer are every worker's.
-        renderer.env.get_template("error.html")
-        highlight.warm()
     try:
         if jobs < 2:
             for start, stop in chunks:
                 take(_render_records((start, stop)), stop - start)
+            stage_site_files()
         else:
+            # Compiled once here, the templates and the Python lexer are every worker's.
+            renderer.env.get_template("error.html")
+            highlight.warm()
             with _pool(jobs) as pool:
                 pending = [
                     (pool.apply_async(_render_records, (chunk,)), chunk[1] - chunk[0])
                     for chunk in chunks
                 ]
-                # The lists, indexes and search files are made here meanwhile.
-                for rel, data in renderer.site_files().items():
-                    outputs[rel], wrote = staging.put(rel, data)
-                    written += wrote
+                stage_site_files()  # the lists, indexes and search, while workers render
                 for job, count in pending:
                     take(job.get(), count)
-                bar(0, done=True)
-                return outputs, written
-        for rel, data in renderer.site_files().items():
-            outputs[rel], wrote = staging.put(rel, data)
-            written += wrote
     finally:
         _WORK = None
     bar(0, done=True)
@@ -330,7 +329,8 @@ def _summary_digest(record: Record) -> str:
         related=tuple(Related(r.text, 0) for r in record.related),
         options=frozenset(),
     )
-    return state.summary_digest(summary, sorted(record.options))
+    text = repr((summary, sorted(record.options)))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _state_of(

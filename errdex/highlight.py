@@ -99,13 +99,16 @@ def _lookup(keys: list[str]) -> None:
         _cache.update(_db.execute(query, chunk))
 
 
-def _cached(kind: str, lang: str, code: str, make: Callable[[], str]) -> str:
-    key = _key(kind, lang, code)
+def _cached(key: str, lexer: Callable[[], Lexer | None], code: str) -> str | None:
+    """The HTML of ``code`` under ``key``, from the cache or made now; None when there is
+    no lexer for it."""
     _lookup([key])
-    found = _cache.get(key)
-    if found is None:
-        found = _cache[key] = _added[key] = make()
-    return found
+    if key not in _cache:
+        found = lexer()
+        if found is None:
+            return None
+        _cache[key] = _added[key] = _pygmentize(code, found)
+    return _cache[key]
 
 
 def take_added() -> dict[str, str]:
@@ -174,14 +177,8 @@ def close_cache() -> None:
 
 def highlight(code: str, lang: str) -> Markup:
     """``code`` as HTML spans for a ``<pre>``; plain escaped text for an unknown language."""
-    key = _key("block", lang, code)
-    _lookup([key])
-    if key in _cache:
-        return Markup(_cache[key])
-    lexer = _lexer(name=lang)
-    if lexer is None:
-        return Markup(escape(code))
-    return Markup(_cached("block", lang, code, lambda: _pygmentize(code, lexer)))
+    html = _cached(_key("block", lang, code), lambda: _lexer(name=lang), code)
+    return Markup(escape(code) if html is None else html)
 
 
 def highlight_lines(code: str, filename: str) -> tuple[Markup, ...]:
@@ -194,14 +191,10 @@ def highlight_lines(code: str, filename: str) -> tuple[Markup, ...]:
     suffix = PurePosixPath(filename).suffix
     if suffix in _LINE_BY_LINE and not _SPANS_LINES.search(code):
         return tuple(Markup(html) for html in _by_line(lines, suffix))
-    key = _key("lines", suffix, code)
-    _lookup([key])
-    if key not in _cache:
-        lexer = _lexer(suffix=suffix)
-        if lexer is None:
-            return tuple(Markup(escape(line)) for line in lines)
-        _cache[key] = _added[key] = _pygmentize(code, lexer)
-    return tuple(Markup(line) for line in _cache[key].split("\n")[: len(lines)])
+    html = _cached(_key("lines", suffix, code), lambda: _lexer(suffix=suffix), code)
+    if html is None:
+        return tuple(Markup(escape(line)) for line in lines)
+    return tuple(Markup(line) for line in html.split("\n")[: len(lines)])
 
 
 # Excerpts of one codebase share most of their lines: the same file is quoted around

@@ -115,7 +115,7 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
         by_repo[record.repo].append(record)
         by_exception[record.exception].append(record)
         by_file[(record.repo, record.source.path)].append(record)
-        for key, spelling, strong in sorted(options_of(record)):
+        for key, spelling, strong in sorted(record.options):
             listed = by_option[key]
             if not listed or listed[-1] is not record:
                 listed.append(record)
@@ -170,11 +170,6 @@ def _path_clashes(by_file: Mapping[tuple[str, str], list[Record]]) -> list[Probl
                     )
                 )
     return problems
-
-
-def options_of(record: Record) -> frozenset[tuple[str, str, bool]]:
-    """Command-line flags and config keys an error mentions (see ``model.options_in``)."""
-    return record.options
 
 
 def _resolve(

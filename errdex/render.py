@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 from . import markdown, mirror
 from .codes import CODES
 from .highlight import highlight, highlight_lines, stylesheet
-from .link import Site, options_of
+from .link import Site
 from .model import Record, Template
 from .theme import Theme
 from .urls import (
@@ -224,7 +224,7 @@ class Renderer:
         function = record.source.function
         same_function = [r for r in same_file if function and r.source.function == function]
         others = [r for r in same_file if not (function and r.source.function == function)]
-        options = sorted({key for key, _, _ in options_of(record) if key in site.by_option})
+        options = sorted({key for key, _, _ in record.options if key in site.by_option})
         return self.page(
             "error.html",
             page_url(record.id) + "index.html",

@@ -14,7 +14,7 @@ import os
 import pickle
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -165,16 +165,7 @@ def save(path: Path, state: State) -> None:
     state.links_digest = _write(
         _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
     )
-    bare = State(
-        state.key,
-        state.stamp,
-        state.files,
-        state.ids,
-        state.outputs,
-        state.warnings,
-        state.lines,
-        None,
-    )
+    bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
     _journal_path(path).unlink(missing_ok=True)
 
@@ -257,8 +248,3 @@ def forget(path: Path) -> None:
     full build next time, never a stale state."""
     path.unlink(missing_ok=True)
     _journal_path(path).unlink(missing_ok=True)
-
-
-def summary_digest(record_summary: object, options: object) -> str:
-    """What other pages show of a record: when it changes, they must be rendered again."""
-    return hashlib.sha256(repr((record_summary, options)).encode()).hexdigest()[:32]

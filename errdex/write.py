@@ -202,21 +202,6 @@ class Staging:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def write_site(files: Mapping[str, bytes], out: Path) -> WriteStats:
-    """Write a whole site held in memory."""
-    staging = Staging(out)
-    staging.open()
-    written = 0
-    try:
-        for rel in sorted(files):
-            written += staging.put(rel, files[rel])[1]
-        removed = staging.commit(set(files))
-    except BaseException:
-        staging.abort()
-        raise
-    return WriteStats(written=written, unchanged=len(files) - written, removed=removed)
-
-
 def update_in_place(files: Mapping[str, bytes], out: Path) -> tuple[int, dict[str, str]]:
     """Write the files of ``files`` whose bytes differ from those in ``out`` (an existing
     output). Returns how many were written, and every file's digest.
