@@ -1,30 +1,30 @@
-"""The pipeline: load, validate, model, link, render, write.
+"""The pipeline: plan, then load, validate, model and link, then render and write.
 
 Nothing is written until everything is loaded, validated and linked.
 
-A full build reads every record, using every core for reading and for rendering, and
-writes the site into a staging folder that is swapped in whole. It leaves a state in the
-cache folder (``state.py``). The next build compares the record files with it: when only
-the prose, code or fixes of some records changed (nothing another page shows of them), it
-renders just their pages and JSON and replaces those files in place. Anything else
-(a record added, removed or retitled, a template or the config edited) is a full build.
+``plan.decide`` compares the content with what the last build into the same output left
+in the cache folder, and chooses: a full build, an update of the few errors whose files
+changed, or nothing; it says why. A full build reads every record and links them; an
+update has read the records it renders. Then one path renders either: the pages of the
+errors (on forked workers for a big site, see ``parallel``) and, in a full build, every
+page that lists them, into a writer. A full build's writer stages a new folder and swaps
+it in whole; an update's replaces its few files in place; ``check``'s keeps them in
+memory. Last, the state records what was done, for the next build's plan.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import os
-import pickle
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from . import state
-from .files import record_stats, shown_path
+from . import parallel, plan, state
+from .files import record_stats
 from .problems import BuildError, Problem, Severity
 from .theme import Theme, default_theme
 from .write import (
@@ -33,18 +33,21 @@ from .write import (
     WriteStats,
     changes,
     check_output,
+    digest,
     output_lock,
+    refusal,
     update_in_place,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .highlight import Highlighter
     from .link import Site
     from .model import Record
-    from .render import Renderer
+    from .render import ErrorContext, Renderer
 
 # Parsing, linking and rendering are imported where they are used: a build that finds
-# nothing changed needs none of them (nor Jinja, Pygments or Markdown).
+# nothing changed needs none of them (nor YAML, Jinja, Pygments or Markdown).
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +63,14 @@ class Options:
     theme: Theme = field(default_factory=default_theme)
     jobs: int = 0
     """Processes for reading and rendering: 0 for one per core, 1 for none but this one."""
+    verbose: bool = False
+    """Say what the build does and why (a full build, an update, nothing) on stderr."""
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
     site: Site | None
-    """The linked site; None when nothing changed (nothing was read)."""
+    """The linked site; None when the build read only what changed, or nothing."""
     warnings: list[Problem]
     stats: WriteStats | None = None
     files: dict[str, bytes] | None = None
@@ -74,54 +79,144 @@ class Result:
     """Error pages in the site."""
     rendered: int = 0
     """Error pages rendered by this build: all of them, or those whose records changed."""
+    base_url: str | None = None
+    """The site's address, for links to the pages that explain problem codes."""
 
 
-Parsed = tuple[str, int, int, "Record | None", list[Problem]]
-"""A record file, its change time (ns) and size, its record (None if it has errors), and
-its problems."""
+def build(options: Options) -> Result:
+    """Build the site into ``options.out``: decide what must be done again and why, read
+    what that needs, render it, write it, and keep what was done for the next build."""
+    try:
+        check_output(options.out, options.content)
+    except UnsafeOutput as exc:
+        raise refusal(options.out, exc.reason) from exc
+    key = plan.site_key(options)
+    state_file = state.path_for(options.cache, options.out) if options.cache else None
+    # Builds into one output take turns, from reading the state to recording what they
+    # wrote, so neither works from a state the other is changing.
+    with output_lock(options.out), _few_collections():
+        if options.cache:
+            state.sweep(options.cache)
+        previous = state.load(state_file, options.out) if state_file else "no cache (--no-cache)"
+        chosen = plan.decide(options, key, previous)
+        if options.verbose:
+            print(f"errdex: {chosen}", file=sys.stderr)
+        if isinstance(chosen, plan.UpToDate):
+            # The state stays true as it is.
+            stats = WriteStats(written=0, unchanged=len(chosen.previous.outputs), removed=0)
+            return Result(
+                None,
+                chosen.previous.warnings,
+                stats,
+                pages=len(chosen.previous.ids),
+                base_url=chosen.previous.base_url,
+            )
+
+        if isinstance(chosen, plan.Full):
+            work = _Work.whole(*_read(options, parallel_read=True))
+        else:
+            work = _Work.update(chosen)
+        gc.freeze()
+        highlighter, cache_warnings = _highlighter(options, read_all=work.site is not None)
+        with contextlib.closing(highlighter):
+            renderer = _renderer(options, highlighter)
+            writer = _writer_for(chosen, options.out, state_file)
+            stats, outputs = _render(renderer, work, writer, options.jobs)
+            highlighter.save()
+        if state_file:
+            _remember(state_file, chosen, work, key, options.out, outputs)
+    warnings = sorted(work.warnings + cache_warnings)
+    return Result(
+        work.site,
+        warnings,
+        stats,
+        pages=work.pages,
+        rendered=len(work.records),
+        base_url=work.context.config.base_url,
+    )
 
 
-def _parse(items: list[tuple[str, int, int]]) -> list[Parsed]:
-    from . import load, validate
-    from .model import record_from
+def check(options: Options) -> tuple[Result, list[str], list[str]]:
+    """Everything a build does but the writing; also what a build would change in ``out``."""
+    from .highlight import Highlighter
+    from .render import Renderer
 
-    parsed: list[Parsed] = []
-    for path, mtime, size in items:
-        doc, found = load.load_file(Path(path))
-        record = None
-        if doc is not None:
-            found += validate.check_record(doc)
-            if not any(p.severity is Severity.ERROR for p in found):
-                record = record_from(doc)
-        parsed.append((path, mtime, size, record, found))
-    return parsed
-
-
-PARALLEL_FROM = 400
-"""Fewer records are read and rendered faster by one process than by starting more."""
-CHUNK = 100
-
-
-def _jobs(options: Options, count: int) -> int:
-    if count < PARALLEL_FROM:
-        return 1
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(options.jobs or cores or 1, 32))
+    work = _Work.whole(*_read(options, parallel_read=False))
+    writer = _Collect(options.out)
+    stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, jobs=1)
+    count = len(work.records)
+    result = Result(
+        work.site,
+        work.warnings,
+        stats,
+        writer.files,
+        pages=count,
+        rendered=count,
+        base_url=work.context.config.base_url,
+    )
+    return result, writer.changed, writer.removed
 
 
-def _pool(jobs: int) -> Any:
-    import multiprocessing
+def gather(options: Options) -> tuple[Site, list[Problem]]:
+    """Load, validate, model and link the content; raise BuildError if anything is wrong."""
+    site, warnings, _ = _read(options, parallel_read=False)
+    return site, warnings
 
-    # Forked workers share the parent's loaded site and templates without copying them.
-    return multiprocessing.get_context("fork").Pool(jobs)
+
+# --- read ----------------------------------------------------------------------------
 
 
-def _parse_all(items: list[tuple[str, int, int]], jobs: int) -> list[Parsed]:
-    if jobs < 2:
-        return _parse(items)
-    chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
-    with _pool(jobs) as pool:
-        return [parsed for chunk in pool.map(_parse, chunks) for parsed in chunk]
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """What a build renders, whichever its plan: the files of ``records``, and with a
+    whole ``site`` (a full build) every file that lists them."""
+
+    records: Sequence[Record]
+    context: ErrorContext
+    warnings: list[Problem]
+    """The content's warnings."""
+    pages: int
+    """Error pages in the site."""
+    site: Site | None = None
+    parsed: list[plan.Parsed] = field(default_factory=list)
+    """Every record file, in a full build."""
+
+    @classmethod
+    def whole(cls, site: Site, warnings: list[Problem], parsed: list[plan.Parsed]) -> _Work:
+        from .render import ErrorContext
+
+        return cls(site.records, ErrorContext.of(site), warnings, len(site.records), site, parsed)
+
+    @classmethod
+    def update(cls, update: plan.Partial) -> _Work:
+        pages = len(update.previous.ids)
+        return cls(update.records, update.context, update.warnings, pages)
+
+
+def _read(options: Options, parallel_read: bool) -> tuple[Site, list[Problem], list[plan.Parsed]]:
+    """Load, validate, model and link every record (on every core for a big site when
+    ``parallel_read``); raise BuildError if anything is wrong. Returns the linked site,
+    its warnings and every record file as read."""
+    from .link import link
+    from .model import site_from
+
+    config_doc, problems = _config(options)
+    items, found = record_stats(options.content)
+    problems += found
+    jobs = parallel.jobs_for(len(items), options.jobs) if parallel_read else 1
+    with parallel.Tasks(plan.parse, jobs) as tasks:
+        pieces = [items[start:stop] for start, stop in parallel.chunks(len(items))]
+        parsed = [item for piece in tasks.map(pieces) for item in piece]
+    for item in parsed:
+        problems += item.problems
+    if _failed(problems, options.strict) or config_doc is None:
+        raise BuildError(sorted(problems))
+    config = site_from(config_doc, options.base_url)
+    site, linked = link(config, [item.record for item in parsed if item.record is not None])
+    problems += linked
+    if _failed(problems, options.strict):
+        raise BuildError(sorted(problems))
+    return site, sorted(problems), parsed
 
 
 def _config(options: Options) -> tuple[Any, list[Problem]]:
@@ -133,70 +228,8 @@ def _config(options: Options) -> tuple[Any, list[Problem]]:
     return doc, problems
 
 
-def _gather(options: Options, parallel: bool) -> tuple[Site, list[Problem], list[Parsed]]:
-    from .link import link
-    from .model import site_from
-
-    config_doc, problems = _config(options)
-    items, found = record_stats(options.content)
-    problems += found
-    parsed = _parse_all(items, _jobs(options, len(items)) if parallel else 1)
-    for *_, found in parsed:
-        problems += found
-    if _failed(problems, options.strict) or config_doc is None:
-        raise BuildError(sorted(problems))
-    config = site_from(config_doc, options.base_url)
-    site, linked = link(config, [p[3] for p in parsed if p[3] is not None])
-    problems += linked
-    if _failed(problems, options.strict):
-        raise BuildError(sorted(problems))
-    return site, sorted(problems), parsed
-
-
-def gather(options: Options) -> tuple[Site, list[Problem]]:
-    """Load, validate, model and link the content; raise BuildError if anything is wrong."""
-    site, problems, _ = _gather(options, parallel=False)
-    return site, problems
-
-
 def _failed(problems: list[Problem], strict: bool) -> bool:
     return any(p.severity is Severity.ERROR or strict for p in problems)
-
-
-def build(options: Options) -> Result:
-    try:
-        check_output(options.out, options.content)
-    except UnsafeOutput as exc:
-        raise BuildError(
-            [Problem(str(options.out), 0, str(exc).split(": ", 1)[1], code="E500")]
-        ) from exc
-    key = _key(options)
-    state_file = state.path_for(options.cache, options.out) if options.cache else None
-    # Builds into one output take turns, from reading the state to recording what they
-    # wrote, so neither works from a state the other is changing.
-    with output_lock(options.out):
-        previous = state.load(state_file, options.out) if state_file else None
-        if previous is not None and previous.key == key:
-            assert state_file is not None
-            result = _incremental(options, previous, state_file)
-            if result is not None:
-                return result
-        return _full(options, key, state_file, previous)
-
-
-def _key(options: Options) -> str:
-    """What shapes every page: the theme, the site config and the options."""
-    theme = options.theme
-    parts = [repr((options.base_url, options.strict)).encode()]
-    for folder in (theme.templates, theme.static):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                parts += [str(path.relative_to(folder)).encode(), path.read_bytes()]
-    try:
-        parts.append((options.content / "site.yaml").read_bytes())
-    except OSError:
-        parts.append(b"")
-    return state.global_key(parts)
 
 
 @contextlib.contextmanager
@@ -214,319 +247,85 @@ def _few_collections() -> Iterator[None]:
         gc.set_threshold(*threshold)
 
 
-def _full(
-    options: Options, key: str, state_file: Path | None, previous: state.State | None
-) -> Result:
-    with _few_collections():
-        return _full_build(options, key, state_file, previous)
+# --- render --------------------------------------------------------------------------
 
 
-def _full_build(
-    options: Options, key: str, state_file: Path | None, previous: state.State | None
-) -> Result:
-    from . import highlight
+def _highlighter(options: Options, read_all: bool) -> tuple[Highlighter, list[Problem]]:
+    """The build's highlighter, on the cache file unless there is no cache; and a warning
+    when that file was unreadable."""
+    from .highlight import Highlighter
+
+    if options.cache is None:
+        return Highlighter(), []
+    where = options.cache / "highlight.sqlite"
+    highlighter, problem = Highlighter.open(where, read_all)
+    if problem is None:
+        return highlighter, []
+    return highlighter, [Problem(str(where), 0, problem, Severity.WARNING, code="W501")]
+
+
+def _renderer(options: Options, highlighter: Highlighter) -> Renderer:
     from .render import Renderer
 
-    site, warnings, parsed = _gather(options, parallel=True)
-    gc.freeze()
-    jobs = _jobs(options, len(site.records))
-    cache_warnings = _open_highlight_cache(options, read_all=True)
-    if state_file:
-        state.forget(state_file)
-    renderer = Renderer(site, options.theme, cache=_templates_cache(options))
-    staging = Staging(options.out, previous.outputs if previous else None)
-    staging.open()
-    try:
-        outputs, written = _render(renderer, staging, jobs)
-        removed = staging.commit(set(outputs))
-    except BaseException:
-        staging.abort()
-        raise
-    highlight.save_cache()
-    highlight.close_cache()
-    if state_file:
-        state.save(state_file, _state_of(site, parsed, key, options.out, outputs, warnings))
-    stats = WriteStats(written=written, unchanged=len(outputs) - written, removed=removed)
-    count = len(site.records)
-    return Result(site, warnings + cache_warnings, stats, pages=count, rendered=count)
+    templates = None
+    if options.cache is not None:
+        templates = options.cache / "templates"
+        templates.mkdir(parents=True, exist_ok=True)
+    return Renderer(options.theme, highlighter, templates)
 
 
-_WORK: tuple[Renderer, Staging] | None = None
-"""What forked render workers inherit from the parent."""
+@dataclass(frozen=True, slots=True)
+class _Rendered:
+    """What a chunk of errors gave: each file's digest, how many files were written, the
+    code highlighted that the cache lacked, and how many errors the chunk held."""
+
+    outputs: dict[str, str]
+    written: int
+    highlighted: dict[str, str]
+    count: int
 
 
-def _render_records(bounds: tuple[int, int]) -> tuple[dict[str, str], int, dict[str, str]]:
-    from . import highlight
+def _render(
+    renderer: Renderer, work: _Work, writer: _Writer, jobs: int
+) -> tuple[WriteStats, dict[str, str]]:
+    """Render every file of ``work`` into ``writer``, then commit it: the errors' files
+    in chunks (on forked workers when ``jobs`` and the count allow, and the writer takes
+    files from them), the site's own meanwhile in this process. Returns what was written,
+    and each output file's digest."""
+    records, context, highlighter = work.records, work.context, renderer.highlighter
 
-    assert _WORK is not None
-    renderer, staging = _WORK
-    outputs: dict[str, str] = {}
-    written = 0
-    for record in renderer.site.records[bounds[0] : bounds[1]]:
-        for rel, data in renderer.record_files(record).items():
-            outputs[rel], wrote = staging.put(rel, data)
-            written += wrote
-    return outputs, written, highlight.take_added()
+    def render_chunk(bounds: tuple[int, int]) -> _Rendered:
+        outputs: dict[str, str] = {}
+        written = 0
+        for record in records[bounds[0] : bounds[1]]:
+            for rel, data in renderer.record_files(record, context).items():
+                outputs[rel], wrote = writer.put(rel, data)
+                written += wrote
+        return _Rendered(outputs, written, highlighter.take_added(), bounds[1] - bounds[0])
 
-
-def _render(renderer: Renderer, staging: Staging, jobs: int) -> tuple[dict[str, str], int]:
-    """Render and stage every file; returns each file's digest and how many were written."""
-    global _WORK
-    from . import highlight
-
-    records = renderer.site.records
-    chunks = [(i, min(i + CHUNK, len(records))) for i in range(0, len(records), CHUNK)]
+    jobs = parallel.jobs_for(len(records), jobs) if writer.forks else 1
+    if jobs > 1:
+        renderer.warm()  # compiled once here, the templates and lexers are every worker's
     bar = _progress(len(records))
     outputs: dict[str, str] = {}
     written = 0
-
-    def take(result: tuple[dict[str, str], int, dict[str, str]], count: int) -> None:
-        nonlocal written
-        outputs.update(result[0])
-        written += result[1]
-        highlight.merge(result[2])
-        bar(count)
-
-    def stage_site_files() -> None:
-        nonlocal written
-        for rel, data in renderer.site_files().items():
-            outputs[rel], wrote = staging.put(rel, data)
-            written += wrote
-
-    _WORK = (renderer, staging)
     try:
-        if jobs < 2:
-            for start, stop in chunks:
-                take(_render_records((start, stop)), stop - start)
-            stage_site_files()
-        else:
-            # Compiled once here, the templates and the Python lexer are every worker's.
-            renderer.env.get_template("error.html")
-            highlight.warm()
-            with _pool(jobs) as pool:
-                pending = [
-                    (pool.apply_async(_render_records, (chunk,)), chunk[1] - chunk[0])
-                    for chunk in chunks
-                ]
-                stage_site_files()  # the lists, indexes and search, while workers render
-                for job, count in pending:
-                    take(job.get(), count)
-    finally:
-        _WORK = None
-    bar(0, done=True)
-    return outputs, written
-
-
-def _summary_digest(record: Record) -> str:
-    """What other pages show of a record; lines, which only problems cite, left out (and
-    the options as a sorted list: a set's order changes from one process to the next)."""
-    from .model import Related
-
-    summary = replace(
-        record.summary(),
-        id_line=0,
-        source_line=0,
-        related=tuple(Related(r.text, 0) for r in record.related),
-        options=frozenset(),
-    )
-    text = repr((summary, sorted(record.options)))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def _state_of(
-    site: Site,
-    parsed: list[Parsed],
-    key: str,
-    out: Path,
-    outputs: dict[str, str],
-    warnings: list[Problem],
-) -> state.State:
-    from .render import recent
-
-    dump = pickle.HIGHEST_PROTOCOL
-    return state.State(
-        key=key,
-        stamp=state.stamp(out),
-        files={
-            path: (mtime, size, _summary_digest(record))
-            for path, mtime, size, record, _ in parsed
-            if record is not None
-        },
-        ids={path: record.id for path, _, _, record, _ in parsed if record is not None},
-        outputs=outputs,
-        warnings=warnings,
-        lines={r.id: tuple(entry.line for entry in r.related) for r in site.records},
-        links=state.Links(
-            config=site.config,
-            records={
-                r.id: pickle.dumps(
-                    (
-                        r.summary(),
-                        tuple(
-                            (link.text, link.record.id if link.record else None)
-                            for link in site.related[r.id]
-                        ),
-                        tuple(b.id for b in site.backlinks.get(r.id, ())),
-                    ),
-                    protocol=dump,
-                )
-                for r in site.records
-            },
-            groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
-            option_names=dict(site.option_names),
-            recent=tuple(r.id for r in recent(site)),
-        ),
-    )
-
-
-def _site_around(records: list[Record], links: state.Links) -> tuple[Site, list[Record]]:
-    """A site holding just what the pages of ``records`` show of the others: their related
-    errors, backlinks and neighbours in the same file, as summaries."""
-    from .link import RelatedLink, Site
-
-    stored: dict[str, tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]] = {}
-
-    def entry(
-        record_id: str,
-    ) -> tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]:
-        if record_id not in stored:
-            stored[record_id] = pickle.loads(links.records[record_id])
-        return stored[record_id]
-
-    def get(record_id: str) -> Record:
-        return entry(record_id)[0]
-
-    related = {}
-    backlinks = {}
-    by_file = {}
-    for record in records:
-        _, shown, linking = entry(record.id)
-        related[record.id] = tuple(
-            RelatedLink(text, get(target) if target else None) for text, target in shown
-        )
-        backlinks[record.id] = tuple(get(i) for i in linking)
-        key = (record.repo, record.source.path)
-        by_file[key] = tuple(get(i) for i in links.groups[key])
-    site = Site(
-        config=links.config,
-        records=(),
-        by_id={},
-        aliases={},
-        related=related,
-        by_repo={},
-        by_exception={},
-        by_file=by_file,
-        # Pages of single errors only ask whether an option has a page.
-        by_option={key: () for key in links.option_names},
-        option_names=links.option_names,
-        backlinks=backlinks,
-    )
-    return site, [get(i) for i in links.recent]
-
-
-def _open_highlight_cache(options: Options, read_all: bool) -> list[Problem]:
-    from . import highlight
-
-    if options.cache is None:
-        highlight.close_cache()
-        return []
-    where = options.cache / "highlight.sqlite"
-    problem = highlight.open_cache(where, read_all)
-    if problem is None:
-        return []
-    what = problem.split(": ", 1)[1]
-    return [Problem(str(where), 0, what, Severity.WARNING, code="W501")]
-
-
-def _templates_cache(options: Options) -> Path | None:
-    if options.cache is None:
-        return None
-    folder = options.cache / "templates"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-INCREMENTAL_UP_TO = 200
-"""More changed records than this are rendered faster by a full build on every core."""
-
-
-def _incremental(options: Options, previous: state.State, state_file: Path) -> Result | None:
-    """Render only the records whose files changed, if nothing else can show the change.
-    None when a full build is needed."""
-    items, found = record_stats(options.content)
-    if found or len(items) != len(previous.files):
-        return None
-    changed = []
-    for path, mtime, size in items:
-        known = previous.files.get(path)
-        if known is None:
-            return None
-        if known[:2] != (mtime, size):
-            changed.append((path, mtime, size))
-    if len(changed) > INCREMENTAL_UP_TO:
-        return None
-    if not changed:
-        # Nothing to do, and the state stays true as it is.
-        stats = WriteStats(written=0, unchanged=len(previous.outputs), removed=0)
-        return Result(None, previous.warnings, stats, pages=len(previous.ids))
-    parsed = _parse(changed)
-    problems = [p for *_, found in parsed for p in found]
-    shown = {shown_path(Path(p[0])) for p in parsed}
-    kept = [p for p in previous.warnings if p.path not in shown]
-    if any(p.severity is Severity.ERROR for p in problems):
-        raise BuildError(sorted(kept + problems))
-    records = []
-    digests = {}
-    for path, _, _, record, _ in parsed:
-        assert record is not None
-        digest = _summary_digest(record)
-        if record.id != previous.ids.get(path) or digest != previous.files[path][2]:
-            return None  # other pages show the change
-        records.append(record)
-        digests[path] = digest
-    links = state.links(previous)
-    if links is None:
-        return None
-    warnings = sorted(kept + problems + _relined(previous, records))
-    if _failed(warnings, options.strict):
-        raise BuildError(warnings)
-    from . import highlight
-    from .render import Renderer
-
-    site, recently = _site_around(records, links)
-    renderer = Renderer(site, options.theme, recently, _templates_cache(options))
-    cache_warnings = _open_highlight_cache(options, read_all=False)
-    files: dict[str, bytes] = {}
-    for record in records:
-        files.update(renderer.record_files(record))
-    highlight.save_cache()
-    highlight.close_cache()
-    # Until they are written, what these files hold is unknown: a build stopped midway
-    # leaves a state that has them written again.
-    state.note(state_file, previous, {}, dict.fromkeys(files, ""))
-    written, made = update_in_place(files, options.out)
-    previous.warnings = warnings
-    stats_now = {path: (mtime, size, digests[path]) for path, mtime, size, *_ in parsed}
-    lines = {r.id: tuple(entry.line for entry in r.related) for r in records}
-    state.note(state_file, previous, stats_now, made, lines)
-    stats = WriteStats(written=written, unchanged=len(previous.outputs) - written, removed=0)
-    result_warnings = sorted(warnings + cache_warnings)
-    return Result(site, result_warnings, stats, pages=len(previous.ids), rendered=len(records))
-
-
-def _relined(previous: state.State, records: list[Record]) -> list[Problem]:
-    """The related-entry warnings of changed records, at the entries' new lines (what the
-    entries resolve to cannot have changed, or the build would not be incremental)."""
-    out = []
-    for record in records:
-        old = previous.lines.get(record.id, ())
-        if len(old) != len(record.related):
-            continue
-        line_of = {line: entry.line for line, entry in zip(old, record.related, strict=True)}
-        for problem in previous.warnings:
-            if problem.path == record.file and problem.code == "W402" and problem.line in line_of:
-                out.append(replace(problem, line=line_of[problem.line]))
-    return out
+        with parallel.Tasks(render_chunk, jobs) as tasks:
+            chunks = tasks.map(parallel.chunks(len(records)))
+            if work.site is not None:
+                for rel, data in renderer.site_files(work.site).items():
+                    outputs[rel], wrote = writer.put(rel, data)
+                    written += wrote
+            for chunk in chunks:
+                outputs.update(chunk.outputs)
+                written += chunk.written
+                highlighter.merge(chunk.highlighted)
+                bar(chunk.count)
+        bar(0, done=True)
+        return writer.commit(outputs, written), outputs
+    except BaseException:
+        writer.abort()
+        raise
 
 
 def _progress(total: int) -> Callable[..., None]:
@@ -549,12 +348,121 @@ PROGRESS_FROM = 300
 """Builds of fewer records finish before a bar would help."""
 
 
-def check(options: Options) -> tuple[Result, list[str], list[str]]:
-    """Everything a build does but the writing; also what a build would change in ``out``."""
-    from .render import render_site
+# --- write ---------------------------------------------------------------------------
 
-    site, warnings = gather(options)
-    files = render_site(site, options.theme)
-    changed, removed = changes(files, options.out)
-    count = len(site.records)
-    return Result(site, warnings, files=files, pages=count, rendered=count), changed, removed
+
+def _writer_for(chosen: plan.Full | plan.Partial, out: Path, state_file: Path | None) -> _Writer:
+    if isinstance(chosen, plan.Full):
+        return _Swap(out, chosen.previous, state_file)
+    return _InPlace(out, chosen.previous, state_file)
+
+
+def _remember(
+    state_file: Path,
+    chosen: plan.Full | plan.Partial,
+    work: _Work,
+    key: dict[str, str],
+    out: Path,
+    outputs: dict[str, str],
+) -> None:
+    """Keep what this build did for the next one's plan."""
+    if isinstance(chosen, plan.Partial):
+        plan.remember_update(state_file, chosen, outputs)
+        return
+    assert work.site is not None
+    done = plan.full_state(work.site, work.parsed, key, chosen.reason, out, outputs, work.warnings)
+    state.save(state_file, done)
+
+
+class _Writer(Protocol):
+    """Where rendered files go."""
+
+    @property
+    def forks(self) -> bool:
+        """Whether forked workers may put files (each then writes them itself)."""
+
+    def put(self, rel: str, data: bytes) -> tuple[str, bool]:
+        """Take one file; returns its digest and whether it was written already."""
+
+    def commit(self, outputs: dict[str, str], written: int) -> WriteStats:
+        """Finish, given every file's digest and how many ``put`` wrote."""
+
+    def abort(self) -> None:
+        """Undo what ``put`` did, after a failure."""
+
+
+class _Swap:
+    """A full build's: every file staged in a new folder beside the output, swapped in
+    whole (files whose bytes did not change hard-linked from the old output)."""
+
+    forks = True
+
+    def __init__(self, out: Path, previous: state.State | None, state_file: Path | None) -> None:
+        if state_file:
+            # Dropped before the output changes: a build stopped midway leaves none, and
+            # the next build is a full one rather than one that trusts a stale state.
+            state.forget(state_file)
+        self.staging = Staging(out, previous.outputs if previous else None)
+        self.staging.open()
+
+    def put(self, rel: str, data: bytes) -> tuple[str, bool]:
+        return self.staging.put(rel, data)
+
+    def commit(self, outputs: dict[str, str], written: int) -> WriteStats:
+        removed = self.staging.commit(set(outputs))
+        return WriteStats(written=written, unchanged=len(outputs) - written, removed=removed)
+
+    def abort(self) -> None:
+        self.staging.abort()
+
+
+class _InPlace:
+    """An update's: the files of a few errors, kept until all are rendered, then written
+    over their old versions in the output."""
+
+    forks = False
+
+    def __init__(self, out: Path, previous: state.State, state_file: Path | None) -> None:
+        self.out, self.previous, self.state_file = out, previous, state_file
+        self.files: dict[str, bytes] = {}
+
+    def put(self, rel: str, data: bytes) -> tuple[str, bool]:
+        self.files[rel] = data
+        return digest(data), False
+
+    def commit(self, outputs: dict[str, str], written: int) -> WriteStats:
+        if self.state_file:
+            # Until they are written, what these files hold is unknown: a build stopped
+            # midway leaves a state that has them written again.
+            state.note(self.state_file, self.previous, {}, dict.fromkeys(self.files, ""))
+        written, _ = update_in_place(self.files, self.out)
+        unchanged = len(self.previous.outputs) - written
+        return WriteStats(written=written, unchanged=unchanged, removed=0)
+
+    def abort(self) -> None:
+        pass
+
+
+class _Collect:
+    """``check``'s: every file kept in memory and compared with the output, which stays
+    as it is."""
+
+    forks = False
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.files: dict[str, bytes] = {}
+        self.changed: list[str] = []
+        self.removed: list[str] = []
+
+    def put(self, rel: str, data: bytes) -> tuple[str, bool]:
+        self.files[rel] = data
+        return "", False
+
+    def commit(self, outputs: dict[str, str], written: int) -> WriteStats:
+        self.changed, self.removed = changes(self.files, self.out)
+        unchanged = len(self.files) - len(self.changed)
+        return WriteStats(written=len(self.changed), unchanged=unchanged, removed=len(self.removed))
+
+    def abort(self) -> None:
+        pass

@@ -1,9 +1,10 @@
 """Pygments highlighting: code blocks, excerpts split per line, and two colour schemes.
 
-Highlighting is most of the cost of a build. What was highlighted before is kept between
-builds in an SQLite file in the cache folder, keyed by a digest of the code, its language
-and the Pygments version. A full build reads every entry at once; a build that renders a
-few pages looks up just their code, and needs no lexer when it was all seen before.
+Highlighting is most of the cost of a build. A ``Highlighter`` belongs to one build: it
+keeps what it made in memory and, opened on a cache file, between builds, in SQLite, keyed
+by a digest of the code, its language and the Pygments version. A full build reads every
+entry at once; a build that renders a few pages looks up just their code, and needs no
+lexer when it was all seen before.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
 from markupsafe import Markup, escape
+
+from .model import source_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,13 +37,6 @@ def _formatter() -> HtmlFormatter[str]:
     from pygments.formatters import HtmlFormatter
 
     return HtmlFormatter(nowrap=True)
-
-
-def warm() -> None:
-    """Make the formatter and the lexers most excerpts need now (before forking)."""
-    _formatter()
-    for suffix in _BY_SUFFIX:
-        _lexer(suffix=suffix)
 
 
 def _pygmentize(code: str, lexer: Lexer) -> str:
@@ -72,129 +68,161 @@ _BY_SUFFIX = {".py": "python", ".pyi": "python"}
 most excerpts have are looked up directly."""
 
 
+def highlight(code: str, lang: str) -> Markup:
+    """``code`` as HTML spans for a ``<pre>``; plain escaped text for an unknown language.
+
+    Kept in no cache: for the rare code block inside a record's prose (Markdown renders
+    each text once per process). Builds highlight through their ``Highlighter``."""
+    lexer = _lexer(name=lang)
+    return Markup(escape(code) if lexer is None else _pygmentize(code, lexer))
+
+
 _CACHE_VERSION = f"errdex-highlight-2 pygments-{version('Pygments')}"
-_cache: dict[str, str] = {}
-"""Entries in memory: read from the cache file, or made by this build."""
-_added: dict[str, str] = {}
-"""Entries made since the last ``take_added``: what a worker process sends back, and what
-the parent writes to the file."""
-_db: sqlite3.Connection | None = None
-_all_read = False
-"""Whether every entry of the file is in ``_cache`` (so a miss needs no lookup)."""
 
 
 def _key(kind: str, lang: str, code: str) -> str:
     return hashlib.sha256(f"{kind}\x00{lang}\x00{code}".encode()).hexdigest()
 
 
-def _lookup(keys: list[str]) -> None:
-    """Bring the entries of ``keys`` that the file has into ``_cache``."""
-    wanted = [key for key in dict.fromkeys(keys) if key not in _cache]
-    if not wanted or _db is None or _all_read:
-        return
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        query = f"SELECT key, html FROM entries WHERE key IN ({marks})"
-        _cache.update(_db.execute(query, chunk))
+class Highlighter:
+    """Highlights the code of one build, each piece once.
 
-
-def _cached(key: str, lexer: Callable[[], Lexer | None], code: str) -> str | None:
-    """The HTML of ``code`` under ``key``, from the cache or made now; None when there is
-    no lexer for it."""
-    _lookup([key])
-    if key not in _cache:
-        found = lexer()
-        if found is None:
-            return None
-        _cache[key] = _added[key] = _pygmentize(code, found)
-    return _cache[key]
-
-
-def take_added() -> dict[str, str]:
-    """The entries made since the last call (in a worker: what the parent lacks)."""
-    added = dict(_added)
-    _added.clear()
-    return added
-
-
-def merge(entries: dict[str, str]) -> None:
-    """Add entries a worker made, so the cache file keeps them."""
-    _cache.update(entries)
-    _added.update(entries)
-
-
-def open_cache(path: Path, read_all: bool) -> str | None:
-    """Use the cache file at ``path`` (made if missing): every entry read now when
-    ``read_all``, else each when asked for. A file that is not a cache of this errdex and
-    Pygments version is emptied; one SQLite cannot read is replaced. Returns a warning to
-    show, or None."""
-    global _db, _all_read
-    close_cache()
-    warning = None
-    for _ in range(2):
-        db = None
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(path, timeout=60)
-            db.execute("CREATE TABLE IF NOT EXISTS meta (version TEXT NOT NULL)")
-            db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, html TEXT)")
-            row = db.execute("SELECT version FROM meta").fetchone()
-            if row is None or row[0] != _CACHE_VERSION:
-                with db:
-                    db.execute("DELETE FROM entries")
-                    db.execute("DELETE FROM meta")
-                    db.execute("INSERT INTO meta VALUES (?)", (_CACHE_VERSION,))
-            if read_all:
-                _cache.update(db.execute("SELECT key, html FROM entries WHERE html NOT NULL"))
-            _db, _all_read = db, read_all
-            return warning
-        except sqlite3.DatabaseError:
-            warning = f"{path}: the highlight cache is unreadable; ignored and rebuilt"
-            if db is not None:
-                db.close()
-            path.unlink(missing_ok=True)
-    return warning
-
-
-def save_cache() -> None:
-    """Add this build's new entries to the cache file."""
-    if _db is None or not _added:
-        return
-    with _db:
-        _db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?)", _added.items())
-    _added.clear()
-
-
-def close_cache() -> None:
-    global _db, _all_read
-    if _db is not None:
-        _db.close()
-    _db, _all_read = None, False
-    _cache.clear()
-    _added.clear()
-
-
-def highlight(code: str, lang: str) -> Markup:
-    """``code`` as HTML spans for a ``<pre>``; plain escaped text for an unknown language."""
-    html = _cached(_key("block", lang, code), lambda: _lexer(name=lang), code)
-    return Markup(escape(code) if html is None else html)
-
-
-def highlight_lines(code: str, filename: str) -> tuple[Markup, ...]:
-    """One HTML fragment per source line, each with its spans closed.
-
-    Pygments' HTML formatter closes and reopens spans at every newline, so the
-    output splits cleanly into lines, even inside multi-line strings.
+    A full build on several processes forks with it: each worker highlights what the
+    parent had not, and sends that back (``take_added``, ``merge``) for the cache file.
     """
-    lines = code.splitlines()
-    suffix = PurePosixPath(filename).suffix
-    if suffix in _LINE_BY_LINE and not _SPANS_LINES.search(code):
-        return tuple(Markup(html) for html in _by_line(lines, suffix))
-    html = _cached(_key("lines", suffix, code), lambda: _lexer(suffix=suffix), code)
-    if html is None:
-        return tuple(Markup(escape(line)) for line in lines)
-    return tuple(Markup(line) for line in html.split("\n")[: len(lines)])
+
+    def __init__(self) -> None:
+        self._cache: dict[str, str] = {}
+        """Entries in memory: read from the cache file, or made by this build."""
+        self._added: dict[str, str] = {}
+        """Entries made since the last ``take_added``: what a worker sends back, and what
+        the parent writes to the file."""
+        self._db: sqlite3.Connection | None = None
+        self._all_read = False
+        """Whether every entry of the file is in ``_cache`` (so a miss needs no lookup)."""
+
+    @classmethod
+    def open(cls, path: Path, read_all: bool) -> tuple[Highlighter, str | None]:
+        """A highlighter that keeps its work in the cache file at ``path`` (made if
+        missing): every entry read now when ``read_all``, else each when asked for. A file
+        that is not a cache of this errdex and Pygments version is emptied; one SQLite
+        cannot read is replaced. Also returns what to warn of, or None."""
+        highlighter = cls()
+        warning = None
+        for _ in range(2):
+            db = None
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(path, timeout=60)
+                db.execute("CREATE TABLE IF NOT EXISTS meta (version TEXT NOT NULL)")
+                db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, html TEXT)")
+                row = db.execute("SELECT version FROM meta").fetchone()
+                if row is None or row[0] != _CACHE_VERSION:
+                    with db:
+                        db.execute("DELETE FROM entries")
+                        db.execute("DELETE FROM meta")
+                        db.execute("INSERT INTO meta VALUES (?)", (_CACHE_VERSION,))
+                if read_all:
+                    highlighter._cache.update(
+                        db.execute("SELECT key, html FROM entries WHERE html NOT NULL")
+                    )
+                highlighter._db, highlighter._all_read = db, read_all
+                return highlighter, warning
+            except sqlite3.DatabaseError:
+                warning = "the highlight cache is unreadable; ignored and rebuilt"
+                if db is not None:
+                    db.close()
+                path.unlink(missing_ok=True)
+        return highlighter, warning
+
+    def save(self) -> None:
+        """Add this build's new entries to the cache file, if there is one."""
+        if self._db is None or not self._added:
+            return
+        with self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO entries VALUES (?, ?)", self._added.items()
+            )
+        self._added.clear()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+        self._db, self._all_read = None, False
+
+    def warm(self) -> None:
+        """Make the formatter and the lexers most excerpts need now (before forking)."""
+        _formatter()
+        for suffix in _BY_SUFFIX:
+            _lexer(suffix=suffix)
+
+    def take_added(self) -> dict[str, str]:
+        """The entries made since the last call (in a worker: what the parent lacks)."""
+        added = dict(self._added)
+        self._added.clear()
+        return added
+
+    def merge(self, entries: dict[str, str]) -> None:
+        """Add entries a worker made, so the cache file keeps them."""
+        self._cache.update(entries)
+        self._added.update(entries)
+
+    def highlight(self, code: str, lang: str) -> Markup:
+        """``code`` as HTML spans for a ``<pre>``; plain escaped text for an unknown language."""
+        html = self._cached(_key("block", lang, code), lambda: _lexer(name=lang), code)
+        return Markup(escape(code) if html is None else html)
+
+    def highlight_lines(self, code: str, filename: str) -> tuple[Markup, ...]:
+        """One HTML fragment per source line, each with its spans closed.
+
+        Pygments' HTML formatter closes and reopens spans at every newline, so the
+        output splits cleanly into lines, even inside multi-line strings.
+        """
+        lines = source_lines(code)
+        suffix = PurePosixPath(filename).suffix
+        if suffix in _LINE_BY_LINE and not _SPANS_LINES.search(code):
+            return tuple(Markup(html) for html in self._by_line(lines, suffix))
+        html = self._cached(_key("lines", suffix, code), lambda: _lexer(suffix=suffix), code)
+        if html is None:
+            return tuple(Markup(escape(line)) for line in lines)
+        return tuple(Markup(line) for line in html.split("\n")[: len(lines)])
+
+    def _lookup(self, keys: list[str]) -> None:
+        """Bring the entries of ``keys`` that the file has into memory."""
+        wanted = [key for key in dict.fromkeys(keys) if key not in self._cache]
+        if not wanted or self._db is None or self._all_read:
+            return
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT key, html FROM entries WHERE key IN ({marks})"
+            self._cache.update(self._db.execute(query, chunk))
+
+    def _cached(self, key: str, lexer: Callable[[], Lexer | None], code: str) -> str | None:
+        """The HTML of ``code`` under ``key``, from the cache or made now; None when there
+        is no lexer for it."""
+        self._lookup([key])
+        if key not in self._cache:
+            found = lexer()
+            if found is None:
+                return None
+            self._cache[key] = self._added[key] = _pygmentize(code, found)
+        return self._cache[key]
+
+    def _by_line(self, lines: list[str], suffix: str) -> list[str]:
+        keys = [_key("line", suffix, line) for line in lines]
+        self._lookup(keys)
+        cache = self._cache
+        missing = {key: line for key, line in zip(keys, lines, strict=True) if key not in cache}
+        if missing:
+            lexer = _lexer(suffix=suffix)
+            assert lexer is not None, suffix
+            # The new lines do not depend on each other: highlight them in one call.
+            text = "\n".join(missing.values()) + "\n"
+            made = dict(zip(missing, _pygmentize(text, lexer).split("\n"), strict=False))
+            cache.update(made)
+            self._added.update(made)
+        return [cache[key] for key in keys]
 
 
 # Excerpts of one codebase share most of their lines: the same file is quoted around
@@ -212,21 +240,6 @@ _SPANS_LINES = re.compile(
     r"|\b[fFrRbB]{1,2}[\"'][^\n]*\{[^}\n]*$",
     re.MULTILINE,
 )
-
-
-def _by_line(lines: list[str], suffix: str) -> list[str]:
-    keys = [_key("line", suffix, line) for line in lines]
-    _lookup(keys)
-    missing = {key: line for key, line in zip(keys, lines, strict=True) if key not in _cache}
-    if missing:
-        lexer = _lexer(suffix=suffix)
-        assert lexer is not None, suffix
-        # The new lines do not depend on each other: highlight them in one call.
-        text = "\n".join(missing.values()) + "\n"
-        made = dict(zip(missing, _pygmentize(text, lexer).split("\n"), strict=False))
-        _cache.update(made)
-        _added.update(made)
-    return [_cache[key] for key in keys]
 
 
 @lru_cache(maxsize=1)

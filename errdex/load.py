@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -76,9 +77,11 @@ def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
+        # The decoder counts from after a BOM; the file's bytes count from its start.
+        start = exc.start + (len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0)
+        line = raw.count(b"\n", 0, start) + 1
         return None, [
-            Problem(shown, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", code="E100")
+            Problem(shown, line, f"not valid UTF-8 (byte 0x{raw[start]:02x})", code="E100")
         ]
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
@@ -224,8 +227,25 @@ def _scalar(
 
 
 def load_file(path: Path) -> tuple[Document | None, list[Problem]]:
+    """Read one YAML file into a Document that knows the line of every value; None, and
+    the problems, when it cannot be read or parsed."""
     shown = shown_path(path)
     text, problems = read_text(path, shown)
     if text is None:
         return None, problems
     return parse_yaml(text, shown, path)
+
+
+def site_base_url(content: Path | None) -> str:
+    """The site's base_url when its config can be read (for links to the pages that
+    explain problem codes), else errdex's own site."""
+    from .urls import base_url_problem, normal_base_url
+
+    fallback = "https://errdex.github.io/errdex/"
+    try:
+        data = yaml.safe_load((content or Path("content")).joinpath("site.yaml").read_text())
+        url = str(data["base_url"])
+    except Exception:  # an unreadable config is reported on its own; fall back
+        return fallback
+    # A base_url that is refused (E205) is no address to send a reader to.
+    return fallback if base_url_problem(url) else normal_base_url(url)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .link import Site
+from .link import RelatedLink, Site
 from .model import Record
 from .schema import RECORD, Field, json_schema
 from .urls import github_permalink, json_url, page_url
@@ -22,19 +22,21 @@ def dumps_compact(data: Any) -> bytes:
     return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def record_document(record: Record, site: Site) -> dict[str, Any]:
-    """Every field of the record as written, plus what the site derived from it."""
-    base = site.config.base_url
+def record_document(
+    record: Record, base_url: str, related: tuple[RelatedLink, ...]
+) -> dict[str, Any]:
+    """Every field of the record as written, plus what the site derived from it (its
+    ``related`` entries as linked)."""
     return {
         # Unknown fields (a warning at build time) stay out: the schema has no room for them.
         **known_only(record.data, RECORD),
         "id": record.id,
         "title": record.title,
         "placeholders": list(record.message.names),
-        "url": base + page_url(record.id),
-        "json_url": base + json_url(record.id),
+        "url": base_url + page_url(record.id),
+        "json_url": base_url + json_url(record.id),
         "permalink": github_permalink(record),
-        "related_ids": [link.record.id for link in site.related[record.id] if link.record],
+        "related_ids": [link.record.id for link in related if link.record],
     }
 
 

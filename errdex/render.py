@@ -18,9 +18,9 @@ from markupsafe import Markup, escape
 
 from . import markdown, mirror
 from .codes import CODES
-from .highlight import highlight, highlight_lines, stylesheet
-from .link import Site
-from .model import Record, Template
+from .highlight import Highlighter, stylesheet
+from .link import RelatedLink, Site
+from .model import Record, SiteConfig, Template
 from .theme import Theme
 from .urls import (
     exception_url,
@@ -45,7 +45,32 @@ class CodeLine:
     is_raise: bool
 
 
-def make_env(theme: Theme, cache: Path | None = None) -> jinja2.Environment:
+@dataclass(frozen=True, slots=True)
+class ErrorContext:
+    """What the page and the JSON document of an error show besides the error itself.
+
+    A full build fills it from the linked site; a build that renders a few pages again
+    fills it from the last full build's state, with what those pages show of the others.
+    """
+
+    config: SiteConfig
+    related: Mapping[str, tuple[RelatedLink, ...]]
+    """Record id → its related entries as shown."""
+    backlinks: Mapping[str, tuple[Record, ...]]
+    """Record id → the records whose related errors link to it."""
+    by_file: Mapping[tuple[str, str], tuple[Record, ...]]
+    """(repo, path) → its errors in line order."""
+    option_names: Mapping[str, tuple[str, ...]]
+    """Option key → how errors write it, for every option that has a page."""
+
+    @classmethod
+    def of(cls, site: Site) -> ErrorContext:
+        return cls(site.config, site.related, site.backlinks, site.by_file, site.option_names)
+
+
+def make_env(
+    theme: Theme, highlighter: Highlighter, cache: Path | None = None
+) -> jinja2.Environment:
     """The one Jinja environment: autoescaped, and strict about undefined names.
 
     With ``cache``, compiled templates are kept there (keyed by their source), so a build
@@ -63,7 +88,7 @@ def make_env(theme: Theme, cache: Path | None = None) -> jinja2.Environment:
         markdown=markdown.render,
         markdown_inline=markdown.render_inline,
         message=message_html,
-        highlight=highlight,
+        highlight=highlighter.highlight,
         code_rows=code_rows,
         count=count,
         xml_text=xml_text,
@@ -73,7 +98,7 @@ def make_env(theme: Theme, cache: Path | None = None) -> jinja2.Environment:
         repo_url=repo_url,
         exception_url=exception_url,
         json_url=json_url,
-        file_url=lambda repo, path: file_url(repo, quote(path)),
+        file_url=lambda repo, path: quote(file_url(repo, path)),
         option_url=option_url,
     )
     return env
@@ -121,11 +146,11 @@ def code_rows(lines: Iterable[CodeLine]) -> Markup:
     return Markup("".join(rows))
 
 
-def code_lines(record: Record) -> list[CodeLine]:
+def code_lines(record: Record, highlighter: Highlighter) -> list[CodeLine]:
     excerpt = record.source.excerpt
     if excerpt is None:
         return []
-    fragments = highlight_lines(excerpt.code, record.source.path)
+    fragments = highlighter.highlight_lines(excerpt.code, record.source.path)
     return [
         CodeLine(
             number=number,
@@ -163,19 +188,12 @@ def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
 
 
 class Renderer:
-    """Renders the pages of one linked site."""
+    """Renders pages with one theme: those of single errors, and the files of a whole site."""
 
-    def __init__(
-        self,
-        site: Site,
-        theme: Theme,
-        recent: list[Record] | None = None,
-        cache: Path | None = None,
-    ) -> None:
-        self.site = site
-        self.env = make_env(theme, cache)
+    def __init__(self, theme: Theme, highlighter: Highlighter, cache: Path | None = None) -> None:
+        self.highlighter = highlighter
+        self.env = make_env(theme, highlighter, cache)
         self.assets = hashed_assets(theme)
-        self.recent = _recent(site, RECENT) if recent is None else recent
         # An error is listed on many pages (its file's, its neighbours', those it relates
         # to): its row is rendered once per kind of row and reused.
         macro = self.env.get_template("_macros.html").module.error_row  # type: ignore[attr-defined]
@@ -189,7 +207,14 @@ class Renderer:
 
         self.env.globals["row"] = row
 
-    def page(self, template: str, path: str, root: str | None = None, **context: Any) -> bytes:
+    def warm(self) -> None:
+        """Compile the error page and load the lexers now: forked workers then share them."""
+        self.env.get_template("error.html")
+        self.highlighter.warm()
+
+    def page(
+        self, template: str, path: str, config: SiteConfig, root: str | None = None, **context: Any
+    ) -> bytes:
         """Render ``template`` as the file ``path``; every link in it is relative to that file.
 
         ``root`` overrides the relative prefix, for a page served at any address (404).
@@ -197,95 +222,99 @@ class Renderer:
         if root is None:
             root = "../" * (len(PurePosixPath(path).parts) - 1)
         # Source paths become part of some addresses: encode them as URLs.
-        canonical = self.site.config.base_url + quote(
+        canonical = config.base_url + quote(
             path.removesuffix("index.html") if path.endswith("index.html") else path
         )
 
         def asset(name: str) -> str:
             return root + self.assets[name][0]
 
-        context.setdefault("recent", self.recent)
         html = self.env.get_template(template).render(
-            site=self.site,
-            config=self.site.config,
-            root=root,
-            asset=asset,
-            canonical=canonical,
-            **context,
+            config=config, root=root, asset=asset, canonical=canonical, **context
         )
         return html.encode()
 
-    def error_page(self, record: Record) -> bytes:
-        site = self.site
-        # By id: an incremental build shows a fresh record among the summaries of the others.
+    def error_page(self, record: Record, context: ErrorContext) -> bytes:
+        # By id: a build of a few pages shows a fresh record among the summaries of the others.
         same_file = [
-            r for r in site.by_file[(record.repo, record.source.path)] if r.id != record.id
+            r for r in context.by_file[(record.repo, record.source.path)] if r.id != record.id
         ]
         function = record.source.function
         same_function = [r for r in same_file if function and r.source.function == function]
         others = [r for r in same_file if not (function and r.source.function == function)]
-        options = sorted({key for key, _, _ in record.options if key in site.by_option})
+        options = sorted({key for key, _, _ in record.options if key in context.option_names})
         return self.page(
             "error.html",
             page_url(record.id) + "index.html",
+            context.config,
             record=record,
-            related=site.related[record.id],
-            code=code_lines(record),
+            related=context.related[record.id],
+            code=code_lines(record, self.highlighter),
             permalink=github_permalink(record),
-            report_url=report_issue_url(record, site.config),
+            report_url=report_issue_url(record, context.config),
             description=_description(record),
             same_function=same_function,
             same_file=_nearest(others, record.source.line, NEARBY),
             more_in_file=len(others) > NEARBY,
             # Every error in the file, this one included: the file's page lists them all.
             in_file=len(same_file) + 1,
-            backlinks=site.backlinks.get(record.id, ()),
+            backlinks=context.backlinks.get(record.id, ()),
             options=options,
-            json_ld=_json_ld(record, site),
+            option_names=context.option_names,
+            json_ld=_json_ld(record, context.config),
         )
 
-    def record_files(self, record: Record) -> dict[str, bytes]:
+    def record_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
         """The files of one error: its page and its JSON document (at two addresses)."""
-        document = mirror.dumps(mirror.record_document(record, self.site))
+        document = mirror.dumps(
+            mirror.record_document(record, context.config.base_url, context.related[record.id])
+        )
         return {
-            page_url(record.id) + "index.html": self.error_page(record),
+            page_url(record.id) + "index.html": self.error_page(record, context),
             json_url(record.id): document,
             json_url(record.id).removesuffix(".json"): document,
         }
 
-    def files(
-        self, progress: Callable[[Iterable[Record]], Iterable[Record]] = iter
-    ) -> dict[str, bytes]:
-        """Every file of the site, in memory."""
-        out: dict[str, bytes] = {}
-        for record in progress(self.site.records):
-            out.update(self.record_files(record))
-        out.update(self.site_files())
-        return out
-
-    def site_files(self) -> dict[str, bytes]:
+    def site_files(self, site: Site) -> dict[str, bytes]:
         """Every file but those of single errors: assets, lists, indexes, search, feeds."""
-        site = self.site
+        recent = _recent(site, RECENT)
+
+        def page(template: str, path: str, root: str | None = None, **context: Any) -> bytes:
+            return self.page(template, path, site.config, root, site=site, recent=recent, **context)
+
+        def list_page(
+            url: str, heading: str, records: Iterable[Record], group: str = "repo", **context: Any
+        ) -> bytes:
+            by = (lambda r: r.source.path) if group == "path" else (lambda r: r.repo)
+            return page(
+                "list.html",
+                url + "index.html",
+                heading=heading,
+                groups=_group(records, by),
+                group=group,
+                **context,
+            )
+
         out: dict[str, bytes] = {rel: data for rel, data in self.assets.values()}
-        out["index.html"] = self.page("home.html", "index.html")
+        out["index.html"] = page("home.html", "index.html")
         # A host serves 404.html at whatever address was missing, so its links start at the
         # site's own path rather than being relative.
         site_path = urlsplit(site.config.base_url).path or "/"
-        out["404.html"] = self.page("404.html", "404.html", root=site_path)
-        out["search/index.html"] = self.page("search.html", "search/index.html")
+        out["404.html"] = page("404.html", "404.html", root=site_path)
+        out["search/index.html"] = page("search.html", "search/index.html")
         for alias, record in sorted(site.aliases.items()):
-            out[page_url(alias) + "index.html"] = self.page(
+            out[page_url(alias) + "index.html"] = page(
                 "moved.html", page_url(alias) + "index.html", alias=alias, record=record
             )
             stub = mirror.dumps(mirror.alias_document(alias, record, site))
             out[json_url(alias)] = stub
             out[json_url(alias).removesuffix(".json")] = stub
         for repo, records in site.by_repo.items():
-            out[repo_url(repo) + "index.html"] = self.list_page(
+            out[repo_url(repo) + "index.html"] = list_page(
                 repo_url(repo), f"Errors raised by {repo}", records, repo=repo, group="path"
             )
         for (repo, path), records in site.by_file.items():
-            out[file_url(repo, path) + "index.html"] = self.list_page(
+            out[file_url(repo, path) + "index.html"] = list_page(
                 file_url(repo, path),
                 f"Errors raised in {path}",
                 records,
@@ -294,19 +323,19 @@ class Renderer:
             )
         for key, records in site.by_option.items():
             names = " / ".join(site.option_names[key])
-            out[option_url(key) + "index.html"] = self.list_page(
+            out[option_url(key) + "index.html"] = list_page(
                 option_url(key), f"Errors about {names}", records
             )
-        out["options/index.html"] = self.page("options.html", "options/index.html")
-        out["errdex/codes/index.html"] = self.page(
+        out["options/index.html"] = page("options.html", "options/index.html")
+        out["errdex/codes/index.html"] = page(
             "codes.html", "errdex/codes/index.html", codes=list(CODES.values()), code=None
         )
         for code in CODES.values():
-            out[f"errdex/codes/{code.code}/index.html"] = self.page(
+            out[f"errdex/codes/{code.code}/index.html"] = page(
                 "codes.html", f"errdex/codes/{code.code}/index.html", codes=[code], code=code
             )
         for exception, records in site.by_exception.items():
-            out[exception_url(exception) + "index.html"] = self.list_page(
+            out[exception_url(exception) + "index.html"] = list_page(
                 exception_url(exception), f"{exception} errors", records, exception=exception
             )
         from . import search
@@ -325,20 +354,12 @@ class Renderer:
                 and not _is_alias(rel, site)
             ]
         )
-        out["sitemap.xml"] = self.page("sitemap.xml", "sitemap.xml", urls=pages)
-        out["robots.txt"] = self.page("robots.txt", "robots.txt")
-        out["_headers"] = self.page("_headers", "_headers")
-        out["feed.xml"] = self.page("feed.xml", "feed.xml", entries=_recent(site, 50))
+        out["sitemap.xml"] = page("sitemap.xml", "sitemap.xml", urls=pages)
+        out["robots.txt"] = page("robots.txt", "robots.txt")
+        out["_headers"] = page("_headers", "_headers")
+        out["feed.xml"] = page("feed.xml", "feed.xml", entries=_recent(site, 50))
         out["api/schema.json"] = mirror.dumps(mirror.schema_document(site.config.base_url))
         return out
-
-    def list_page(
-        self, url: str, heading: str, records: Iterable[Record], group: str = "repo", **context: Any
-    ) -> bytes:
-        groups = _group(records, (lambda r: r.source.path) if group == "path" else lambda r: r.repo)
-        return self.page(
-            "list.html", url + "index.html", heading=heading, groups=groups, group=group, **context
-        )
 
 
 NEARBY = 10
@@ -370,10 +391,6 @@ RECENT = 10
 """Recently analysed errors the home page lists."""
 
 
-def recent(site: Site) -> list[Record]:
-    return _recent(site, RECENT)
-
-
 def _recent(site: Site, count: int) -> list[Record]:
     """Analysed errors, the most recently analysed first."""
     dated = [r for r in site.records if r.analysis]
@@ -382,9 +399,9 @@ def _recent(site: Site, count: int) -> list[Record]:
     ]
 
 
-def _json_ld(record: Record, site: Site) -> Markup:
+def _json_ld(record: Record, config: SiteConfig) -> Markup:
     """schema.org data for the page, safe inside a script element."""
-    base = site.config.base_url
+    base = config.base_url
     data: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "TechArticle",
@@ -393,7 +410,7 @@ def _json_ld(record: Record, site: Site) -> Markup:
         "description": _description(record),
         "url": base + page_url(record.id),
         "about": {"@type": "Thing", "name": record.exception},
-        "isPartOf": {"@type": "WebSite", "name": site.config.title, "url": base},
+        "isPartOf": {"@type": "WebSite", "name": config.title, "url": base},
         "codeRepository": f"https://github.com/{record.repo}",
     }
     if record.analysis:
@@ -410,9 +427,3 @@ def _description(record: Record) -> str:
     return markdown.plain(
         f"{record.exception}: {record.message.display} (raised at {where} in {record.repo})"
     )
-
-
-def render_site(
-    site: Site, theme: Theme, progress: Callable[[Iterable[Record]], Iterable[Record]] = iter
-) -> dict[str, bytes]:
-    return Renderer(site, theme).files(progress)

@@ -4,7 +4,8 @@ only what changed.
 A state belongs to one output folder and is keyed by everything that shapes every page:
 errdex's code, the versions of the libraries that render, the theme, the site config and
 the build options. A state that is missing, truncated, corrupt, from another key or for
-an output folder that changed since is ignored: the build is then a full one.
+an output folder that changed since is ignored: the build is then a full one (``plan``
+says which and why).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .model import SiteConfig
 
-FORMAT = b"errdex-state-1\n"
+FORMAT = b"errdex-state-3\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
 """The libraries whose versions shape the output."""
 
@@ -42,13 +43,18 @@ class Links:
     groups: dict[tuple[str, str], tuple[str, ...]]
     """(repo, path) → the ids raised in that file, in line order."""
     option_names: dict[str, tuple[str, ...]]
-    recent: tuple[str, ...]
 
 
 @dataclass(slots=True)
 class State:
-    key: str
-    """Digest of everything that shapes every page (see ``global_key``)."""
+    key: dict[str, str]
+    """What shapes every page (errdex, the theme, the config, the options) → its digest."""
+    reason: str
+    """Why the full build that made this state was a full one; for debugging."""
+    base_url: str
+    """The site's address, for messages of a build that reads nothing else."""
+    out: str
+    """The output folder, resolved."""
     stamp: tuple[int, int, int, int]
     """The output folder's inode and api/errors.json's inode, mtime and size, when the
     build ended (``stamp``)."""
@@ -70,13 +76,19 @@ class State:
     links_file: str = ""
 
 
-def global_key(parts: list[bytes]) -> str:
-    """A digest of errdex's own code and of ``parts`` (theme, config, options)."""
+def code_key() -> str:
+    """A digest of errdex's own code, of Python's version and of the libraries that render."""
     digest = hashlib.sha256(FORMAT)
     digest.update(repr([sys.version, *_installed()]).encode())
     package = Path(__file__).resolve().parent
     for path in sorted(package.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def key_of(parts: list[bytes]) -> str:
+    """A digest of ``parts``, each told apart from the next."""
+    digest = hashlib.sha256()
     for part in parts:
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
@@ -120,26 +132,30 @@ def path_for(cache: Path, out: Path) -> Path:
     return cache / f"state-{name}.bin"
 
 
-def load(path: Path, out: Path) -> State | None:
-    """The state, or None when there is none that can be trusted for this build."""
+def load(path: Path, out: Path) -> State | str:
+    """The state, or why there is none that can be trusted for this build."""
+    if not path.exists():
+        return "no previous state"
     read = _read(path)
     if read is None or len(read[1]) < 32:
-        return None
+        return "the previous state is damaged or from another errdex"
     links_digest, payload = read[1][:32], read[1][32:]
     try:
         state = pickle.loads(payload)
         if not isinstance(state, State):
-            return None
+            return "the previous state is damaged or from another errdex"
         for entry in _journal(path, links_digest):
             state.files.update(entry["files"])
             state.outputs.update(entry["outputs"])
             state.warnings = entry["warnings"]
             state.lines.update(entry["lines"])
     except Exception:
-        return None
+        return "the previous state is damaged or from another errdex"
     state.links, state.links_digest = None, links_digest
     state.links_file = str(_links_path(path))
-    return state if state.stamp == stamp(out) else None
+    if state.stamp != stamp(out):
+        return f"{out} changed since the last build into it (removed, or built without this cache)"
+    return state
 
 
 def links(state: State) -> Links | None:
@@ -162,6 +178,8 @@ def links(state: State) -> Links | None:
 def save(path: Path, state: State) -> None:
     """Write the whole state (after a full build)."""
     assert state.links is not None
+    # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
+    _write_text(_out_path(path), state.out)
     state.links_digest = _write(
         _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
     )
@@ -210,6 +228,27 @@ def _journal(path: Path, links_digest: bytes) -> Iterator[dict[str, Any]]:
         at += 40 + size
 
 
+def sweep(cache: Path) -> None:
+    """Drop the states of output folders that are gone (a test's temporary folder, say):
+    no build will read them again. Each state names its folder in a small file of its
+    own, so this reads no state."""
+    for stem in {path.name.partition(".")[0] for path in cache.glob("state-*")}:
+        path = cache / f"{stem}.bin"
+        try:
+            out = _out_path(path).read_text(encoding="utf-8")
+        except OSError:
+            out = ""  # written by an errdex before this one: its key never matches ours
+        if out and Path(out).exists():
+            continue
+        forget(path)
+        _links_path(path).unlink(missing_ok=True)
+        _out_path(path).unlink(missing_ok=True)  # last: until then, the rest is found
+
+
+def _out_path(path: Path) -> Path:
+    return path.with_suffix(".out")
+
+
 def _links_path(path: Path) -> Path:
     return path.with_name(path.name + ".links")
 
@@ -231,6 +270,13 @@ def _read(path: Path) -> tuple[bytes, bytes] | None:
     if head + b"\n" != FORMAT or hashlib.sha256(payload).digest() != digest:
         return None
     return digest, payload
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
 
 
 def _write(path: Path, payload: bytes) -> bytes:

@@ -264,9 +264,9 @@ def test_only_the_nearest_errors_of_a_big_file_are_listed(tmp_path: Path, run) -
 
 
 def test_every_core_builds_the_same_bytes_as_one(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
-    from errdex import build as build_module
+    from errdex import parallel
 
-    records = corpus.generate(build_module.PARALLEL_FROM + 50, seed=3)
+    records = corpus.generate(parallel.PARALLEL_FROM + 50, seed=3)
     corpus.write_content(tmp_path / "content", records)
     outs = {}
     for jobs in ("1", "2"):
@@ -292,7 +292,7 @@ def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> No
     ]
     lexer = highlight._lexer(suffix=".py")
     assert lexer is not None
-    highlight.close_cache()
+    highlighter = highlight.Highlighter()
     checked = 0
     for code in excerpts:
         if highlight._SPANS_LINES.search(code):
@@ -300,14 +300,14 @@ def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> No
         whole = pygmentize(code, lexer, highlight._formatter()).split("\n")[
             : len(code.splitlines())
         ]
-        assert highlight._by_line(code.splitlines(), ".py") == whole, code
+        assert highlighter._by_line(code.splitlines(), ".py") == whole, code
         checked += 1
     assert checked > 250
 
 
 def test_a_docstring_excerpt_is_highlighted_whole() -> None:
     code = 'def f():\n    """A docstring\n    over lines."""\n    raise X()\n'
-    lines = highlight.highlight_lines(code, "m.py")
+    lines = highlight.Highlighter().highlight_lines(code, "m.py")
     assert 'class="sd"' in lines[2]  # the second line of the docstring is still a string
 
 
@@ -376,10 +376,92 @@ def test_a_replacement_field_left_open_does_not_colour_other_lines() -> None:
     # inside it. Such an excerpt is highlighted whole, and lines highlighted before it do
     # not change how it looks.
     open_field = 'msg = f"bad {\n    value!r}"\nraise ValueError(msg)\n'
-    highlight.close_cache()
-    highlight.highlight_lines('    value!r}"\nraise ValueError(msg)\n', "m.py")
-    after = highlight.highlight_lines(open_field, "m.py")
-    highlight.close_cache()
-    alone = highlight.highlight_lines(open_field, "m.py")
+    seen = highlight.Highlighter()
+    seen.highlight_lines('    value!r}"\nraise ValueError(msg)\n', "m.py")
+    after = seen.highlight_lines(open_field, "m.py")
+    alone = highlight.Highlighter().highlight_lines(open_field, "m.py")
     assert after == alone
     assert '<span class="k">raise</span>' in alone[2]
+
+
+def test_verbose_says_why_a_build_is_what_it_is_and_the_state_keeps_it(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    from errdex import state
+
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
+    out, cache = tmp_path / "public", tmp_path / "cache"
+
+    def build(*extra: str) -> str:
+        result = run("build", "--content", content, "--out", out, "--cache", cache, *extra)
+        assert result.code == 0, result.err
+        return str(result.err)
+
+    def kept() -> str:
+        found = state.load(state.path_for(cache, out), out)
+        assert isinstance(found, state.State), found
+        return found.reason
+
+    assert "errdex: full build: no previous state" in build("-v")
+    assert kept() == "no previous state"
+    for n in range(4, 7):
+        (content / "errors" / f"r{n}.yaml").write_text(_record(n, "Widget"))
+    assert "errdex: full build: 3 records added\n" in build("-v")
+    assert kept() == "3 records added"
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("The first version", "A better version"))
+    assert "errdex: update: 1 record changed\n" in build("-v")
+    assert kept() == "3 records added"  # the reason of the full build the state is from
+    assert "errdex: nothing changed\n" in build("-v")
+    path.write_text(path.read_text() + "  - Thing number 0 is wrong\n")
+    err = build("-v").replace(str(content), "content")
+    assert "errdex: full build: content/errors/r2.yaml: what other pages show of it changed" in err
+    path.write_text(path.read_text().replace("Thing number 2", "Gadget number 2"))
+    err = build("-v").replace(str(content), "content")
+    assert "errdex: full build: content/errors/r2.yaml: its id changed" in err
+    site_yaml = content / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text().replace("Test errors", "Other errors"))
+    assert "errdex: full build: the site config changed\n" in build("-v")
+    assert "full build" not in build()  # said only when asked
+
+
+def test_the_states_of_output_folders_that_are_gone_are_dropped(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(2)})
+    cache = tmp_path / "cache"
+    outs = [tmp_path / "one", tmp_path / "two"]
+    for out in outs:
+        assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    states = sorted(p.name for p in cache.glob("state-*"))
+    assert len(states) == 6  # per output: the state, its links, the folder it is of
+    (cache / "state-0123456789abcdef.bin").write_bytes(b"an older errdex's")
+    shutil.rmtree(outs[0])
+    # A build with nothing to do into the other folder clears the states nothing will read.
+    assert (
+        "0 rendered" in run("build", "--content", content, "--out", outs[1], "--cache", cache).err
+    )
+    left = sorted(p.name for p in cache.glob("state-*"))
+    assert len(left) == 3 and set(left) < set(states)
+    (named,) = cache.glob("state-*.out")
+    assert named.read_text() == str(outs[1].resolve())
+
+
+def test_a_build_with_nothing_to_do_loads_no_parser_or_renderer(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(2)})
+    argv = ["build", "--content", str(content), "--out", str(tmp_path / "public")]
+    argv += ["--cache", str(tmp_path / "cache")]
+    assert run(*argv).code == 0
+    program = (
+        "import sys\n"
+        "from errdex.cli import main\n"
+        f"assert main({argv!r}) == 0\n"
+        "print(sorted({'yaml', 'jinja2', 'pygments', 'markdown_it'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert "0 rendered" in done.stderr
+    assert done.stdout.strip() == "[]"
