@@ -1,14 +1,23 @@
-"""Shared fixtures: the bundled site built once, a CLI runner, and small content folders."""
+"""Shared fixtures: the bundled site built once, a CLI runner, and small content folders.
+
+Every build a test makes keeps its cache in a temporary folder (``run`` adds ``--cache``
+when a build names none), so a local run renders from as cold a cache as CI does; a test
+that writes into the checkout's ``.errdex/cache`` fails (see ``pytest_runtest_teardown``).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import functools
 import http.server
+import json
 import os
+import queue
+import subprocess
+import sys
 import textwrap
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +29,8 @@ from errdex.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
+CHECKOUT_CACHE = ROOT / ".errdex" / "cache"
+"""The cache a build from the checkout uses by default: never a test's."""
 
 SITE_YAML = """\
 title: Test errors
@@ -43,15 +54,117 @@ class Run:
     err: str
 
 
+def with_cache(argv: list[str], cache: Path) -> list[str]:
+    """``argv`` with ``--cache cache`` added when it is a build or serve that names no cache
+    (nor ``--no-cache``): the default would be the checkout's own ``.errdex/cache``."""
+    implied = not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"))
+    command = "build" if implied else argv[0]
+    if command in ("build", "serve") and not {"--cache", "--no-cache"} & set(argv):
+        return [*argv, "--cache", str(cache)]
+    return argv
+
+
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
-    """Call the CLI in-process, as a user would from a shell; return code and output."""
+def run(capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Call the CLI in-process, as a user would from a shell; return code and output.
+    Builds share one cache folder of this test's own, empty when the test starts."""
+    cache = tmp_path_factory.mktemp("cache")
 
     def call(*argv: str | Path) -> Run:
         capsys.readouterr()
-        code = main([str(a) for a in argv])
+        code = main(with_cache([str(a) for a in argv], cache))
         captured = capsys.readouterr()
         return Run(code, captured.out, captured.err)
+
+    return call
+
+
+_WORKER = """\
+import contextlib, io, json, sys, traceback
+from errdex.cli import main
+print(json.dumps(hash("errdex")), flush=True)
+for line in sys.stdin:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(json.loads(line))
+        except BaseException:
+            traceback.print_exc()
+            code = -1
+    print(json.dumps([code, out.getvalue(), err.getvalue()]), flush=True)
+"""
+
+
+class OtherProcess:
+    """errdex's CLI in a second Python process with another hash seed, kept for the whole
+    session: what a build there writes must be what one here writes."""
+
+    DEADLINE = 300
+    """Seconds a command may take before it counts as hung."""
+
+    def __init__(self, cwd: Path) -> None:
+        seed = "1" if os.environ.get("PYTHONHASHSEED") == "0" else "0"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WORKER],
+            cwd=cwd,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert json.loads(self._reply()) != hash("errdex"), "the same hash seed as this one"
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put("")
+
+    def _reply(self) -> str:
+        try:
+            line = self.lines.get(timeout=self.DEADLINE)
+        except queue.Empty:
+            self.process.kill()
+            pytest.fail(f"errdex in the other process took more than {self.DEADLINE} s")
+        assert line, "errdex in the other process exited"
+        return line
+
+    def __call__(self, argv: list[str]) -> Run:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(argv) + "\n")
+        self.process.stdin.flush()
+        code, out, err = json.loads(self._reply())
+        return Run(code, out, err)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture(scope="session")
+def _other_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OtherProcess]:
+    other = OtherProcess(tmp_path_factory.mktemp("elsewhere"))
+    yield other
+    other.close()
+
+
+@pytest.fixture
+def run_elsewhere(
+    _other_process: OtherProcess, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., Run]:
+    """Like ``run``, in another process under another hash seed, with a cache folder of
+    its own (so its builds render cold, not from what this process highlighted)."""
+    cache = tmp_path_factory.mktemp("cache-elsewhere")
+
+    def call(*argv: str | Path) -> Run:
+        return _other_process(with_cache([str(a) for a in argv], cache))
 
     return call
 
@@ -59,8 +172,9 @@ def run(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled content, built once for the whole session."""
-    out = tmp_path_factory.mktemp("site") / "public"
-    assert main(["build", "--content", str(CONTENT), "--out", str(out)]) == 0
+    root = tmp_path_factory.mktemp("site")
+    out, cache = root / "public", root / "cache"
+    assert main(["build", "--content", str(CONTENT), "--out", str(out), "--cache", str(cache)]) == 0
     return out
 
 
@@ -163,3 +277,43 @@ try:
     _hypothesis_settings.load_profile("errdex")
 except ImportError:  # pragma: no cover - hypothesis comes with the test extras
     pass
+
+
+# The guard: a build that falls back on the default cache folder writes into the
+# checkout's, and the next local run renders from it warm while CI renders cold.
+_CACHE_BEFORE = pytest.StashKey[dict[str, tuple[int, int]]]()
+
+
+def _checkout_cache() -> dict[str, tuple[int, int]]:
+    found = {}
+    for path in CHECKOUT_CACHE.rglob("*"):
+        with contextlib.suppress(FileNotFoundError):
+            stat = path.stat()
+            if path.is_file():
+                found[path.relative_to(CHECKOUT_CACHE).as_posix()] = (
+                    stat.st_size,
+                    stat.st_mtime_ns,
+                )
+    return found
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    item.stash[_CACHE_BEFORE] = _checkout_cache()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    result = yield
+    before = item.stash.get(_CACHE_BEFORE, None)
+    if before is not None:
+        after = _checkout_cache()
+        changed = sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
+        if changed:
+            pytest.fail(
+                f"a build wrote into the checkout's {CHECKOUT_CACHE}: {', '.join(changed[:5])}; "
+                "build through the run fixture, or pass --cache with a temporary folder",
+                pytrace=False,
+            )
+    return result

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from conftest import http_server, main
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Response, expect
 from test_search import VECTORS, as_plain, check_vector, index, search_content, vector_content
 
 from errdex import search
@@ -25,7 +25,8 @@ TRACEBACK_ID = "23b4373e94335665"
 def vector_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("vectors")
     out = root / "public"
-    assert main(["build", "--content", str(search_content(root)), "--out", str(out)]) == 0
+    argv = ["build", "--content", str(search_content(root)), "--out", str(out)]
+    assert main([*argv, "--cache", str(root / "cache")]) == 0
     with http_server(out) as url:
         yield url
 
@@ -159,6 +160,25 @@ def test_the_search_page_reads_its_query(page: Page, site_url: str) -> None:
     )
 
 
-def test_index_files_are_what_the_browser_fetches(built_site: Path) -> None:
-    assert (built_site / "search" / "meta.json").is_file()
-    assert list((built_site / "search" / "words").glob("*.json"))
+def test_index_files_are_what_the_browser_fetches(
+    page: Page, site_url: str, built_site: Path
+) -> None:
+    """A search in the page fetches the index head, word shards and record chunks: each
+    one a file of the built site, served whole."""
+    fetched: list[Response] = []
+    page.on("response", lambda r: fetched.append(r) if "/search/" in r.url else None)
+    page.goto(site_url)
+    page.get_by_label("Paste an error message, a traceback or a log line").fill(TRACEBACK)
+    first = page.locator("#results-main [role=option]").first
+    expect(first).to_contain_text("Decode context parallelism for GQA/MQA requires")
+    files = {}
+    for response in fetched:
+        name = response.url.removeprefix(site_url + "search/")
+        if name.endswith(".json"):
+            assert response.status == 200, name
+            files[name] = response.body()
+    assert "meta.json" in files
+    assert [n for n in files if n.startswith("words/")], files.keys()
+    assert [n for n in files if n.startswith("records/")], files.keys()
+    for name, body in files.items():
+        assert body == (built_site / "search" / name).read_bytes(), name

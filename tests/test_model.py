@@ -77,16 +77,14 @@ def test_short_title_cuts_at_a_word_boundary() -> None:
 
 
 def test_derived_ids_depend_on_repo_exception_and_message_only() -> None:
-    one = derive_id(
-        "vllm-project/vllm", "ValueError", "tp_size={tp} must be divisible by dcp_size={dcp}."
-    )
-    assert one == derive_id(
-        "vllm-project/vllm", "ValueError", "tp_size={tp} must be divisible by dcp_size={dcp}."
-    )
-    assert len(one) == 16 and int(one, 16) >= 0
-    assert one != derive_id(
-        "vllm-project/vllm", "TypeError", "tp_size={tp} must be divisible by dcp_size={dcp}."
-    )
-    assert one != derive_id(
-        "other/repo", "ValueError", "tp_size={tp} must be divisible by dcp_size={dcp}."
-    )
+    message = "tp_size={tp} must be divisible by dcp_size={dcp}."
+    # A literal: an id is a page's address, so a derivation that changes moves every
+    # page of a site whose records state no id.
+    assert derive_id("vllm-project/vllm", "ValueError", message) == "6d978e90b462139e"
+    others = {
+        derive_id("vllm-project/vllm", "ValueError", message.replace("dcp", "pcp")),
+        derive_id("vllm-project/vllm", "ValueError", message + " "),
+        derive_id("vllm-project/vllm", "TypeError", message),
+        derive_id("other/repo", "ValueError", message),
+    }
+    assert len(others) == 4 and "6d978e90b462139e" not in others

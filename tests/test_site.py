@@ -51,11 +51,22 @@ def test_every_internal_link_and_asset_resolves(which: str, built_site: Path) ->
 
 
 def test_404_page_links_from_the_site_root(built_site: Path) -> None:
+    """Served at any address, the 404 page reaches its styles, scripts and the home page
+    only through links from the site's path (/errdex/), never relative ones."""
     doc = soup(built_site / "404.html")
-    for tag in doc.select("link[href], script[src]"):
+    checked = []
+    for tag in doc.select("[href], [src]"):
         url = tag.get("href") or tag.get("src")
-        if url.startswith("/"):
-            assert (built_site / url.removeprefix("/errdex/")).is_file(), url
+        parts = urlsplit(url)
+        if parts.scheme or not parts.path:
+            continue  # the canonical URL, and #main on the page itself
+        assert url.startswith("/errdex/"), url
+        target = built_site / unquote(parts.path).removeprefix("/errdex/")
+        if url.endswith("/"):
+            target = target / "index.html"
+        assert target.is_file(), url
+        checked.append(tag.name)
+    assert {"link", "script", "a"} <= set(checked) and len(checked) >= 5, checked
 
 
 def records_in_content() -> dict[str, dict]:
@@ -110,15 +121,19 @@ def test_a_document_that_breaks_the_schema_is_rejected(built_site: Path) -> None
 def test_two_builds_give_the_same_bytes_and_the_second_writes_nothing(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
+    run_elsewhere,  # type: ignore[no-untyped-def]
 ) -> None:
+    """The second build runs in another process, under another hash seed."""
     first, second = tmp_path / "a", tmp_path / "b"
     assert run("build", "--content", CONTENT, "--out", first).code == 0
-    assert run("build", "--content", CONTENT, "--out", second).code == 0
+    elsewhere = run_elsewhere("build", "--content", CONTENT, "--out", second)
+    assert elsewhere.code == 0, elsewhere.err
     files = {k: v[0] for k, v in snapshot(first).items()}
     assert files == {k: v[0] for k, v in snapshot(second).items()}
     before = snapshot(first)
     again = run("build", "--content", CONTENT, "--out", first)
-    assert f"0 files written, {len(before)} unchanged, 0 removed" in again.err
+    site_files = len(before) - 1  # all but .errdex-site, errdex's list of them
+    assert f"0 files written, {site_files} unchanged, 0 removed" in again.err
     assert snapshot(first) == before  # same bytes and same modification times
 
 
@@ -298,17 +313,19 @@ def test_a_corrupt_or_foreign_cache_is_never_trusted(
     db_file = cache / "highlight.sqlite"
     if isinstance(cache_text, bytes):
         db_file.write_bytes(cache_text)
+    elif cache_text == "foreign version":
+        # A cache of another errdex or Pygments, with an entry under every key this
+        # page needs: trusted, it would show its stale HTML as the code.
+        warm = run("build", "--content", content, "--out", tmp_path / "warm", "--cache", cache)
+        assert warm.code == 0
+        with sqlite3.connect(db_file) as db:
+            db.execute("UPDATE meta SET version = 'errdex-highlight-0 pygments-0'")
+            assert db.execute("UPDATE entries SET html = '<b>stale</b>'").rowcount > 0
+        db.close()
     else:
         with sqlite3.connect(db_file) as db:
-            if cache_text == "foreign version":
-                db.execute("CREATE TABLE meta (version TEXT NOT NULL)")
-                db.execute("INSERT INTO meta VALUES ('errdex-highlight-0 pygments-0')")
-                db.execute("CREATE TABLE entries (key TEXT PRIMARY KEY, html TEXT)")
-                # A stale entry under every key the page needs would show wrong code.
-                db.execute("INSERT INTO entries VALUES ('k', '<b>stale</b>')")
-            else:
-                db.execute("CREATE TABLE meta (v INTEGER)")
-                db.execute("CREATE TABLE entries (a, b, c)")
+            db.execute("CREATE TABLE meta (v INTEGER)")
+            db.execute("CREATE TABLE entries (a, b, c)")
         db.close()
     result = run("build", "--content", content, "--out", cached, "--cache", cache)
     assert result.code == 0
