@@ -28,6 +28,12 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {text!r}")
+    return int(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="errdex",
@@ -61,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
         type=_positive,
         default=0,
         help="processes for a full build of many records (one per core)",
+    )
+    cmd.add_argument(
+        "-v", "--verbose", action="store_true", help="say what the build redoes and why"
     )
 
     cmd = commands.add_parser(
@@ -112,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
         "--cache", type=Path, default=Path(".errdex/cache"), help="cache folder (.errdex/cache)"
     )
     cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
-    cmd.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
+    cmd.add_argument("--port", type=_port, default=8000, help="port (8000; 0 picks a free one)")
     cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     cmd.add_argument(
         "--no-watch", action="store_true", help="serve only: no rebuilds, no live reload"
@@ -161,15 +170,51 @@ def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
         cache=None if getattr(ns, "no_cache", True) else ns.cache,
         # serve answers requests from threads meanwhile: it builds in its one process.
         jobs=getattr(ns, "jobs", 1),
+        verbose=getattr(ns, "verbose", False),
     )
+
+
+def _base_url_ok(url: str | None) -> bool:
+    """Whether ``--base-url`` (when given) can be the site's address; says so when not."""
+    if url is None:
+        return True  # without importing urls: a build with nothing to do loads no YAML
+    from .urls import base_url_problem
+
+    problem = base_url_problem(url)
+    if problem:
+        print(f"errdex: --base-url {url!r} {problem} [E205]; nothing was written", file=sys.stderr)
+    return problem is None
+
+
+def _folders_ok(ns: argparse.Namespace) -> bool:
+    """Refuse, before any work, an output folder a build must not replace (E500, raised)
+    and a cache folder it could not keep (said here, naming --cache)."""
+    from .write import UnsafeCache, UnsafeOutput, check_cache, check_output, refusal
+
+    try:
+        check_output(ns.out, ns.content)
+    except UnsafeOutput as exc:
+        raise refusal(ns.out, exc.reason) from exc
+    if ns.no_cache:
+        return True
+    try:
+        check_cache(ns.cache, ns.out, ns.content)
+    except UnsafeCache as exc:
+        print(f"errdex: {exc}; nothing was written", file=sys.stderr)
+        return False
+    return True
 
 
 def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
     from .build import build
 
+    if base_url is None and not _base_url_ok(getattr(ns, "base_url", None)):
+        return 1
+    if not _folders_ok(ns):
+        return 1
     started = time.perf_counter()
     result = build(_options(ns, base_url))
-    report(result.warnings, ns)
+    report(result.warnings, ns, result.base_url)
     stats = result.stats
     assert stats is not None
     rendered = "" if result.rendered == result.pages else f"{result.rendered} rendered, "
@@ -191,21 +236,32 @@ def _new(ns: argparse.Namespace) -> int:
 
     if not _repo_ok(ns.repo):
         return 1
-    paste = sys.stdin.read() if ns.text == "-" else ns.text
+    try:
+        paste = sys.stdin.read() if ns.text == "-" else ns.text
+    except UnicodeDecodeError:
+        print("errdex: standard input is not UTF-8 text; nothing was written", file=sys.stderr)
+        return 1
     if not paste.strip():
         print("errdex: give a message, or paste a traceback on standard input", file=sys.stderr)
         return 1
-    item = new.draft(paste, ns.exception)
-    record_id = derive_id(ns.repo, item.exception, item.template)
-    existing, _ = update.existing_records(ns.content, ns.repo)
-    same = [r for r in existing if r.id == record_id]
-    if same:
-        print(f"errdex: {shown_path(same[0].path)} already has this error", file=sys.stderr)
-        return 1
     try:
+        item = new.draft(paste, ns.exception)
+        record_id = derive_id(ns.repo, item.exception, item.template)
+        # Only the fields that make an id are needed: a scaffold not yet filled in counts.
+        existing, _ = update.existing_records(ns.content, ns.repo, need_source=False)
+        same = [r for r in existing if r.id == record_id]
+        if same:
+            print(f"errdex: {shown_path(same[0].path)} already has this error", file=sys.stderr)
+            return 1
         path = new.write_new(ns.content, ns.repo, item, datetime.date.today())
+    except new.Refused as exc:
+        print(f"errdex: cannot make a record: {exc}; nothing was written", file=sys.stderr)
+        return 1
     except FileExistsError as exc:
         print(f"errdex: {exc.filename} exists; nothing was written", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"errdex: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 1
     print(path)
     print(f"errdex: wrote {shown_path(path)}: {item.exception}: {item.template}", file=sys.stderr)
@@ -220,13 +276,20 @@ def _serve(ns: argparse.Namespace) -> int:
 
     def build_for(url: str) -> list[str]:
         try:
-            _build(ns, base_url=url)
+            if _build(ns, base_url=url) != 0:
+                return ["the build was refused; its reason is in serve's terminal"]
         except BuildError as exc:
             report(exc.problems, ns)
             print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)
             return [str(p) for p in sorted(exc.problems)]
+        except OSError as exc:  # a full disk, a folder taken away: serving goes on
+            print(f"errdex: the build failed: {exc}; the last good site is served", file=sys.stderr)
+            return [f"the build failed: {exc}"]
         return []
 
+    # Checked before listening: a refused folder is never served.
+    if not _folders_ok(ns):
+        return 1
     theme = default_theme()
     watched = [] if ns.no_watch else [ns.content, theme.templates, theme.static]
     return serve(ns.out, ns.host, ns.port, build_for, watched)
@@ -236,7 +299,7 @@ def _check(ns: argparse.Namespace) -> int:
     from .build import check
 
     result, changed, removed = check(_options(ns))
-    report(result.warnings, ns)
+    report(result.warnings, ns, result.base_url)
     for rel in changed:
         print(f"would write {ns.out / rel}")
     for rel in removed:
@@ -260,9 +323,14 @@ def _repo_ok(repo: str) -> bool:
 
 
 def _reconcile(ns: argparse.Namespace) -> int:
-    from . import pin, scan
+    from . import pin, scan, update
 
     if not _repo_ok(ns.repo):
+        return 1
+    too_long = update.repo_problem(ns.repo)
+    if too_long:
+        # Every record written would fail the build, or not be written at all.
+        print(f"errdex: --repo: {too_long}", file=sys.stderr)
         return 1
     started = time.perf_counter()
     try:
@@ -306,6 +374,12 @@ def _lookup(ns: argparse.Namespace) -> int:
     site, _warnings = gather(Options(content=ns.content, strict=ns.strict))
     index = search.Index.build(search.entries_from(site.records))
     extracted = search.extract(paste)
+    if extracted.cut:
+        print(
+            f"errdex: the paste is longer than {search.PASTE_LIMIT:,} characters: "
+            f"only its last {search.PASTE_LIMIT:,} were read",
+            file=sys.stderr,
+        )
     matches = search.lookup(index, paste, limit=ns.limit)
     base = site.config.base_url
     if ns.json:
@@ -345,9 +419,11 @@ def _lookup(ns: argparse.Namespace) -> int:
     return 0
 
 
-def report(problems: list[Problem], ns: argparse.Namespace | None = None) -> None:
+def report(
+    problems: list[Problem], ns: argparse.Namespace | None = None, base: str | None = None
+) -> None:
     """Every problem as ``path:line: message [code]``, grouped by file, then where each
-    code is explained."""
+    code is explained (on the site at ``base``, when the build knows it)."""
     from .codes import docs_url
 
     for _path, group in groupby(sorted(problems), key=lambda p: p.path):
@@ -355,20 +431,11 @@ def report(problems: list[Problem], ns: argparse.Namespace | None = None) -> Non
             print(problem, file=sys.stderr)
     used = sorted({p.code for p in problems if p.code})
     if used:
-        base = getattr(ns, "base_url", None) or _site_base(getattr(ns, "content", None))
+        if base is None:
+            from .load import site_base_url
+
+            base = getattr(ns, "base_url", None) or site_base_url(getattr(ns, "content", None))
         print(
             "errdex: what the codes mean: " + ", ".join(docs_url(base, code) for code in used),
             file=sys.stderr,
         )
-
-
-def _site_base(content: Path | None) -> str:
-    import yaml
-
-    """The site's base_url when its config can be read, for links to the code pages."""
-    try:
-        data = yaml.safe_load((content or Path("content")).joinpath("site.yaml").read_text())
-        url = str(data["base_url"])
-    except Exception:  # an unreadable config is reported on its own; fall back
-        return "https://errdex.github.io/errdex/"
-    return url if url.endswith("/") else url + "/"

@@ -57,6 +57,34 @@ CODES = {
             "digits, commits 7 to 40, repositories `owner/name`, exceptions Python names.",
         ),
         Code(
+            "E204",
+            "Control character in a value",
+            "A value holds a character no page should carry: a control character other "
+            "than tab, line breaks and form feed (NUL, ESC, DEL, C1 controls), half of a "
+            "surrogate pair, or a Unicode noncharacter such as U+FFFE. YAML lets a "
+            "double-quoted value write one as an escape (`\\x00`, `\\u001b`); remove it, "
+            "or write what it stands for in words.",
+        ),
+        Code(
+            "E205",
+            "Base URL not usable",
+            "`base_url` in `site.yaml` and `--base-url` must be an absolute `http://` or "
+            "`https://` URL of a host, with a plain path: no user name, query or "
+            "fragment, no backslash, space or control character, no empty (`//`), `.` or "
+            "`..` segment. Every canonical and JSON URL starts with it, and `404.html` "
+            "loads its styles and scripts from its path, so anything a browser could read "
+            "as another site is refused. Write it as `https://example.com/docs/`.",
+        ),
+        Code(
+            "E206",
+            "Output path too long",
+            "A record's names become folders of the site: "
+            "`repos/OWNER/NAME/files/PATH/index.html` and `exceptions/TYPE/index.html` "
+            "must fit in 200 bytes, so the site builds on Windows (260 characters with "
+            "the output folder) as on Linux and macOS. Owners have at most 39 bytes and "
+            "repository names 100, as on GitHub. Shorten the exception or the path.",
+        ),
+        Code(
             "W203",
             "Unknown field",
             "errdex does not know this field and ignores it (it stays out of the JSON "
@@ -93,6 +121,14 @@ CODES = {
             "Use a Pygments name such as `python`, `bash`, `yaml` or `text`.",
         ),
         Code(
+            "W308",
+            "Message too long for search",
+            "Search indexes and matches the first 2,000 characters of a message template "
+            "(a placeholder counts as one): the page shows the whole message, and a paste "
+            "of its start still finds it, but never as a whole message. Keep the message "
+            "as the code raises it; a message this long is usually a mistake.",
+        ),
+        Code(
             "E305",
             "Unsafe link",
             "A Markdown link to a `javascript:`, `vbscript:`, `data:` or `file:` URL is "
@@ -127,11 +163,22 @@ CODES = {
             "or write its id.",
         ),
         Code(
+            "E402",
+            "Names differ only in case",
+            "Two records name a repository, an exception or a source path that differ "
+            "only in upper and lower case (or in how an accented letter is composed), or "
+            "that are one folder once written so Windows holds them (`aux.py` is the "
+            "folder `aux_.py`): their pages would be one folder on macOS and Windows, and "
+            "one would overwrite the other. GitHub owners and names ignore case: write "
+            "one the same way everywhere; rename one of two files.",
+        ),
+        Code(
             "E500",
             "Output folder refused",
             "The build replaces its output folder whole, so it refuses the working folder, "
-            "one above it, the content folder, and any folder that is not an earlier errdex "
-            "build. Choose a new or empty folder, or `public/`.",
+            "one above it, the content folder, a file, and any folder that holds something "
+            "errdex did not write (the message names a few; errdex lists its own files in "
+            "`.errdex-site`). Move those out, or choose a new or empty folder.",
         ),
         Code(
             "W501",

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .model import ID_RE, Record, SiteConfig
 from .problems import Problem, Severity
+from .urls import folder_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,9 @@ def _order(record: Record) -> tuple[str, str, int, str]:
 
 
 def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]]:
+    """Resolve ids, aliases and related entries across ``records`` and build the indexes
+    the pages list; also every problem found doing so (a duplicate id, a related id that
+    matches no record, …)."""
     problems: list[Problem] = []
     by_id: dict[str, Record] = {}
     for record in sorted(records, key=lambda r: (r.file, r.id)):
@@ -128,6 +133,7 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
                 if not linking or linking[-1] is not record:
                     linking.append(record)
     problems += _path_clashes(by_file)
+    problems += _folder_clashes(sorted(by_id.values(), key=lambda r: (r.file, r.id)))
     # A snake_case name seen only in prose code (a function, a variable) is an option
     # only if some message or flag names it too.
     by_option = defaultdict(list, {k: v for k, v in by_option.items() if k in named})
@@ -170,6 +176,80 @@ def _path_clashes(by_file: Mapping[tuple[str, str], list[Record]]) -> list[Probl
                     )
                 )
     return problems
+
+
+def _folder_clashes(records: list[Record]) -> list[Problem]:
+    """Names that differ, but not to macOS and Windows: those ignore case and how an
+    accented letter is composed, so ``Acme/Web`` and ``acme/web``, or ``aux.py`` and
+    ``aux_.py`` (its folder), would be one folder there and one page would overwrite the
+    other. A site must build the same on every system, so both are refused."""
+    repos: list[_Name] = []
+    exceptions: list[_Name] = []
+    files: dict[str, list[_Name]] = defaultdict(list)
+    for r in records:
+        repos.append(_Name(tuple(r.repo.split("/")), "repo", r.file, r.repo_line))
+        exceptions.append(_Name((r.exception,), "exception", r.file, r.exception_line))
+        # Within one repo as written: repos that clash are reported as repos.
+        path = tuple(r.source.path.split("/"))
+        files[r.repo].append(_Name(path, "source.path", r.file, r.source_line))
+    problems = _clashes(repos) + _clashes(exceptions)
+    for names in files.values():
+        problems += _clashes(names)
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class _Name:
+    """A name that becomes folders: its parts as written, and where it is written."""
+
+    parts: tuple[str, ...]
+    field: str
+    file: str
+    line: int
+
+
+def _fold(part: str) -> str:
+    """The name a case-insensitive file system sees: Unicode's canonical caseless form."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", part).casefold())
+
+
+def _clashes(names: Iterable[_Name]) -> list[Problem]:
+    """Each name whose folders clash with an earlier name's is reported, naming that one;
+    the earlier one is reported once for each spelling it clashes with: either may be the
+    one to rename."""
+    problems = []
+    first: dict[tuple[str, ...], _Name] = {}
+    answered: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for name in names:
+        for depth in range(1, len(name.parts) + 1):
+            written = name.parts[:depth]
+            folded = tuple(_fold(folder_name(part)) for part in written)
+            other = first.setdefault(folded, name)
+            if other.parts[:depth] == written:
+                continue
+            problems.append(_clash(name, other, depth))
+            if (folded, written) not in answered:
+                answered.add((folded, written))
+                problems.append(_clash(other, name, depth))
+            break
+    return problems
+
+
+def _clash(name: _Name, other: _Name, depth: int) -> Problem:
+    mine, theirs = name.parts[:depth], other.parts[:depth]
+    how = (
+        "differs only in case from"
+        if [_fold(p) for p in mine] == [_fold(p) for p in theirs]
+        else "makes the same folder as"
+    )
+    part = "" if depth == len(name.parts) else f": {'/'.join(mine)!r}"
+    return Problem(
+        name.file,
+        name.line,
+        f"{name.field} {'/'.join(name.parts)!r}{part} {how} {'/'.join(theirs)!r} in "
+        f"{other.file}:{other.line}; macOS and Windows would write both pages into one folder",
+        code="E402",
+    )
 
 
 def _resolve(

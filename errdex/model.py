@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .load import Document
@@ -111,6 +111,23 @@ def short_title(text: str, limit: int = TITLE_LIMIT) -> str:
     return cut.rstrip(" ,;:.-") + "…"
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(text: str) -> list[str]:
+    """``text`` cut into lines where Python's tokenizer and GitHub end them: at ``\\n``,
+    ``\\r\\n`` and ``\\r`` only.
+
+    ``str.splitlines`` also ends a line at a form feed, a vertical tab, ``\\x1c``-``\\x1e``,
+    NEL, U+2028 and U+2029, which Python allows in strings and comments (a form feed
+    even as indentation): every line after one would be numbered one too far.
+    """
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 @dataclass(frozen=True, slots=True)
 class Excerpt:
     """Source lines stored in the record, so a build needs no checkout."""
@@ -121,7 +138,7 @@ class Excerpt:
 
     @property
     def lines(self) -> list[str]:
-        return self.code.splitlines()
+        return source_lines(self.code)
 
     @property
     def end(self) -> int:
@@ -185,6 +202,11 @@ class Record:
     """The line that fixes the id: ``id`` when stated, else ``message``."""
     source_line: int
     """The line of ``source.path`` in the record file, for problems about it."""
+    repo_line: int = field(repr=False)
+    """The line of ``repo``, for problems about its name. Left out of repr, which the
+    build digests: a line that moves changes no page."""
+    exception_line: int = field(repr=False)
+    """The line of ``exception``, for problems about its name (not in repr either)."""
     aliases: tuple[str, ...]
     repo: str
     exception: str
@@ -241,6 +263,8 @@ def record_from(doc: Document) -> Record:
         id_stated=stated,
         id_line=doc.line("id" if stated else "message"),
         source_line=doc.line("source", "path"),
+        repo_line=doc.line("repo"),
+        exception_line=doc.line("exception"),
         aliases=tuple(data.get("aliases", ())),
         repo=data["repo"],
         exception=data["exception"],

@@ -5,23 +5,39 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import yaml
+
+from .load import parse_yaml
 from .model import derive_id, parse_template
+from .problems import Severity
 from .schema import RECORD, json_schema
 from .search import extract
+from .validate import check_record
 
 SCHEMA_FILE = "record.schema.json"
 """The JSON Schema of record files, kept in the content folder for editors."""
 
 # Values a message carries, most specific first: each becomes a placeholder to confirm.
+# The dict pattern takes no braces inside, so a paste full of them stays linear.
 _VALUES = (
     ("path", re.compile(r"(?<![\w.])(?:/[\w@+-]+(?:\.[\w@+-]+)*){2,}/?")),
     ("model", re.compile(r"(?<![\w/.-])[A-Za-z][\w.-]*/[\w.-]+(?![\w/])")),
     ("value", re.compile(r"'[^']*'|\"[^\"]*\"|\[[^\[\]]*\]|\{[^{}]*\}")),
     ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")),
 )
+_EXCEPTION = re.compile(next(f.pattern for f in RECORD.fields if f.name == "exception") or "")
+_MAX_NAME_BYTES = 200
+"""The longest exception name a record may have (it becomes a folder name)."""
+_FILLED_IN = {"commit": "0000000", "path": "a.py", "line": 1}
+"""Stand-ins for the source facts the author fills in, to check a scaffold would build."""
+
+
+class Refused(ValueError):
+    """A paste that cannot become a record that builds; the message says why and what to do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,28 +50,92 @@ class Draft:
 
 def draft(paste: str, exception: str | None) -> Draft:
     """The exception and a template for a paste, its values turned into placeholders."""
+    if _has_surrogates(paste) or (exception and _has_surrogates(exception)):
+        raise Refused("the text holds bytes that are not UTF-8; paste it as UTF-8 text")
     found = extract(paste)
-    message = found.message.strip() or paste.strip()
-    text = message.replace("{", "{{").replace("}", "}}")
+    name = exception or found.exception or "Exception"
+    if not _EXCEPTION.fullmatch(name) or len(name.encode()) > _MAX_NAME_BYTES:
+        given = "--exception" if exception else "the exception in the paste"
+        raise Refused(
+            f"{given} must be a Python name such as ValueError or torch.OutOfMemoryError "
+            f"(at most {_MAX_NAME_BYTES} bytes), not {name[:80]!r}"
+        )
+    message = found.message.strip(" \t")
+    if not message:
+        # A bare exception (KeyboardInterrupt, ``ValueError:``) has no message to template;
+        # the rest of the paste is not one either.
+        raise Refused(
+            f"{found.exception or 'the paste'} carries no message, and a record needs one: "
+            f"give the message as TEXT with --exception {name}"
+        )
+    template, guessed = _placeholders(message)
+    return Draft(name, template, guessed)
+
+
+def _has_surrogates(text: str) -> bool:
+    # Undecodable bytes reach Python as lone surrogates (surrogateescape): no file holds them.
+    return _SURROGATE.search(text) is not None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _placeholders(message: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The message as a template, each value a pattern finds made a placeholder.
+
+    Each pattern runs once over the whole message (linear, whatever its length); the
+    values an earlier pattern took are masked from the later ones.
+    """
+    taken = bytearray(len(message))
+    spans: list[tuple[int, int, str]] = []
     guessed: list[tuple[str, str]] = []
+    used: Counter[str] = Counter()
     for name, pattern in _VALUES:
-
-        def swap(match: re.Match[str], name: str = name) -> str:
-            if "{" in match.group(0) and name != "value":
-                return match.group(0)
-            used = sum(1 for n, _ in guessed if n.rsplit("_", 1)[0] == name or n == name)
-            label = name if not used else f"{name}_{used + 1}"
-            guessed.append((label, match.group(0).replace("{{", "{").replace("}}", "}")))
-            return "\x00" + label + "\x01"
-
-        text = pattern.sub(swap, text)
-    template = text.replace("\x00", "{").replace("\x01", "}")
+        masked = "".join("\x00" if taken[i] else char for i, char in enumerate(message))
+        for match in pattern.finditer(masked):
+            start, end = match.span()
+            if any(taken[start:end]):
+                continue
+            used[name] += 1
+            label = name if used[name] == 1 else f"{name}_{used[name]}"
+            taken[start:end] = b"\x01" * (end - start)
+            spans.append((start, end, label))
+            guessed.append((label, message[start:end]))
+    pieces: list[str] = []
+    position = 0
+    for start, end, label in sorted(spans):
+        pieces.append(_literal(message[position:start]))
+        pieces.append("{" + label + "}")
+        position = end
+    pieces.append(_literal(message[position:]))
+    template = "".join(pieces)
     parse_template(template)  # a draft must be a valid template
-    return Draft(exception or found.exception or "Exception", template, tuple(guessed))
+    return template, tuple(guessed)
+
+
+def _literal(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+# What a double-quoted YAML scalar cannot hold raw (JSON leaves these as they are): DEL,
+# C1 controls, NEL and the Unicode line breaks YAML folds, the BOM, U+FFFE and U+FFFF.
+_YAML_ESCAPE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def quoted(text: str) -> str:
+    """``text`` as a double-quoted YAML scalar that reads back as the same string."""
+    return _YAML_ESCAPE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)
+    )
+
+
+def _name(exception: str) -> str:
+    # YAML reads a few names as something else: ``Null``, ``True``, ``No``.
+    return exception if yaml.safe_load(exception) == exception else quoted(exception)
 
 
 def scaffold(repo: str, item: Draft, today: datetime.date) -> str:
-    guesses = "".join(f"#   {{{name}}} was {value}\n" for name, value in item.guessed)
+    guesses = "".join(f"#   {{{name}}} was {_shown(value)}\n" for name, value in item.guessed)
     confirm = (
         "# Placeholders guessed from the values in the paste: rename or undo them.\n" + guesses
         if guesses
@@ -64,9 +144,9 @@ def scaffold(repo: str, item: Draft, today: datetime.date) -> str:
     return f"""# yaml-language-server: $schema=../../../{SCHEMA_FILE}
 # A new errdex record. Fill in what you know; `python build.py check` says what is left.
 repo: {repo}
-exception: {item.exception}
+exception: {_name(item.exception)}
 # The message; {{name}} marks a placeholder, named after the source expression.
-message: {json.dumps(item.template, ensure_ascii=False)}
+message: {quoted(item.template)}
 {confirm}source:
   commit: ""  # the commit the record is pinned to, 7 to 40 hex digits (quoted)
   path: ""  # the file that raises it, relative to the repository root
@@ -99,14 +179,42 @@ analysis:
 """
 
 
+def _shown(value: str) -> str:
+    # A line break or control character would end the comment or be refused by YAML.
+    return quoted(value) if _UNSAFE_IN_COMMENT.search(value) else value
+
+
+_UNSAFE_IN_COMMENT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def checked(repo: str, item: Draft, today: datetime.date) -> str:
+    """The scaffold, once it is known to read back as written and to build when the author
+    has filled in the source; otherwise ``Refused`` names each problem."""
+    text = scaffold(repo, item, today)
+    shown = f"the record for {item.exception}"
+    doc, problems = parse_yaml(text, shown, Path(shown))
+    data = doc.data if doc else None
+    if doc is None or not isinstance(data, dict) or problems:
+        raise Refused("; ".join(p.message for p in problems) or "the scaffold does not read back")
+    wanted = {"repo": repo, "exception": item.exception, "message": item.template}
+    if {key: data.get(key) for key in wanted} != wanted:
+        raise Refused("the message does not read back from YAML as it was pasted")
+    filled = replace(doc, data={**data, "source": {**data["source"], **_FILLED_IN}})
+    problems = [p for p in check_record(filled) if p.severity is Severity.ERROR]
+    if problems:
+        raise Refused("; ".join(p.message for p in problems))
+    return text
+
+
 def write_new(content: Path, repo: str, item: Draft, today: datetime.date) -> Path:
-    """Write the scaffold; never over an existing file."""
+    """Write the scaffold; never over an existing file, never one that would not build."""
+    text = checked(repo, item, today)
     owner, name = repo.split("/")
     record_id = derive_id(repo, item.exception, item.template)
     path = content / "errors" / owner / name / f"{record_id}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as handle:  # "x": fails if it exists
-        handle.write(scaffold(repo, item, today))
+        handle.write(text)
     write_schema(content)
     return path
 

@@ -6,8 +6,10 @@ record file (see errdex/update.py): prose a person wrote is never changed or dro
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +57,24 @@ def _facts(source: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in source.items() if k != "removed_in"}
 
 
+def _write(
+    report: Report,
+    record: update.Existing,
+    kind: str,
+    line: str | None,
+    blocks: dict[str, Any],
+    dry_run: bool,
+) -> None:
+    """Count ``kind`` once the record's blocks are written (or, dry, known to be writable)."""
+    refused = update.write_blocks(record.path, blocks, dry_run) if blocks else None
+    if refused:
+        report.skipped.append(refused)
+    else:
+        report.add(kind, line)
+
+
 def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False) -> Report:
+    """Write a record for each new raise of ``tree``; refresh the source of the others."""
     report = Report()
     sites, report.skipped = scan_tree(tree)
     records, skipped = update.existing_records(content, repo)
@@ -70,26 +89,90 @@ def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool =
         where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
         if record is None:
             path = update.file_name(content, repo, record_id)
-            report.add("new", where)
-            if not dry_run:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(
-                    update.new_record(repo, site, commit, record_id if stated else None),
-                    encoding="utf-8",
-                )
+            text = update.new_record(repo, site, commit, record_id if stated else None)
+            refused = update.create(path, text, dry_run)
+            if refused:
+                report.skipped.append(refused)
+            else:
+                report.add("new", where)
             continue
         matched.add(record.path)
         source = update.source_data(site, commit)
         if source == record.data["source"]:
             report.add("unchanged")
             continue
-        report.add("refreshed", where)
-        if not dry_run:
-            update.write_block(record.path, "source", source)
+        _write(report, record, "refreshed", where, {"source": source}, dry_run)
     for record in records:
         if record.path not in matched:
             report.add("no longer found", f"{shown_path(record.path)}")
     return report
+
+
+class _Free:
+    """The sites of one group, by line, each taken at most once: finds the untaken site
+    nearest a line without looking at the taken ones again (they are skipped by pointers
+    that shorten as they are followed), so re-pinning stays linear however many records
+    share a message."""
+
+    def __init__(self, sites: list[Site], taken: set[tuple[str, int]]) -> None:
+        self.sites = sorted(sites, key=lambda s: s.line)  # stable: one line keeps its order
+        self.lines = [s.line for s in self.sites]
+        self.taken = taken
+        size = len(self.sites)
+        self._up = list(range(size + 1))  # _up[i]: where to look for a free index >= i
+        self._down = list(range(size + 1))  # _down[i + 1]: the same for a free index <= i
+
+    def _is_taken(self, index: int) -> bool:
+        site = self.sites[index]
+        return (site.path, site.line) in self.taken
+
+    def _first_free(self, index: int) -> int:
+        """The first untaken index from ``index`` up (``len`` when none)."""
+        end, hops, at = len(self.sites), [], index
+        while at < end:
+            if self._up[at] == at:
+                if not self._is_taken(at):
+                    break
+                self._up[at] = at + 1
+            hops.append(at)
+            at = self._up[at]
+        for hop in hops:
+            self._up[hop] = at
+        return at
+
+    def _last_free(self, index: int) -> int:
+        """The last untaken index from ``index`` down (-1 when none)."""
+        hops, at = [], index
+        while at >= 0:
+            if self._down[at + 1] == at + 1:
+                if not self._is_taken(at):
+                    break
+                self._down[at + 1] = at
+            hops.append(at)
+            at = self._down[at + 1] - 1
+        for hop in hops:
+            self._down[hop + 1] = at + 1
+        return at
+
+    def nearest(self, line: int) -> Site | None:
+        """The untaken site nearest ``line``; of two as near, the one above (as ``min`` over
+        the sites in line order would choose)."""
+        split = bisect_left(self.lines, line)
+        above, below = self._last_free(split - 1), self._first_free(split)
+        if below < len(self.sites) and (
+            above < 0 or self.lines[below] - line < line - self.lines[above]
+        ):
+            return self.sites[below]
+        if above < 0:
+            return None
+        return self.sites[self._first_free(bisect_left(self.lines, self.lines[above]))]
+
+
+def _grouped(sites: list[Site], key: Any, taken: set[tuple[str, int]]) -> dict[Any, _Free]:
+    groups: dict[Any, list[Site]] = {}
+    for site in sites:
+        groups.setdefault(key(site), []).append(site)
+    return {k: _Free(v, taken) for k, v in groups.items()}
 
 
 def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False) -> Report:
@@ -97,7 +180,11 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
     report = Report()
     records, report.skipped = update.existing_records(content, repo)
     files: dict[str, list[Site]] = {}
-    everything: list[Site] | None = None
+    taken: set[tuple[str, int]] = set()
+    by_message: dict[str, dict[tuple[str, str], _Free]] = {}
+    by_function: dict[str, dict[tuple[str, str | None], _Free]] = {}
+    by_line: dict[str, dict[tuple[str, int], _Free]] = {}
+    anywhere: dict[tuple[str, str], list[_Free]] | None = None
     # Every file the records name, read in one go (one git process, not one per file).
     wanted = sorted({str(r.data["source"]["path"]) for r in records})
     texts = dict(tree.read_all(wanted))
@@ -112,55 +199,79 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
                 files[path] = []
         return files[path]
 
-    claimed: set[tuple[str, int]] = set()
+    def message_groups(path: str) -> dict[tuple[str, str], _Free]:
+        if path not in by_message:
+            by_message[path] = _grouped(sites_in(path), lambda s: (s.exception, s.template), taken)
+        return by_message[path]
+
     pending = []
     for record in records:
         source = record.data["source"]
         key = (record.data["exception"], record.data["message"])
-        same = [s for s in sites_in(source["path"]) if (s.exception, s.template) == key]
-        if not same:
-            if everything is None:
+        site = None
+        here = message_groups(source["path"]).get(key)
+        if here is not None:
+            site = here.nearest(source["line"])
+        else:
+            if anywhere is None:
                 everything, skipped = scan_tree(tree)
                 report.skipped += skipped
-            same = [s for s in everything if (s.exception, s.template) == key]
-        same = [s for s in same if (s.path, s.line) not in claimed]
-        if not same:
+                anywhere = {}
+                for _path, sites in groupby(everything, key=lambda s: s.path):
+                    for k, free in _grouped(
+                        list(sites), lambda s: (s.exception, s.template), taken
+                    ).items():
+                        anywhere.setdefault(k, []).append(free)
+            # Elsewhere (a renamed file): the nearest line, the first file of equals.
+            found = (free.nearest(source["line"]) for free in anywhere.get(key, ()))
+            near = [s for s in found if s is not None]
+            site = min(near, key=lambda s: abs(s.line - source["line"]), default=None)
+        if site is None:
             pending.append(record)
             continue
-        site = min(same, key=lambda s: (s.path != source["path"], abs(s.line - source["line"])))
-        claimed.add((site.path, site.line))
+        taken.add((site.path, site.line))
         moved = (site.path, site.line) != (source["path"], source["line"])
-        kind = "moved" if moved else "unchanged"
-        report.add(kind, f"{_shown(record)} → {site.path}:{site.line}" if moved else None)
         new = update.source_data(site, commit)
-        if new != source and not dry_run:
-            update.write_block(record.path, "source", new)
+        _write(
+            report,
+            record,
+            "moved" if moved else "unchanged",
+            f"{_shown(record)} → {site.path}:{site.line}" if moved else None,
+            {"source": new} if new != source else {},
+            dry_run,
+        )
 
     for record in pending:
         source = record.data["source"]
-        nearby = [
-            s
-            for s in sites_in(source["path"])
-            if (s.path, s.line) not in claimed
-            and s.exception == record.data["exception"]
-            and (s.function == source.get("function") or s.line == source["line"])
-        ]
-        if nearby:
-            site = min(nearby, key=lambda s: abs(s.line - source["line"]))
-            claimed.add((site.path, site.line))
-            report.add("reworded", f"{_shown(record)}: {site.template[:70]}")
-            if not dry_run:
-                if not record.id_stated:
-                    update.write_block(record.path, "id", record.id)
-                update.write_block(record.path, "message", site.template)
-                update.write_block(record.path, "source", update.source_data(site, commit))
+        path, line, exception = source["path"], source["line"], record.data["exception"]
+        if path not in by_line:
+            by_line[path] = _grouped(sites_in(path), lambda s: (s.exception, s.line), taken)
+            by_function[path] = _grouped(sites_in(path), lambda s: (s.exception, s.function), taken)
+        # At the same place in the same function with new words: the same raise, reworded.
+        at_line = by_line[path].get((exception, line))
+        in_function = by_function[path].get((exception, source.get("function")))
+        site = at_line.nearest(line) if at_line else None
+        if site is None and in_function is not None:
+            site = in_function.nearest(line)
+        if site is not None:
+            taken.add((site.path, site.line))
+            blocks: dict[str, Any] = {} if record.id_stated else {"id": record.id}
+            blocks.update(message=site.template, source=update.source_data(site, commit))
+            _write(
+                report,
+                record,
+                "reworded",
+                f"{_shown(record)}: {site.template[:70]}",
+                blocks,
+                dry_run,
+            )
             continue
         if source.get("removed_in"):
             report.add("removed", None)
             continue
-        report.add("removed", f"{_shown(record)} (last seen at {str(source['commit'])[:10]})")
-        if not dry_run:
-            update.write_block(record.path, "source", {**_facts(source), "removed_in": commit})
+        gone = f"{_shown(record)} (last seen at {str(source['commit'])[:10]})"
+        blocks = {"source": {**_facts(source), "removed_in": commit}}
+        _write(report, record, "removed", gone, blocks, dry_run)
     return report
 
 

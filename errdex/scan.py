@@ -2,19 +2,37 @@
 
 A source tree is a git checkout read at a commit (``git cat-file``, so the checkout is
 never switched) or a plain folder (an unpacked sdist or wheel).
+
+Whatever scan finds becomes a record file that ``build`` must accept: a raise whose facts
+a record cannot hold is simplified (a placeholder named ``{}``, the exception's own name,
+a cut message) or skipped, and each such change is reported with its file and line.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import string
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
+
+from . import validate
+from .load import MAX_FILE_BYTES, Document
+from .model import TemplateError, parse_template, source_lines
+from .problems import Severity
+from .search import PATTERNS as SEARCH_PATTERNS
+from .search import SEARCH_MESSAGE_LIMIT
 
 EXCERPT_CONTEXT = 15
 """Lines kept above and below a raise in its excerpt."""
+MAX_TEMPLATE_CHARS = SEARCH_MESSAGE_LIMIT
+"""Longer messages are cut, counted as search counts them (literal text, and one for each
+placeholder): search reads no further, and one template of 60,000 words would slow it."""
+_ANSI = re.compile(SEARCH_PATTERNS["ansi"])
+_REFUSED = re.compile("[" + re.escape(validate.REFUSED_CHARACTERS) + r"\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +53,20 @@ class Site:
     excerpt: str
 
 
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    """What one file gave: its sites, and what was simplified or skipped (``path:line: …``)."""
+
+    sites: list[Site]
+    notes: list[str]
+
+
 class SourceError(Exception):
     """A source tree that cannot be read: not a folder, or a commit git does not know."""
+
+
+class Unreadable(ValueError):
+    """A file that parses as Python but is too deeply nested for scan to walk."""
 
 
 class Tree:
@@ -45,6 +75,7 @@ class Tree:
     def __init__(self, root: Path, commit: str | None = None) -> None:
         self.root = root
         self.commit = commit
+        self._blobs: dict[str, str] | None = None
         if not root.is_dir():
             raise SourceError(f"{root}: not a folder")
 
@@ -54,13 +85,31 @@ class Tree:
 
     def paths(self) -> list[str]:
         if self.commit:
-            listing = _git(self.root, "ls-tree", "-r", "--name-only", "-z", self.commit)
-            return sorted(p for p in listing.split("\0") if p.endswith(".py"))
+            return sorted(p for p in self._objects() if p.endswith(".py"))
         return sorted(
             p.relative_to(self.root).as_posix()
             for p in self.root.rglob("*.py")
             if p.is_file() and ".git" not in p.relative_to(self.root).parts
         )
+
+    def _objects(self) -> dict[str, str]:
+        """Path → blob id of every file at the commit (links and submodules left out).
+
+        Names come NUL-separated and files are fetched by blob id: a name may hold a
+        newline, which would split a newline-separated request into two wrong ones.
+        """
+        if self._blobs is None:
+            assert self.commit
+            listing = _git_bytes(self.root, "ls-tree", "-r", "-z", "--full-tree", self.commit)
+            self._blobs = {}
+            for entry in listing.split(b"\0"):
+                info, tab, name = entry.partition(b"\t")
+                fields = info.split()
+                if tab and len(fields) == 3 and fields[1] == b"blob" and fields[0] != b"120000":
+                    # Names that are not UTF-8 are kept as escapes, and refused by name.
+                    path = name.decode("utf-8", "surrogateescape")
+                    self._blobs[path] = fields[2].decode()
+        return self._blobs
 
     def read_all(self, paths: list[str]) -> Iterator[tuple[str, str | None]]:
         """(path, text) for each path; text is None when the file is missing or not UTF-8."""
@@ -68,19 +117,25 @@ class Tree:
             for path in paths:
                 try:
                     yield path, (self.root / path).read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError):
+                except (OSError, UnicodeDecodeError, ValueError):
                     yield path, None
             return
+        blobs = self._objects()
+        wanted = [blobs[p] for p in paths if p in blobs]
         # One git process for every file: thousands of `git show` calls would take minutes.
-        request = "".join(f"{self.commit}:{path}\n" for path in paths).encode()
-        output = subprocess.run(
-            ["git", "-C", str(self.root), "cat-file", "--batch"],
-            input=request,
-            capture_output=True,
-            check=True,
-        ).stdout
+        output = b""
+        if wanted:
+            output = subprocess.run(
+                ["git", "-C", str(self.root), "cat-file", "--batch"],
+                input="".join(f"{blob}\n" for blob in wanted).encode(),
+                capture_output=True,
+                check=True,
+            ).stdout
         position = 0
         for path in paths:
+            if path not in blobs:
+                yield path, None
+                continue
             end = output.index(b"\n", position)
             header = output[position:end].split()
             position = end + 1
@@ -102,42 +157,131 @@ def resolve_commit(root: Path, ref: str) -> str:
 
 
 def _git(root: Path, *args: str) -> str:
+    return _git_bytes(root, *args).decode("utf-8", "replace")
+
+
+def _git_bytes(root: Path, *args: str) -> bytes:
     try:
-        result = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
-        )
+        result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
     except FileNotFoundError as exc:
         raise SourceError("git is not installed") from exc
     except subprocess.CalledProcessError as exc:
-        raise SourceError(f"git {' '.join(args[:2])}: {exc.stderr.strip() or 'failed'}") from exc
+        error = exc.stderr.decode("utf-8", "replace").strip() or "failed"
+        raise SourceError(f"git {' '.join(args[:2])}: {error}") from exc
     return result.stdout
 
 
 def scan_text(text: str, path: str) -> list[Site]:
-    """Every readable raise in one file; raises SyntaxError when it does not parse."""
-    tree = ast.parse(text, filename=path)
-    lines = text.splitlines()
-    finder = _Finder(path, lines)
-    finder.visit(tree)
-    return finder.sites
+    """Every readable raise in one file; raises SyntaxError when it does not parse, and
+    Unreadable when it is nested too deeply to walk."""
+    return scan_source(text, path).sites
+
+
+def scan_source(text: str, path: str) -> Scanned:
+    """``scan_text``, with a note for each raise that was simplified or skipped."""
+    try:
+        tree = ast.parse(text, filename=path)
+    except RecursionError:
+        # Python's own parser gives up on a few hundred thousand terms in one expression.
+        raise Unreadable("nested too deeply to read") from None
+    finder = _Finder(path, source_lines(text))
+    try:
+        finder.visit(tree)
+    except RecursionError:
+        # A thousand `"a" + "a"` terms parse, but walking them takes a frame each.
+        raise Unreadable("nested too deeply to read") from None
+    return Scanned(finder.sites, finder.notes)
 
 
 def scan_tree(tree: Tree) -> tuple[list[Site], list[str]]:
-    """All sites of a tree, in path and line order, and the files that could not be read."""
+    """All sites of a tree, in path and line order, and what was skipped or simplified."""
     sites: list[Site] = []
     skipped: list[str] = []
-    paths = tree.paths()
+    paths = []
+    for path in tree.paths():
+        refused = _bad_path(path)
+        if refused:
+            skipped.append(f"{_shown(path)}: {refused}; skipped")
+        else:
+            paths.append(path)
     for path, text in tree.read_all(paths):
         if text is None:
             skipped.append(f"{path}: not UTF-8 text; skipped")
             continue
         try:
-            sites.extend(scan_text(text, path))
+            scanned = scan_source(text, path)
+        except Unreadable as exc:
+            skipped.append(f"{path}: {exc}; skipped")
+            continue
         except (SyntaxError, ValueError) as exc:
             line = getattr(exc, "lineno", None)
             where = f"{path}:{line}" if line else path
             skipped.append(f"{where}: does not parse ({getattr(exc, 'msg', exc)}); skipped")
+            continue
+        sites.extend(scanned.sites)
+        skipped.extend(scanned.notes)
     return sites, skipped
+
+
+def _shown(path: str) -> str:
+    """A path for a one-line report: quoted and escaped when it holds a line break."""
+    return path if path.isprintable() else repr(path)
+
+
+def _bad_path(path: str) -> str | None:
+    """Why no record can name ``path`` as its source, or None."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return "name is not UTF-8"
+    refused = _REFUSED.search(path)
+    if refused:
+        return f"name holds the character U+{ord(refused.group()):04X}, which no page may carry"
+    # The validator's own rules, so a path scan accepts is one build accepts.
+    data = {"repo": "scan/check", "exception": "Error", "source": {"path": path}}
+    doc = Document(Path(path), path, data)
+    for rule in (validate.rule_source_path, validate.rule_lengths):
+        for problem in rule(doc, data):
+            return problem.message
+    return None
+
+
+_CHECK_COMMIT = "0" * 40
+"""The commit of the records checked before they are written: any valid one will do."""
+
+
+def _refused(site: Site) -> list[str]:
+    """What a build would refuse in the record scan writes for ``site`` (errors only)."""
+    source: dict[str, Any] = {"commit": _CHECK_COMMIT, "path": site.path, "line": site.line}
+    if site.function:
+        source["function"] = site.function
+    if site.condition:
+        source["condition"] = site.condition
+    source["excerpt"] = {"start": site.excerpt_start, "code": site.excerpt}
+    data = {
+        "repo": "scan/check",
+        "exception": site.exception,
+        "message": site.template,
+        "source": source,
+    }
+    doc = Document(Path(site.path), site.path, data)
+    refused = [p.message for p in validate.check_record(doc) if p.severity is Severity.ERROR]
+    # A record file takes at least the UTF-8 bytes of its text, and at most 10 bytes a
+    # character (``\U0010FFFF``): only a record between the two is written out to measure.
+    # A tenth of the limit is left for the prose a person adds.
+    limit = MAX_FILE_BYTES * 9 // 10
+    texts = [site.template, site.condition or "", site.excerpt]
+    least = sum(len(text.encode()) for text in texts)
+    if least <= limit < 10 * sum(len(text) for text in texts):
+        from .update import dump  # update builds on scan: imported when needed
+
+        least = len(dump(data).encode())
+    if least > limit:
+        refused.append(
+            f"the record would be {least:,} bytes; scan writes none over {limit:,} "
+            f"(a build refuses files over {MAX_FILE_BYTES:,})"
+        )
+    return refused
 
 
 class _Finder(ast.NodeVisitor):
@@ -147,6 +291,7 @@ class _Finder(ast.NodeVisitor):
         self.scope: list[str] = []
         self.conditions: list[str] = []
         self.sites: list[Site] = []
+        self.notes: list[str] = []
 
     def _scoped(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.scope.append(node.name)
@@ -160,12 +305,12 @@ class _Finder(ast.NodeVisitor):
     visit_AsyncFunctionDef = _scoped
 
     def visit_If(self, node: ast.If) -> None:
-        test = ast.unparse(node.test)
+        test = _unparse(node.test)
         self.visit(node.test)
-        self.conditions.append(test)
+        self.conditions.append(test or "")
         for child in node.body:
             self.visit(child)
-        self.conditions[-1] = f"not ({test})"
+        self.conditions[-1] = f"not ({test})" if test else ""
         for child in node.orelse:
             self.visit(child)
         self.conditions.pop()
@@ -179,29 +324,129 @@ class _Finder(ast.NodeVisitor):
         template = template_of(call.args[0])
         if template is None or not template.strip():
             return
+        template = _printable(template)
+        where = f"{_shown(self.path)}:{node.lineno}"
+        exception = _exception_name(call.func)
+        if exception is None:
+            self.notes.append(f"{where}: {_unparse(call.func)!r} has no name to record; skipped")
+            return
+        size = _search_size(template)
+        if size > MAX_TEMPLATE_CHARS:
+            self.notes.append(
+                f"{where}: message of {size:,} characters cut to its first "
+                f"{MAX_TEMPLATE_CHARS:,} (search reads no further)"
+            )
+            template = _cut(template, MAX_TEMPLATE_CHARS)
         end = node.end_lineno or node.lineno
         start = max(1, node.lineno - EXCERPT_CONTEXT)
-        stop = min(len(self.lines), end + EXCERPT_CONTEXT)
-        self.sites.append(
-            Site(
-                exception=ast.unparse(call.func),
-                template=template,
-                path=self.path,
-                line=node.lineno,
-                function=".".join(self.scope) or None,
-                condition=self.conditions[-1] if self.conditions else None,
-                excerpt_start=start,
-                excerpt="\n".join(self.lines[start - 1 : stop]) + "\n",
-            )
+        # A raise that spans more lines than an excerpt may hold is shown from its start.
+        stop = min(len(self.lines), end + EXCERPT_CONTEXT, start + validate.MAX_EXCERPT_LINES - 1)
+        site = Site(
+            exception=exception,
+            template=template,
+            path=self.path,
+            line=node.lineno,
+            function=".".join(self.scope) or None,
+            condition=self.conditions[-1] if self.conditions and self.conditions[-1] else None,
+            excerpt_start=start,
+            excerpt=_printable("\n".join(self.lines[start - 1 : stop]) + "\n"),
         )
+        refused = _refused(site)
+        if refused:
+            self.notes.append(f"{where}: {'; '.join(refused)}; skipped")
+            return
+        self.sites.append(site)
 
 
-def _escape(text: str) -> str:
+def _unparse(node: ast.AST) -> str | None:
+    try:
+        return ast.unparse(node)
+    except ValueError:
+        # An integer literal of more than 4,300 digits has no decimal text by default.
+        return None
+
+
+def _exception_name(func: ast.Name | ast.Attribute) -> str | None:
+    """The dotted name raised; for ``make_errors().Failure``, the part that is a name."""
+    parts: list[str] = []
+    node: ast.expr = func
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts)) or None
+
+
+def _search_size(template: str) -> int:
+    try:
+        parts = parse_template(template).parts
+    except TemplateError:
+        return len(template)
+    return sum(1 if part.placeholder else len(part.text) for part in parts)
+
+
+def _cut(template: str, limit: int) -> str:
+    """The longest start of ``template`` that search counts as at most ``limit``
+    characters, ellipsis included, and that is still a whole template (no placeholder or
+    ``{{`` cut in two); cut at a space when one is near."""
+    try:
+        parts = parse_template(template).parts
+    except TemplateError:
+        return template[:limit]  # not a template: the record check refuses it
+    out: list[str] = []
+    room = limit - 1
+    for part in parts:
+        if part.placeholder:
+            if room < 1:
+                break
+            out.append(_placeholder(part.text))
+            room -= 1
+            continue
+        if len(part.text) > room:
+            text = part.text[:room]
+            space = text.rfind(" ")
+            out.append(_braces(text[:space] if space > len(text) // 2 else text))
+            break
+        out.append(_braces(part.text))
+        room -= len(part.text)
+    return "".join(out).rstrip() + "…"
+
+
+def _printable(text: str) -> str:
+    """``text`` with each character no record may hold (control characters, lone
+    surrogates, noncharacters) written as Python escapes it: ``\\x1b``, ``\\ud800``."""
+    return _REFUSED.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
+
+
+def _braces(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
+def _escape(text: str) -> str:
+    """Literal message text as template text: colour codes dropped (search drops them from
+    a paste too), braces doubled."""
+    return _braces(_ANSI.sub("", text))
+
+
 def _field(node: ast.expr) -> str:
-    return "{" + ast.unparse(node) + "}"
+    text = _unparse(node)
+    return _placeholder(text) if text is not None else "{}"
+
+
+def _placeholder(name: str) -> str:
+    """``{name}``, or ``{}`` when the braces in ``name`` would end the placeholder early
+    (``d['}']``) or never (``d['{']``): a record's template must parse."""
+    depth = 0
+    for char in name:
+        depth += char == "{"
+        depth -= char == "}"
+        if depth < 0:
+            return "{}"
+    if depth:
+        return "{}"
+    # `{{` reads as a literal brace: a name that opens with one (a set or dict) is spaced.
+    return "{ " + name + "}" if name.startswith("{") else "{" + name + "}"
 
 
 def template_of(node: ast.expr) -> str | None:
@@ -218,7 +463,13 @@ def template_of(node: ast.expr) -> str | None:
             if isinstance(value, ast.Constant):
                 parts.append(_escape(str(value.value)))
             elif isinstance(value, ast.FormattedValue):
-                parts.append(_field(value.value))
+                inner = value.value
+                plain = value.conversion == -1 and value.format_spec is None
+                if plain and isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                    # f"closing {'}'}" says a literal brace, not a placeholder.
+                    parts.append(_escape(inner.value))
+                else:
+                    parts.append(_field(inner))
         return "".join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = template_of(node.left), template_of(node.right)
@@ -254,7 +505,7 @@ def _format(text: str, call: ast.Call) -> str | None:
         out.append(_escape(literal))
         if field is None:
             continue
-        if field == "" or field.isdigit():
+        if field == "" or (field.isascii() and field.isdigit()):
             index = auto if field == "" else int(field)
             auto += 1
             argument = call.args[index] if index < len(call.args) else None
@@ -262,25 +513,24 @@ def _format(text: str, call: ast.Call) -> str | None:
             out.append(_field(argument) if known and argument else "{}")
         else:
             name = field.split(".")[0].split("[")[0]
-            out.append(_field(keywords[name]) if name in keywords else "{" + field + "}")
+            out.append(_field(keywords[name]) if name in keywords else _placeholder(field))
     return "".join(out)
 
 
 def _percent(text: str, right: ast.expr) -> str:
     values = right.elts if isinstance(right, ast.Tuple) else [right]
     out = []
+    literal: list[str] = []  # escaped a run at a time, so a colour code is seen whole
     position = 0
     index = 0
     while position < len(text):
         char = text[position]
-        if char != "%":
-            out.append(_escape(char))
-            position += 1
+        if char != "%" or text[position : position + 2] == "%%":
+            literal.append(char)
+            position += 1 if char != "%" else 2
             continue
-        if text[position : position + 2] == "%%":
-            out.append("%")
-            position += 2
-            continue
+        out.append(_escape("".join(literal)))
+        literal = []
         end = position + 1
         name = None
         if end < len(text) and text[end] == "(":
@@ -291,11 +541,11 @@ def _percent(text: str, right: ast.expr) -> str:
             end += 1
         end += 1  # the conversion letter
         if name is not None:
-            out.append("{" + name + "}")
+            out.append(_placeholder(name))
         elif index < len(values) and not isinstance(right, ast.Dict):
             out.append(_field(values[index]))
         else:
             out.append("{}")
         index += 1
         position = end
-    return "".join(out)
+    return "".join(out) + _escape("".join(literal))

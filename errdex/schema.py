@@ -166,13 +166,13 @@ SITE = Field(
     "The site config, content/site.yaml.",
     fields=(
         Field("title", "text", "The site's name, shown in the header and page titles.", True),
+        # No pattern: validate checks it with urls.base_url_problem, which says what is
+        # wrong, where a pattern could only say "no".
         Field(
             "base_url",
             "text",
-            "Where the site is published; canonical URLs start with it.",
+            "Where the site is published, an http(s) URL; canonical URLs start with it.",
             True,
-            pattern=r"^https?://[^\s/]+(/\S*)?$",
-            pattern_hint="an http:// or https:// URL",
         ),
         Field(
             "repository",

@@ -31,31 +31,33 @@ from .model import Record, parse_template
 # These patterns are written into the index (meta.json) and compiled by the browser
 # script too, so the two cannot drift apart: keep them to syntax both languages share.
 # Python and JavaScript differ on \w, \d, \s and "." outside ASCII: the patterns spell
-# their classes out.
+# their classes out. Prefixes ("tags" and "starts") carry no "^": each is tried at a
+# position of its line (re's match at pos, a sticky RegExp's lastIndex), so stripping a
+# thousand prefixes off one line never copies the rest of it a thousand times.
 _W = "[A-Za-z0-9_]"
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
     # Prefixes on every line of a process's output, tracebacks included.
     "tags": [
-        r"^[ \t]*\[rank[0-9]+\]: ?",
-        r"^[ \t]*\([^()\n]*pid=[0-9]+\) ?",
+        r"[ \t]*\[rank[0-9]+\]: ?",
+        r"[ \t]*\([^()\n]*pid=[0-9]+\) ?",
         # Kubernetes (CRI) container logs: "stderr F "
-        r"^[ \t]*(?:stdout|stderr) [FP] ",
+        r"[ \t]*(?:stdout|stderr) [FP] ",
         # docker compose: "service-1  | "
-        rf"^[ \t]*(?:{_W}|[.-])+[ \t]+\| ",
+        rf"[ \t]*(?:{_W}|[.-])+[ \t]+\| ",
         # syslog and journald: "Aug 14 12:00:37 host unit[123]: "
-        rf"^[ \t]*[A-Z][a-z]{{2}} +[0-9]{{1,2}} [0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}} [^ \t\n]+ "
+        rf"[ \t]*[A-Z][a-z]{{2}} +[0-9]{{1,2}} [0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}} [^ \t\n]+ "
         rf"(?:{_W}|[.@-])+(?:\[[0-9]+\])?: ?",
-        rf"^[ \t]*\[(?:{_W}|[./\\-])+:[0-9]+\] ?",
-        r"^[ \t]*E {2,}",
+        rf"[ \t]*\[(?:{_W}|[./\\-])+:[0-9]+\] ?",
+        r"[ \t]*E {2,}",
     ],
     # Prefixes that start a new log record: timestamps and levels.
     "starts": [
-        r"^[ \t]*[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
+        r"[ \t]*[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
         r"(?:Z|[+-][0-9]{2}:?[0-9]{2})? ?",
-        r"^[ \t]*[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
-        r"^[ \t]*[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
-        r"^[ \t]*\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?(?::| -)? ",
+        r"[ \t]*[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
+        r"[ \t]*[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
+        r"[ \t]*\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?(?::| -)? ",
     ],
     # "Type: message" where Type looks like an exception, anywhere in a paste...
     "exception": (
@@ -68,6 +70,7 @@ PATTERNS: dict[str, Any] = {
 _ANSI = re.compile(PATTERNS["ansi"])
 _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
 _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
+_PREFIXES = [*_TAGS, *_RECORD_STARTS]
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
 _TRACEBACK = "Traceback (most recent call last):"
@@ -77,8 +80,16 @@ _CHAIN_MARKERS = (
 )
 BLANK = " \t\r\f\v"
 """What ``strip`` removes around a line, the same in both languages."""
-MAX_MESSAGE = 2000
-"""Characters of a message the matcher looks at; a longer paste is cut."""
+PASTE_LIMIT = 100_000
+"""Characters of a paste that search reads, from its end (where a traceback's message
+is): a bot may hand ``lookup`` a whole log, and a link may carry any ``?q=``. A longer
+paste is cut, and the answer says so."""
+SEARCH_MESSAGE_LIMIT = 2000
+"""Characters of a message that search indexes and aligns: a paste's message is cut
+here, and so is a template, counting its literal text and one for each placeholder.
+Written into meta.json for the browser; validation warns about longer messages."""
+MAX_MESSAGE = SEARCH_MESSAGE_LIMIT
+"""The same cut, by the name it had before templates were cut too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,27 +98,33 @@ class Extracted:
 
     exception: str | None
     message: str
+    cut: bool = False
+    """The paste was longer than PASTE_LIMIT: only its end was read."""
 
 
 def strip_prefixes(line: str) -> tuple[str, bool]:
     """A log line without timestamps, levels, locations and process tags (indentation kept),
     and whether it starts a new log record."""
     starts_record = False
+    start = 0
     changed = True
     while changed:
         changed = False
-        for prefix in _TAGS + _RECORD_STARTS:
-            found = prefix.match(line)
-            if found and found.end() > 0:
-                line = line[found.end() :]
+        for prefix in _PREFIXES:
+            found = prefix.match(line, start)
+            if found and found.end() > start:
+                start = found.end()
                 starts_record = starts_record or prefix in _RECORD_STARTS
                 changed = True
                 break
-    return line.rstrip(BLANK), starts_record
+    return line[start:].rstrip(BLANK), starts_record
 
 
 def extract(paste: str) -> Extracted:
     """The exception and message a paste is about (see the module docstring)."""
+    cut = len(paste) > PASTE_LIMIT
+    if cut:
+        paste = paste[-PASTE_LIMIT:]
     text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
     stripped = [strip_prefixes(line) for line in text.split("\n")]
     lines = [line for line, _ in stripped]
@@ -129,7 +146,7 @@ def extract(paste: str) -> Extracted:
                 break
     if found is None:
         message = " ".join(line.strip(BLANK) for line in lines if line.strip(BLANK))
-        return Extracted(None, message[:MAX_MESSAGE])
+        return Extracted(None, message[:SEARCH_MESSAGE_LIMIT], cut)
     index, match = found
     parts = [match.group(2) or ""]
     for line, starts_record in stripped[index + 1 :]:
@@ -138,7 +155,7 @@ def extract(paste: str) -> Extracted:
             break
         parts.append(line)
     message = " ".join(part for part in parts if part)
-    return Extracted(match.group(1), message[:MAX_MESSAGE])
+    return Extracted(match.group(1), message[:SEARCH_MESSAGE_LIMIT], cut)
 
 
 # --- 2. Normalizing ------------------------------------------------------------------
@@ -213,6 +230,9 @@ class Entry:
     """Placeholder names, one between each pair of literals."""
     words: tuple[str, ...] = field(repr=False)
     """Word tokens with ``*`` for each placeholder."""
+    cut: bool = False
+    """The template is longer than SEARCH_MESSAGE_LIMIT: literals, names and words hold
+    its start only, so it can match a paste in part but never as a whole message."""
 
 
 def make_entry(index: int, id: str, exception: str, repo: str, template: str, title: str) -> Entry:
@@ -225,6 +245,7 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
             literals.append("")
         else:
             literals[-1] += part.text
+    literals, names, cut = _cut(literals, names)
     last = len(literals) - 1
     normalized = [normalize(lit, lead=i > 0, trail=i < last)[0] for i, lit in enumerate(literals)]
     words: list[str] = []
@@ -233,8 +254,29 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
         if position < len(names) and (not words or words[-1] != "*"):
             words.append("*")
     return Entry(
-        index, id, exception, repo, template, title, tuple(normalized), tuple(names), tuple(words)
+        index,
+        id,
+        exception,
+        repo,
+        template,
+        title,
+        tuple(normalized),
+        tuple(names),
+        tuple(words),
+        cut,
     )
+
+
+def _cut(literals: list[str], names: list[str]) -> tuple[list[str], list[str], bool]:
+    """The first SEARCH_MESSAGE_LIMIT characters of a template, a placeholder counting as
+    one, and whether that is less than all of it: the index, the candidates and the
+    alignment then cost the same for a record whose message runs to 60,000 words."""
+    room = SEARCH_MESSAGE_LIMIT
+    for number, literal in enumerate(literals):
+        if len(literal) > room or (number < len(names) and len(literal) == room):
+            return [*literals[:number], literal[:room]], names[:number], True
+        room -= len(literal) + 1
+    return literals, names, False
 
 
 def entries_from(records: Sequence[Record]) -> list[Entry]:
@@ -309,7 +351,9 @@ class Index:
                     "min_coverage_other_type": MIN_COVERAGE_OTHER_TYPE,
                     "max_words": MAX_WORDS,
                     "lookup_words": LOOKUP_WORDS,
-                    "max_message": MAX_MESSAGE,
+                    "search_message_limit": SEARCH_MESSAGE_LIMIT,
+                    "paste_limit": PASTE_LIMIT,
+                    "align_cells": ALIGN_CELLS,
                 },
             }
         }
@@ -335,6 +379,9 @@ def fnv1a(word: str) -> int:
 
 MAX_WORDS = 400
 """Words of a message the alignment looks at."""
+ALIGN_CELLS = 100_000
+"""Most steps (paste words + 1) x (template words + 1) of one alignment: a longer template
+is aligned through the stretch of it that holds the most words of the paste."""
 CANDIDATES = 40
 """Records scored in full per query: those sharing the rarest words with the paste..."""
 COMPLETE_CANDIDATES = 40
@@ -414,9 +461,10 @@ def exact_values(
     """The user's values when ``message`` is the whole template filled in, else None.
 
     ``normalized`` and ``where`` are ``normalize(message)``; values are cut from
-    ``message`` itself, so they keep the user's case and quotes.
+    ``message`` itself, so they keep the user's case and quotes. A cut template never
+    matches as a whole: search has not read all of it.
     """
-    spans = _place(entry.literals, normalized)
+    spans = None if entry.cut else _place(entry.literals, normalized)
     if spans is None:
         return None
     values = []
@@ -464,6 +512,7 @@ def align(
     inside the stretch costs SKIP. The first and last paste words may be cut mid-word.
     Returns the score, how many template words matched and their weight.
     """
+    template = _window(paste, template)
     n, m = len(paste), len(template)
     weights = [weight.get(w, UNKNOWN) for w in paste]
     neg = -1e18
@@ -503,6 +552,23 @@ def align(
         if score[n][j] > best or (score[n][j] == best and hits[n][j] > best_hits):
             best, best_hits, best_gain = score[n][j], hits[n][j], gain[n][j]
     return best, best_hits, best_gain
+
+
+def _window(paste: Sequence[str], template: Sequence[str]) -> Sequence[str]:
+    """The stretch of ``template`` that fits ALIGN_CELLS, placed where the most of its words
+    are words of the paste (the first such place)."""
+    width = max(1, ALIGN_CELLS // (len(paste) + 1) - 1)
+    if len(template) <= width:
+        return template
+    said = set(paste)
+    hits = [word in said for word in template]
+    count = best = sum(hits[:width])
+    start = 0
+    for end in range(width, len(template)):
+        count += hits[end] - hits[end - width]
+        if count > best:
+            best, start = count, end - width + 1
+    return template[start : start + width]
 
 
 def _same_word(pasted: str, word: str, first: bool, last: bool) -> bool:

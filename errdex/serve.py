@@ -2,17 +2,28 @@
 
 The live-reload script and its event stream exist only in what this server sends: the
 files it serves from (and every ``build``) never contain them.
+
+It serves only a folder errdex built (one holding its marker), only what lies inside it,
+and only to requests addressed to this server by a name a browser cannot be tricked into
+using for another site (DNS rebinding).
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import ipaddress
 import json
+import os
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from .write import MARKER
 
 RELOAD_PATH = "/__errdex/reload.js"
 EVENTS_PATH = "/__errdex/events"
@@ -55,6 +66,10 @@ class Status:
             self.changed.notify_all()
 
 
+LONGEST_PATH = 2048
+"""Longer request targets are refused (414): no address of a site comes near it."""
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {  # noqa: RUF012 (the base class declares it as a plain attribute)
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -63,8 +78,70 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         ".js": "text/javascript",
     }
     status: Status | None = None
+    hosts: frozenset[str] = frozenset()
+    """The names requests may be addressed to (lowercase); any IP address may be too."""
 
     def do_GET(self) -> None:
+        self._answer(self._get)
+
+    def do_HEAD(self) -> None:
+        self._answer(super().do_HEAD)
+
+    def _answer(self, respond: Callable[[], None]) -> None:
+        refused = self._refusal()
+        if refused is not None:
+            self.send_error(*refused)
+            return
+        try:
+            respond()
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the browser went away
+        except (OSError, ValueError):
+            # A path the file system will not take (too long, unreadable) is not there.
+            self.send_error(404)
+
+    def _refusal(self) -> tuple[int, str | None] | None:
+        """Why a request gets no file: addressed to another site, or a target no link
+        errdex writes has (a browser never sends NUL, ``..`` or an encoded slash)."""
+        if not self._host_allowed():
+            return 400, "This server answers only to localhost and its own address"
+        if len(self.path) > LONGEST_PATH:
+            return 414, "Request target too long"
+        raw = self.path.split("?", 1)[0].split("#", 1)[0]
+        if not raw.startswith("/") or raw.startswith("//"):
+            return 400, "Not a path of this site"
+        try:
+            path = unquote(raw, errors="strict")
+        except UnicodeDecodeError:
+            return 400, "Not UTF-8"
+        encoded = raw.lower()
+        if (
+            "%2f" in encoded
+            or "%5c" in encoded
+            or "\\" in path
+            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in path)
+            or any(part in (".", "..") for part in path.split("/"))
+        ):
+            return 400, "Not a path of this site"
+        root = os.path.realpath(self.directory)
+        local = os.path.realpath(self.translate_path(self.path))
+        if local != root and not local.startswith(root + os.sep):
+            return 404, None  # a link inside the site that leads out of it
+        return None
+
+    def _host_allowed(self) -> bool:
+        given = self.headers.get("Host")
+        if given is None:
+            return True  # DNS rebinding needs a browser, and a browser always sends Host
+        parsed = _split_host(given)
+        if parsed is None:
+            return False
+        name, port = parsed
+        if (port or 80) != self.connection.getsockname()[1]:
+            return False
+        return name in self.hosts or _is_address(name)
+
+    def _get(self) -> None:
         path = self.path.split("?", 1)[0]
         if self.status is not None and path == RELOAD_PATH:
             self._send(200, "text/javascript", _RELOAD_JS)
@@ -74,6 +151,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self._html(path)
         else:
             super().do_GET()
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        # A static host lists no folder, and neither does this: a folder shows its index.
+        self.send_error(404)
 
     def _html_path(self, path: str) -> Path | None:
         target = Path(self.translate_path(path))
@@ -139,6 +220,65 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def _split_host(value: str) -> tuple[str, int | None] | None:
+    """A Host header's name (lowercase, IPv6 in brackets) and port; None if unreadable."""
+    value = value.strip().lower()
+    if value.endswith("]") or ":" not in value:
+        return value, None
+    name, _, port = value.rpartition(":")
+    return (name, int(port)) if port.isdigit() and len(port) <= 5 else None
+
+
+def _is_address(name: str) -> bool:
+    """Whether ``name`` is an IP address: no DNS answer can make it another site's."""
+    try:
+        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return False
+    return True
+
+
+def _everywhere(host: str) -> bool:
+    return host in ("", "0.0.0.0", "::")
+
+
+def _exposure(host: str, port: int) -> str | None:
+    """A loud warning when ``host`` lets other machines read the site; None if only this
+    machine can."""
+    if host.lower() == "localhost":
+        return None
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        pass  # a name: it may stand for any address
+    where = "every network this machine is on" if _everywhere(host) else host
+    return "\n".join(
+        f"errdex: WARNING: {line}"
+        for line in (
+            f"--host {host or '0.0.0.0'} listens on {where}:",
+            f"any machine that can reach this one on port {port} can read this site",
+            "and see it rebuild. serve is for your own browser (--host 127.0.0.1, the",
+            "default); to share the site, publish the built folder on a static host.",
+        )
+    )
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # One line, never a traceback: a request that breaks the handler is the request's
+        # problem, and the terminal is for build problems.
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError):
+            print(f"errdex: a request failed: {error!r}", file=sys.stderr, flush=True)
+
+
+class _Server6(_Server):
+    address_family = socket.AF_INET6
+
+
 def _moved_on(status: Status, seen: int) -> bool:
     return status.generation != seen
 
@@ -154,27 +294,55 @@ def serve(
 
     ``build`` returns the problems of a failed build (empty when it worked); with
     ``watch``, every change there rebuilds, and open pages reload or show the problems.
+    The watch is set before the first build, so an edit saved while it runs is built too.
+    Only a folder holding errdex's marker is served.
     """
     status = Status()
+    names = {"localhost", host.lower()}
+    if _everywhere(host):
+        names.add(socket.gethostname().lower())
     handler = functools.partial(
-        type("Handler", (_Handler,), {"status": status if watch else None}),
+        type(
+            "Handler",
+            (_Handler,),
+            {"status": status if watch else None, "hosts": frozenset(names)},
+        ),
         directory=str(root),
     )
-    with http.server.ThreadingHTTPServer((host, port), handler) as server:
-        server.daemon_threads = True
-        shown_host = f"[{host}]" if ":" in host else host
-        url = f"http://{shown_host}:{server.server_port}/"
-        problems = build(url)
-        if problems and not root.is_dir():
-            return 1
-        status.publish(problems)
-        stop = threading.Event()
-        if watch:
-            threading.Thread(
-                target=_watch, args=(list(watch), url, build, status, stop), daemon=True
-            ).start()
-        print(f"errdex: serving {root}/ at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
-        try:
+    try:
+        server = (_Server6 if ":" in host else _Server)((host, port), handler)
+    except (OSError, OverflowError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(f"errdex: cannot listen on {host} port {port}: {reason}", file=sys.stderr)
+        return 1
+    stop = threading.Event()
+    building = threading.Lock()
+    with server:
+        shown = host if not _everywhere(host) else ("::1" if ":" in host else "127.0.0.1")
+        url = f"http://{f'[{shown}]' if ':' in shown else shown}:{server.server_port}/"
+
+        def rebuild() -> None:
+            with building:
+                status.publish(build(url))
+
+        try:  # Ctrl-C stops it at any point, and says so
+            warning = _exposure(host, server.server_port)
+            if warning:
+                print(warning, file=sys.stderr, flush=True)
+            if watch:
+                armed = threading.Event()
+                threading.Thread(
+                    target=_watch, args=(list(watch), rebuild, stop, armed), daemon=True
+                ).start()
+                armed.wait(timeout=10)
+            rebuild()
+            if not (root / MARKER).is_file():
+                print(
+                    f"errdex: {root} holds no site errdex built ({MARKER}); nothing to serve",
+                    file=sys.stderr,
+                )
+                return 1
+            print(f"errdex: serving {root}/ at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
             server.serve_forever()
         except KeyboardInterrupt:
             print("errdex: stopped", file=sys.stderr)
@@ -183,17 +351,64 @@ def serve(
     return 0
 
 
+WATCH_TICK_MS = 250
+"""How often the watch looks whether a watched folder was replaced."""
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(folder)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _watch(
     folders: list[Path],
-    url: str,
-    build: Callable[[str], list[str]],
-    status: Status,
+    rebuild: Callable[[], None],
     stop: threading.Event,
+    armed: threading.Event,
 ) -> None:
+    """Rebuild on every change in ``folders``; ``armed`` is set once the watch is.
+
+    A folder deleted and made again (``rm -r`` and a copy, some checkouts) is a new folder
+    that the old watch no longer sees: it is watched again, then rebuilt from, so what
+    was copied into it before the new watch was set counts too."""
     from watchfiles import watch
 
-    existing = [str(f) for f in folders if f.exists()]
-    for changes in watch(*existing, stop_event=stop, debounce=150, step=50):
-        names = sorted({Path(path).name for _, path in changes})
-        print(f"errdex: changed: {', '.join(names)}; rebuilding", file=sys.stderr, flush=True)
-        status.publish(build(url))
+    replaced = False
+    try:
+        while not stop.is_set():
+            seen = [_identity(f) for f in folders]
+            there = [str(f) for f, known in zip(folders, seen, strict=True) if known is not None]
+            if not there:
+                armed.set()
+                stop.wait(WATCH_TICK_MS / 1000)
+                replaced = replaced or [_identity(f) for f in folders] != seen
+                continue
+            changes_seen = watch(
+                *there,
+                stop_event=stop,
+                debounce=150,
+                step=50,
+                yield_on_timeout=True,
+                rust_timeout=WATCH_TICK_MS,
+            )
+            try:
+                for changes in changes_seen:
+                    armed.set()  # the first answer comes once the watch is set
+                    if [_identity(f) for f in folders] != seen:
+                        replaced = True
+                        break  # watch what is there now, then rebuild
+                    if not (changes or replaced):
+                        continue
+                    names = sorted({Path(path).name for _, path in changes}) or ["a folder"]
+                    what = ", ".join(names) + (" (replaced)" if replaced else "")
+                    print(f"errdex: changed: {what}; rebuilding", file=sys.stderr, flush=True)
+                    replaced = False
+                    rebuild()
+            finally:
+                changes_seen.close()
+    except Exception as exc:  # watching is a convenience: serving goes on without it
+        print(f"errdex: stopped watching for changes: {exc}", file=sys.stderr, flush=True)
+        armed.set()

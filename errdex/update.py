@@ -1,23 +1,31 @@
 """Write scanned facts into record files without touching what a person wrote.
 
 A record file is changed by replacing whole top-level blocks (``source:``, ``message:``,
-``id:``) in its text: every other line, prose and comments included, keeps its bytes.
+``id:``) in its text: every other line, prose and comments included, keeps its bytes. The
+result is read back before it is written; a file it would change in any other way is left
+as it is and reported. Records the tools cannot rely on are reported and left alone too.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from . import files, load
 from .model import derive_id
+from .problems import Problem, Severity
 from .scan import Site
+from .schema import RECORD, Field
+from .validate import check_shape, rule_lengths, rule_source_path
 
-_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+_IDENTITY = ("id", "repo", "exception", "message")
+"""The fields an id is made of: every tool that matches records reads them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,22 +38,58 @@ class Existing:
     id_stated: bool
 
 
-def existing_records(content: Path, repo: str) -> tuple[list[Existing], list[str]]:
-    """The records of ``repo`` in ``content`` (unreadable files are reported, not fatal)."""
+def _spec(need_source: bool) -> Field:
+    """The part of the record format the tools read: only a record that has it right is
+    matched, and nothing else a person may still be writing keeps it from being re-pinned."""
+    wanted = (*_IDENTITY, "source") if need_source else _IDENTITY
+    return replace(RECORD, fields=tuple(f for f in RECORD.fields if f.name in wanted))
+
+
+def existing_records(
+    content: Path, repo: str, need_source: bool = True
+) -> tuple[list[Existing], list[str]]:
+    """The records of ``repo`` in ``content``, and each file left alone, with why.
+
+    A file that does not load, or whose fields the tools read are missing or of the wrong
+    type, is reported as ``path:line: what is wrong; left alone`` and is neither matched
+    nor written. ``need_source=False`` (for ``new``) asks only for the fields of the id, so
+    a scaffold whose source is still to be filled in is found too.
+    """
     paths, problems = files.record_files(content)
     found, skipped = [], [str(p) for p in problems]
+    spec = _spec(need_source)
     for path in paths:
         doc, problems = load.load_file(path)
-        data = doc.data if doc else None
-        if not isinstance(data, dict) or problems or not isinstance(data.get("message"), str):
-            skipped.append(f"{files.shown_path(path)}: cannot be read; left alone")
+        if doc is None or problems:
+            skipped.append(_left_alone(problems))
             continue
-        if data.get("repo") != repo:
+        data = doc.data
+        if isinstance(data, dict) and isinstance(data.get("repo"), str) and data["repo"] != repo:
+            continue  # another repository's record, whatever else it holds
+        problems = [p for p in check_shape(doc, spec) if p.severity is Severity.ERROR]
+        if not problems and need_source:
+            # Paths are read from the source tree: never one outside it.
+            problems = list(rule_source_path(doc, data))
+        if problems:
+            skipped.append(_left_alone(problems))
             continue
-        stated = isinstance(data.get("id"), str)
+        stated = "id" in data
         record_id = data["id"] if stated else derive_id(repo, data["exception"], data["message"])
         found.append(Existing(path, data, record_id, stated))
     return found, skipped
+
+
+def repo_problem(repo: str) -> str | None:
+    """Why records of ``repo`` (already owner/name) could not be built, or None: its names
+    become folder names, and the build's own rule says how long they may be."""
+    data = {"repo": repo, "exception": "Error", "source": {"path": "a.py"}}
+    for problem in rule_lengths(load.Document(Path(), "--repo", data), data):
+        return problem.message
+    return None
+
+
+def _left_alone(problems: list[Problem]) -> str:
+    return "; ".join(str(p) for p in sorted(problems)) + "; left alone"
 
 
 class _Dumper(yaml.SafeDumper):
@@ -54,6 +98,10 @@ class _Dumper(yaml.SafeDumper):
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     style = "|" if "\n" in value else None
+    # YAML reads NEL, U+2028 and U+2029 as line breaks (NEL even turns into one): only
+    # the escaped, double-quoted style keeps such text, and the file's line numbers, whole.
+    if any(char in value for char in "\x85\u2028\u2029"):
+        style = '"'
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
@@ -83,33 +131,198 @@ def new_record(repo: str, site: Site, commit: str, record_id: str | None) -> str
     return dump(data)
 
 
-def replace_block(text: str, key: str, block: str) -> str:
-    """``text`` with its top-level ``key:`` block replaced by ``block`` (added if absent)."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if _key(line) == key), None)
-    if start is None:
-        if key == "id":
-            return block + text
-        return text + ("" if text.endswith("\n") or not text else "\n") + block
-    end = start + 1
-    while end < len(lines) and (_key(lines[end]) is None or lines[end].startswith((" ", "\t"))):
-        end += 1
-    # Keep blank lines and comments that sit between this block and the next key.
-    while end - 1 > start and (
-        not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")
-    ):
-        end -= 1
-    return "".join(lines[:start]) + block + "".join(lines[end:])
+class Unsafe(ValueError):
+    """A record file pin cannot rewrite without changing more than the blocks it owns."""
+
+    def __init__(self, line: int, why: str) -> None:
+        super().__init__(why)
+        self.line = line
 
 
-def _key(line: str) -> str | None:
-    found = _TOP_KEY.match(line)
-    return found.group(1) if found else None
+# YAML's line breaks, so that line numbers agree with the parser's marks.
+_LINE = re.compile(
+    r"[^\r\n\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029])|[^\r\n\x85\u2028\u2029]+\Z"
+)
+_COMPOSER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def write_block(path: Path, key: str, value: Any) -> None:
-    text = path.read_text(encoding="utf-8")
-    path.write_text(replace_block(text, key, dump({key: value})), encoding="utf-8")
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """Where one top-level field of a record file sits: 0-based lines."""
+
+    key: str | None
+    start: int
+    """The line of its key."""
+    value_end: int
+    """The first line after its value."""
+
+
+def rewrite(text: str, blocks: dict[str, Any]) -> str:
+    """``text`` with each top-level field of ``blocks`` written anew (added when absent:
+    ``id`` first, others last); every other line keeps its bytes.
+
+    Works on any record file written field below field (``write_blocks`` keeps a BOM):
+    with or without a ``---`` marker, comments, quoted or explicit keys, block scalars,
+    CRLF endings or a closing ``...``. Raises ``Unsafe`` when the result would not read
+    back as the same record with only ``blocks`` changed, so a file is never written broken.
+    """
+    lines = _LINE.findall(text)
+    entries, stop, before = _entries(text)
+    indent = len(lines[entries[0].start]) - len(lines[entries[0].start].lstrip(" "))
+    newline = next((m.group() for m in re.finditer(r"\r\n|\r|\n", text)), "\n")
+    edits: list[tuple[int, int, str]] = []
+    for key, value in blocks.items():
+        block = _block(key, value, indent, newline)
+        at = [i for i, entry in enumerate(entries) if entry.key == key]
+        if len(at) > 1:
+            raise Unsafe(entries[at[1]].start + 1, f"field {key!r} is given twice")
+        if at:
+            i = at[0]
+            end = entries[i + 1].start if i + 1 < len(entries) else stop
+            kept = _kept_from(
+                lines, entries[i].value_end, end, indent, drop_blank=_keeps(block, newline)
+            )
+            edits.append((entries[i].start, kept, block))
+        elif key == "id":
+            edits.append((entries[0].start, entries[0].start, block))
+        else:
+            kept = _kept_from(lines, entries[-1].value_end, stop, indent, drop_blank=False)
+            edits.append((kept, kept, block))
+    for start, end, block in sorted(edits, reverse=True):
+        if start and not _LINE_END.search(lines[start - 1]):
+            lines[start - 1] += newline  # the file ended without a line break
+        lines[start:end] = [block]
+    result = "".join(lines)
+    _verify(before, result, blocks, entries)
+    return result
+
+
+_LINE_END = re.compile(r"[\r\n\x85\u2028\u2029]\Z")
+
+
+def _entries(text: str) -> tuple[list[_Entry], int, dict[Any, Any]]:
+    """The top-level fields in order, the line where the mapping ends, and its data."""
+    loader = _COMPOSER(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # 2026-13-45: ValueError
+        mark = getattr(exc, "problem_mark", None)
+        raise Unsafe(mark.line + 1 if mark else 0, "does not read as YAML") from None
+    finally:
+        loader.dispose()
+    if not isinstance(root, MappingNode) or not root.value or not isinstance(data, dict):
+        raise Unsafe(1, "is not a mapping of fields")
+    if root.flow_style:
+        raise Unsafe(
+            root.start_mark.line + 1,
+            "is written as one flow mapping ({...}); pin rewrites only fields written one "
+            "below the other",
+        )
+    entries: list[_Entry] = []
+    for key, value in root.value:
+        start = key.start_mark.line
+        if entries and start < entries[-1].value_end:
+            raise Unsafe(start + 1, "has a field on the same line as the one before it")
+        name = key.value if isinstance(key, ScalarNode) else None
+        entries.append(_Entry(name, start, _line_after(value)))
+    # The mapping's own end mark is where the document ends: a ``...`` line, or the end.
+    end = root.end_mark
+    return entries, int(end.line) + (1 if end.column else 0), data
+
+
+def _line_after(node: Node) -> int:
+    """The first line after ``node``'s text. A block collection ends where its last value
+    does: the parser's own end mark runs on over the comments that follow."""
+    while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+        last = node.value[-1]
+        node = last[1] if isinstance(last, tuple) else last
+    return int(node.end_mark.line) + (1 if node.end_mark.column else 0)
+
+
+def _kept_from(lines: list[str], value_end: int, stop: int, indent: int, drop_blank: bool) -> int:
+    """Where the lines after a field's value that stay begin: top-level comments (they
+    belong to what follows) and the blank lines before them. More deeply indented comments
+    go with the field, as they could read as part of a new block scalar."""
+    kept = next((i for i in range(value_end, stop) if _top_comment(lines[i], indent)), stop)
+    while kept > value_end and not lines[kept - 1].strip():
+        kept -= 1
+    if drop_blank:
+        # A block scalar that keeps its trailing line breaks (``|+``) would take them in.
+        while kept < stop and not lines[kept].strip():
+            kept += 1
+    return kept
+
+
+def _top_comment(line: str, indent: int) -> bool:
+    text = line.lstrip(" \t")
+    return text.startswith("#") and len(line) - len(text) <= indent
+
+
+def _block(key: str, value: Any, indent: int, newline: str) -> str:
+    pad = " " * indent
+    # A document that ends in a ``|+`` scalar is closed with ``...``; here the next field,
+    # or the end of the file, closes it.
+    lines = dump({key: value}).removesuffix("...\n").split("\n")[:-1]
+    return "".join((pad + line if line else line) + newline for line in lines)
+
+
+def _keeps(block: str, newline: str) -> bool:
+    """Whether ``block`` ends with a block scalar's kept trailing line break (``|+``)."""
+    return block.endswith(newline * 2)
+
+
+def _verify(
+    before: dict[Any, Any], after: str, blocks: dict[str, Any], entries: list[_Entry]
+) -> None:
+    # Read back as the build reads it.
+    new, problems = load.parse_yaml(after, "", Path())
+    if new is None or problems or new.data != {**before, **blocks}:
+        line = next((e.start + 1 for e in entries if e.key in blocks), 1)
+        raise Unsafe(line, "is written in a way pin cannot rewrite without changing it")
+
+
+def write_blocks(path: Path, blocks: dict[str, Any], dry_run: bool = False) -> str | None:
+    """Rewrite ``blocks`` of the record file at ``path`` (with ``dry_run``, only check that
+    it can be done). None when done; otherwise why the file was left as it was."""
+    shown = files.shown_path(path)
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8-sig")
+        result = rewrite(text, blocks)
+        data = result.encode("utf-8")
+        if not dry_run and result != text:
+            path.write_bytes((codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + data)
+    except Unsafe as exc:
+        where = f"{shown}:{exc.line}" if exc.line else shown
+        return f"{where}: {exc}; left alone"
+    except UnicodeError:
+        return f"{shown}: not UTF-8 text; left alone"
+    except OSError as exc:
+        return f"{shown}: cannot be rewritten: {exc.strerror}; left alone"
+    return None
+
+
+def create(path: Path, text: str, dry_run: bool = False) -> str | None:
+    """Write a new record file, never over any file (with ``dry_run``, only check that it
+    could be written). None when done; otherwise why not."""
+    shown = files.shown_path(path)
+    try:
+        data = text.encode("utf-8")
+        if dry_run:
+            if path.exists() or path.is_symlink():
+                raise FileExistsError(path)
+            return None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("xb") as handle:  # "x": fails if it exists
+            handle.write(data)
+    except FileExistsError:
+        return f"{shown}: a file is here already; not written over"
+    except UnicodeError:
+        return f"{shown}: the record cannot be written as UTF-8; not written"
+    except OSError as exc:
+        return f"{shown}: cannot be written: {exc.strerror}"
+    return None
 
 
 def file_name(content: Path, repo: str, record_id: str) -> Path:

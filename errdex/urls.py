@@ -2,9 +2,43 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from urllib.parse import quote, urlencode
 
 from .model import Record, SiteConfig
+
+# --- Names as folders -----------------------------------------------------------------
+#
+# Repository owners and names, exceptions, source path parts and option keys become
+# folders of the site. Windows cannot hold some of them (CON, aux.py, a name ending in a
+# dot, a colon), and a site must build to the same files on every system, so each is
+# written in a form every file system holds; a name that needs none keeps its address.
+
+_DEVICE = re.compile(r"(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$|CLOCK\$)", re.I)
+"""Windows device names: with any extension (``nul.tar.gz``) they open the device."""
+_NOT_IN_NAMES = re.compile(r'[<>:"|?*\x00-\x1f]')
+"""What Windows refuses in a file name."""
+
+
+def folder_name(name: str) -> str:
+    """``name`` as a folder that every file system holds, and no file system reads as
+    another name.
+
+    A character Windows refuses becomes ``%XX``; a device name (``aux.py``) and ``.git``
+    get ``_`` after their stem (``aux_.py``); a name ending in a dot or a space, which
+    Windows drops, gets ``_`` at the end. ``link`` refuses two names whose folders
+    differ only in case, so no two names share a folder on macOS or Windows either.
+    """
+    name = _NOT_IN_NAMES.sub(lambda found: f"%{ord(found.group()):02X}", name)
+    stem, dot, rest = name.partition(".")
+    if _DEVICE.fullmatch(stem.rstrip(" ")):
+        name = f"{stem}_{dot}{rest}"
+    elif name.lower() == ".git":
+        name += "_"
+    if name.endswith((".", " ")):
+        name += "_"
+    return name
 
 
 def page_url(record_id: str) -> str:
@@ -16,19 +50,21 @@ def json_url(record_id: str) -> str:
 
 
 def repo_url(repo: str) -> str:
-    return f"repos/{repo}/"
+    return "repos/" + "".join(folder_name(part) + "/" for part in repo.split("/"))
 
 
 def exception_url(exception: str) -> str:
-    return f"exceptions/{exception}/"
+    return f"exceptions/{folder_name(exception)}/"
 
 
 def file_url(repo: str, path: str) -> str:
-    return f"repos/{repo}/files/{path}/"
+    """The folder of a source file's page. Its address in a link is this quoted: the
+    folder may hold ``%XX`` escapes of its own."""
+    return repo_url(repo) + "files/" + "".join(folder_name(p) + "/" for p in path.split("/"))
 
 
 def option_url(key: str) -> str:
-    return f"options/{key}/"
+    return f"options/{folder_name(key)}/"
 
 
 def github_permalink(record: Record, line: int | None = None) -> str:
@@ -48,3 +84,77 @@ def report_issue_url(record: Record, config: SiteConfig) -> str:
     )
     query = urlencode({"title": f"[{record.id}] {record.title}", "body": body})
     return f"https://github.com/{config.repository}/issues/new?{query}"
+
+
+# --- The site's own address -------------------------------------------------------------
+
+_BASE_URL = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):(?P<rest>.*)", re.S)
+_AUTHORITY = re.compile(r"(?P<host>\[[^\]]*\]|[^:]*)(?::(?P<port>[0-9]*))?")
+_DOT_SEGMENT = re.compile(r"(?:\.|%2e){1,2}", re.I)
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def base_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a site's base URL, or None.
+
+    Every canonical, JSON and issue URL starts with it, and ``404.html`` loads its
+    scripts and styles from its path: it must be an absolute http(s) URL whose path can
+    only mean itself. A browser reads ``//host`` in a path as another site, ``\\`` as
+    ``/``, drops tabs and line breaks, and resolves ``..``.
+    """
+    if any(c.isspace() or not c.isprintable() for c in url):
+        return "has a space or a control character"
+    if "\\" in url:
+        return "has a backslash, which browsers read as '/'"
+    found = _BASE_URL.fullmatch(url)
+    if not found or found["scheme"].lower() not in ("http", "https"):
+        hint = f"; did you mean 'https://{url.lstrip('/')}'?" if found is None and url else ""
+        return f"is not an http:// or https:// URL{hint}"
+    rest = found["rest"]
+    if not rest.startswith("//"):
+        return f"must have '//' and a host after '{found['scheme']}:'"
+    authority, slash, path = rest[2:].partition("/")
+    path = slash + path
+    if "?" in url or "#" in url:
+        return "has a query or fragment (? or #); page addresses are added to its end"
+    if "@" in authority:
+        return "has a user name (…@) before the host"
+    problem = _authority_problem(authority)
+    if problem:
+        return problem
+    segments = path.split("/")[1:]
+    if "" in segments[:-1]:
+        fixed = f"{found['scheme']}://{authority}/" + "".join(s + "/" for s in segments if s)
+        return f"has an empty segment ('//') in its path; did you mean {fixed!r}?"
+    if any(_DOT_SEGMENT.fullmatch(s) for s in segments):
+        return "has a '.' or '..' segment in its path"
+    if _BAD_ESCAPE.search(path):
+        return "has a '%' that does not start an escape (%XX)"
+    return None
+
+
+def _authority_problem(authority: str) -> str | None:
+    parts = _AUTHORITY.fullmatch(authority)
+    if parts is None or not parts["host"]:
+        return "has no host"
+    host, port = parts["host"], parts["port"]
+    if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
+        return f"has a port that is not a number from 1 to 65535: {port!r}"
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return f"has a host that is not an IPv6 address: {host!r}"
+        return None
+    labels = host.removesuffix(".").split(".")
+    for label in labels:
+        if not label or label.startswith("-") or label.endswith("-"):
+            return f"has a host that is not a domain name: {host!r}"
+        if not all(c.isalnum() or c in "-_" for c in label):
+            return f"has a host that is not a domain name: {host!r}"
+    return None
+
+
+def normal_base_url(url: str) -> str:
+    """A valid base URL as pages use it: ending with a slash, so page paths follow it."""
+    return url if url.endswith("/") else url + "/"

@@ -13,12 +13,28 @@ from pygments.lexers import find_lexer_class_by_name
 from pygments.util import ClassNotFound
 
 from .load import Document, Key
-from .model import TemplateError, parse_template
+from .model import TemplateError, parse_template, source_lines
 from .problems import Problem, Severity
 from .schema import RECORD, SITE, Field
+from .search import SEARCH_MESSAGE_LIMIT
+from .urls import base_url_problem, exception_url, file_url
 
 MAX_EXCERPT_LINES = 1000
 """An excerpt is the code around a raise, not a whole file."""
+MAX_OUTPUT_PATH = 200
+"""Bytes of the longest file a record makes, relative to the output folder: with 60
+characters for that folder, the site still fits Windows' 260-character paths."""
+REFUSED_CHARACTERS = "".join(
+    [chr(c) for c in range(0x20) if chr(c) not in "\t\n\x0c\r"]
+    + [chr(c) for c in range(0x7F, 0xA0)]
+    + [chr(c) for c in range(0xFDD0, 0xFDF0)]
+    + [chr(plane << 16 | low) for plane in range(17) for low in (0xFFFE, 0xFFFF)]
+)
+"""What no value may hold, though YAML writes any of it as an escape ("\\x00"): control
+characters but HTML's whitespace (tab, line breaks, and the form feed Python source may
+hold), and noncharacters. HTML calls them parse errors, XML refuses most, and a terminal
+obeys ESC and CSI when ``lookup`` prints a message."""
+_REFUSED = re.compile("[" + re.escape(REFUSED_CHARACTERS) + r"\ud800-\udfff]")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UNSAFE_LINK_RE = re.compile(r"\]\(\s*<?\s*(javascript|vbscript|data|file)\s*:", re.IGNORECASE)
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>")
@@ -41,6 +57,14 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
     if spec.kind in ("text", "markdown"):
         if not isinstance(value, str):
             yield wrong("text")
+        elif found := _REFUSED.search(value):
+            yield Problem(
+                doc.shown,
+                line,
+                f"{where} holds the character U+{ord(found.group()):04X} at position "
+                f"{found.start() + 1}, which no page may carry",
+                code="E204",
+            )
         elif not value.strip():
             yield Problem(doc.shown, line, f"{where} must not be empty", code="E201")
         elif spec.pattern and not re.fullmatch(spec.pattern, value):
@@ -98,13 +122,25 @@ Rule = Callable[[Document, dict[str, Any]], Iterator[Problem]]
 
 def rule_message(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     try:
-        parse_template(data["message"])
+        template = parse_template(data["message"])
     except TemplateError as exc:
         yield Problem(
             doc.shown,
             doc.line("message"),
             f"message: {exc} at column {exc.column + 1}",
             code="E300",
+        )
+        return
+    # Counted as search counts it: literal text, and one for each placeholder.
+    size = sum(1 if part.placeholder else len(part.text) for part in template.parts)
+    if size > SEARCH_MESSAGE_LIMIT:
+        yield Problem(
+            doc.shown,
+            doc.line("message"),
+            f"message is {size:,} characters long; search reads only its first "
+            f"{SEARCH_MESSAGE_LIMIT:,} and never matches it as a whole message",
+            Severity.WARNING,
+            code="W308",
         )
 
 
@@ -153,7 +189,7 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     excerpt = source.get("excerpt")
     if not excerpt:
         return
-    start, lines = excerpt["start"], excerpt["code"].splitlines()
+    start, lines = excerpt["start"], source_lines(excerpt["code"])
     if len(lines) > MAX_EXCERPT_LINES:
         yield Problem(
             doc.shown,
@@ -236,20 +272,30 @@ def _markdown_fields(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
 
 
 def rule_lengths(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
-    """Names that become folder names must fit a file system (255 bytes a name)."""
+    """Names become folders: each file a record makes must fit every file system."""
     owner, name = data["repo"].split("/")
-    checks = [
-        (("repo",), f"repo owner {owner[:40]!r}…", owner, 39),
-        (("repo",), f"repo name {name[:40]!r}…", name, 100),
-        (("exception",), "exception", data["exception"], 200),
-    ] + [
-        (("source", "path"), f"source.path part {part[:40]!r}…", part, 200)
-        for part in data["source"]["path"].split("/")
-    ]
-    for key, what, text, limit in checks:
+    for what, text, limit in (("repo owner", owner, 39), ("repo name", name, 100)):
         if len(text.encode()) > limit:
             yield Problem(
-                doc.shown, doc.line(*key), f"{what} is longer than {limit} bytes", code="E202"
+                doc.shown,
+                doc.line("repo"),
+                f"{what} {text[:40]!r}… is longer than {limit} bytes, more than GitHub allows",
+                code="E206",
+            )
+    pages = (
+        (("exception",), exception_url(data["exception"])),
+        (("source", "path"), file_url(data["repo"], data["source"]["path"])),
+    )
+    for key, folder in pages:
+        longest = folder + "index.html"
+        size = len(longest.encode())
+        if size > MAX_OUTPUT_PATH:
+            yield Problem(
+                doc.shown,
+                doc.line(*key),
+                f"{'.'.join(key)} makes the file {longest[:60]!r}… {size:,} bytes long; "
+                f"at most {MAX_OUTPUT_PATH} fit every file system",
+                code="E206",
             )
 
 
@@ -275,4 +321,12 @@ def check_record(doc: Document) -> list[Problem]:
 
 
 def check_site(doc: Document) -> list[Problem]:
-    return check_shape(doc, SITE)
+    problems = check_shape(doc, SITE)
+    url = doc.data.get("base_url") if isinstance(doc.data, dict) else None
+    if isinstance(url, str) and not problems:
+        problem = base_url_problem(url)
+        if problem:
+            problems.append(
+                Problem(doc.shown, doc.line("base_url"), f"base_url {url!r} {problem}", code="E205")
+            )
+    return problems

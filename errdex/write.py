@@ -3,18 +3,28 @@
 A failed or interrupted build never leaves a half-written site: the old output stays
 until the new one is complete. A file whose bytes did not change is hard-linked from
 the old output, so it keeps its modification time and costs no write.
+
+The output folder is errdex's alone. Every build leaves a marker in it (``MARKER``)
+naming the files it wrote; a later build replaces the folder only when everything in it
+is one of those, and otherwise stops and names what else is there. A file errdex did not
+write is never removed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
+import json
 import os
+import re
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from .problems import BuildError, Problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +43,7 @@ def check_relative(rel: str) -> PurePosixPath:
     path = PurePosixPath(rel)
     if (
         not rel
+        or rel == MARKER
         or path.is_absolute()
         or "\\" in rel
         or "\x00" in rel
@@ -43,6 +54,36 @@ def check_relative(rel: str) -> PurePosixPath:
     return path
 
 
+MARKER = ".errdex-site"
+"""Written into the output folder by every build: the files that build wrote (JSON). A
+folder holding it is errdex's, and the files it names are the only ones a build may
+remove. One dot only, so it never looks like a partial file (``.name.<pid>``)."""
+
+LEGACY_SIGNATURE = "api/errors.json"
+"""A file every build writes. A folder holding it but no marker was built by a release
+before the marker: it is replaced only when the new build writes every file in it."""
+
+
+def marker_bytes(files: Iterable[str]) -> bytes:
+    document = {
+        "about": "The files errdex wrote into this folder. Each build replaces the folder "
+        "whole, and refuses to when it holds anything else.",
+        "files": sorted(files),
+    }
+    return (json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode()
+
+
+def read_marker(folder: Path) -> set[str] | None:
+    """The files named by the marker in ``folder``; None when it has no readable one."""
+    try:
+        files = json.loads((folder / MARKER).read_bytes())["files"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(files, list) or not all(isinstance(name, str) for name in files):
+        return None
+    return set(files)
+
+
 def _same(old: Path, data: bytes) -> bool:
     try:
         return old.stat().st_size == len(data) and old.read_bytes() == data
@@ -51,39 +92,142 @@ def _same(old: Path, data: bytes) -> bool:
 
 
 def changes(files: Mapping[str, bytes], out: Path) -> tuple[list[str], list[str]]:
-    """Which files a write would change or add, and which it would remove."""
+    """Which files a write would change or add, and which of errdex's it would remove."""
+    out = output_target(out)
     changed = sorted(rel for rel, data in files.items() if not _same(out / rel, data))
-    removed = sorted(set(_existing(out)) - set(files))
+    listed = read_marker(out) or set()
+    removed = sorted(set(_entries(out)) & listed - set(files))
     return changed, removed
 
 
-def _existing(out: Path) -> list[str]:
-    if not out.is_dir():
-        return []
-    return [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()]
+def _entries(folder: Path) -> list[str]:
+    """Everything in ``folder`` but the folders that hold something: files, links (never
+    followed) and empty folders (with a trailing slash), relative and sorted."""
+    found: list[str] = []
+
+    def walk(path: str, prefix: str) -> None:
+        with os.scandir(path) as listing:
+            items = sorted(listing, key=lambda entry: entry.name)
+        if not items and prefix:
+            found.append(prefix)
+        for entry in items:
+            if entry.is_dir(follow_symlinks=False):
+                walk(entry.path, f"{prefix}{entry.name}/")
+            else:
+                found.append(prefix + entry.name)
+
+    if folder.is_dir() and not folder.is_symlink():
+        walk(str(folder), "")
+    return found
+
+
+_PARTIAL = re.compile(r"(?P<folder>(?:.*/)?)\.(?P<name>[^/]+)\.[0-9]+")
+
+
+def _partial(entry: str, ours: set[str]) -> bool:
+    """Whether ``entry`` is what an interrupted in-place update left of one of our files."""
+    found = _PARTIAL.fullmatch(entry)
+    if found is None:
+        return False
+    name = found["folder"] + found["name"]
+    return name in ours or name == MARKER
+
+
+def _few(names: list[str]) -> str:
+    shown = ", ".join(names[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 class UnsafeOutput(ValueError):
     """An output folder that a build must not replace."""
 
+    def __init__(self, out: Path, reason: str) -> None:
+        super().__init__(f"{out}: {reason}")
+        self.reason = reason
+
+
+def refusal(out: Path, reason: str) -> BuildError:
+    """The error that stops a build whose output folder is refused."""
+    return BuildError([Problem(str(out), 0, reason, code="E500")])
+
+
+def output_target(out: Path) -> Path:
+    """The folder a build into ``out`` writes. A link is followed: the folder it leads to
+    is updated and the link stays, so whatever serves that folder by its name sees the
+    new site (swapping the link for a folder would leave it serving the old one)."""
+    return _real(out)
+
+
+def _real(path: Path) -> Path:
+    """``path`` with every link resolved; unlike ``Path.resolve`` never raises (a link
+    loop is left as it is, for the checks to refuse)."""
+    return Path(os.path.realpath(path))
+
 
 def check_output(out: Path, content: Path) -> None:
-    """Refuse to replace a folder that is not an earlier build: the output folder is
-    swapped out whole, so pointing it at the project or the content would delete them."""
-    target, here, source = out.resolve(), Path.cwd().resolve(), content.resolve()
-    if target == here or here.is_relative_to(target):
-        raise UnsafeOutput(f"{out}: the output folder cannot be this folder or one above it")
-    if source.is_relative_to(target) or target.is_relative_to(source):
-        raise UnsafeOutput(f"{out}: the output folder cannot hold, or be inside, {content}")
-    if target.is_dir() and any(target.iterdir()) and not (target / SIGNATURE).is_file():
+    """Refuse an output a build must not replace: it is swapped out whole, so pointing it
+    at the project, the content, a file or a folder of other files would delete them."""
+    try:
+        _check_output(out, content)
+    except OSError as exc:  # a name too long, a folder errdex may not read
+        raise UnsafeOutput(out, f"cannot be used: {exc.strerror or exc}") from exc
+
+
+def _check_output(out: Path, content: Path) -> None:
+    if out.is_symlink() and not out.exists():
         raise UnsafeOutput(
-            f"{out}: exists and is not an errdex site (it has no {SIGNATURE}); "
-            "give a new or empty folder"
+            out,
+            f"is a link to {os.readlink(out)}, which does not exist (or leads back to "
+            "itself); make that folder, or give another",
+        )
+    target, here, source = output_target(out), Path.cwd().resolve(), _real(content)
+    if target == here or here.is_relative_to(target):
+        raise UnsafeOutput(out, "the output folder cannot be this folder or one above it")
+    if source.is_relative_to(target) or target.is_relative_to(source):
+        raise UnsafeOutput(out, f"the output folder cannot hold, or be inside, {content}")
+    if os.path.lexists(target) and not target.is_dir():
+        what = "a file" if target.is_file() else "not a folder"
+        raise UnsafeOutput(out, f"is {what}; the site needs a folder: give a new or empty one")
+    blocker = next((p for p in target.parents if os.path.lexists(p)), None)
+    if blocker is not None and not blocker.is_dir():
+        raise UnsafeOutput(out, f"cannot be made: {blocker} is a file, not a folder")
+    if not target.is_dir() or (target / MARKER).is_file():
+        return
+    names = sorted(os.listdir(target))
+    if names and not (target / LEGACY_SIGNATURE).is_file():
+        raise UnsafeOutput(
+            out,
+            f"exists and is not an errdex site (it has no {MARKER}, and holds "
+            f"{_few(names)}); give a new or empty folder",
         )
 
 
-SIGNATURE = "api/errors.json"
-"""A file every build writes: a folder holding it is a site errdex may replace."""
+class UnsafeCache(ValueError):
+    """A cache folder a build could not keep its files in."""
+
+
+def check_cache(cache: Path, out: Path, content: Path) -> None:
+    """Refuse a cache folder a build would lose or could not write, and make it: a cache
+    that cannot be made is said before any work, never as a traceback at the end."""
+    target = _real(cache)
+    if target.is_relative_to(output_target(out)):
+        raise UnsafeCache(
+            f"--cache {cache}: is inside the output folder {out}, which every build "
+            "replaces; keep the cache elsewhere (.errdex/cache by default)"
+        )
+    if target.is_relative_to(_real(content)):
+        raise UnsafeCache(
+            f"--cache {cache}: is inside the content folder {content} (serve would take "
+            "each write to it for an edit); keep the cache elsewhere"
+        )
+    if os.path.lexists(target) and not target.is_dir():
+        raise UnsafeCache(f"--cache {cache}: is a file, not a folder")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        if not os.access(target, os.W_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    except OSError as exc:
+        raise UnsafeCache(f"--cache {cache}: cannot be made or written: {exc.strerror}") from exc
 
 
 def _remove_leftovers(out: Path) -> None:
@@ -92,6 +236,8 @@ def _remove_leftovers(out: Path) -> None:
         kind, _, pid = folder.name.rpartition("-")
         if not pid.isdigit() or not kind.endswith((".new", ".old")):
             continue
+        if folder.is_symlink() or not folder.is_dir():
+            continue  # never errdex's: it only leaves folders
         try:
             os.kill(int(pid), 0)
         except ProcessLookupError:
@@ -101,13 +247,18 @@ def _remove_leftovers(out: Path) -> None:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold the lock file at ``path``; a process that holds it already goes on."""
+def _locked(path: Path, out: Path) -> Iterator[None]:
+    """Hold the lock file at ``path`` (of the output ``out``); a process that holds it
+    already goes on."""
     key = str(path.absolute())
     if key in _held:
         yield
         return
-    with path.open("a") as handle:
+    try:
+        handle = path.open("a")
+    except OSError as exc:
+        raise refusal(out, f"cannot write beside it: {exc.strerror}") from exc
+    with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         _held.add(key)
         try:
@@ -120,12 +271,19 @@ def _locked(path: Path) -> Iterator[None]:
 _held: set[str] = set()
 
 
+def _lock_path(target: Path) -> Path:
+    return target.parent / f".{target.name}.lock"
+
+
 def output_lock(out: Path) -> contextlib.AbstractContextManager[None]:
     """The lock builds into ``out`` take turns with: one build reads the last build's
     state, writes the output and records what it wrote before the next begins."""
-    out = out.absolute()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    return _locked(out.parent / f".{out.name}.lock")
+    target = output_target(out)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise refusal(out, f"cannot be made: {exc.strerror}") from exc
+    return _locked(_lock_path(target), out)
 
 
 def digest(data: bytes) -> str:
@@ -143,15 +301,23 @@ class Staging:
     """
 
     def __init__(self, out: Path, previous: Mapping[str, str] | None = None) -> None:
-        self.out = out.absolute()
+        self.shown = out
+        self.out = output_target(out)
         self.folder = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
+        self.retired = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
         self.previous = previous
         self._folders: set[str] = set()
 
     def open(self) -> None:
-        self.out.parent.mkdir(parents=True, exist_ok=True)
-        _remove_leftovers(self.out)
-        self.folder.mkdir()
+        try:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            _remove_leftovers(self.out)
+            # Process ids are reused: folders named for ours are a killed build's.
+            for leftover in (self.folder, self.retired):
+                shutil.rmtree(leftover, ignore_errors=True)
+            self.folder.mkdir()
+        except OSError as exc:
+            raise refusal(self.shown, f"cannot write beside it: {exc.strerror}") from exc
 
     def put(self, rel: str, data: bytes) -> tuple[str, bool]:
         """Stage one file; returns its digest and whether it was written (not linked)."""
@@ -181,22 +347,60 @@ class Staging:
             return False
 
     def commit(self, kept: set[str]) -> int:
-        """Swap the staged folder in; returns how many old files are gone."""
-        old = set(self.previous) if self.previous is not None else set(_existing(self.out))
-        retired = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+        """Swap the staged folder in; returns how many of errdex's old files are gone.
+        Refused, changing nothing, when the output holds anything errdex did not write."""
+        retired = self.retired
         try:
             # Two builds into one output take turns at the swap, so neither finds the
             # folder gone from under it.
-            with _locked(self.out.parent / f".{self.out.name}.lock"):
-                if self.out.exists():
+            with _locked(_lock_path(self.out), self.shown):
+                ours = self._claim(kept)
+                self._put_marker(kept)
+                if os.path.lexists(self.out):
                     os.replace(self.out, retired)
                 os.replace(self.folder, self.out)
         except BaseException:
-            if retired.exists() and not self.out.exists():
+            if retired.exists() and not os.path.lexists(self.out):
                 os.replace(retired, self.out)
             raise
         shutil.rmtree(retired, ignore_errors=True)
-        return len(old - kept)
+        return len(ours - kept)
+
+    def _claim(self, kept: set[str]) -> set[str]:
+        """The files in the output that are errdex's to remove; refuses the build when
+        anything else is there."""
+        if not os.path.lexists(self.out):
+            return set()
+        if self.out.is_symlink() or not self.out.is_dir():
+            raise refusal(self.shown, "is not a folder; the site needs a folder of its own")
+        listed = read_marker(self.out)
+        # Without a marker, only the files this build writes can be taken for errdex's.
+        ours = listed if listed is not None else kept
+        entries = _entries(self.out)
+        foreign = [e for e in entries if e != MARKER and e not in ours and not _partial(e, ours)]
+        if foreign:
+            what = (
+                "files errdex did not write"
+                if listed is not None
+                else f"files this build would not write, and no {MARKER} to say they are errdex's"
+            )
+            raise refusal(
+                self.shown,
+                f"holds {what}: {_few(foreign)}; each build replaces the folder whole: "
+                "move them out, or build into another folder",
+            )
+        return {e for e in entries if e in ours}
+
+    def _put_marker(self, kept: set[str]) -> None:
+        data = marker_bytes(kept)
+        old, target = self.out / MARKER, self.folder / MARKER
+        if _same(old, data):
+            try:
+                os.link(old, target)
+                return
+            except OSError:
+                pass
+        target.write_bytes(data)
 
     def abort(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -212,9 +416,9 @@ def update_in_place(files: Mapping[str, bytes], out: Path) -> tuple[int, dict[st
     """
     for rel in files:
         check_relative(rel)
-    out = out.absolute()
+    shown, out = out, output_target(out)
     staged: list[tuple[Path, Path]] = []
-    with _locked(out.parent / f".{out.name}.lock"):
+    with _locked(_lock_path(out), shown):
         try:
             for rel in sorted(files):
                 target = out / rel
@@ -224,10 +428,19 @@ def update_in_place(files: Mapping[str, bytes], out: Path) -> tuple[int, dict[st
                 partial = target.with_name(f".{target.name}.{os.getpid()}")
                 staged.append((partial, target))
                 partial.write_bytes(files[rel])
+            written = len(staged)
+            # The marker must keep naming every file of ours, or the next full build
+            # would take a new one for somebody else's.
+            listed = read_marker(out)
+            if listed is not None and not listed.issuperset(files):
+                marker = out / MARKER
+                partial = marker.with_name(f".{MARKER}.{os.getpid()}")
+                staged.append((partial, marker))
+                partial.write_bytes(marker_bytes(listed | set(files)))
         except BaseException:
             for partial, _ in staged:
                 partial.unlink(missing_ok=True)
             raise
         for partial, target in staged:
             os.replace(partial, target)
-    return len(staged), {rel: digest(data) for rel, data in files.items()}
+    return written, {rel: digest(data) for rel, data in files.items()}

@@ -95,13 +95,15 @@
       active = -1;
       box.removeAttribute("aria-activedescendant");
       var matches = result.matches;
+      // Search reads only the end of a very long paste: say so rather than cut it silently.
+      var note = result.query.cut ? " Only the end of this long paste was read." : "";
       if (!matches.length) {
-        status.textContent = "No error in this index matches. Try the message line alone, or fewer words.";
+        status.textContent = "No error in this index matches. Try the message line alone, or fewer words." + note;
         list.hidden = true;
         box.setAttribute("aria-expanded", "false");
         return;
       }
-      status.textContent = matches.length === 1 ? "1 matching error" : matches.length + " matching errors";
+      status.textContent = (matches.length === 1 ? "1 matching error" : matches.length + " matching errors") + note;
       matches.forEach(function (m, i) {
         var item = el("li", "result");
         item.id = list.id + "-" + i;
@@ -116,7 +118,9 @@
         head.appendChild(el("span", "badge", m.exception));
         head.appendChild(el("span", "result-repo", m.repo + (m.exact ? "" : " · partial match")));
         link.appendChild(head);
-        link.appendChild(el("span", "result-title", m.template));
+        // A message may run to thousands of words: laying all of it out costs every keystroke.
+        var title = m.template.length > 400 ? m.template.slice(0, 400) + "\u2026" : m.template;
+        link.appendChild(el("span", "result-title", title));
         if (m.values.length) {
           var values = el("span", "result-values");
           m.values.forEach(function (pair, k) {

@@ -1,5 +1,7 @@
 // errdex search: the algorithm of errdex/search.py, line for line, over the index the
-// build writes to search/. The shared vectors in tests/search_vectors.yaml run against both.
+// build writes to search/. The shared vectors in tests/search/vectors.yaml run against both.
+// Any link can carry any ?q=: every step here is linear in the paste, and no regular
+// expression is anchored at a line's end (V8 would retry it from every blank of a run).
 "use strict";
 
 (function () {
@@ -16,6 +18,7 @@
   var M = null;
   var shards = new Map();
   var chunks = new Map();
+  var entries = new Map();
   var patterns = null;
 
   function fetchJSON(path) {
@@ -31,8 +34,9 @@
         var p = m.patterns;
         patterns = {
           ansi: new RegExp(p.ansi, "g"),
-          tags: p.tags.map(function (s) { return new RegExp(s); }),
-          starts: p.starts.map(function (s) { return new RegExp(s); }),
+          // Sticky: tried at a position of the line, as Python's match(line, pos).
+          prefixes: p.tags.concat(p.starts).map(function (s) { return new RegExp(s, "y"); }),
+          tags: p.tags.length,
           exception: new RegExp(p.exception),
           afterFrames: new RegExp(p.after_frames)
         };
@@ -51,25 +55,34 @@
   // --- 1. Extracting the message. ---
   function stripPrefixes(line) {
     var startsRecord = false;
+    var start = 0;
     var changed = true;
     while (changed) {
       changed = false;
-      var all = patterns.tags.concat(patterns.starts);
-      for (var i = 0; i < all.length; i++) {
-        var found = all[i].exec(line);
-        if (found && found[0].length > 0) {
-          line = line.slice(found[0].length);
-          startsRecord = startsRecord || i >= patterns.tags.length;
+      for (var i = 0; i < patterns.prefixes.length; i++) {
+        var prefix = patterns.prefixes[i];
+        prefix.lastIndex = start;
+        if (prefix.exec(line) && prefix.lastIndex > start) {
+          start = prefix.lastIndex;
+          startsRecord = startsRecord || i >= patterns.tags;
           changed = true;
           break;
         }
       }
     }
-    return [line.replace(/[ \t\r\f\v]+$/, ""), startsRecord];
+    return [strip(line.slice(start), BLANK, true), startsRecord];
   }
 
-  // Python's str.strip(BLANK) with BLANK = " \t\r\f\v".
-  function strip(text) { return text.replace(/^[ \t\r\f\v]+|[ \t\r\f\v]+$/g, ""); }
+  var BLANK = " \t\r\f\v";
+  // Python's str.strip(chars), or rstrip when `right`.
+  function strip(text, chars, right) {
+    var start = 0;
+    var end = text.length;
+    while (!right && start < end && chars.indexOf(text[start]) >= 0) { start++; }
+    while (end > start && chars.indexOf(text[end - 1]) >= 0) { end--; }
+    return text.slice(start, end);
+  }
+  function blank(text) { return strip(text, BLANK); }
   // Lengths and cuts in code points, as Python counts.
   function cpLength(text) { return Array.from(text).length; }
 
@@ -77,13 +90,20 @@
     return prefixes.some(function (p) { return text.startsWith(p); });
   }
 
-  function extract(paste, maxMessage) {
-    var text = paste.replace(patterns.ansi, "").replace(/\r\n/g, "\n").replace(/\r/g, "\n");
+  function extract(paste) {
+    var p = M.params;
+    var limit = p.search_message_limit;
+    // Python's paste[-paste_limit:] in code points. They fill at least half the UTF-16
+    // units, so the last 2 x paste_limit units hold them: no work on the rest.
+    var chars = Array.from(paste.slice(-2 * p.paste_limit));
+    var cut = chars.length > p.paste_limit || paste.length > 2 * p.paste_limit;
+    var text = chars.slice(-p.paste_limit).join("").replace(patterns.ansi, "")
+      .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
     var stripped = text.split("\n").map(stripPrefixes);
     var lines = stripped.map(function (s) { return s[0]; });
     var found = null;
     var last = -1;
-    lines.forEach(function (line, i) { if (strip(line).startsWith(TRACEBACK)) { last = i; } });
+    lines.forEach(function (line, i) { if (blank(line).startsWith(TRACEBACK)) { last = i; } });
     if (last >= 0) {
       var index = last + 1;
       while (index < lines.length && (!lines[index] || " \t^~".indexOf(lines[index][0]) >= 0)) {
@@ -96,22 +116,22 @@
     }
     if (!found) {
       for (var k = lines.length - 1; k >= 0; k--) {
-        var e = patterns.exception.exec(strip(lines[k]));
+        var e = patterns.exception.exec(blank(lines[k]));
         if (e) { found = [k, e]; break; }
       }
     }
     if (!found) {
-      var all = lines.map(strip).filter(Boolean).join(" ");
-      return { exception: null, message: Array.from(all).slice(0, maxMessage).join("") };
+      var all = lines.map(blank).filter(Boolean).join(" ");
+      return { exception: null, message: Array.from(all).slice(0, limit).join(""), cut: cut };
     }
     var parts = [found[1][2] || ""];
     for (var j = found[0] + 1; j < stripped.length; j++) {
-      var line = strip(stripped[j][0]);
+      var line = blank(stripped[j][0]);
       if (!line || stripped[j][1] || startsWithAny(line, CHAIN.concat([TRACEBACK]))) { break; }
       parts.push(line);
     }
     var message = parts.filter(Boolean).join(" ");
-    return { exception: found[1][1], message: Array.from(message).slice(0, maxMessage).join("") };
+    return { exception: found[1][1], message: Array.from(message).slice(0, limit).join(""), cut: cut };
   }
 
   // --- 2. Normalizing. ---
@@ -182,6 +202,21 @@
 
   function makeEntry(index, row) {
     var parsed = parseTemplate(row[3]);
+    var names = parsed.names;
+    var cut = false;
+    // Python's _cut: the first search_message_limit characters, a placeholder counting one.
+    var room = M.params.search_message_limit;
+    for (var k = 0; k < parsed.literals.length; k++) {
+      var size = cpLength(parsed.literals[k]);
+      if (size > room || (k < names.length && size === room)) {
+        parsed.literals = parsed.literals.slice(0, k)
+          .concat([Array.from(parsed.literals[k]).slice(0, room).join("")]);
+        names = names.slice(0, k);
+        cut = true;
+        break;
+      }
+      room -= size + 1;
+    }
     var lastLiteral = parsed.literals.length - 1;
     var literals = parsed.literals.map(function (lit, i) {
       return normalize(lit, i > 0, i < lastLiteral)[0];
@@ -189,11 +224,11 @@
     var words = [];
     literals.forEach(function (lit, position) {
       words.push.apply(words, tokens(lit));
-      if (position < parsed.names.length && words[words.length - 1] !== "*") { words.push("*"); }
+      if (position < names.length && words[words.length - 1] !== "*") { words.push("*"); }
     });
     return {
       index: index, id: row[0], exception: M.exceptions[row[1]], repo: M.repos[row[2]],
-      template: row[3], literals: literals, names: parsed.names, words: words
+      template: row[3], literals: literals, names: names, words: words, cut: cut
     };
   }
 
@@ -219,27 +254,44 @@
   }
 
   function exactValues(entry, message, normalized, where) {
-    var spans = place(entry.literals, normalized);
+    var spans = !entry.cut && place(entry.literals, normalized);
     if (!spans) { return null; }
     return entry.names.map(function (name, g) {
       var span = spans[g];
       if (span[1] <= span[0]) { return [name, ""]; }
       var lastChar = where[span[1] - 1];
       var end = lastChar + (message.codePointAt(lastChar) > 0xffff ? 2 : 1);
-      return [name, message.slice(where[span[0]], end).replace(/^[ \t\r\f\v\n]+|[ \t\r\f\v\n]+$/g, "")];
+      return [name, strip(message.slice(where[span[0]], end), BLANK + "\n")];
     });
   }
 
-  function sameWord(pasted, word, first, last) {
+  function sameWord(pasted, word, first, last, short) {
     if (pasted === word) { return true; }
-    if (cpLength(pasted) < 3) { return false; }
+    if (short) { return false; }
     return (first && word.endsWith(pasted)) || (last && word.startsWith(pasted));
   }
 
+  // Python's _window: the stretch of a long template that fits align_cells.
+  function window_(paste, template, p) {
+    var width = Math.max(1, Math.floor(p.align_cells / (paste.length + 1)) - 1);
+    if (template.length <= width) { return template; }
+    var said = new Set(paste);
+    var count = 0;
+    var best = -1;
+    var start = 0;
+    for (var end = 0; end < template.length; end++) {
+      count += said.has(template[end]) - (end >= width && said.has(template[end - width]));
+      if (end >= width - 1 && count > best) { best = count; start = end - width + 1; }
+    }
+    return template.slice(start, start + width);
+  }
+
   function align(paste, template, weight, p) {
+    template = window_(paste, template, p);
     var n = paste.length;
     var m = template.length;
     var weights = paste.map(function (w) { return weight.has(w) ? weight.get(w) : p.unknown; });
+    var short = paste.map(function (w) { return cpLength(w) < 3; });
     var NEG = -1e18;
     var score = [];
     var hits = [];
@@ -268,7 +320,7 @@
           if (word === "*") {
             relax(i, j + 1, here, matched, gained);
             if (i < n) { relax(i + 1, j, here, matched, gained); }
-          } else if (i < n && sameWord(paste[i], word, i === 0, i === n - 1)) {
+          } else if (i < n && sameWord(paste[i], word, i === 0, i === n - 1, short[i])) {
             relax(i + 1, j + 1, here + weights[i], matched + 1, gained + weights[i]);
           }
           if (word !== "*" && i > 0) { relax(i, j + 1, here - p.skip, matched, gained); }
@@ -312,7 +364,7 @@
   async function lookup(paste, limit) {
     var m = await load();
     var p = m.params;
-    var extracted = extract(paste, p.max_message);
+    var extracted = extract(paste);
     var message = extracted.message;
     var norm = normalize(message, false, false);
     var words = tokens(norm[0]).slice(0, p.max_words);
@@ -355,7 +407,8 @@
     var rows = await Promise.all(ranked.map(async function (number) {
       var chunk = Math.floor(number / m.chunk);
       var records = await cached(chunks, chunk, "records/" + chunk + ".json");
-      return makeEntry(number, records[number % m.chunk]);
+      if (!entries.has(number)) { entries.set(number, makeEntry(number, records[number % m.chunk])); }
+      return entries.get(number);
     }));
     var results = [];
     rows.forEach(function (entry) {
@@ -411,7 +464,7 @@
   }
 
   window.errdexSearch = {
-    load: load, lookup: lookup, extract: function (t) { return extract(t, 2000); },
+    load: load, lookup: lookup, extract: extract,
     normalize: normalize, tokens: tokens, parseTemplate: parseTemplate, fnv1a: fnv1a,
     exactValues: async function (template, message) {
       await load();

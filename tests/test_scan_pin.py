@@ -119,6 +119,12 @@ def records(content: Path) -> dict[str, dict]:
         ('"%(a)s and %(b)s" % mapping', "{a} and {b}"),
         ('"single %r" % value', "single {value}"),
         ("message", None),
+        # Every template scan makes must parse (issue #12, item 10).
+        ("f\"closing {'}'} and {'{'}\"", "closing }} and {{"),
+        ("f\"key {d['{']} and {d['}']}\"", "key {} and {}"),
+        ('f"set { {a, b} } here"', "set { {a, b}} here"),
+        ('"%(a{b)s and %(})s" % mapping', "{} and {}"),
+        ('"{²} and {a}".format(x, a=y)', "{²} and {y}"),
     ],
 )
 def test_message_expressions_become_templates(source: str, template: str | None) -> None:

@@ -1,0 +1,78 @@
+"use strict";(function(){var root=document.documentElement.getAttribute("data-root")||"";var DROPPED=new Set(["'","\"","`","\u2018","\u2019","\u201c","\u201d","\u200b","\u200c","\u200d","\ufeff"]);var SPACE=/^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;var TOKEN=/[\p{L}\p{N}_]+/gu;var TRACEBACK="Traceback (most recent call last):";var CHAIN=["During handling of the above exception","The above exception was the direct cause"];var meta=null;var M=null;var shards=new Map();var chunks=new Map();var entries=new Map();var patterns=null;function fetchJSON(path){return fetch(root+"search/"+path).then(function(r){if(!r.ok){throw new Error("search index: "+path+" "+r.status);}
+return r.json();});}
+function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),afterFrames:new RegExp(p.after_frames)};M=m;return m;});}
+return meta;}
+function cached(map,key,path){if(!map.has(key)){map.set(key,fetchJSON(path));}
+return map.get(key);}
+function stripPrefixes(line){var startsRecord=false;var start=0;var changed=true;while(changed){changed=false;for(var i=0;i<patterns.prefixes.length;i++){var prefix=patterns.prefixes[i];prefix.lastIndex=start;if(prefix.exec(line)&&prefix.lastIndex>start){start=prefix.lastIndex;startsRecord=startsRecord||i>=patterns.tags;changed=true;break;}}}
+return[strip(line.slice(start),BLANK,true),startsRecord];}
+var BLANK=" \t\r\f\v";function strip(text,chars,right){var start=0;var end=text.length;while(!right&&start<end&&chars.indexOf(text[start])>=0){start++;}
+while(end>start&&chars.indexOf(text[end-1])>=0){end--;}
+return text.slice(start,end);}
+function blank(text){return strip(text,BLANK);}
+function cpLength(text){return Array.from(text).length;}
+function startsWithAny(text,prefixes){return prefixes.some(function(p){return text.startsWith(p);});}
+function extract(paste){var p=M.params;var limit=p.search_message_limit;var chars=Array.from(paste.slice(-2*p.paste_limit));var cut=chars.length>p.paste_limit||paste.length>2*p.paste_limit;var text=chars.slice(-p.paste_limit).join("").replace(patterns.ansi,"").replace(/\r\n/g,"\n").replace(/\r/g,"\n");var stripped=text.split("\n").map(stripPrefixes);var lines=stripped.map(function(s){return s[0];});var found=null;var last=-1;lines.forEach(function(line,i){if(blank(line).startsWith(TRACEBACK)){last=i;}});if(last>=0){var index=last+1;while(index<lines.length&&(!lines[index]||" \t^~".indexOf(lines[index][0])>=0)){index+=1;}
+if(index<lines.length){var m=patterns.afterFrames.exec(lines[index]);if(m){found=[index,m];}}}
+if(!found){for(var k=lines.length-1;k>=0;k--){var e=patterns.exception.exec(blank(lines[k]));if(e){found=[k,e];break;}}}
+if(!found){var all=lines.map(blank).filter(Boolean).join(" ");return{exception:null,message:Array.from(all).slice(0,limit).join(""),cut:cut};}
+var parts=[found[1][2]||""];for(var j=found[0]+1;j<stripped.length;j++){var line=blank(stripped[j][0]);if(!line||stripped[j][1]||startsWithAny(line,CHAIN.concat([TRACEBACK]))){break;}
+parts.push(line);}
+var message=parts.filter(Boolean).join(" ");return{exception:found[1][1],message:Array.from(message).slice(0,limit).join(""),cut:cut};}
+function normalize(text,lead,trail){var chars=[];var where=[];var space=!lead;var index=0;for(var ch of text){if(DROPPED.has(ch)){}else if(SPACE.test(ch)){if(!space){chars.push(" ");where.push(index);}
+space=true;}else{for(var low of ch.toLowerCase()){chars.push(low);for(var unit=0;unit<low.length;unit++){where.push(index);}}
+space=false;}
+index+=ch.length;}
+if(chars.length&&chars[chars.length-1]===" "&&!trail){chars.pop();where.pop();}
+return[chars.join(""),where];}
+function tokens(normalized){return normalized.match(TOKEN)||[];}
+function isDigits(word){return/^[0-9]+$/.test(word);}
+function fnv1a(word){var value=0x811c9dc5;var bytes=new TextEncoder().encode(word);for(var i=0;i<bytes.length;i++){value=Math.imul(value^bytes[i],0x01000193)>>>0;}
+return value;}
+function parseTemplate(source){var literals=[""];var names=[];var i=0;while(i<source.length){var ch=source[i];if((ch==="{"||ch==="}")&&source[i+1]===ch){literals[literals.length-1]+=ch;i+=2;}else if(ch==="{"){var depth=0;var end=i;for(;end<source.length;end++){if(source[end]==="{"){depth+=1;}
+if(source[end]==="}"){depth-=1;if(depth===0){break;}}}
+names.push(source.slice(i+1,end).trim());literals.push("");i=end+1;}else{literals[literals.length-1]+=ch;i+=1;}}
+return{literals:literals,names:names};}
+function makeEntry(index,row){var parsed=parseTemplate(row[3]);var names=parsed.names;var cut=false;var room=M.params.search_message_limit;for(var k=0;k<parsed.literals.length;k++){var size=cpLength(parsed.literals[k]);if(size>room||(k<names.length&&size===room)){parsed.literals=parsed.literals.slice(0,k).concat([Array.from(parsed.literals[k]).slice(0,room).join("")]);names=names.slice(0,k);cut=true;break;}
+room-=size+1;}
+var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut};}
+function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
+if(!text.startsWith(first)||text.length<first.length+last.length){return null;}
+if(!text.endsWith(last)){return null;}
+var endLimit=text.length-last.length;var position=first.length;var spans=[];for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],position);if(found<0){return null;}
+spans.push([position,found]);position=found+literals[i].length;}
+spans.push([position,endLimit]);return spans;}
+function exactValues(entry,message,normalized,where){var spans=!entry.cut&&place(entry.literals,normalized);if(!spans){return null;}
+return entry.names.map(function(name,g){var span=spans[g];if(span[1]<=span[0]){return[name,""];}
+var lastChar=where[span[1]-1];var end=lastChar+(message.codePointAt(lastChar)>0xffff?2:1);return[name,strip(message.slice(where[span[0]],end),BLANK+"\n")];});}
+function sameWord(pasted,word,first,last,short){if(pasted===word){return true;}
+if(short){return false;}
+return(first&&word.endsWith(pasted))||(last&&word.startsWith(pasted));}
+function window_(paste,template,p){var width=Math.max(1,Math.floor(p.align_cells/(paste.length+1))-1);if(template.length<=width){return template;}
+var said=new Set(paste);var count=0;var best=-1;var start=0;for(var end=0;end<template.length;end++){count+=said.has(template[end])-(end>=width&&said.has(template[end-width]));if(end>=width-1&&count>best){best=count;start=end-width+1;}}
+return template.slice(start,start+width);}
+function align(paste,template,weight,p){template=window_(paste,template,p);var n=paste.length;var m=template.length;var weights=paste.map(function(w){return weight.has(w)?weight.get(w):p.unknown;});var short=paste.map(function(w){return cpLength(w)<3;});var NEG=-1e18;var score=[];var hits=[];var gain=[];for(var r=0;r<=n;r++){score.push(new Array(m+1).fill(NEG));hits.push(new Array(m+1).fill(0));gain.push(new Array(m+1).fill(0));}
+for(var c=0;c<=m;c++){score[0][c]=0;}
+function relax(i,j,value,matched,gained){if(value>score[i][j]||(value===score[i][j]&&matched>hits[i][j])){score[i][j]=value;hits[i][j]=matched;gain[i][j]=gained;}}
+for(var i=0;i<=n;i++){for(var j=0;j<=m;j++){var here=score[i][j];var matched=hits[i][j];var gained=gain[i][j];if(here===NEG){continue;}
+if(j<m){var word=template[j];if(word==="*"){relax(i,j+1,here,matched,gained);if(i<n){relax(i+1,j,here,matched,gained);}}else if(i<n&&sameWord(paste[i],word,i===0,i===n-1,short[i])){relax(i+1,j+1,here+weights[i],matched+1,gained+weights[i]);}
+if(word!=="*"&&i>0){relax(i,j+1,here-p.skip,matched,gained);}}
+if(i<n){relax(i+1,j,here-weights[i],matched,gained);}}}
+var best=NEG;var bestHits=0;var bestGain=0;for(var k=0;k<=m;k++){if(score[n][k]>best||(score[n][k]===best&&hits[n][k]>bestHits)){best=score[n][k];bestHits=hits[n][k];bestGain=gain[n][k];}}
+return[best,bestHits,bestGain];}
+function round(x,digits){var f=Math.pow(10,digits);return Math.round(x*f)/f;}
+function compareKeys(a,b){for(var i=0;i<Math.max(a.length,b.length);i++){var x=i<a.length?a[i]:-Infinity;var y=i<b.length?b[i]:-Infinity;if(x!==y){return y-x;}}
+return 0;}
+function sameException(named,exception){if(!named){return 0;}
+var tail=function(s){return s.split(".").pop();};return tail(named)===tail(exception)?1:-1;}
+async function lookup(paste,limit){var m=await load();var p=m.params;var extracted=extract(paste);var message=extracted.message;var norm=normalize(message,false,false);var words=tokens(norm[0]).slice(0,p.max_words);var lookedUp=Array.from(new Set(words)).filter(function(w){return!isDigits(w);}).slice(0,p.lookup_words);var postings=new Map();await Promise.all(lookedUp.map(async function(word){if(Object.prototype.hasOwnProperty.call(m.common,word)){return;}
+var shard=fnv1a(word)%m.shards;var inShard=await cached(shards,shard,"words/"+shard+".json");if(Object.prototype.hasOwnProperty.call(inShard,word)){postings.set(word,inShard[word]);}}));var weight=new Map();lookedUp.forEach(function(w){var own=Object.prototype.hasOwnProperty.call(m.common,w);var df=postings.has(w)?postings.get(w).length:(own?m.common[w]:0);if(df){weight.set(w,Math.log(1+m.count/df));}});var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var scores=new Map();var shared=new Map();lookedUp.slice().sort().forEach(function(word){(postings.get(word)||[]).forEach(function(e){scores.set(e,(scores.get(e)||0)+weight.get(word));shared.set(e,(shared.get(e)||0)+1);});});var all=Array.from(scores.keys());var byWeight=all.slice().sort(function(a,b){return(round(scores.get(b),9)-round(scores.get(a),9))||(a-b);}).slice(0,p.candidates);var complete=all.slice().sort(function(a,b){return(round(shared.get(b)/m.sizes[b],9)-round(shared.get(a)/m.sizes[a],9))||(round(scores.get(b),9)-round(scores.get(a),9))||(a-b);}).slice(0,p.complete_candidates);var chosen=new Set(byWeight);var ranked=byWeight.concat(complete.filter(function(e){return!chosen.has(e);}));var rows=await Promise.all(ranked.map(async function(number){var chunk=Math.floor(number/m.chunk);var records=await cached(chunks,chunk,"records/"+chunk+".json");if(!entries.has(number)){entries.set(number,makeEntry(number,records[number%m.chunk]));}
+return entries.get(number);}));var results=[];rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);var literal=entry.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!entry.names.length){values=exactValues(entry,message,norm[0],norm[1]);}
+var literalWords=entry.words.filter(function(w){return w!=="*";}).length;var normLength=cpLength(norm[0]);if(values&&(same>=0||literal>=0.6*normLength)){if(literalWords<p.few_words&&entry.names.length){results.push({key:[1,p.vague_exact,1,same,-number],entry:entry,exact:true,score:p.vague_exact,values:values});return;}
+var specific=round(1+literal/Math.max(1,normLength),6);results.push({key:[2,specific,same,-number],entry:entry,exact:true,score:specific,values:values});return;}
+if(known<=0){return;}
+var aligned=align(words,entry.words,weight,p);var score=round(aligned[0]/known,6);var coverage=aligned[1]/Math.max(1,literalWords);var needed=Math.min(p.min_matched,literalWords,words.length);if(score<p.min_score||aligned[1]<needed||aligned[2]<p.min_precision*content){return;}
+if(same<0&&coverage<p.min_coverage_other_type){return;}
+results.push({key:[1,score,coverage,same,-number],entry:entry,exact:false,score:score,values:[]});});results.sort(function(a,b){return compareKeys(a.key,b.key);});var groups=new Map();results.forEach(function(r){var key=[r.entry.exception].concat(r.entry.literals).join("\u0000");if(!groups.has(key)){groups.set(key,[]);}
+groups.get(key).push(r);});var out=[];groups.forEach(function(group){var first=group[0];out.push({id:first.entry.id,exception:first.entry.exception,repo:first.entry.repo,template:first.entry.template,exact:first.exact,score:first.score,values:first.values,also:group.slice(1).map(function(r){return r.entry.id;})});});return{query:extracted,matches:out.slice(0,limit||5)};}
+window.errdexSearch={load:load,lookup:lookup,extract:extract,normalize:normalize,tokens:tokens,parseTemplate:parseTemplate,fnv1a:fnv1a,exactValues:async function(template,message){await load();var entry=makeEntry(0,["",0,0,template]);var norm=normalize(message,false,false);return exactValues(entry,message,norm[0],norm[1]);}};})();

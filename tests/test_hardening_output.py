@@ -1,0 +1,566 @@
+"""The output folder, the cache folder and serve, against what a user can point them at:
+a folder of other files, a file, a link, the cache inside the site, a folder serve must
+never show, requests a browser would never send, and content that moves under serve."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL, ROOT, make_content, snapshot
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+MARKER = ".errdex-site"
+OTHER = MINIMAL.replace("size={size} must be positive", "count={count} is too large")
+
+
+def everything(folder: Path) -> dict[str, bytes | str]:
+    """Every entry under ``folder`` (itself included): a file's bytes, a link's target,
+    and folders as such, so a folder swapped for another or a link for a folder shows."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted([folder, *folder.rglob("*")]):
+        rel = path.relative_to(folder.parent).as_posix()
+        if path.is_symlink():
+            found[rel] = "link to " + os.readlink(path)
+        elif path.is_dir():
+            found[rel] = "folder"
+        elif path.is_file():
+            found[rel] = path.read_bytes()
+        else:
+            found[rel] = "other"
+    return found
+
+
+def refused(result, *names: str) -> None:  # type: ignore[no-untyped-def]
+    assert result.code == 1, result.err
+    assert "Traceback" not in result.err
+    assert "nothing was written" in result.err
+    for name in names:
+        assert name in result.err, result.err
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    return make_content(tmp_path, {"a.yaml": MINIMAL, "b.yaml": OTHER})
+
+
+# --- The output folder is errdex's alone (item 2) ------------------------------------
+
+
+def test_hand_written_files_beside_an_index_are_never_deleted(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    docs = tmp_path / "docs"
+    (docs / "api").mkdir(parents=True)
+    (docs / "api" / "errors.json").write_text('{"errors": []}')
+    (docs / "guide").mkdir()
+    (docs / "guide" / "intro.md").write_text("# Written by hand\n")
+    (docs / "CNAME").write_text("errors.example.org\n")
+    before = everything(docs)
+    result = run("build", "--content", content, "--out", docs, "--no-cache")
+    refused(result, "[E500]", "CNAME", "guide/intro.md")
+    assert everything(docs) == before
+
+
+def test_a_file_added_to_a_built_site_stops_the_next_full_build(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    (out / "CNAME").write_text("errors.example.org\n")
+    (out / "drafts").mkdir()  # an empty folder errdex did not make either
+    before = everything(out)
+    (content / "errors" / "b.yaml").unlink()  # a change that removes errdex's own pages
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    refused(result, "[E500]", "CNAME", "drafts/")
+    assert everything(out) == before
+    check = run("check", "--content", content, "--out", out)
+    assert check.code == 0 and "would remove" in check.out  # errdex's own stale pages
+    assert "CNAME" not in check.out and "drafts" not in check.out
+
+
+def test_a_build_removes_its_own_stale_files_and_names_them_in_its_marker(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    listed = json.loads((out / MARKER).read_text())["files"]
+    assert listed == sorted(rel for rel in snapshot(out) if rel != MARKER)
+    pages = {rel for rel in listed if rel.startswith("errors/")}
+    (content / "errors" / "b.yaml").unlink()
+    check = run("check", "--content", content, "--out", out)
+    gone = [
+        line.removeprefix(f"would remove {out}/")
+        for line in check.out.splitlines()
+        if line.startswith("would remove")
+    ]
+    assert gone and set(gone) <= set(listed)
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    assert f"{len(gone)} removed" in result.err
+    now = json.loads((out / MARKER).read_text())["files"]
+    assert now == sorted(rel for rel in snapshot(out) if rel != MARKER)
+    assert len(pages - set(now)) == 1
+
+
+def test_the_marker_has_the_same_bytes_from_any_build_of_the_same_content(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert run("build", "--content", content, "--out", one, "--no-cache").code == 0
+    assert run("build", "--content", content, "--out", two, "--cache", tmp_path / "c").code == 0
+    before = (one / MARKER).stat().st_mtime_ns
+    assert run("build", "--content", content, "--out", one, "--no-cache").code == 0
+    assert (one / MARKER).read_bytes() == (two / MARKER).read_bytes()
+    assert (one / MARKER).stat().st_mtime_ns == before  # unchanged bytes keep their time
+
+
+def test_an_earlier_releases_site_is_rebuilt_when_every_file_in_it_is_errdexs(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    (out / MARKER).unlink()  # as a release before the marker left it
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    assert (out / MARKER).is_file()
+
+
+def test_what_an_interrupted_update_left_does_not_stop_a_build(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    page = next(out.glob("errors/*/index.html"))
+    partial = page.with_name(".index.html.4242")  # an in-place update killed midway
+    partial.write_bytes(b"half")
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    assert not partial.exists()
+
+
+# --- A file is never replaced by a site (item 3) ---------------------------------------
+
+
+def _not_a_folder(tmp_path: Path, kind: str) -> Path:
+    readme = tmp_path / "README.md"
+    readme.write_text("# My project\n")
+    if kind == "file":
+        return readme
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "pipe")
+        return tmp_path / "pipe"
+    if kind == "link to a file":
+        (tmp_path / "notes").symlink_to(readme)
+        return tmp_path / "notes"
+    return readme / "site"  # below a file
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo", "link to a file", "below a file"])
+def test_an_output_that_is_not_a_folder_is_refused_and_kept(
+    kind: str,
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    out = _not_a_folder(tmp_path, kind)
+    before = everything(tmp_path)
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    refused(result, f"{out}: ", "[E500]")
+    assert everything(tmp_path) == before  # no site, and no hidden .README.md.old-<pid>
+
+
+# --- A link is written through (item 4) ------------------------------------------------
+
+
+def test_a_linked_output_updates_the_folder_it_leads_to(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    www = tmp_path / "srv" / "www"
+    www.mkdir(parents=True)  # the web server's folder, empty so far
+    public = tmp_path / "public"
+    public.symlink_to(www, target_is_directory=True)
+    cache = tmp_path / "cache"
+    assert run("build", "--content", content, "--out", public, "--cache", cache).code == 0
+    assert public.is_symlink() and os.readlink(public) == str(www)
+    assert (www / "api" / "errors.json").is_file()
+    record = content / "errors" / "a.yaml"
+    # A prose edit is written in place, a new title swaps in a new folder: both reach www.
+    for field_name, text in (("meaning", "A prose edit."), ("title", "A retitled error")):
+        record.write_text(record.read_text() + f"{field_name}: {text}\n")
+        assert run("build", "--content", content, "--out", public, "--cache", cache).code == 0
+        assert public.is_symlink() and os.readlink(public) == str(www)
+        pages = "".join(p.read_text() for p in www.glob("errors/*/index.html"))
+        assert text in pages
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".public")]
+
+
+@pytest.mark.parametrize("target", ["nowhere", "itself"])
+def test_a_link_that_leads_nowhere_is_refused(
+    target: str,
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    public = tmp_path / "public"
+    public.symlink_to(tmp_path / ("nowhere" if target == "nowhere" else "public"))
+    before = everything(tmp_path)
+    refused(run("build", "--content", content, "--out", public, "--no-cache"), "public: is a link")
+    assert everything(tmp_path) == before
+
+
+# --- The cache folder (item 18) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["inside the output", "the output", "a file", "below a file", "/proc", "inside the content"],
+)
+def test_a_cache_folder_errdex_cannot_keep_is_refused_before_any_work(
+    where: str,
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    (tmp_path / "README.md").write_text("# My project\n")
+    if where == "/proc" and not Path("/proc/self").is_dir():
+        pytest.skip("no /proc here")
+    cache = {
+        "inside the output": out / "cache",
+        "the output": out,
+        "a file": tmp_path / "README.md",
+        "below a file": tmp_path / "README.md" / "cache",
+        "/proc": Path("/proc/nope"),
+        "inside the content": content / ".cache",
+    }[where]
+    record = content / "errors" / "a.yaml"
+    record.write_text(record.read_text() + "meaning: Changed.\n")
+    before = everything(tmp_path)
+    result = run("build", "--content", content, "--out", out, "--cache", cache)
+    refused(result, f"--cache {cache}: ")
+    assert everything(tmp_path) == before  # neither the site nor a cache folder in it
+
+
+def test_an_output_that_cannot_be_made_is_refused(tmp_path: Path, content: Path, run) -> None:  # type: ignore[no-untyped-def]
+    if not Path("/proc/self").is_dir():
+        pytest.skip("no /proc here")
+    refused(run("build", "--content", content, "--out", "/proc/nope", "--no-cache"), "[E500]")
+
+
+# --- serve ---------------------------------------------------------------------------
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen[str]
+    lines: list[str] = field(default_factory=list)
+    started: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def err(self) -> str:
+        return "".join(self.lines)
+
+    @property
+    def port(self) -> int:
+        assert self.started.wait(120), "serve did not start"
+        for line in self.lines:
+            if "errdex: serving" in line:
+                return int(line.split(" at ")[1].split()[0].rstrip("/").rsplit(":", 1)[1])
+        raise AssertionError(f"serve did not start:\n{self.err}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _start(cwd: Path, content: Path, out: Path, *extra: str) -> Served:
+    process = subprocess.Popen(
+        [
+            *(sys.executable, str(ROOT / "build.py"), "serve", "--port", "0", "--no-cache"),
+            *("--content", str(content), "--out", str(out), *extra),
+        ],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    served = Served(process)
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            served.lines.append(line)
+            if "errdex: serving" in line:
+                served.started.set()
+        served.started.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    return served
+
+
+@pytest.fixture
+def serving(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    started: list[Served] = []
+
+    def start(content: Path, *extra: str, out: Path | None = None) -> Served:
+        served = _start(tmp_path, content, out or tmp_path / "served", *extra)
+        started.append(served)
+        return served
+
+    yield start
+    for served in started:
+        served.stop()
+        assert "Traceback" not in served.err, served.err
+
+
+def http(port: int, target: str | bytes, host: str | None = None) -> tuple[int, bytes]:
+    """Send one GET as raw bytes (nothing checked or escaped on the way); the status and
+    the body. Status 0 when the server answered nothing."""
+    raw = target.encode("latin-1") if isinstance(target, str) else target
+    head = b"GET " + raw + b" HTTP/1.1\r\n"
+    head += f"Host: {host if host is not None else f'127.0.0.1:{port}'}\r\n".encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(head + b"Connection: close\r\n\r\n")
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    status_line, _, rest = data.partition(b"\r\n")
+    parts = status_line.split()
+    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    return status, rest.partition(b"\r\n\r\n")[2]
+
+
+def wait_for(what: Callable[[], bool], seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if what():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+# --- serve shows only a folder errdex built (item 1) ---------------------------------------
+
+
+@pytest.mark.parametrize("where", ["a home folder", "the root"])
+def test_serve_refuses_a_folder_it_did_not_build_and_never_listens(
+    where: str,
+    tmp_path: Path,
+    content: Path,
+) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    out = home if where == "a home folder" else Path("/")
+    served = _start(tmp_path, content, out)
+    try:
+        code = served.process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        served.stop()
+        pytest.fail(f"serve went on serving {out}:\n{served.err}")
+    served.started.wait(10)
+    assert code == 1
+    assert "[E500]" in served.err and "errdex: serving" not in served.err
+    assert "Traceback" not in served.err
+    assert (home / ".ssh" / "id_rsa").read_text().startswith("-----BEGIN")
+
+
+def test_serve_shows_nothing_outside_the_site(tmp_path: Path, content: Path, serving) -> None:  # type: ignore[no-untyped-def]
+    secret = tmp_path / "private"
+    secret.mkdir()
+    (secret / "key.txt").write_text("TOP-SECRET")
+    served = serving(content, "--no-watch")
+    port = served.port
+    (tmp_path / "served" / "leak").symlink_to(secret, target_is_directory=True)
+    status, body = http(port, "/leak/key.txt")
+    assert status == 404 and b"TOP-SECRET" not in body
+    status, body = http(port, "/api/errors/")  # a folder without an index.html
+    assert status == 404 and b"Directory listing" not in body
+    assert http(port, "/")[0] == 200
+
+
+def test_serve_answers_only_requests_addressed_to_it(
+    tmp_path: Path, content: Path, serving
+) -> None:  # type: ignore[no-untyped-def]
+    port = serving(content, "--no-watch").port
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"LOCALHOST:{port}"):
+        assert http(port, "/", host)[0] == 200, host
+    # A page of another site whose name was made to lead here (DNS rebinding) gets nothing.
+    for host in (f"attacker.example:{port}", "attacker.example", f"localhost:{port + 1}", ""):
+        status, body = http(port, "/api/errors.json", host)
+        assert status == 400, host
+        assert b'"errors"' not in body
+
+
+def test_serve_warns_loudly_when_it_listens_on_every_address(
+    tmp_path: Path,
+    content: Path,
+    serving,  # type: ignore[no-untyped-def]
+) -> None:
+    served = serving(content, "--no-watch", "--host", "0.0.0.0")
+    port = served.port
+    warnings = [line for line in served.lines if "WARNING" in line]
+    assert len(warnings) >= 2
+    assert "every network" in "".join(warnings) and f"port {port}" in "".join(warnings)
+    assert http(port, "/")[0] == 200
+
+
+def test_serve_quiet_on_this_machine_only(tmp_path: Path, content: Path, serving) -> None:  # type: ignore[no-untyped-def]
+    served = serving(content, "--no-watch")
+    assert served.port
+    assert "WARNING" not in served.err
+
+
+# --- Odd request paths (item 20) -------------------------------------------------------
+
+ODD_PATHS = [
+    "/api/errors/%00",
+    "/%00",
+    "/index.html%00.json",
+    "/errors/%0a/",
+    "/%7f",
+    "/" + "a" * 5000,
+    "/" + "a/" * 3000,
+    "/../../../etc/passwd",
+    "/errors/../../../etc/passwd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/errors%2f..%2f..%2fetc%2fpasswd",
+    "/errors%5c..%5cetc",
+    "/..%5c..%5cetc%5cpasswd",
+    "/%c0%ae%c0%ae/etc/passwd",
+    "/%ff",
+    "/%",
+    "/%zz",
+    "//etc/passwd",
+    "http://attacker.example/",
+    "*",
+    "/\\..\\etc\\passwd",
+]
+
+
+def test_odd_request_paths_get_a_4xx_and_no_traceback(
+    tmp_path: Path,
+    content: Path,
+    serving,  # type: ignore[no-untyped-def]
+) -> None:
+    served = serving(content, "--no-watch")
+    port = served.port
+    for target in ODD_PATHS:
+        status, body = http(port, target)
+        assert 400 <= status < 500, (target[:80], status)
+        assert b"root:" not in body
+    assert http(port, "/")[0] == 200  # still serving
+    served.stop()
+    assert "Traceback" not in served.err, served.err
+
+
+@pytest.fixture(scope="module")
+def one_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, Path]]:
+    root = tmp_path_factory.mktemp("served")
+    content = make_content(root, {"a.yaml": MINIMAL})
+    (root / "secret.txt").write_text("TOP-SECRET")
+    served = _start(root, content, root / "site", "--no-watch")
+    assert served.port
+    yield served, root
+    served.stop()
+
+
+_PIECES = st.one_of(
+    st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=8),
+    st.sampled_from(
+        [
+            *("/", "..", ".", "%00", "%2f", "%2F", "%5c", "%2e", "%ff", "%c0%af", "%0a", "%25"),
+            *("secret.txt", "index.html", "api", "errors", "//", "\\", "?", "#", "%", "~"),
+        ]
+    ),
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(pieces=st.lists(_PIECES, max_size=12))
+def test_any_request_path_gets_an_answer_below_500_and_nothing_outside(
+    one_server: tuple[Served, Path], pieces: list[str]
+) -> None:
+    served, _ = one_server
+    status, body = http(served.port, "/" + "".join(pieces))
+    assert 200 <= status < 500
+    assert b"TOP-SECRET" not in body
+    assert "Traceback" not in served.err and "request failed" not in served.err
+
+
+# --- serve keeps watching (items 19 and 21) --------------------------------------------
+
+
+def _titles(port: int) -> str:
+    status, body = http(port, "/api/errors.json")
+    return body.decode() if status == 200 else ""
+
+
+def test_serve_keeps_watching_a_content_folder_deleted_and_made_again(
+    tmp_path: Path,
+    content: Path,
+    serving,  # type: ignore[no-untyped-def]
+) -> None:
+    port = serving(content).port
+    copy = tmp_path / "checkout"
+    shutil.copytree(content, copy)
+    (copy / "errors" / "a.yaml").write_text(MINIMAL + "title: From the other branch\n")
+    shutil.rmtree(content)  # rm -rf content && cp -r …
+    time.sleep(0.5)
+    shutil.copytree(copy, content)
+    assert wait_for(lambda: "From the other branch" in _titles(port)), "not rebuilt"
+    record = content / "errors" / "a.yaml"
+    record.write_text(MINIMAL + "title: Edited after that\n")
+    assert wait_for(lambda: "Edited after that" in _titles(port)), "no longer watched"
+
+
+def test_an_edit_saved_during_the_first_build_is_built(tmp_path: Path, serving) -> None:  # type: ignore[no-untyped-def]
+    from benchmarks.corpus import generate, write_content
+
+    content = tmp_path / "content"
+    write_content(content, generate(300, seed=5))
+    served = serving(content)
+    # The first build has read every record once it stages its output: edit one then.
+    assert wait_for(lambda: any(tmp_path.glob(".served.new-*")), 120), served.err
+    record = sorted((content / "errors").rglob("*.yaml"))[0]
+    record.write_text(record.read_text() + "title: Saved while serve started\n")
+    port = served.port
+    assert wait_for(lambda: "Saved while serve started" in _titles(port), 60), served.err
