@@ -37,11 +37,3 @@ class BuildError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__(f"{len(problems)} problem(s)")
         self.problems = problems
-
-
-def errors(problems: list[Problem]) -> list[Problem]:
-    return [p for p in problems if p.severity is Severity.ERROR]
-
-
-def warnings(problems: list[Problem]) -> list[Problem]:
-    return [p for p in problems if p.severity is Severity.WARNING]

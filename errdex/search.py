@@ -349,6 +349,7 @@ class Index:
                     "vague_exact": VAGUE_EXACT,
                     "min_precision": MIN_PRECISION,
                     "min_coverage_other_type": MIN_COVERAGE_OTHER_TYPE,
+                    "min_literal_share_other_type": MIN_LITERAL_SHARE_OTHER_TYPE,
                     "max_words": MAX_WORDS,
                     "lookup_words": LOOKUP_WORDS,
                     "search_message_limit": SEARCH_MESSAGE_LIMIT,
@@ -395,6 +396,9 @@ MIN_MATCHED = 2
 MIN_PRECISION = 0.45
 """A partial match must explain this share of what the paste says (see ``content``)."""
 MIN_COVERAGE_OTHER_TYPE = 0.8
+MIN_LITERAL_SHARE_OTHER_TYPE = 0.6
+"""When the paste names another exception type, a whole-message match must still owe
+this share of the paste's characters to the template's own text, not to its values."""
 """When the paste names another exception type, a partial match must cover this share of
 the template's words."""
 FEW_WORDS = 3
@@ -600,7 +604,9 @@ def lookup(index: Index, paste: str, limit: int = 5) -> list[Match]:
         if literal >= MIN_LITERAL or not entry.names:
             values = exact_values(entry, message, normalized, where)
         literal_words = sum(1 for w in entry.words if w != "*")
-        if values is not None and (same_type >= 0 or literal >= 0.6 * len(normalized)):
+        if values is not None and (
+            same_type >= 0 or literal >= MIN_LITERAL_SHARE_OTHER_TYPE * len(normalized)
+        ):
             if literal_words < FEW_WORDS and entry.names:
                 # "{name} conflicts with {other}" fits many texts: as good as a fair
                 # partial match, no better.

@@ -421,7 +421,7 @@
       }
       var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
       var normLength = cpLength(norm[0]);
-      if (values && (same >= 0 || literal >= 0.6 * normLength)) {
+      if (values && (same >= 0 || literal >= p.min_literal_share_other_type * normLength)) {
         if (literalWords < p.few_words && entry.names.length) {
           // "{name} conflicts with {other}" fits many texts: as good as a fair partial match.
           results.push({ key: [1, p.vague_exact, 1, same, -number], entry: entry, exact: true,
