@@ -919,7 +919,7 @@ SLOT_COND = "\x01"
 
 
 @dataclass(slots=True)
-class Draft:
+class Invented:
     family: str
     area: str
     exception: str
@@ -939,11 +939,11 @@ class Draft:
     names: list[str] = field(default_factory=list)
     """Option names the filler code around the raise may mention."""
 
-    def with_slot(self, word: str, token: str) -> Draft:
+    def with_slot(self, word: str, token: str) -> Invented:
         def sub(text: str) -> str:
             return text.replace(SLOT, word).replace(SLOT_COND, token)
 
-        return Draft(
+        return Invented(
             self.family,
             self.area,
             self.exception,
@@ -993,10 +993,10 @@ def _val(opt: Opt, rng: random.Random) -> str:
     return rng.choice(("auto", "bfloat16", "fp8", "mp"))
 
 
-Family = Callable[[random.Random, RepoSpec], Draft]
+Family = Callable[[random.Random, RepoSpec], Invented]
 
 
-def fam_divisible(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_divisible(rng: random.Random, repo: RepoSpec) -> Invented:
     a_name, b_name = rng.choice(DIVIDENDS), rng.choice(DIVISORS)
     while b_name == a_name:
         b_name = rng.choice(DIVISORS)
@@ -1024,7 +1024,7 @@ def fam_divisible(rng: random.Random, repo: RepoSpec) -> Draft:
     else:
         msg = f"{a.human.capitalize()} {{{x}}} should be divisible by {lb} {{{y}}}."
     fix = b.flag if b.cli else a.flag
-    return Draft(
+    return Invented(
         "divisible",
         "config" if rng.random() < 0.7 else rng.choice(("model", "distributed", "worker")),
         "ValueError" if rng.random() < 0.85 else "AssertionError",
@@ -1052,7 +1052,7 @@ def fam_divisible(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_exceeds(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_exceeds(rng: random.Random, repo: RepoSpec) -> Invented:
     a = rng.choice(CLI_INT_OPTS)
     b = rng.choice(CLI_INT_OPTS)
     while b == a:
@@ -1081,7 +1081,7 @@ def fam_exceeds(rng: random.Random, repo: RepoSpec) -> Draft:
     else:
         msg = f"Requested {a.human} ({{{va}}}) is above the limit ({{{limit}}}) {tail}"
     setup.append(f"{limit} = {vb} // {rng.choice(('2', 'total_num_kv_heads', 'self.block_size'))}")
-    return Draft(
+    return Invented(
         "exceeds",
         rng.choice(("config", "config", "worker", "spec", "lora")),
         "ValueError",
@@ -1106,7 +1106,7 @@ def fam_exceeds(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_not_yet(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_not_yet(rng: random.Random, repo: RepoSpec) -> Invented:
     f1 = rng.choice(FEATURES)
     if rng.random() < 0.45:
         verb = rng.choice(
@@ -1154,7 +1154,7 @@ def fam_not_yet(rng: random.Random, repo: RepoSpec) -> Draft:
     flags = [(f1.flag, "")] if f1.flag and f1.flag.startswith("--enable") else []
     if other_flag and other_flag.startswith("--enable"):
         flags = [(other_flag, "")]
-    return Draft(
+    return Invented(
         "not_yet",
         rng.choice(("config", "config", "engine", "worker", "attention", "spec")),
         exc,
@@ -1177,7 +1177,7 @@ def fam_not_yet(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_interface(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_interface(rng: random.Random, repo: RepoSpec) -> Invented:
     iface, feat, check = rng.choice(INTERFACES)
     arch = rng.choice(ARCH_NAMES)
     form = rng.randrange(5)
@@ -1204,7 +1204,7 @@ def fam_interface(rng: random.Random, repo: RepoSpec) -> Draft:
             f"{{{rng.choice(('model_cls.__name__', 'self.model_config.architecture', 'arch'))}}} "
             f"does not support {feat[0].lower() + feat[1:]}: it does not implement `{iface}`."
         )
-    return Draft(
+    return Invented(
         "interface",
         rng.choice(("model", "config", "model")),
         "NotImplementedError" if rng.random() < 0.6 else "ValueError",
@@ -1229,7 +1229,7 @@ def fam_interface(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_unknown(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_unknown(rng: random.Random, repo: RepoSpec) -> Invented:
     kind, var, registry = rng.choice(KINDS)
     name = rng.choice((var, f"self.{var}", f"{var}!r", "name"))
     choices = rng.choice(
@@ -1248,7 +1248,7 @@ def fam_unknown(rng: random.Random, repo: RepoSpec) -> Draft:
         msg = f"{head} {kind}: {shown}. {tail} {{{choices}}}."
     else:
         msg = f"{kind[0].upper() + kind[1:]} {shown} is not registered. {tail} {{{choices}}}"
-    return Draft(
+    return Invented(
         "unknown",
         rng.choice(AREAS),
         "ValueError" if rng.random() < 0.7 else "KeyError",
@@ -1275,7 +1275,7 @@ def fam_unknown(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_archs(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_archs(rng: random.Random, repo: RepoSpec) -> Invented:
     archs = rng.choice(
         ("architectures", "archs", "self.architectures", "model_config.architectures")
     )
@@ -1305,7 +1305,7 @@ def fam_archs(rng: random.Random, repo: RepoSpec) -> Draft:
             f"Cannot resolve model class for architectures {{{archs}}} with "
             f"model_impl={{{rng.choice(('model_impl', 'self.model_impl'))}}}."
         )
-    return Draft(
+    return Invented(
         "archs",
         "model",
         "ValueError",
@@ -1350,7 +1350,7 @@ _CHOICE_HINTS = (
 )
 
 
-def fam_cannot_find(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_cannot_find(rng: random.Random, repo: RepoSpec) -> Invented:
     thing, file = rng.choice(THINGS)
     path = rng.choice(
         (
@@ -1379,7 +1379,7 @@ def fam_cannot_find(rng: random.Random, repo: RepoSpec) -> Draft:
         )
     if rng.random() < 0.5:
         msg += " " + rng.choice(_FIND_HINTS)
-    return Draft(
+    return Invented(
         "cannot_find",
         rng.choice(("loader", "tokenizer", "lora", "config")),
         rng.choice(("ValueError", "FileNotFoundError", "OSError", "RuntimeError")),
@@ -1461,7 +1461,7 @@ EXPECT_TYPES = (
 )
 
 
-def fam_expected(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_expected(rng: random.Random, repo: RepoSpec) -> Invented:
     subj, typ = rng.choice(EXPECT_SUBJECTS), rng.choice(EXPECT_TYPES)
     got = rng.choice(
         ("type(x)", "type(value).__name__", "got", "value", "x.shape", "len(x)", "value!r")
@@ -1484,7 +1484,7 @@ def fam_expected(rng: random.Random, repo: RepoSpec) -> Draft:
         if "type" in got or "a " in typ[:2]
         else rng.choice(("ValueError", "AssertionError"))
     )
-    return Draft(
+    return Invented(
         "expected",
         rng.choice(("entrypoints", "sampling", "multimodal", "worker", "engine", "lora")),
         exc,
@@ -1509,7 +1509,7 @@ def fam_expected(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_invalid_choice(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_invalid_choice(rng: random.Random, repo: RepoSpec) -> Invented:
     opt = rng.choice(STR_OPTS)
     setup: list[str] = []
     v = _expr(rng, opt, setup)
@@ -1535,7 +1535,7 @@ def fam_invalid_choice(rng: random.Random, repo: RepoSpec) -> Draft:
         msg = f"{opt.human.capitalize()} {{{v}}} is invalid for this model; use one of {{{ch}}}."
     if rng.random() < 0.5:
         msg += " " + rng.choice(_CHOICE_HINTS)
-    return Draft(
+    return Invented(
         "invalid_choice",
         "config",
         "ValueError",
@@ -1558,7 +1558,7 @@ def fam_invalid_choice(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_requires(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_requires(rng: random.Random, repo: RepoSpec) -> Invented:
     """Messages without placeholders: two features that depend on or exclude each other."""
     f1, f2 = rng.choice(FEATURES), rng.choice(FEATURES)
     while f2 == f1:
@@ -1584,7 +1584,7 @@ def fam_requires(rng: random.Random, repo: RepoSpec) -> Draft:
         )
     else:
         msg = f"{f1.name} with {f2.lower} is only implemented for the V1 engine on {plat[0]}."
-    return Draft(
+    return Invented(
         "requires",
         rng.choice(("config", "engine", "worker", "attention")),
         rng.choice(("ValueError", "ValueError", "NotImplementedError", "RuntimeError")),
@@ -1608,7 +1608,7 @@ def fam_requires(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_range(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_range(rng: random.Random, repo: RepoSpec) -> Invented:
     opt = rng.choice(NUM_OPTS)
     setup: list[str] = []
     v = _expr(rng, opt, setup)
@@ -1655,7 +1655,7 @@ def fam_range(rng: random.Random, repo: RepoSpec) -> Draft:
             f"got {{{v}}}."
         )
         cond = f"{v} <= 0"
-    return Draft(
+    return Invented(
         "range",
         rng.choice(("config", "sampling", "spec", "lora")),
         "ValueError",
@@ -1704,7 +1704,7 @@ _PAIRS = (
 )
 
 
-def fam_compare(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_compare(rng: random.Random, repo: RepoSpec) -> Invented:
     an, bn = rng.choice(_PAIRS)
     if rng.random() < 0.3:
         an, bn = bn, an
@@ -1740,7 +1740,7 @@ def fam_compare(rng: random.Random, repo: RepoSpec) -> Draft:
     else:
         msg = f"The {a.human} ({{{x}}}) must not be larger than the {b.human} ({{{y}}})."
         cond = f"{x} > {y}"
-    return Draft(
+    return Invented(
         "compare",
         rng.choice(("config", "config", "worker", "lora", "spec")),
         "ValueError",
@@ -1765,7 +1765,7 @@ def fam_compare(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_dtype(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_dtype(rng: random.Random, repo: RepoSpec) -> Invented:
     feat = rng.choice(FEATURES)
     form = rng.randrange(5)
     swap: list[tuple[str, str]] = []
@@ -1805,7 +1805,7 @@ def fam_dtype(rng: random.Random, repo: RepoSpec) -> Draft:
         cond = f"weight_dtype == '{SLOT_COND}' and capability < 89"
         swap = [(d, d) for d in ("FP8", "FP4", "INT4", "INT8", "MXFP4", "NVFP4")]
         rng.shuffle(swap)
-    return Draft(
+    return Invented(
         "dtype",
         rng.choice(("quant", "attention", "config", "platform")),
         rng.choice(("ValueError", "NotImplementedError", "ValueError")),
@@ -1829,7 +1829,7 @@ def fam_dtype(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_backend(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_backend(rng: random.Random, repo: RepoSpec) -> Invented:
     be = rng.choice(ATTN_BACKENDS)
     feat = rng.choice(FEATURES)
     form = rng.randrange(5)
@@ -1858,7 +1858,7 @@ def fam_backend(rng: random.Random, repo: RepoSpec) -> Draft:
             f"{be} is not available on {rng.choice(PLATFORMS)[0]}: "
             f"{{{rng.choice(('e', 'err', 'import_error'))}}}"
         )
-    return Draft(
+    return Invented(
         "backend",
         "attention",
         rng.choice(("ValueError", "NotImplementedError", "RuntimeError")),
@@ -1883,7 +1883,7 @@ def fam_backend(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_memory(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_memory(rng: random.Random, repo: RepoSpec) -> Invented:
     form = rng.randrange(5)
     n = rng.choice(("max_model_len", "self.max_model_len", "num_tokens", "estimated_max_len"))
     if form == 0:
@@ -1936,7 +1936,7 @@ def fam_memory(rng: random.Random, repo: RepoSpec) -> Draft:
             f"{{{rng.choice(('requested_memory', 'requested'))}}} GiB). Decrease GPU memory "
             "utilization or reduce GPU memory used by other processes."
         )
-    return Draft(
+    return Invented(
         "memory",
         rng.choice(("worker", "worker", "engine")),
         rng.choice(("ValueError", "RuntimeError")),
@@ -1960,7 +1960,7 @@ def fam_memory(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_engine(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_engine(rng: random.Random, repo: RepoSpec) -> Invented:
     form = rng.randrange(6)
     custom = [
         c
@@ -2023,7 +2023,7 @@ def fam_engine(rng: random.Random, repo: RepoSpec) -> Draft:
             f"{{{rng.choice(('e', 'err', 'exc'))}}}"
         )
     exc = rng.choice(custom) if custom and rng.random() < 0.5 else "RuntimeError"
-    return Draft(
+    return Invented(
         "engine",
         rng.choice(("engine", "engine", "distributed", "worker")),
         exc,
@@ -2048,7 +2048,7 @@ def fam_engine(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_keyerror(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_keyerror(rng: random.Random, repo: RepoSpec) -> Invented:
     name = rng.choice(("name", "param_name", "weight_name", "key", "prefix", "layer_name"))
     form = rng.randrange(5)
     if form == 0:
@@ -2086,7 +2086,7 @@ def fam_keyerror(rng: random.Random, repo: RepoSpec) -> Draft:
             f"Unexpected weight {{{name}}} while loading {rng.choice(ARCH_NAMES)}: expected one "
             f"of {{{rng.choice(('list(params_dict)', 'expected_keys'))}}}."
         )
-    return Draft(
+    return Invented(
         "keyerror",
         rng.choice(("model", "loader", "lora", "quant")),
         rng.choice(("KeyError", "KeyError", "ValueError")),
@@ -2110,7 +2110,7 @@ def fam_keyerror(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_deprecated(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_deprecated(rng: random.Random, repo: RepoSpec) -> Invented:
     opt, new = rng.choice(CLI_OPTS), rng.choice(CLI_OPTS)
     while new == opt:
         new = rng.choice(CLI_OPTS)
@@ -2129,7 +2129,7 @@ def fam_deprecated(rng: random.Random, repo: RepoSpec) -> Draft:
         )
     else:
         msg = f"Setting {env} is not supported together with `{opt.flag}`; unset one of them."
-    return Draft(
+    return Invented(
         "deprecated",
         rng.choice(("config", "entrypoints", "engine")),
         rng.choice(("ValueError", "TypeError", "RuntimeError")),
@@ -2153,7 +2153,7 @@ def fam_deprecated(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_env(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_env(rng: random.Random, repo: RepoSpec) -> Invented:
     env = rng.choice(ENV_VARS)
     if repo.env_prefix != "VLLM":
         env = repo.env_prefix + env.removeprefix("VLLM")
@@ -2176,7 +2176,7 @@ def fam_env(rng: random.Random, repo: RepoSpec) -> Draft:
             f"Environment variable {env} is set to {{{rng.choice(('value', 'val'))}}}, which "
             f"conflicts with `{rng.choice(OPTIONS).flag}`."
         )
-    return Draft(
+    return Invented(
         "env",
         rng.choice(("config", "platform", "engine")),
         "ValueError",
@@ -2199,7 +2199,7 @@ def fam_env(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_context_len(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_context_len(rng: random.Random, repo: RepoSpec) -> Invented:
     form = rng.randrange(5)
     mx = rng.choice(("max_model_len", "self.max_model_len", "model_config.max_model_len"))
     if form == 0:
@@ -2243,7 +2243,7 @@ def fam_context_len(rng: random.Random, repo: RepoSpec) -> Draft:
             f"({{{rng.choice(('truncate_prompt_tokens', 'request.truncate_prompt_tokens'))}}}) is "
             f"greater than max_model_len ({{{mx}}}). Please, select a smaller truncation size."
         )
-    return Draft(
+    return Invented(
         "context_len",
         rng.choice(("entrypoints", "engine")),
         "ValueError",
@@ -2267,7 +2267,7 @@ def fam_context_len(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_mm(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_mm(rng: random.Random, repo: RepoSpec) -> Invented:
     mod = rng.choice(MODALITIES)
     form = rng.randrange(5)
     if form == 0:
@@ -2295,7 +2295,7 @@ def fam_mm(rng: random.Random, repo: RepoSpec) -> Draft:
             "Failed to apply prompt replacement for "
             f"mm_items['{mod}'][{{{rng.choice(('item_idx', 'i'))}}}]."
         )
-    return Draft(
+    return Invented(
         "multimodal",
         "multimodal",
         rng.choice(
@@ -2328,7 +2328,7 @@ def fam_mm(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_platform(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_platform(rng: random.Random, repo: RepoSpec) -> Invented:
     feat = rng.choice(FEATURES)
     form = rng.randrange(4)
     swap: list[tuple[str, str]] = []
@@ -2361,7 +2361,7 @@ def fam_platform(rng: random.Random, repo: RepoSpec) -> Draft:
             "platform."
         )
         cond = f"not current_platform.supports_{_ident(feat)}()"
-    return Draft(
+    return Invented(
         "platform",
         "platform",
         rng.choice(("NotImplementedError", "ValueError", "RuntimeError")),
@@ -2386,7 +2386,7 @@ def fam_platform(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_lora(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_lora(rng: random.Random, repo: RepoSpec) -> Invented:
     form = rng.randrange(6)
     if form == 0:
         msg = (
@@ -2437,7 +2437,7 @@ def fam_lora(rng: random.Random, repo: RepoSpec) -> Draft:
             f"{{{rng.choice(('lora_name', 'lora_request.lora_name'))}}}."
         )
     custom = [c for c in repo.custom if "LoRA" in c]
-    return Draft(
+    return Invented(
         "lora",
         "lora",
         rng.choice(custom) if custom and rng.random() < 0.3 else "ValueError",
@@ -2461,7 +2461,7 @@ def fam_lora(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_spec(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_spec(rng: random.Random, repo: RepoSpec) -> Invented:
     form = rng.randrange(5)
     method = rng.choice(
         ("ngram", "eagle", "eagle3", "medusa", "mtp", "draft_model", "mlp_speculator")
@@ -2492,7 +2492,7 @@ def fam_spec(rng: random.Random, repo: RepoSpec) -> Draft:
             f"{{{rng.choice(('model', 'self.model', 'draft_model'))}}}; set `method` explicitly "
             "in `--speculative-config`."
         )
-    return Draft(
+    return Invented(
         "spec",
         "spec",
         rng.choice(("ValueError", "NotImplementedError")),
@@ -2514,7 +2514,7 @@ def fam_spec(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_conflict(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_conflict(rng: random.Random, repo: RepoSpec) -> Invented:
     a, b = rng.choice(CLI_OPTS), rng.choice(CLI_OPTS)
     while b == a:
         b = rng.choice(CLI_OPTS)
@@ -2532,7 +2532,7 @@ def fam_conflict(rng: random.Random, repo: RepoSpec) -> Draft:
             f"Setting both {a.name} and {b.name} is ambiguous: {{{rng.choice(('a', a.name))}}} vs "
             f"{{{rng.choice(('b', b.name))}}}."
         )
-    return Draft(
+    return Invented(
         "conflict",
         rng.choice(("config", "entrypoints")),
         rng.choice(("ValueError", "ValueError", "TypeError")),
@@ -2555,7 +2555,7 @@ def fam_conflict(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_weights(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_weights(rng: random.Random, repo: RepoSpec) -> Invented:
     arch = rng.choice(ARCH_NAMES)
     form = rng.randrange(4)
     w = rng.choice(("name", "weight_name", "param_name"))
@@ -2584,7 +2584,7 @@ def fam_weights(rng: random.Random, repo: RepoSpec) -> Draft:
             f"(group_size={{{rng.choice(('group_size', 'self.group_size'))}}})."
         )
     custom = [c for c in repo.custom if "Weight" in c]
-    return Draft(
+    return Invented(
         "weights",
         rng.choice(("loader", "model", "quant")),
         rng.choice(custom)
@@ -2610,7 +2610,7 @@ def fam_weights(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_chat(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_chat(rng: random.Random, repo: RepoSpec) -> Invented:
     form = rng.randrange(5)
     if form == 0:
         msg = (
@@ -2668,7 +2668,7 @@ def fam_chat(rng: random.Random, repo: RepoSpec) -> Draft:
             ]
         )
         msg = f"`{field_name}` {pick5}."
-    return Draft(
+    return Invented(
         "chat",
         rng.choice(("entrypoints", "tokenizer")),
         rng.choice(("ValueError", "TypeError", "NotImplementedError")),
@@ -2692,7 +2692,7 @@ def fam_chat(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_quant(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_quant(rng: random.Random, repo: RepoSpec) -> Invented:
     q = rng.choice(QUANTS)
     form = rng.randrange(5)
     if form == 0:
@@ -2719,7 +2719,7 @@ def fam_quant(rng: random.Random, repo: RepoSpec) -> Draft:
         )
     else:
         msg = f"Cannot use {q} quantization with {rng.choice(FEATURES).lower}."
-    return Draft(
+    return Invented(
         "quant",
         "quant",
         rng.choice(("ValueError", "ValueError", "NotImplementedError")),
@@ -2743,7 +2743,7 @@ def fam_quant(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_state(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_state(rng: random.Random, repo: RepoSpec) -> Invented:
     verb = rng.choice(("add", "remove", "load", "pin", "swap", "reset", "update", "abort"))
     thing = rng.choice(
         (
@@ -2777,7 +2777,7 @@ def fam_state(rng: random.Random, repo: RepoSpec) -> Draft:
         msg = f"Failed to {verb} {thing}: {state}."
     else:
         msg = f"{verb.capitalize()} {thing} is not allowed while {state}; wait and retry."
-    return Draft(
+    return Invented(
         "state",
         rng.choice(("engine", "worker", "lora", "entrypoints")),
         rng.choice(("RuntimeError", "RuntimeError", "ValueError", "AssertionError")),
@@ -2799,7 +2799,7 @@ def fam_state(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_mismatch(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_mismatch(rng: random.Random, repo: RepoSpec) -> Invented:
     pairs = (
         ("prompts", "sampling params"),
         ("prompts", "LoRA requests"),
@@ -2830,7 +2830,7 @@ def fam_mismatch(rng: random.Random, repo: RepoSpec) -> Draft:
             f"Expected one {b[:-1] if b.endswith('s') else b} per "
             f"{a[:-1] if a.endswith('s') else a}, got {{{lb}}} for {{{la}}} {a}."
         )
-    return Draft(
+    return Invented(
         "mismatch",
         rng.choice(("entrypoints", "worker", "engine", "multimodal")),
         "ValueError",
@@ -2907,7 +2907,7 @@ _HEAVY_TAGS = (
 )
 
 
-def fam_heavy(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_heavy(rng: random.Random, repo: RepoSpec) -> Invented:
     """Templates that are almost all placeholder."""
 
     def p(names: Sequence[str]) -> str:
@@ -2934,7 +2934,7 @@ def fam_heavy(rng: random.Random, repo: RepoSpec) -> Draft:
         msg = f"[{{{p(('rank', 'self.rank', 'dp_rank'))}}}] {tag} {link} {{{b}}}"
     else:
         msg = f"{{{p(('prefix', 'self.prefix', 'tag'))}}}{tag} {link} {{{b}}}"
-    return Draft(
+    return Invented(
         "heavy",
         rng.choice(AREAS),
         rng.choice(("ValueError", "RuntimeError", "TypeError", "AssertionError", "KeyError")),
@@ -2957,7 +2957,7 @@ def fam_heavy(rng: random.Random, repo: RepoSpec) -> Draft:
     )
 
 
-def fam_api(rng: random.Random, repo: RepoSpec) -> Draft:
+def fam_api(rng: random.Random, repo: RepoSpec) -> Invented:
     param = rng.choice(
         (
             "temperature",
@@ -3013,7 +3013,7 @@ def fam_api(rng: random.Random, repo: RepoSpec) -> Draft:
             ("greedy sampling", "best_of", "temperature=0", "n > 1", "use_beam_search=True")
         )
         msg = f"{param}={{{param}}} conflicts with {pick1}."
-    return Draft(
+    return Invented(
         "api",
         rng.choice(("sampling", "entrypoints")),
         rng.choice(("ValueError", "ValueError", "TypeError")),
@@ -3181,7 +3181,7 @@ def _filler_block(rng: random.Random, names: Sequence[str]) -> list[str]:
 
 
 def _excerpt(
-    rng: random.Random, draft: Draft, line: int, cls: str | None, method: str
+    rng: random.Random, draft: Invented, line: int, cls: str | None, method: str
 ) -> tuple[int, str]:
     """Excerpt start and code around a raise at ``line``."""
     base = "        " if cls else "    "
@@ -3290,7 +3290,7 @@ _EXTRA_SITUATIONS = (
 )
 
 
-def _fix_blocks(rng: random.Random, draft: Draft, repo: RepoSpec) -> list[dict[str, str]]:
+def _fix_blocks(rng: random.Random, draft: Invented, repo: RepoSpec) -> list[dict[str, str]]:
     model = rng.choice(MODELS)
     blocks: list[dict[str, str]] = []
     if draft.flags or rng.random() < 0.5:
@@ -3343,7 +3343,7 @@ def _fix_blocks(rng: random.Random, draft: Draft, repo: RepoSpec) -> list[dict[s
 
 
 def _analysis(
-    rng: random.Random, draft: Draft, repo: RepoSpec, function: str, path: str
+    rng: random.Random, draft: Invented, repo: RepoSpec, function: str, path: str
 ) -> dict[str, Any]:
     fill = {"product": repo.product, "function": function, "path": path, "env": repo.env_prefix}
     extra = list(_EXTRA_MEANING)
@@ -3420,7 +3420,7 @@ def shape(message: str) -> str:
     return " ".join("".join(parts).split())
 
 
-def _fits(draft: Draft) -> bool:
+def _fits(draft: Invented) -> bool:
     """Messages of a realistic length: a short heading to a couple of sentences."""
     low = 6 if draft.family == "heavy" else 24
     return low <= len(draft.message) <= 250
@@ -3436,7 +3436,7 @@ class _Builder:
         self.groups = 0
         self.repo_weights = [r.weight for r in REPOS]
         self.family_weights = [w for _, w in FAMILIES]
-        self._variants: list[Draft] = []
+        self._variants: list[Invented] = []
         self._messages: list[str] = []
 
     # choosing
@@ -3447,7 +3447,7 @@ class _Builder:
     def family(self) -> Family:
         return self.rng.choices([f for f, _ in FAMILIES], self.family_weights)[0]
 
-    def fresh(self, make: Callable[[], Draft | None], tries: int = 25) -> Draft | None:
+    def fresh(self, make: Callable[[], Invented | None], tries: int = 25) -> Invented | None:
         for _ in range(tries):
             draft = make()
             if draft is not None and shape(draft.message) not in self.seen and _fits(draft):
@@ -3492,7 +3492,7 @@ class _Builder:
     def single(self, family: Family) -> None:
         repo = self.repo()
 
-        def make() -> Draft:
+        def make() -> Invented:
             draft = family(self.rng, repo)
             if draft.swap:
                 draft = draft.with_slot(*self.rng.choice(draft.swap))
@@ -3522,7 +3522,7 @@ class _Builder:
         """Templates that differ by one word, in one file."""
         repo = self.repo()
 
-        def make() -> Draft | None:
+        def make() -> Invented | None:
             draft = self.rng.choice(_SWAP_FAMILIES)(self.rng, repo)
             if not draft.swap:
                 return None
@@ -3545,7 +3545,7 @@ class _Builder:
         """Templates sharing most of their words: one base message with different tails."""
         repo = self.repo()
 
-        def make() -> Draft | None:
+        def make() -> Invented | None:
             draft = self.family()(self.rng, repo)
             if draft.swap:
                 draft = draft.with_slot(*draft.swap[0])
@@ -3576,7 +3576,7 @@ class _Builder:
         repo = self.repo()
         family = self.family()
 
-        def make() -> Draft:
+        def make() -> Invented:
             draft = family(self.rng, repo)
             if draft.swap:
                 draft = draft.with_slot(*self.rng.choice(draft.swap))
@@ -3594,7 +3594,7 @@ class _Builder:
     # records
 
     def add(
-        self, repo: RepoSpec, draft: Draft, path: str, line: int, group: int, stated: bool
+        self, repo: RepoSpec, draft: Invented, path: str, line: int, group: int, stated: bool
     ) -> None:
         rng = self.rng
         cls = _class_for(path)

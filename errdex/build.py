@@ -298,7 +298,7 @@ def _render(
         outputs: dict[str, str] = {}
         written = 0
         for record in records[bounds[0] : bounds[1]]:
-            for rel, data in renderer.record_files(record, context).items():
+            for rel, data in renderer.error_files(record, context).items():
                 outputs[rel], wrote = writer.put(rel, data)
                 written += wrote
         return _Rendered(outputs, written, highlighter.take_added(), bounds[1] - bounds[0])

@@ -230,9 +230,9 @@ def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
 def _new(ns: argparse.Namespace) -> int:
     import datetime
 
-    from . import new, update
     from .files import shown_path
     from .model import derive_id
+    from .source import new, update
 
     if not _repo_ok(ns.repo):
         return 1
@@ -323,7 +323,7 @@ def _repo_ok(repo: str) -> bool:
 
 
 def _reconcile(ns: argparse.Namespace) -> int:
-    from . import pin, scan, update
+    from .source import pin, scan, update
 
     if not _repo_ok(ns.repo):
         return 1

@@ -80,7 +80,7 @@ def highlight(code: str, lang: str) -> Markup:
 _CACHE_VERSION = f"errdex-highlight-2 pygments-{version('Pygments')}"
 
 
-def _key(kind: str, lang: str, code: str) -> str:
+def _cache_key(kind: str, lang: str, code: str) -> str:
     return hashlib.sha256(f"{kind}\x00{lang}\x00{code}".encode()).hexdigest()
 
 
@@ -169,7 +169,7 @@ class Highlighter:
 
     def highlight(self, code: str, lang: str) -> Markup:
         """``code`` as HTML spans for a ``<pre>``; plain escaped text for an unknown language."""
-        html = self._cached(_key("block", lang, code), lambda: _lexer(name=lang), code)
+        html = self._cached(_cache_key("block", lang, code), lambda: _lexer(name=lang), code)
         return Markup(escape(code) if html is None else html)
 
     def highlight_lines(self, code: str, filename: str) -> tuple[Markup, ...]:
@@ -182,7 +182,7 @@ class Highlighter:
         suffix = PurePosixPath(filename).suffix
         if suffix in _LINE_BY_LINE and not _SPANS_LINES.search(code):
             return tuple(Markup(html) for html in self._by_line(lines, suffix))
-        html = self._cached(_key("lines", suffix, code), lambda: _lexer(suffix=suffix), code)
+        html = self._cached(_cache_key("lines", suffix, code), lambda: _lexer(suffix=suffix), code)
         if html is None:
             return tuple(Markup(escape(line)) for line in lines)
         return tuple(Markup(line) for line in html.split("\n")[: len(lines)])
@@ -210,7 +210,7 @@ class Highlighter:
         return self._cache[key]
 
     def _by_line(self, lines: list[str], suffix: str) -> list[str]:
-        keys = [_key("line", suffix, line) for line in lines]
+        keys = [_cache_key("line", suffix, line) for line in lines]
         self._lookup(keys)
         cache = self._cache
         missing = {key: line for key, line in zip(keys, lines, strict=True) if key not in cache}

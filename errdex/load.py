@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,36 +12,12 @@ from yaml.composer import Composer
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .document import Document, Key
 from .files import shown_path
 from .problems import Problem
 
-Key = tuple[str | int, ...]
-
 MAX_FILE_BYTES = 2_000_000
 """A record is a few kilobytes; anything this large is a mistake, not content."""
-
-
-@dataclass(frozen=True, slots=True)
-class Document:
-    """One parsed YAML file: plain Python data plus the line of each node."""
-
-    path: Path
-    """Where the file is on disk."""
-    shown: str
-    """The path as messages show it."""
-    data: Any
-    """Plain dicts, lists and scalars, as the safe loader builds them."""
-    lines: Mapping[Key, int] = field(default_factory=dict)
-    """1-based line of each node, keyed by its path from the root (``("source", "line")``)."""
-
-    def line(self, *key: str | int) -> int:
-        """The line of ``key``, or of its nearest ancestor the file has."""
-        path: Key = tuple(key)
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            path = path[:-1]
-        return self.lines.get((), 1)
 
 
 class _Loader(yaml.SafeLoader):

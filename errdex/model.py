@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .load import Document
+from .document import Document
 
 ID_RE = re.compile(r"^[0-9a-f]{16}$")
 TITLE_LIMIT = 72

@@ -17,7 +17,7 @@ R = TypeVar("R")
 
 PARALLEL_FROM = 400
 """Fewer records are read and rendered faster by one process than by starting more."""
-CHUNK = 100
+RECORDS_PER_TASK = 100
 """Records per task: enough to outweigh sending a task, few enough to share work evenly."""
 
 
@@ -29,7 +29,7 @@ def jobs_for(count: int, requested: int = 0) -> int:
     return max(1, min(requested or cores or 1, 32))
 
 
-def chunks(count: int, size: int = CHUNK) -> list[tuple[int, int]]:
+def chunks(count: int, size: int = RECORDS_PER_TASK) -> list[tuple[int, int]]:
     """``range(count)`` cut into (start, stop) pieces of ``size``."""
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 

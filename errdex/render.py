@@ -264,7 +264,7 @@ class Renderer:
             json_ld=_json_ld(record, context.config),
         )
 
-    def record_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
+    def error_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
         """The files of one error: its page and its JSON document (at two addresses)."""
         document = mirror.dumps(
             mirror.record_document(record, context.config.base_url, context.related[record.id])

@@ -208,7 +208,7 @@ def is_digits(word: str) -> bool:
 COMMON_SHARE = 0.2
 """A word in more than this share of templates (on a site of 200 or more) is 'common':
 it is left out of the inverted index and weighs little."""
-CHUNK = 16
+RECORDS_PER_FILE = 16
 """Records per record file of the browser index."""
 SHARD_TARGET = 1500
 """About this many postings per word shard."""
@@ -331,7 +331,7 @@ class Index:
                 "version": 1,
                 "count": len(self.entries),
                 "shards": shards,
-                "chunk": CHUNK,
+                "chunk": RECORDS_PER_FILE,
                 "common": self.common,
                 "sizes": self.sizes,
                 "repos": repos,
@@ -360,10 +360,10 @@ class Index:
         }
         for number, shard in enumerate(words):
             out[f"search/words/{number}.json"] = shard
-        for start in range(0, len(self.entries), CHUNK):
-            out[f"search/records/{start // CHUNK}.json"] = [
+        for start in range(0, len(self.entries), RECORDS_PER_FILE):
+            out[f"search/records/{start // RECORDS_PER_FILE}.json"] = [
                 [e.id, exceptions.index(e.exception), repos.index(e.repo), e.template]
-                for e in self.entries[start : start + CHUNK]
+                for e in self.entries[start : start + RECORDS_PER_FILE]
             ]
         return out
 

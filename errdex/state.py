@@ -81,7 +81,7 @@ def code_key() -> str:
     digest = hashlib.sha256(FORMAT)
     digest.update(repr([sys.version, *_installed()]).encode())
     package = Path(__file__).resolve().parent
-    for path in sorted(package.glob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

@@ -12,7 +12,7 @@ from typing import Any
 from pygments.lexers import find_lexer_class_by_name
 from pygments.util import ClassNotFound
 
-from .load import Document, Key
+from .document import Document, Key
 from .model import TemplateError, parse_template, source_lines
 from .problems import Problem, Severity
 from .schema import RECORD, SITE, Field

@@ -28,8 +28,9 @@ from conftest import ROOT, SITE_YAML
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from errdex import load, update
+from errdex import load
 from errdex.model import derive_id
+from errdex.source import update
 
 REPO = "example/up"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

@@ -24,10 +24,10 @@ from conftest import SITE_YAML, soup
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from errdex import scan as scanner
 from errdex import search, validate
 from errdex.cli import main
 from errdex.model import parse_template
+from errdex.source import scan as scanner
 
 REPO = "example/up"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

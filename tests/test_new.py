@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import CONTENT, make_content
 
-from errdex import new
+from errdex.source import new
 
 TRACEBACK = """\
 Traceback (most recent call last):

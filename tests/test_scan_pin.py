@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import SITE_YAML, snapshot
 
-from errdex.scan import scan_text, template_of
+from errdex.source.scan import scan_text, template_of
 
 FIRST = """\
 import os

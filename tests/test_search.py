@@ -149,7 +149,10 @@ def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
     files = search.Index.build(many).files()
     meta = files["search/meta.json"]
     assert meta["shards"] > 1
-    assert len([f for f in files if f.startswith("search/records/")]) == 3000 // search.CHUNK + 1
+    assert (
+        len([f for f in files if f.startswith("search/records/")])
+        == 3000 // search.RECORDS_PER_FILE + 1
+    )
     word = "setting1234"
     shard = files[f"search/words/{search.fnv1a(word) % meta['shards']}.json"]
     assert shard[word] == [1234]

@@ -17,12 +17,13 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from . import files, load
-from .model import derive_id
-from .problems import Problem, Severity
-from .scan import Site
-from .schema import RECORD, Field
-from .validate import check_shape, rule_lengths, rule_source_path
+from .. import files, load
+from ..document import Document
+from ..model import derive_id
+from ..problems import Problem, Severity
+from ..schema import RECORD, Field
+from ..validate import check_shape, rule_lengths, rule_source_path
+from .scan import RaiseSite
 
 _IDENTITY = ("id", "repo", "exception", "message")
 """The fields an id is made of: every tool that matches records reads them."""
@@ -83,7 +84,7 @@ def repo_problem(repo: str) -> str | None:
     """Why records of ``repo`` (already owner/name) could not be built, or None: its names
     become folder names, and the build's own rule says how long they may be."""
     data = {"repo": repo, "exception": "Error", "source": {"path": "a.py"}}
-    for problem in rule_lengths(load.Document(Path(), "--repo", data), data):
+    for problem in rule_lengths(Document(Path(), "--repo", data), data):
         return problem.message
     return None
 
@@ -112,7 +113,7 @@ def dump(data: dict[str, Any]) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000)
 
 
-def source_data(site: Site, commit: str) -> dict[str, Any]:
+def source_data(site: RaiseSite, commit: str) -> dict[str, Any]:
     source: dict[str, Any] = {"commit": commit, "path": site.path, "line": site.line}
     if site.function:
         source["function"] = site.function
@@ -122,7 +123,7 @@ def source_data(site: Site, commit: str) -> dict[str, Any]:
     return source
 
 
-def new_record(repo: str, site: Site, commit: str, record_id: str | None) -> str:
+def new_record(repo: str, site: RaiseSite, commit: str, record_id: str | None) -> str:
     data: dict[str, Any] = {}
     if record_id:
         data["id"] = record_id

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import validate
-from .load import MAX_FILE_BYTES, Document
-from .model import TemplateError, parse_template, source_lines
-from .problems import Severity
-from .search import PATTERNS as SEARCH_PATTERNS
-from .search import SEARCH_MESSAGE_LIMIT
+from .. import validate
+from ..document import Document
+from ..load import MAX_FILE_BYTES
+from ..model import TemplateError, parse_template, source_lines
+from ..problems import Severity
+from ..search import PATTERNS as SEARCH_PATTERNS
+from ..search import SEARCH_MESSAGE_LIMIT
 
 EXCERPT_CONTEXT = 15
 """Lines kept above and below a raise in its excerpt."""
@@ -36,7 +37,7 @@ _REFUSED = re.compile("[" + re.escape(validate.REFUSED_CHARACTERS) + r"\ud800-\u
 
 
 @dataclass(frozen=True, slots=True)
-class Site:
+class RaiseSite:
     """One raise statement whose message is a string the scanner can read."""
 
     exception: str
@@ -57,7 +58,7 @@ class Site:
 class Scanned:
     """What one file gave: its sites, and what was simplified or skipped (``path:line: …``)."""
 
-    sites: list[Site]
+    sites: list[RaiseSite]
     notes: list[str]
 
 
@@ -171,7 +172,7 @@ def _git_bytes(root: Path, *args: str) -> bytes:
     return result.stdout
 
 
-def scan_text(text: str, path: str) -> list[Site]:
+def scan_text(text: str, path: str) -> list[RaiseSite]:
     """Every readable raise in one file; raises SyntaxError when it does not parse, and
     Unreadable when it is nested too deeply to walk."""
     return scan_source(text, path).sites
@@ -193,9 +194,9 @@ def scan_source(text: str, path: str) -> Scanned:
     return Scanned(finder.sites, finder.notes)
 
 
-def scan_tree(tree: Tree) -> tuple[list[Site], list[str]]:
+def scan_tree(tree: Tree) -> tuple[list[RaiseSite], list[str]]:
     """All sites of a tree, in path and line order, and what was skipped or simplified."""
-    sites: list[Site] = []
+    sites: list[RaiseSite] = []
     skipped: list[str] = []
     paths = []
     for path in tree.paths():
@@ -250,7 +251,7 @@ _CHECK_COMMIT = "0" * 40
 """The commit of the records checked before they are written: any valid one will do."""
 
 
-def _refused(site: Site) -> list[str]:
+def _refused(site: RaiseSite) -> list[str]:
     """What a build would refuse in the record scan writes for ``site`` (errors only)."""
     source: dict[str, Any] = {"commit": _CHECK_COMMIT, "path": site.path, "line": site.line}
     if site.function:
@@ -290,7 +291,7 @@ class _Finder(ast.NodeVisitor):
         self.lines = lines
         self.scope: list[str] = []
         self.conditions: list[str] = []
-        self.sites: list[Site] = []
+        self.sites: list[RaiseSite] = []
         self.notes: list[str] = []
 
     def _scoped(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -341,7 +342,7 @@ class _Finder(ast.NodeVisitor):
         start = max(1, node.lineno - EXCERPT_CONTEXT)
         # A raise that spans more lines than an excerpt may hold is shown from its start.
         stop = min(len(self.lines), end + EXCERPT_CONTEXT, start + validate.MAX_EXCERPT_LINES - 1)
-        site = Site(
+        site = RaiseSite(
             exception=exception,
             template=template,
             path=self.path,

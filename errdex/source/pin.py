@@ -1,7 +1,7 @@
 """Reconcile records with a codebase: ``scan`` creates and refreshes, ``pin`` re-pins.
 
 Only source facts are ever written, and only by replacing whole top-level blocks of a
-record file (see errdex/update.py): prose a person wrote is never changed or dropped.
+record file (see errdex/source/update.py): prose a person wrote is never changed or dropped.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from ..files import shown_path
+from ..model import derive_id
 from . import update
-from .files import shown_path
-from .model import derive_id
-from .scan import Site, Tree, scan_text, scan_tree
+from .scan import RaiseSite, Tree, scan_text, scan_tree
 
 
 @dataclass
@@ -33,7 +33,7 @@ class Report:
             self.lines.append(f"{kind}: {line}")
 
 
-def site_ids(repo: str, sites: list[Site]) -> list[tuple[str, bool]]:
+def site_ids(repo: str, sites: list[RaiseSite]) -> list[tuple[str, bool]]:
     """Each site's id, and whether it must be written into the file.
 
     One message raised at several places would derive one id; every place after the
@@ -114,7 +114,7 @@ class _Free:
     that shorten as they are followed), so re-pinning stays linear however many records
     share a message."""
 
-    def __init__(self, sites: list[Site], taken: set[tuple[str, int]]) -> None:
+    def __init__(self, sites: list[RaiseSite], taken: set[tuple[str, int]]) -> None:
         self.sites = sorted(sites, key=lambda s: s.line)  # stable: one line keeps its order
         self.lines = [s.line for s in self.sites]
         self.taken = taken
@@ -154,7 +154,7 @@ class _Free:
             self._down[hop + 1] = at + 1
         return at
 
-    def nearest(self, line: int) -> Site | None:
+    def nearest(self, line: int) -> RaiseSite | None:
         """The untaken site nearest ``line``; of two as near, the one above (as ``min`` over
         the sites in line order would choose)."""
         split = bisect_left(self.lines, line)
@@ -168,8 +168,8 @@ class _Free:
         return self.sites[self._first_free(bisect_left(self.lines, self.lines[above]))]
 
 
-def _grouped(sites: list[Site], key: Any, taken: set[tuple[str, int]]) -> dict[Any, _Free]:
-    groups: dict[Any, list[Site]] = {}
+def _grouped(sites: list[RaiseSite], key: Any, taken: set[tuple[str, int]]) -> dict[Any, _Free]:
+    groups: dict[Any, list[RaiseSite]] = {}
     for site in sites:
         groups.setdefault(key(site), []).append(site)
     return {k: _Free(v, taken) for k, v in groups.items()}
@@ -179,7 +179,7 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
     """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded or removed."""
     report = Report()
     records, report.skipped = update.existing_records(content, repo)
-    files: dict[str, list[Site]] = {}
+    files: dict[str, list[RaiseSite]] = {}
     taken: set[tuple[str, int]] = set()
     by_message: dict[str, dict[tuple[str, str], _Free]] = {}
     by_function: dict[str, dict[tuple[str, str | None], _Free]] = {}
@@ -189,7 +189,7 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
     wanted = sorted({str(r.data["source"]["path"]) for r in records})
     texts = dict(tree.read_all(wanted))
 
-    def sites_in(path: str) -> list[Site]:
+    def sites_in(path: str) -> list[RaiseSite]:
         if path not in files:
             text = texts[path] if path in texts else next(tree.read_all([path]))[1]
             try:

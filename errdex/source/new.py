@@ -11,12 +11,12 @@ from pathlib import Path
 
 import yaml
 
-from .load import parse_yaml
-from .model import derive_id, parse_template
-from .problems import Severity
-from .schema import RECORD, json_schema
-from .search import extract
-from .validate import check_record
+from ..load import parse_yaml
+from ..model import derive_id, parse_template
+from ..problems import Severity
+from ..schema import RECORD, json_schema
+from ..search import extract
+from ..validate import check_record
 
 SCHEMA_FILE = "record.schema.json"
 """The JSON Schema of record files, kept in the content folder for editors."""
@@ -41,14 +41,14 @@ class Refused(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Draft:
+class PastedError:
     exception: str
     template: str
     guessed: tuple[tuple[str, str], ...]
     """(placeholder, the value it replaced) for the author to confirm."""
 
 
-def draft(paste: str, exception: str | None) -> Draft:
+def draft(paste: str, exception: str | None) -> PastedError:
     """The exception and a template for a paste, its values turned into placeholders."""
     if _has_surrogates(paste) or (exception and _has_surrogates(exception)):
         raise Refused("the text holds bytes that are not UTF-8; paste it as UTF-8 text")
@@ -69,7 +69,7 @@ def draft(paste: str, exception: str | None) -> Draft:
             f"give the message as TEXT with --exception {name}"
         )
     template, guessed = _placeholders(message)
-    return Draft(name, template, guessed)
+    return PastedError(name, template, guessed)
 
 
 def _has_surrogates(text: str) -> bool:
@@ -134,7 +134,7 @@ def _name(exception: str) -> str:
     return exception if yaml.safe_load(exception) == exception else quoted(exception)
 
 
-def scaffold(repo: str, item: Draft, today: datetime.date) -> str:
+def scaffold(repo: str, item: PastedError, today: datetime.date) -> str:
     guesses = "".join(f"#   {{{name}}} was {_shown(value)}\n" for name, value in item.guessed)
     confirm = (
         "# Placeholders guessed from the values in the paste: rename or undo them.\n" + guesses
@@ -187,7 +187,7 @@ def _shown(value: str) -> str:
 _UNSAFE_IN_COMMENT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
-def checked(repo: str, item: Draft, today: datetime.date) -> str:
+def checked(repo: str, item: PastedError, today: datetime.date) -> str:
     """The scaffold, once it is known to read back as written and to build when the author
     has filled in the source; otherwise ``Refused`` names each problem."""
     text = scaffold(repo, item, today)
@@ -206,7 +206,7 @@ def checked(repo: str, item: Draft, today: datetime.date) -> str:
     return text
 
 
-def write_new(content: Path, repo: str, item: Draft, today: datetime.date) -> Path:
+def write_new(content: Path, repo: str, item: PastedError, today: datetime.date) -> Path:
     """Write the scaffold; never over an existing file, never one that would not build."""
     text = checked(repo, item, today)
     owner, name = repo.split("/")

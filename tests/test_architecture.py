@@ -1,0 +1,189 @@
+"""The rules of the house, read from the imports; a broken rule names the module and line.
+
+What importing a module loads is its module-level imports and, through them, theirs: the
+rules marked "whole" follow that chain. An import inside a function is the module's own
+business; the rules not marked "whole" look at every import the module writes.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "errdex"
+
+
+@dataclass(frozen=True)
+class Rule:
+    modules: str
+    """A module, or a package and everything in it."""
+    forbidden: tuple[str, ...]
+    """Modules (with everything in them) it must not import."""
+    whole: bool
+    """Follow module-level imports through other modules."""
+    says: str
+
+
+RULES = (
+    Rule(
+        "errdex.model",
+        ("yaml", "jinja2", "pygments", "pathlib", "os", "errdex.load", "errdex.render"),
+        True,
+        "the model knows no template, no YAML and no file system",
+    ),
+    Rule("errdex.render", ("yaml", "errdex.load"), False, "render never loads YAML"),
+    Rule(
+        "errdex.search",
+        ("errdex.render", "jinja2", "pygments", "yaml", "markdown_it"),
+        True,
+        "the search core loads no renderer and no YAML",
+    ),
+    Rule(
+        "errdex.source",
+        ("errdex.render", "errdex.markdown", "errdex.highlight", "jinja2"),
+        False,
+        "the tools that read source code never render",
+    ),
+    Rule("errdex.cli", ("yaml", "jinja2", "pygments"), False, "the command line is a thin face"),
+)
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str
+    line: int
+    top: bool
+    """At module level (runs on import), not inside a function."""
+
+
+def _name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path, root: Path) -> list[Import]:
+    """Every module ``path`` imports, resolved to absolute names."""
+    here = _name(path, root)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    tree = ast.parse(path.read_text(), str(path))
+    nested = {
+        id(node)
+        for func in ast.walk(tree)
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(func)
+    }
+    skipped = {  # `if TYPE_CHECKING:` blocks load nothing
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for node in ast.walk(block)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        top = id(node) not in nested
+        if isinstance(node, ast.Import):
+            found += [Import(alias.name, node.lineno, top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, *([base] if base else [])])
+            # `from . import x` imports the module x, not only the package.
+            found += [Import(f"{base}.{alias.name}", node.lineno, top) for alias in node.names]
+            found.append(Import(base, node.lineno, top))
+    return found
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def broken_rules(root: Path, rules: tuple[Rule, ...] = RULES) -> list[str]:
+    """``path:line: module imports X (through …): rule`` for every import a rule forbids."""
+    modules = {_name(path, root): path for path in sorted(root.rglob("*.py"))}
+    imports = {name: imports_of(path, root) for name, path in modules.items()}
+    problems = set()
+    for rule in rules:
+        for name, path in modules.items():
+            if not _within(name, rule.modules):
+                continue
+            for first in imports[name]:
+                if rule.whole and not first.top:
+                    continue
+                # Breadth first from this import, remembering how each module was reached.
+                via: dict[str, str | None] = {first.module: None}
+                queue = [first.module]
+                while queue:
+                    current = queue.pop(0)
+                    if any(_within(current, bad) for bad in rule.forbidden):
+                        chain, step = [], via[current]
+                        while step is not None:
+                            chain.insert(0, step)
+                            step = via[step]
+                        through = f" (through {' → '.join(chain)})" if chain else ""
+                        rel = path.relative_to(root.parent).as_posix()
+                        problems.add(
+                            f"{rel}:{first.line}: {name} imports {current}{through}: {rule.says}"
+                        )
+                        break
+                    if rule.whole and current in imports:
+                        for step in imports[current]:
+                            if step.top and step.module not in via:
+                                via[step.module] = current
+                                queue.append(step.module)
+    return sorted(problems)
+
+
+def test_errdex_keeps_the_rules_of_the_house() -> None:
+    assert broken_rules(PACKAGE) == []
+
+
+def test_a_broken_rule_is_named_with_its_module_and_line(tmp_path: Path) -> None:
+    fake = tmp_path / "errdex"
+    (fake / "source").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "source" / "__init__.py").write_text("")
+    (fake / "load.py").write_text("import yaml\n")
+    (fake / "document.py").write_text("from dataclasses import dataclass\n")
+    # The model reaches YAML only through another module, at module level.
+    (fake / "model.py").write_text("import re\n\nfrom .helpers import parse\n")
+    (fake / "helpers.py").write_text("from . import load\n")
+    (fake / "render.py").write_text("def page():\n    import yaml\n")
+    (fake / "search.py").write_text("from .model import parse\n")
+    (fake / "cli.py").write_text("def main():\n    from .source import scan\n")
+    (fake / "source" / "scan.py").write_text("from ..render import page\n")
+
+    found = broken_rules(fake)
+
+    assert any(p.startswith("errdex/model.py:3: errdex.model imports") for p in found), found
+    assert any("errdex/model.py:3:" in p and "through errdex.helpers" in p for p in found), found
+    assert any(p.startswith("errdex/render.py:2: errdex.render imports yaml") for p in found)
+    assert any(p.startswith("errdex/search.py:1: errdex.search imports") for p in found), found
+    assert any(
+        p.startswith("errdex/source/scan.py:1: errdex.source.scan imports errdex.render")
+        for p in found
+    ), found
+    assert not any(p.startswith("errdex/cli.py") for p in found), found
+
+
+def test_an_import_inside_a_function_does_not_load_the_module_that_holds_it(
+    tmp_path: Path,
+) -> None:
+    fake = tmp_path / "errdex"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "model.py").write_text("from .helpers import parse\n")
+    (fake / "helpers.py").write_text("def parse():\n    import yaml\n")
+
+    assert broken_rules(fake) == []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.modules for r in RULES])
+def test_every_rule_looks_at_a_module_that_exists(rule: Rule) -> None:
+    names = {_name(p, PACKAGE) for p in PACKAGE.rglob("*.py")}
+    assert any(_within(name, rule.modules) for name in names)
