@@ -82,9 +82,35 @@ def _parser() -> argparse.ArgumentParser:
         "lookup", help="find the error page for a pasted message, traceback or log line"
     )
     cmd.add_argument("text", nargs="?", default="-", help="the paste; - or nothing reads stdin")
-    content_options(cmd)
+    cmd.add_argument(
+        "--site",
+        help="a built site's folder or a published site's URL to read the search index of "
+        "(default: public/ when it holds one, else the records of --content)",
+    )
+    cmd.add_argument(
+        "--content",
+        type=Path,
+        help="read the records' YAML instead (content); with --site, only to tell whether "
+        "the index is older than them",
+    )
+    cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
     cmd.add_argument("--json", action="store_true", help="print the matches as JSON")
     cmd.add_argument("--limit", type=_positive, default=5, help="matches to show at most (5)")
+    cmd.add_argument(
+        "--batch",
+        action="store_true",
+        help='read JSON Lines {"id": ..., "text": ...} on stdin; write one JSON result a line',
+    )
+    cmd.add_argument(
+        "--cache",
+        type=Path,
+        default=Path(".errdex/cache"),
+        help="keep files fetched from a --site URL here (.errdex/cache)",
+    )
+    cmd.add_argument("--no-cache", action="store_true", help="keep no fetched files")
+    cmd.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for a --site URL (10)"
+    )
 
     for name, help_text in (
         ("scan", "create records for every raise in a codebase; refresh their source facts"),
@@ -366,56 +392,56 @@ def _reconcile(ns: argparse.Namespace) -> int:
 
 
 def _lookup(ns: argparse.Namespace) -> int:
-    from . import search
-    from .build import Options, gather
-    from .urls import json_url, page_url
+    from . import lookup as finder
+    from .search import PASTE_LIMIT
 
-    paste = sys.stdin.read() if ns.text == "-" else ns.text
-    site, _warnings = gather(Options(content=ns.content, strict=ns.strict))
-    index = search.Index.build(search.entries_from(site.records))
-    extracted = search.extract(paste)
+    if not 0 < ns.timeout <= 3600:
+        print(
+            f"errdex: --timeout must be seconds above 0, up to 3600: {ns.timeout}", file=sys.stderr
+        )
+        return 1
+    try:
+        source = finder.choose(
+            ns.site, ns.content, None if ns.no_cache else ns.cache, ns.timeout, ns.strict
+        )
+        if ns.batch:
+            return finder.batch(source, sys.stdin, sys.stdout, ns.limit)
+    except finder.Unavailable as exc:
+        print(f"errdex: {exc}", file=sys.stderr)
+        return 1
+    try:
+        paste = sys.stdin.read() if ns.text == "-" else ns.text
+    except UnicodeDecodeError:
+        print("errdex: standard input is not UTF-8 text", file=sys.stderr)
+        return 1
+    try:
+        extracted, document = finder.answer(source, paste, ns.limit)
+    except finder.Unavailable as exc:
+        print(f"errdex: {exc}", file=sys.stderr)
+        return 1
     if extracted.cut:
         print(
-            f"errdex: the paste is longer than {search.PASTE_LIMIT:,} characters: "
-            f"only its last {search.PASTE_LIMIT:,} were read",
+            f"errdex: the paste is longer than {PASTE_LIMIT:,} characters: "
+            f"only its last {PASTE_LIMIT:,} were read",
             file=sys.stderr,
         )
-    matches = search.lookup(index, paste, limit=ns.limit)
-    base = site.config.base_url
+    matches = document["matches"]
     if ns.json:
-        document = {
-            "query": {"exception": extracted.exception, "message": extracted.message},
-            "matches": [
-                {
-                    "id": m.entry.id,
-                    "exception": m.entry.exception,
-                    "repo": m.entry.repo,
-                    "message": m.entry.template,
-                    "title": m.entry.title,
-                    "url": base + page_url(m.entry.id),
-                    "json_url": base + json_url(m.entry.id),
-                    "exact": m.exact,
-                    "score": round(m.score, 4),
-                    "values": [list(pair) for pair in m.values],
-                    "also": [base + page_url(i) for i in m.also],
-                }
-                for m in matches
-            ],
-        }
         print(json.dumps(document, indent=2, ensure_ascii=False))
         return 0 if matches else 1
     if not matches:
         print(f"No error in this index matches: {extracted.message[:200]!r}")
         return 1
     for rank, m in enumerate(matches, start=1):
-        how = "whole message matches" if m.exact else f"partial match, score {m.score:.2f}"
-        print(f"{rank}. {m.entry.exception} · {m.entry.repo} · {how}")
-        print(f"   {m.entry.template}")
-        print(f"   {base + page_url(m.entry.id)}")
-        if m.values:
-            print("   " + ", ".join(f"{name} = {value}" for name, value in m.values))
-        if m.also:
-            print(f"   also raised at {len(m.also)} other place(s): " + ", ".join(m.also))
+        how = "whole message matches" if m["exact"] else f"partial match, score {m['score']:.2f}"
+        print(f"{rank}. {m['exception']} · {m['repo']} · {how}")
+        print(f"   {m['message']}")
+        print(f"   {m['url']}")
+        if m["values"]:
+            print("   " + ", ".join(f"{name} = {value}" for name, value in m["values"]))
+        if m["also"]:
+            ids = [url.rstrip("/").rsplit("/", 1)[-1] for url in m["also"]]
+            print(f"   also raised at {len(ids)} other place(s): " + ", ".join(ids))
     return 0
 
 

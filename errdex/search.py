@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .model import Record, parse_template
 
@@ -74,6 +74,7 @@ _PREFIXES = [*_TAGS, *_RECORD_STARTS]
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
 _TRACEBACK = "Traceback (most recent call last):"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CHAIN_MARKERS = (
     "During handling of the above exception",
     "The above exception was the direct cause",
@@ -100,6 +101,11 @@ class Extracted:
     message: str
     cut: bool = False
     """The paste was longer than PASTE_LIMIT: only its end was read."""
+    line: int | None = field(default=None, compare=False)
+    """Where the message starts: the paste's line (from 0) naming the exception, or None
+    when no line of the paste does (a bare message)."""
+    line_text: str | None = field(default=None, compare=False)
+    """That line, without log prefixes and surrounding blanks."""
 
 
 def strip_prefixes(line: str) -> tuple[str, bool]:
@@ -123,8 +129,10 @@ def strip_prefixes(line: str) -> tuple[str, bool]:
 def extract(paste: str) -> Extracted:
     """The exception and message a paste is about (see the module docstring)."""
     cut = len(paste) > PASTE_LIMIT
+    skipped = 0
     if cut:
-        paste = paste[-PASTE_LIMIT:]
+        head, paste = paste[:-PASTE_LIMIT], paste[-PASTE_LIMIT:]
+        skipped = len(_LINE_BREAK.findall(head)) - (head[-1:] == "\r" and paste[:1] == "\n")
     text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
     stripped = [strip_prefixes(line) for line in text.split("\n")]
     lines = [line for line, _ in stripped]
@@ -148,6 +156,7 @@ def extract(paste: str) -> Extracted:
         message = " ".join(line.strip(BLANK) for line in lines if line.strip(BLANK))
         return Extracted(None, message[:SEARCH_MESSAGE_LIMIT], cut)
     index, match = found
+    found_at = (skipped + index, lines[index].strip(BLANK))
     parts = [match.group(2) or ""]
     for line, starts_record in stripped[index + 1 :]:
         line = line.strip(BLANK)
@@ -155,7 +164,7 @@ def extract(paste: str) -> Extracted:
             break
         parts.append(line)
     message = " ".join(part for part in parts if part)
-    return Extracted(match.group(1), message[:SEARCH_MESSAGE_LIMIT], cut)
+    return Extracted(match.group(1), message[:SEARCH_MESSAGE_LIMIT], cut, *found_at)
 
 
 # --- 2. Normalizing ------------------------------------------------------------------
@@ -368,6 +377,21 @@ class Index:
         return out
 
 
+class Searchable(Protocol):
+    """What lookup reads of an index: an Index built here, or one read from the files a
+    build wrote (errdex/lookup.py), shard by shard as the paste needs them."""
+
+    @property
+    def entries(self) -> Sequence[Entry]: ...
+    @property
+    def postings(self) -> Mapping[str, Sequence[int]]: ...
+    @property
+    def common(self) -> Mapping[str, int]: ...
+    @property
+    def sizes(self) -> Sequence[int]: ...
+    def df(self, word: str) -> int: ...
+
+
 def fnv1a(word: str) -> int:
     """32-bit FNV-1a of the UTF-8 bytes: the same shard number in Python and JavaScript."""
     value = 0x811C9DC5
@@ -431,13 +455,13 @@ def lookup_words(words: Sequence[str]) -> list[str]:
     return [w for w in dict.fromkeys(words) if not is_digits(w)][:LOOKUP_WORDS]
 
 
-def weights(index: Index, looked_up: Sequence[str]) -> dict[str, float]:
+def weights(index: Searchable, looked_up: Sequence[str]) -> dict[str, float]:
     """Weight of each looked-up word the index has: the rarer, the heavier."""
     total = len(index.entries)
     return {w: math.log(1 + total / df) for w in looked_up if (df := index.df(w))}
 
 
-def candidates(index: Index, looked_up: Sequence[str], weight: dict[str, float]) -> list[int]:
+def candidates(index: Searchable, looked_up: Sequence[str], weight: dict[str, float]) -> list[int]:
     """Entries sharing words with the paste: those sharing the rarest words, and those
     whose own words the paste holds most completely.
 
@@ -583,7 +607,7 @@ def _same_word(pasted: str, word: str, first: bool, last: bool) -> bool:
     return (first and word.endswith(pasted)) or (last and word.startswith(pasted))
 
 
-def lookup(index: Index, paste: str, limit: int = 5) -> list[Match]:
+def lookup(index: Searchable, paste: str, limit: int = 5) -> list[Match]:
     """The best matches for a paste, best first; empty when nothing matches well enough."""
     extracted = extract(paste)
     message = extracted.message

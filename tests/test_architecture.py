@@ -42,6 +42,12 @@ RULES = (
         "the search core loads no renderer and no YAML",
     ),
     Rule(
+        "errdex.lookup",
+        ("errdex.render", "jinja2", "pygments", "yaml", "markdown_it"),
+        True,
+        "a lookup from a built index loads no renderer and no YAML",
+    ),
+    Rule(
         "errdex.source",
         ("errdex.render", "errdex.markdown", "errdex.highlight", "jinja2"),
         False,

@@ -1,0 +1,523 @@
+"""Lookup over a built search index: a site folder, or a published site over HTTP.
+
+``python build.py lookup --site DIR|URL`` reads the files the build writes for the
+browser (``search/meta.json``, then only the word shards the paste's words fall in and
+the record chunks of its candidates, as static/search.js does) and runs the matching of
+errdex/search.py over them: the same answers as from the YAML, without reading it.
+Nothing here imports a YAML parser, the renderer or a highlighter.
+
+Fetched files are kept on disk with their ``ETag`` (and ``Last-Modified``); the next
+call asks for them with ``If-None-Match`` and re-uses them on ``304 Not Modified``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TextIO, overload
+
+from . import __version__, search
+
+MAX_BYTES = 64 * 1024 * 1024
+"""Largest file of an index read or fetched: a bigger one is refused, not read."""
+TIMEOUT = 10.0
+MARKER = ".errdex-site"
+"""errdex.write.MARKER, without importing the writer: the file every build leaves."""
+"""Seconds a fetch may wait for a published site before lookup gives up (``--timeout``)."""
+
+
+class Unavailable(Exception):
+    """The index cannot be read; the message says why, for the user."""
+
+
+class Store(Protocol):
+    """Where the files of a built site are read from."""
+
+    name: str
+
+    def read(self, rel: str) -> bytes: ...
+
+
+class FolderStore:
+    """A site folder on disk."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.name = str(root)
+
+    def read(self, rel: str) -> bytes:
+        path = self.root / rel
+        try:
+            with path.open("rb") as file:
+                data = file.read(MAX_BYTES + 1)
+        except FileNotFoundError:
+            raise Unavailable(
+                f"{path} is missing: {self.root} is not a site errdex built "
+                "(build it, or give --content)"
+            ) from None
+        except OSError as exc:
+            raise Unavailable(f"cannot read {path}: {exc.strerror or exc}") from None
+        if len(data) > MAX_BYTES:
+            raise Unavailable(f"{path} is larger than {MAX_BYTES:,} bytes: refused")
+        return data
+
+
+class WebStore:
+    """A published site: files fetched over HTTP(S), kept in ``cache`` with their ETag."""
+
+    def __init__(self, base: str, cache: Path | None, timeout: float = TIMEOUT) -> None:
+        self.base = base if base.endswith("/") else base + "/"
+        self.name = self.base
+        self.cache = cache
+        self.timeout = timeout
+
+    def _kept(self, url: str) -> tuple[Path, Path] | None:
+        if self.cache is None:
+            return None
+        key = hashlib.sha256(url.encode()).hexdigest()[:32]
+        folder = self.cache / "lookup"
+        return folder / f"{key}.body", folder / f"{key}.head"
+
+    def read(self, rel: str) -> bytes:
+        # Imported here: they cost a call on a site folder more than all else it loads.
+        import urllib.error
+        import urllib.request
+
+        url = self.base + rel
+        kept = self._kept(url)
+        headers = {"User-Agent": f"errdex/{__version__}", "Accept-Encoding": "identity"}
+        old: bytes | None = None
+        if kept:
+            try:
+                old = kept[0].read_bytes()
+                head = json.loads(kept[1].read_bytes())
+                if head.get("etag"):
+                    headers["If-None-Match"] = str(head["etag"])
+                if head.get("last_modified"):
+                    headers["If-Modified-Since"] = str(head["last_modified"])
+            except (OSError, ValueError, AttributeError):
+                old = None
+                headers = {k: v for k, v in headers.items() if not k.startswith("If-")}
+        request = urllib.request.Request(url, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                length = response.headers.get("Content-Length")
+                if length and length.isdigit() and int(length) > MAX_BYTES:
+                    raise Unavailable(f"{url} is larger than {MAX_BYTES:,} bytes: refused")
+                data: bytes = response.read(MAX_BYTES + 1)
+                if len(data) > MAX_BYTES:
+                    raise Unavailable(f"{url} is larger than {MAX_BYTES:,} bytes: refused")
+                etag = response.headers.get("ETag")
+                modified = response.headers.get("Last-Modified")
+        except urllib.error.HTTPError as exc:
+            if exc.code == 304 and old is not None:
+                return old
+            raise Unavailable(
+                f"{url} answered {exc.code} {exc.reason}: is {self.base} an errdex site?"
+            ) from None
+        except urllib.error.URLError as exc:
+            reason = exc.reason
+            if isinstance(reason, TimeoutError):
+                raise Unavailable(f"{url} did not answer within {self.timeout:g} s") from None
+            raise Unavailable(f"cannot reach {url}: {reason}") from None
+        except TimeoutError:
+            raise Unavailable(f"{url} did not answer within {self.timeout:g} s") from None
+        except (OSError, ValueError) as exc:  # a dropped connection, a malformed answer
+            raise Unavailable(f"cannot fetch {url}: {exc}") from None
+        if kept and (etag or modified):
+            self._keep(kept, data, {"etag": etag, "last_modified": modified})
+        return data
+
+    @staticmethod
+    def _keep(kept: tuple[Path, Path], data: bytes, head: dict[str, str | None]) -> None:
+        """Write the body, then its headers: a head never names a body it does not go with.
+        A cache that cannot be written is only slower."""
+        body, meta = kept
+        try:
+            body.parent.mkdir(parents=True, exist_ok=True)
+            for path, content in ((body, data), (meta, json.dumps(head).encode())):
+                partial = path.with_name(f".{path.name}.{os.getpid()}")
+                partial.write_bytes(content)
+                os.replace(partial, path)
+        except OSError:
+            pass
+
+
+def _damaged(store: Store, rel: str, why: str) -> Unavailable:
+    return Unavailable(f"{store.name}: {rel} {why}: not a search index this errdex can read")
+
+
+def _json(store: Store, rel: str) -> Any:
+    try:
+        return json.loads(store.read(rel))
+    except (ValueError, UnicodeDecodeError):
+        raise _damaged(store, rel, "is not JSON") from None
+
+
+class _Entries(Sequence[search.Entry]):
+    """The index's records, read a chunk at a time and made into entries when first used."""
+
+    def __init__(self, index: SiteIndex) -> None:
+        self.site = index
+        self.made: dict[int, search.Entry] = {}
+
+    def __len__(self) -> int:
+        return self.site.count
+
+    @overload
+    def __getitem__(self, number: int) -> search.Entry: ...
+    @overload
+    def __getitem__(self, number: slice) -> Sequence[search.Entry]: ...
+    def __getitem__(self, number: int | slice) -> search.Entry | Sequence[search.Entry]:
+        if isinstance(number, slice):
+            return [self[i] for i in range(*number.indices(len(self)))]
+        if number < 0:
+            number += len(self)
+        if not 0 <= number < len(self):
+            raise IndexError(number)
+        entry = self.made.get(number)
+        if entry is None:
+            entry = self.made[number] = self.site.entry(number)
+        return entry
+
+    def __iter__(self) -> Iterator[search.Entry]:
+        return (self[i] for i in range(len(self)))
+
+
+class _Postings(Mapping[str, list[int]]):
+    """Word → entries, read a word shard at a time (common words are never in one)."""
+
+    def __init__(self, index: SiteIndex) -> None:
+        self.site = index
+
+    def __getitem__(self, word: str) -> list[int]:
+        if word in self.site.common:
+            raise KeyError(word)
+        return self.site.shard(search.fnv1a(word) % self.site.shards)[word]
+
+    def __iter__(self) -> Iterator[str]:
+        for number in range(self.site.shards):
+            yield from self.site.shard(number)
+
+    def __len__(self) -> int:
+        return sum(len(self.site.shard(n)) for n in range(self.site.shards))
+
+
+class SiteIndex:
+    """The browser's search index, read lazily: what ``search.lookup`` needs of an Index."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        meta = _json(store, "search/meta.json")
+        try:
+            if meta["version"] != 1:
+                raise _damaged(store, "search/meta.json", f"is version {meta['version']!r}")
+            self.count = _int(meta["count"])
+            self.shards = _int(meta["shards"], 1)
+            self.chunk = _int(meta["chunk"], 1)
+            self.common: dict[str, int] = dict(meta["common"])
+            self.sizes: list[int] = list(meta["sizes"])
+            self.repos: list[str] = list(meta["repos"])
+            self.exceptions: list[str] = list(meta["exceptions"])
+            self.same_rules = meta.get("patterns") == search.PATTERNS
+        except (KeyError, TypeError, ValueError):
+            raise _damaged(store, "search/meta.json", "lacks what lookup needs") from None
+        if len(self.sizes) != self.count:
+            raise _damaged(store, "search/meta.json", "has sizes that do not fit its count")
+        self._shards: dict[int, dict[str, list[int]]] = {}
+        self._chunks: dict[int, list[Any]] = {}
+        self.entries = _Entries(self)
+        self.postings = _Postings(self)
+
+    def df(self, word: str) -> int:
+        return len(self.postings.get(word, ())) or self.common.get(word, 0)
+
+    def shard(self, number: int) -> dict[str, list[int]]:
+        found = self._shards.get(number)
+        if found is None:
+            rel = f"search/words/{number}.json"
+            found = _json(self.store, rel)
+            if not isinstance(found, dict):
+                raise _damaged(self.store, rel, "is not a word shard")
+            self._shards[number] = found
+        return found
+
+    def entry(self, number: int) -> search.Entry:
+        chunk, at = divmod(number, self.chunk)
+        rows = self._chunks.get(chunk)
+        rel = f"search/records/{chunk}.json"
+        if rows is None:
+            rows = _json(self.store, rel)
+            if not isinstance(rows, list):
+                raise _damaged(self.store, rel, "is not a record chunk")
+            self._chunks[chunk] = rows
+        try:
+            id, exception, repo, template = rows[at]
+            return search.make_entry(
+                number, id, self.exceptions[exception], self.repos[repo], template, ""
+            )
+        except (ValueError, TypeError, IndexError, AttributeError):
+            raise _damaged(self.store, rel, f"has no readable record {number}") from None
+
+
+def _int(value: Any, least: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise ValueError(value)
+    return value
+
+
+# --- What a match is, for a reader and for a bot ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What the site says of a record: its title and addresses."""
+
+    title: str
+    url: str
+    json_url: str
+
+
+@dataclass
+class Source:
+    """An index to search and how to name the pages of its records."""
+
+    index: search.Searchable
+    page: Callable[[str], Page]
+    """Record id → its title and addresses."""
+    page_url: Callable[[str], str]
+    """Record id → its page's address (for ``also``, without reading its record)."""
+    where: str
+    """What was read, for messages: a folder, a URL, a content folder."""
+    checking: Callable[[], str | None] | None = None
+    """Whether the index is older than the records: worked out meanwhile (a stat walk of
+    the records, while the index is read), said with the first answer."""
+
+    def say_notes(self) -> None:
+        if self.checking is not None:
+            note, self.checking = self.checking(), None
+            if note:
+                print(f"errdex: note: {note}", file=sys.stderr)
+
+
+def site_source(store: Store) -> Source:
+    from .urls import page_url as relative_page
+
+    index = SiteIndex(store)
+    base: list[str] = []
+    seen: dict[str, Page] = {}
+
+    def page(record_id: str) -> Page:
+        if record_id in seen:
+            return seen[record_id]
+        rel = f"api/errors/{record_id}.json"
+        document = _json(store, rel)
+        try:
+            found = Page(str(document["title"]), str(document["url"]), str(document["json_url"]))
+        except (KeyError, TypeError):
+            raise _damaged(store, rel, "lacks title and url") from None
+        own = relative_page(record_id)
+        if not base and found.url.endswith(own):
+            base.append(found.url[: -len(own)])
+        seen[record_id] = found
+        return found
+
+    def page_url(record_id: str) -> str:
+        return (base[0] if base else "") + relative_page(record_id)
+
+    return Source(index, page, page_url, store.name)
+
+
+def content_source(content: Path, strict: bool) -> Source:
+    """The records of a content folder, read from their YAML (the way before --site)."""
+    from .build import Options, gather
+    from .urls import json_url, page_url
+
+    site, _warnings = gather(Options(content=content, strict=strict))
+    index = search.Index.build(search.entries_from(site.records))
+    base = site.config.base_url
+    titles = {r.id: r.title for r in site.records}
+
+    def page(record_id: str) -> Page:
+        return Page(titles[record_id], base + page_url(record_id), base + json_url(record_id))
+
+    return Source(index, page, lambda i: base + page_url(i), str(content))
+
+
+def confidence(match: search.Match) -> float:
+    """How sure the answer is, from 0 to 1, for a bot to threshold on: 0.9 and up when the
+    whole message matched its template (higher the more of it is the template's own text),
+    at most 0.85 for a partial match or one of a template with hardly any words of its own."""
+    if match.exact and match.score >= 1.0:
+        return round(0.9 + 0.1 * min(1.0, match.score - 1.0), 4)
+    return round(0.85 * min(1.0, match.score), 4)
+
+
+def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, dict[str, Any]]:
+    """The extracted query and the JSON document of its matches (what ``--json`` prints)."""
+    extracted = search.extract(paste)
+    try:
+        matches = search.lookup(source.index, paste, limit=limit)
+        described = [(m, source.page(m.entry.id)) for m in matches]
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise Unavailable(f"{source.where}: the search index is damaged ({exc!r})") from None
+    matched = None
+    if extracted.line is not None:
+        matched = {"line": extracted.line + 1, "text": extracted.line_text}
+    document = {
+        "query": {"exception": extracted.exception, "message": extracted.message},
+        "matches": [
+            {
+                "id": m.entry.id,
+                "exception": m.entry.exception,
+                "repo": m.entry.repo,
+                "message": m.entry.template,
+                "title": page.title,
+                "url": page.url,
+                "json_url": page.json_url,
+                "exact": m.exact,
+                "score": round(m.score, 4),
+                "confidence": confidence(m),
+                "matched": matched,
+                "values": [list(pair) for pair in m.values],
+                "also": [source.page_url(i) for i in m.also],
+            }
+            for m, page in described
+        ],
+    }
+    source.say_notes()
+    return extracted, document
+
+
+# --- Which index, and is it older than the records ------------------------------------
+
+
+def is_url(text: str) -> bool:
+    return re.match(r"(?i)https?://", text) is not None
+
+
+def has_index(folder: Path) -> bool:
+    return (folder / "search" / "meta.json").is_file()
+
+
+def newest_record(content: Path) -> tuple[float, Path] | None:
+    """The most recently changed record file of ``content`` (and site.yaml): stats only."""
+    best: tuple[float, Path] | None = None
+    stack = [content / "errors"]
+    site = content / "site.yaml"
+    with contextlib.suppress(OSError):
+        best = (site.stat().st_mtime, site)
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as found:
+                for item in found:
+                    if item.is_dir(follow_symlinks=False):
+                        stack.append(Path(item.path))
+                    elif item.name.endswith((".yaml", ".yml")):
+                        when = item.stat().st_mtime
+                        if best is None or when > best[0]:
+                            best = (when, Path(item.path))
+        except OSError:
+            continue
+    return best
+
+
+def built_at(site: Path, cache: Path | None) -> float:
+    """When the index in ``site`` was last built, as near as the files tell: a build
+    keeps the time of a file whose bytes did not change, so this is the newest of the
+    folder, its marker, the index's head and the build state the cache keeps for it."""
+    from .state import path_for
+
+    paths = [site, site / MARKER, site / "search" / "meta.json"]
+    if cache is not None:
+        paths.append(path_for(cache, site))
+    times = []
+    for path in paths:
+        with contextlib.suppress(OSError):
+            times.append(path.stat().st_mtime)
+    return max(times, default=0.0)
+
+
+def staleness(site: Path, content: Path, cache: Path | None) -> str | None:
+    """A one-line note when a record in ``content`` changed after ``site`` was built."""
+    newest = newest_record(content)
+    if newest is None or newest[0] <= built_at(site, cache):
+        return None
+    return (
+        f"the index in {site} may be older than the records: {newest[1]} changed after "
+        f"the last build; build again, or look up with --content {content}"
+    )
+
+
+def choose(
+    site: str | None, content: Path | None, cache: Path | None, timeout: float, strict: bool
+) -> Source:
+    """The index ``lookup`` reads: ``site`` (a folder or a URL), else ``public/`` when a
+    build left an index there, else the records of ``content`` (``content/``). A local
+    index older than the records gets a note on standard error."""
+    if site is None and content is None and has_index(Path("public")):
+        site = "public"
+    if site is None:
+        return content_source(content or Path("content"), strict)
+    if is_url(site):
+        return site_source(WebStore(site, cache, timeout))
+    folder = Path(site)
+    source = site_source(FolderStore(folder))
+    records = content or Path("content")
+    if content is not None or records.is_dir():
+        source.checking = _meanwhile(lambda: staleness(folder, records, cache))
+    return source
+
+
+def _meanwhile(work: Callable[[], str | None]) -> Callable[[], str | None]:
+    """Run ``work`` in a thread (it waits on the file system more than it computes);
+    return what waits for its answer."""
+    import threading
+
+    answer: list[str | None] = []
+    thread = threading.Thread(target=lambda: answer.append(work()), daemon=True)
+    thread.start()
+
+    def wait() -> str | None:
+        thread.join()
+        return answer[0] if answer else None
+
+    return wait
+
+
+def batch(source: Source, lines: Iterable[str], out: TextIO, limit: int) -> int:
+    """One JSON result a line for each ``{"id": ..., "text": ...}`` line; a line that is
+    not one gets ``{"id": ..., "error": ...}`` and makes the exit status 1."""
+    bad = 0
+    try:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            request: Any = None
+            with contextlib.suppress(ValueError):
+                request = json.loads(line)
+            ident = request.get("id") if isinstance(request, dict) else None
+            text = request.get("text") if isinstance(request, dict) else None
+            if isinstance(text, str):
+                document = {"id": ident, **answer(source, text, limit)[1]}
+            else:
+                bad += 1
+                why = f'line {number} is not a JSON object with a "text" string'
+                document = {"id": ident, "error": why}
+            # ASCII: a reader splitting at U+2028 or U+0085 still gets one result a line.
+            out.write(json.dumps(document) + "\n")
+            out.flush()
+    except UnicodeDecodeError:
+        print("errdex: standard input is not UTF-8 text", file=sys.stderr)
+        return 1
+    if bad:
+        print(f"errdex: {bad} line(s) of standard input were not lookups", file=sys.stderr)
+    return 1 if bad else 0

@@ -1,0 +1,313 @@
+"""``lookup`` over a built index: a site folder, a published site over HTTP, batches."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import CONTENT, MINIMAL, ROOT, make_content
+
+from errdex import lookup, search
+from errdex.cli import main
+
+HERE = Path(__file__).parent / "search"
+VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "vectors.yaml").read_text())
+TRACEBACK = VECTORS[1]["paste"]
+MORE = [
+    "tp_size=8 must be divisible by dcp_size=3.",
+    "\x1b[31mERROR 08-14 12:00:01 [core.py:7] ValueError: tp_size=6 must be divisible\x1b[0m",
+    "must be divisible by dcp_size",
+    "No module named 'flash_attn'",
+    "",
+    "x" * 150_000 + "\nValueError: tp_size=2 must be divisible by dcp_size=7.",
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The vectors' records (bundled plus tests/search/extra), as content and built site."""
+    root = tmp_path_factory.mktemp("lookup")
+    content = root / "content"
+    shutil.copytree(CONTENT, content)
+    shutil.copytree(HERE / "extra", content / "errors" / "extra")
+    out = root / "public"
+    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "cache")]
+    assert main(argv) == 0
+    return content, out
+
+
+def batch_of(pastes: list[str]) -> str:
+    return "".join(json.dumps({"id": n, "text": p}) + "\n" for n, p in enumerate(pastes))
+
+
+def test_the_index_answers_what_the_records_answer(  # type: ignore[no-untyped-def]
+    run, site: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    content, out = site
+    pastes = [v["paste"] for v in VECTORS] + MORE
+    answers = {}
+    for how in (["--content", content], ["--site", out]):
+        monkeypatch.setattr("sys.stdin", io.StringIO(batch_of(pastes)))
+        result = run("lookup", "--batch", "--limit", "10", *how)
+        assert result.code == 0, result.err
+        answers[how[0]] = [json.loads(line) for line in result.out.splitlines()]
+    assert len(answers["--site"]) == len(pastes)
+    assert answers["--site"] == answers["--content"]
+    found = [a for a in answers["--site"] if a["matches"]]
+    assert len(found) > len(pastes) // 2
+    assert any(m["also"] for a in found for m in a["matches"])  # addresses of other places
+    # One paste the usual way, as text and as JSON.
+    for flags in ([], ["--json"]):
+        one = run("lookup", TRACEBACK, "--site", out, *flags)
+        assert one.code == 0
+        assert one.out == run("lookup", TRACEBACK, "--content", content, *flags).out
+
+
+def test_a_match_says_which_line_matched_and_how_sure_it_is(  # type: ignore[no-untyped-def]
+    run, site: tuple[Path, Path]
+) -> None:
+    _, out = site
+    document = json.loads(run("lookup", TRACEBACK, "--site", out, "--json").out)
+    first = document["matches"][0]
+    last = TRACEBACK.rstrip("\n").split("\n")
+    assert first["matched"] == {"line": len(last), "text": last[-1]}
+    assert first["exact"] and first["confidence"] >= 0.9
+    partial = json.loads(run("lookup", "must be divisible by dcp", "--site", out, "--json").out)
+    assert partial["matches"], "a piece of a message still finds it"
+    assert all(not m["exact"] and m["confidence"] < 0.9 for m in partial["matches"])
+    assert partial["matches"][0]["matched"] is None  # no line names an exception
+    assert first["values"] == [] and first["url"].endswith(f"/errors/{first['id']}/")
+
+
+def test_the_line_counts_what_a_long_paste_lost_at_its_start() -> None:
+    head = "noise\r\n" * 30_000
+    paste = head + "x" * search.PASTE_LIMIT + "\nValueError: late\n"
+    found = search.extract(paste)
+    assert found.cut and found.line == 30_001 and found.line_text == "ValueError: late"
+    assert search.extract("a\rb\r\nKeyError: 'k'").line == 2
+
+
+def test_site_lookup_loads_no_parser_renderer_or_highlighter(site: tuple[Path, Path]) -> None:
+    _, out = site
+    program = (
+        "import sys\n"
+        "from errdex.cli import main\n"
+        f"code = main(['lookup', {TRACEBACK!r}, '--site', {str(out)!r}, '--json'])\n"
+        "print(code, sorted({'yaml', 'jinja2', 'pygments', 'markdown_it'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stderr
+
+
+def test_an_index_older_than_the_records_is_said(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path
+) -> None:
+    content = make_content(tmp_path, {"a/b/size.yaml": MINIMAL})
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    paste = "ValueError: size=-1 must be positive"
+    fresh = run("lookup", paste, "--site", out, "--content", content, "--cache", cache)
+    assert fresh.code == 0 and "size = -1" in fresh.out
+    assert "older" not in fresh.err
+    later = time.time() + 60
+    os.utime(content / "errors" / "a" / "b" / "size.yaml", (later, later))
+    stale = run("lookup", paste, "--site", out, "--content", content, "--cache", cache)
+    assert stale.code == 0 and "size = -1" in stale.out
+    (note,) = [line for line in stale.err.splitlines() if "older" in line]
+    assert "size.yaml" in note and "--content" in note
+
+
+def test_without_site_or_content_public_is_read_when_it_holds_an_index(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_content(tmp_path, {"a/b/size.yaml": MINIMAL})
+    monkeypatch.chdir(tmp_path)
+    paste = "ValueError: size=-1 must be positive"
+    from_yaml = run("lookup", paste)  # no public/ yet: the records of content/
+    assert from_yaml.code == 0 and "size = -1" in from_yaml.out
+    assert run("build", "--cache", tmp_path / "cache").code == 0
+    (tmp_path / "content" / "errors" / "a" / "b" / "size.yaml").unlink()
+    from_index = run("lookup", paste)  # public/ is read, and its index has the record
+    assert from_index.code == 0 and from_index.out == from_yaml.out
+
+
+def test_batch_answers_each_line_and_names_the_bad_ones(  # type: ignore[no-untyped-def]
+    run, site: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = site
+    lines = [
+        json.dumps({"id": "a", "text": TRACEBACK}),
+        "not json",
+        json.dumps({"id": 7, "text": 3}),
+        "",
+        json.dumps({"id": ["x"], "text": "No module named 'flash_attn'"}),
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    result = run("lookup", "--batch", "--site", out)
+    assert result.code == 1
+    answers = [json.loads(line) for line in result.out.splitlines()]
+    assert [a["id"] for a in answers] == ["a", None, 7, ["x"]]
+    assert answers[0]["matches"][0]["exact"] is True
+    assert "line 2" in answers[1]["error"] and "line 3" in answers[2]["error"]
+    assert answers[3]["matches"] == []
+    assert "2 line(s)" in result.err and "Traceback" not in result.err
+
+
+def test_a_folder_that_holds_no_index_or_a_damaged_one_is_a_clear_error(  # type: ignore[no-untyped-def]
+    run, site: tuple[Path, Path], tmp_path: Path
+) -> None:
+    result = run("lookup", "x", "--site", tmp_path)
+    assert result.code == 1 and "not a site errdex built" in result.err
+    broken = tmp_path / "broken"
+    shutil.copytree(site[1], broken)
+    (broken / "search" / "meta.json").write_text("{")
+    result = run("lookup", "x", "--site", broken)
+    assert result.code == 1 and "meta.json is not JSON" in result.err
+    shutil.copy(site[1] / "search" / "meta.json", broken / "search" / "meta.json")
+    for shard in (broken / "search" / "words").iterdir():
+        shard.write_text("[1, 2]")
+    result = run("lookup", TRACEBACK, "--site", broken)
+    assert result.code == 1 and "not a word shard" in result.err
+    assert run("lookup", "x", "--site", broken, "--timeout", "0").code == 1
+
+
+# --- A published site over HTTP ------------------------------------------------------
+
+
+class Host(http.server.ThreadingHTTPServer):
+    """A static host that sends ETags and answers If-None-Match with 304, and remembers
+    what it was asked."""
+
+    root: Path
+    delay = 0.0
+    requests: list[tuple[str, str | None, int]]
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a client that gave up waiting: what a timeout test makes
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server: Host
+
+    def do_GET(self) -> None:
+        time.sleep(self.server.delay)
+        path = self.server.root / self.path.lstrip("/").split("?")[0]
+        asked = self.headers.get("If-None-Match")
+        if not path.is_file():
+            self.server.requests.append((self.path, asked, 404))
+            self.send_error(404)
+            return
+        data = path.read_bytes()
+        etag = '"' + hashlib.sha256(data).hexdigest()[:16] + '"'
+        code = 304 if asked == etag else 200
+        self.server.requests.append((self.path, asked, code))
+        self.send_response(code)
+        self.send_header("ETag", etag)
+        if code == 304:
+            self.end_headers()
+            return
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def host(site: tuple[Path, Path]) -> Iterator[Host]:
+    server = Host(("127.0.0.1", 0), _Handler)
+    server.root, server.requests = site[1], []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def url_of(server: Host) -> str:
+    return f"http://127.0.0.1:{server.server_port}/"
+
+
+def test_a_published_site_is_read_over_http_and_kept_with_its_etags(  # type: ignore[no-untyped-def]
+    run, host: Host, site: tuple[Path, Path], tmp_path: Path
+) -> None:
+    content, _ = site
+    cache = tmp_path / "cache"
+    first = run("lookup", TRACEBACK, "--site", url_of(host), "--json", "--cache", cache)
+    assert first.code == 0, first.err
+    assert first.out == run("lookup", TRACEBACK, "--content", content, "--json").out
+    fetched = [path for path, asked, code in host.requests]
+    assert "/search/meta.json" in fetched and all(code == 200 for *_, code in host.requests)
+    assert len(fetched) == len(set(fetched)), "a file is fetched once a call"
+    host.requests.clear()
+    again = run("lookup", TRACEBACK, "--site", url_of(host), "--json", "--cache", cache)
+    assert again.out == first.out
+    assert host.requests and all(asked and code == 304 for _, asked, code in host.requests)
+    host.requests.clear()
+    run("lookup", TRACEBACK, "--site", url_of(host), "--json", "--no-cache")
+    assert all(asked is None for _, asked, _ in host.requests)
+
+
+def test_an_unreachable_site_is_a_clear_error(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    result = run("lookup", "x", "--site", f"http://127.0.0.1:{port}/", "--cache", tmp_path)
+    assert result.code == 1
+    assert result.err.startswith("errdex: cannot reach http://127.0.0.1:") and "Traceback" not in (
+        result.err
+    )
+
+
+def test_a_site_that_is_not_errdex_gets_a_clear_error(  # type: ignore[no-untyped-def]
+    run, host: Host, tmp_path: Path
+) -> None:
+    host.root = tmp_path
+    result = run("lookup", "x", "--site", url_of(host), "--cache", tmp_path / "c")
+    assert result.code == 1 and "answered 404" in result.err
+
+
+def test_an_oversized_response_is_refused(  # type: ignore[no-untyped-def]
+    run, host: Host, site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    size = (site[1] / "search" / "meta.json").stat().st_size  # the first file read
+    monkeypatch.setattr(lookup, "MAX_BYTES", size - 1)
+    result = run("lookup", "x", "--site", url_of(host), "--cache", tmp_path)
+    assert result.code == 1 and f"larger than {size - 1:,} bytes: refused" in result.err
+    largest = max(p.stat().st_size for p in site[1].rglob("*.json"))
+    monkeypatch.setattr(lookup, "MAX_BYTES", largest)
+    result = run("lookup", TRACEBACK, "--site", url_of(host), "--cache", tmp_path)
+    assert result.code == 0 and "refused" not in result.err
+
+
+def test_a_slow_site_times_out(run, host: Host, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    host.delay = 3.0
+    started = time.perf_counter()
+    result = run("lookup", "x", "--site", url_of(host), "--timeout", "0.3", "--cache", tmp_path)
+    took = time.perf_counter() - started
+    assert result.code == 1 and "did not answer within 0.3 s" in result.err
+    assert took < host.delay, "the timeout was not honoured"
+
+
+def test_the_marker_lookup_stats_is_the_one_builds_write() -> None:
+    from errdex.write import MARKER
+
+    assert lookup.MARKER == MARKER
