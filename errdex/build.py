@@ -165,6 +165,10 @@ def gather(options: Options) -> tuple[Site, list[Problem]]:
 
 # --- read ----------------------------------------------------------------------------
 
+    try:  # what a build would refuse, check says so, before walking the folder
+        check_output(options.out, options.content)
+    except UnsafeOutput as exc:
+        raise refusal(options.out, exc.reason) from exc
 
 @dataclass(frozen=True, slots=True)
 class _Work:

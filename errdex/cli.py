@@ -34,6 +34,13 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _path(text: str) -> Path:
+    # Path("") is the working folder: an empty --out or --cache is a slip, never a wish.
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must name a folder, not be empty")
+    return Path(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="errdex",
@@ -44,16 +51,16 @@ def _parser() -> argparse.ArgumentParser:
 
     def content_options(cmd: argparse.ArgumentParser) -> None:
         cmd.add_argument(
-            "--content", type=Path, default=Path("content"), help="content folder (content)"
+            "--content", type=_path, default=Path("content"), help="content folder (content)"
         )
         cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
     def output_options(cmd: argparse.ArgumentParser) -> None:
-        cmd.add_argument("--out", type=Path, default=Path("public"), help="output folder (public)")
+        cmd.add_argument("--out", type=_path, default=Path("public"), help="output folder (public)")
         cmd.add_argument("--base-url", help="override the site config's base_url")
         cmd.add_argument(
             "--cache",
-            type=Path,
+            type=_path,
             default=Path(".errdex/cache"),
             help="keep highlighted code and the last build's state here (.errdex/cache)",
         )
@@ -76,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
         "check", help="validate and render without writing; say what a build would change"
     )
     content_options(cmd)
-    cmd.add_argument("--out", type=Path, default=Path("public"), help="output to compare with")
+    cmd.add_argument("--out", type=_path, default=Path("public"), help="output to compare with")
 
     cmd = commands.add_parser(
         "lookup", help="find the error page for a pasted message, traceback or log line"
@@ -89,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     cmd.add_argument(
         "--content",
-        type=Path,
+        type=_path,
         help="read the records' YAML instead (content); with --site, only to tell whether "
         "the index is older than them",
     )
@@ -103,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     cmd.add_argument(
         "--cache",
-        type=Path,
+        type=_path,
         default=Path(".errdex/cache"),
         help="keep files fetched from a --site URL here (.errdex/cache)",
     )
@@ -117,7 +124,7 @@ def _parser() -> argparse.ArgumentParser:
         ("pin", "re-pin every record of a repo to another commit: moved, reworded, removed"),
     ):
         cmd = commands.add_parser(name, help=help_text)
-        cmd.add_argument("source", type=Path, help="a git checkout or a plain source tree")
+        cmd.add_argument("source", type=_path, help="a git checkout or a plain source tree")
         cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
         pinned = cmd.add_mutually_exclusive_group(required=True)
         pinned.add_argument("--commit", help="the commit to pin to (full sha preferred)")
@@ -125,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
             "--ref", help="a branch or tag of the git checkout, resolved to its sha"
         )
         cmd.add_argument(
-            "--content", type=Path, default=Path("content"), help="content folder (content)"
+            "--content", type=_path, default=Path("content"), help="content folder (content)"
         )
         cmd.add_argument("--dry-run", action="store_true", help="report, write nothing")
 
@@ -134,17 +141,17 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
     cmd.add_argument("--exception", help="the exception type, when the paste does not name it")
     cmd.add_argument(
-        "--content", type=Path, default=Path("content"), help="content folder (content)"
+        "--content", type=_path, default=Path("content"), help="content folder (content)"
     )
 
     cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
     content_options(cmd)
     # Served pages carry localhost URLs, so they go to their own folder, never into public/.
     cmd.add_argument(
-        "--out", type=Path, default=Path(".errdex/serve"), help="output folder (.errdex/serve)"
+        "--out", type=_path, default=Path(".errdex/serve"), help="output folder (.errdex/serve)"
     )
     cmd.add_argument(
-        "--cache", type=Path, default=Path(".errdex/cache"), help="cache folder (.errdex/cache)"
+        "--cache", type=_path, default=Path(".errdex/cache"), help="cache folder (.errdex/cache)"
     )
     cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
     cmd.add_argument("--port", type=_port, default=8000, help="port (8000; 0 picks a free one)")
@@ -278,6 +285,10 @@ def _new(ns: argparse.Namespace) -> int:
         same = [r for r in existing if r.id == record_id]
         if same:
             print(f"errdex: {shown_path(same[0].path)} already has this error", file=sys.stderr)
+            return 1
+        clash = new.spelling_clash(ns.content, ns.repo, item.exception, existing)
+        if clash:
+            print(f"errdex: cannot make a record: {clash}; nothing was written", file=sys.stderr)
             return 1
         path = new.write_new(ns.content, ns.repo, item, datetime.date.today())
     except new.Refused as exc:

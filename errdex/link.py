@@ -208,7 +208,7 @@ class _Name:
     line: int
 
 
-def _fold(part: str) -> str:
+def folder_key(part: str) -> str:
     """The name a case-insensitive file system sees: Unicode's canonical caseless form."""
     return unicodedata.normalize("NFD", unicodedata.normalize("NFD", part).casefold())
 
@@ -223,7 +223,7 @@ def _clashes(names: Iterable[_Name]) -> list[Problem]:
     for name in names:
         for depth in range(1, len(name.parts) + 1):
             written = name.parts[:depth]
-            folded = tuple(_fold(folder_name(part)) for part in written)
+            folded = tuple(folder_key(folder_name(part)) for part in written)
             other = first.setdefault(folded, name)
             if other.parts[:depth] == written:
                 continue
@@ -239,7 +239,7 @@ def _clash(name: _Name, other: _Name, depth: int) -> Problem:
     mine, theirs = name.parts[:depth], other.parts[:depth]
     how = (
         "differs only in case from"
-        if [_fold(p) for p in mine] == [_fold(p) for p in theirs]
+        if [folder_key(p) for p in mine] == [folder_key(p) for p in theirs]
         else "makes the same folder as"
     )
     part = "" if depth == len(name.parts) else f": {'/'.join(mine)!r}"

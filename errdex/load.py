@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -78,13 +79,39 @@ def parse_yaml(text: str, shown: str, path: Path) -> tuple[Document | None, list
             Problem(shown, line, f"YAML cannot hold the character {character}", code="E101")
         ]
     try:
+        doc, problems = None, [Problem(shown, 0, "cannot parse", code="E101")]
         if _FAST is not None:
             doc, problems = _parse(text, shown, path, _FAST)
-            if not problems:
-                return doc, problems
-        return _parse(text, shown, path, _Loader)
+        if problems:
+            doc, problems = _parse(text, shown, path, _Loader)
     except RecursionError:
         return None, [Problem(shown, 1, "nested too deeply to be a record", code="E101")]
+    return _in_editor_lines(text, doc, problems)
+
+
+# YAML also breaks lines at NEL, U+2028 and U+2029; editors and GitHub do not, so a
+# line YAML names after one of them is told as the editor's.
+_ODD_BREAKS = re.compile("[\x85\u2028\u2029]")
+_YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _in_editor_lines(
+    text: str, doc: Document | None, problems: list[Problem]
+) -> tuple[Document | None, list[Problem]]:
+    if not _ODD_BREAKS.search(text):
+        return doc, problems
+    editor = [1]  # YAML's line n (from 1) is the editor's editor[n - 1]
+    for found in _YAML_BREAKS.finditer(text):
+        editor.append(editor[-1] + (found.group() not in "\x85\u2028\u2029"))
+
+    def told(line: int) -> int:
+        return editor[line - 1] if 0 < line <= len(editor) else line
+
+    problems = [dataclasses.replace(p, line=told(p.line)) for p in problems]
+    if doc is not None:
+        lines = {key: told(line) for key, line in doc.lines.items()}
+        doc = dataclasses.replace(doc, lines=lines)
+    return doc, problems
 
 
 # Characters YAML does not allow in a stream (C0 controls but tab and line breaks, DEL,
@@ -213,7 +240,8 @@ def load_file(path: Path) -> tuple[Document | None, list[Problem]]:
 def site_base_url(content: Path | None) -> str:
     """The site's base_url when its config can be read (for links to the pages that
     explain problem codes), else errdex's own site."""
-    from .urls import base_url_problem, normal_base_url
+    from .model import normal_base_url
+    from .urls import base_url_problem
 
     fallback = "https://errdex.github.io/errdex/"
     try:

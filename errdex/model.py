@@ -361,10 +361,19 @@ class SiteConfig:
 
 def site_from(doc: Document, base_url: str | None = None) -> SiteConfig:
     data = doc.data
-    url = base_url or data["base_url"]
     return SiteConfig(
         title=data["title"],
-        base_url=url if url.endswith("/") else url + "/",
+        base_url=normal_base_url(base_url or data["base_url"]),
         repository=data["repository"],
         description=data.get("description"),
     )
+
+
+def normal_base_url(url: str) -> str:
+    """A valid base URL as pages use it: scheme and host in lowercase (as browsers and
+    search engines compare them), ending with a slash, so page paths follow it."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    url = urlunsplit(parts._replace(scheme=parts.scheme.lower(), netloc=parts.netloc.lower()))
+    return url if url.endswith("/") else url + "/"

@@ -153,8 +153,3 @@ def _authority_problem(authority: str) -> str | None:
         if not all(c.isalnum() or c in "-_" for c in label):
             return f"has a host that is not a domain name: {host!r}"
     return None
-
-
-def normal_base_url(url: str) -> str:
-    """A valid base URL as pages use it: ending with a slash, so page paths follow it."""
-    return url if url.endswith("/") else url + "/"

@@ -60,8 +60,8 @@ folder holding it is errdex's, and the files it names are the only ones a build 
 remove. One dot only, so it never looks like a partial file (``.name.<pid>``)."""
 
 LEGACY_SIGNATURE = "api/errors.json"
-"""A file every build writes. A folder holding it but no marker was built by a release
-before the marker: it is replaced only when the new build writes every file in it."""
+"""A file every build writes: a folder holding it but no marker may be a site built by a
+release before the marker; it is refused all the same, with a word on what to do."""
 
 
 def marker_bytes(files: Iterable[str]) -> bytes:
@@ -191,15 +191,44 @@ def _check_output(out: Path, content: Path) -> None:
     blocker = next((p for p in target.parents if os.path.lexists(p)), None)
     if blocker is not None and not blocker.is_dir():
         raise UnsafeOutput(out, f"cannot be made: {blocker} is a file, not a folder")
-    if not target.is_dir() or (target / MARKER).is_file():
+    if not target.is_dir() or read_marker(target) is not None:
         return
     names = sorted(os.listdir(target))
-    if names and not (target / LEGACY_SIGNATURE).is_file():
-        raise UnsafeOutput(
-            out,
-            f"exists and is not an errdex site (it has no {MARKER}, and holds "
-            f"{_few(names)}); give a new or empty folder",
+    if names:
+        raise UnsafeOutput(out, _unmarked(target, names))
+
+
+def _unmarked(target: Path, names: list[str]) -> str:
+    """Why a folder without a readable marker is refused. A folder that looks like a
+    site from a release before the marker is still refused: its files cannot be told
+    from ones a person put there with the same names."""
+    held = _first_files(target)
+    if (target / LEGACY_SIGNATURE).is_file():
+        return (
+            f"has no readable {MARKER} (errdex writes one into every site it builds, and "
+            f"replaces only such folders) and holds {_few(held)}; if errdex built it before "
+            "it wrote one, delete the folder once and build again; otherwise give a new or "
+            "empty folder"
         )
+    return (
+        f"exists and is not an errdex site (it has no readable {MARKER}, and holds "
+        f"{_few(held)}); give a new or empty folder"
+    )
+
+
+def _first_files(folder: Path, enough: int = 50) -> list[str]:
+    """Some of what ``folder`` holds, for a message: a walk that stops early, since the
+    folder may be large."""
+    found: list[str] = []
+    for root, folders, names in os.walk(folder):
+        folders.sort()
+        rel = os.path.relpath(root, folder)
+        prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        found += sorted(prefix + name for name in names)
+        if len(found) >= enough:
+            break
+    found.sort(key=lambda name: (name == LEGACY_SIGNATURE, name))  # theirs first
+    return found
 
 
 class UnsafeCache(ValueError):
@@ -209,7 +238,12 @@ class UnsafeCache(ValueError):
 def check_cache(cache: Path, out: Path, content: Path) -> None:
     """Refuse a cache folder a build would lose or could not write, and make it: a cache
     that cannot be made is said before any work, never as a traceback at the end."""
-    target = _real(cache)
+    target, here = _real(cache), Path.cwd().resolve()
+    if not str(cache) or target == here or here.is_relative_to(target):
+        raise UnsafeCache(
+            f"--cache {str(cache)!r}: cannot be this folder or one above it (the cache's "
+            "files would land among the project's); give a folder of its own"
+        )
     if target.is_relative_to(output_target(out)):
         raise UnsafeCache(
             f"--cache {cache}: is inside the output folder {out}, which every build "
@@ -374,22 +408,21 @@ class Staging:
         if self.out.is_symlink() or not self.out.is_dir():
             raise refusal(self.shown, "is not a folder; the site needs a folder of its own")
         listed = read_marker(self.out)
-        # Without a marker, only the files this build writes can be taken for errdex's.
-        ours = listed if listed is not None else kept
         entries = _entries(self.out)
-        foreign = [e for e in entries if e != MARKER and e not in ours and not _partial(e, ours)]
+        if listed is None:
+            if entries:  # made since the check: only a marked folder is errdex's
+                raise refusal(self.shown, _unmarked(self.out, entries))
+            return set()
+        foreign = [
+            e for e in entries if e != MARKER and e not in listed and not _partial(e, listed)
+        ]
         if foreign:
-            what = (
-                "files errdex did not write"
-                if listed is not None
-                else f"files this build would not write, and no {MARKER} to say they are errdex's"
-            )
             raise refusal(
                 self.shown,
-                f"holds {what}: {_few(foreign)}; each build replaces the folder whole: "
-                "move them out, or build into another folder",
+                f"holds files errdex did not write: {_few(foreign)}; each build replaces the "
+                "folder whole: move them out, or build into another folder",
             )
-        return {e for e in entries if e in ours}
+        return {e for e in entries if e in listed}
 
     def _put_marker(self, kept: set[str]) -> None:
         data = marker_bytes(kept)

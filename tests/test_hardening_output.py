@@ -135,17 +135,26 @@ def test_the_marker_has_the_same_bytes_from_any_build_of_the_same_content(
     assert (one / MARKER).stat().st_mtime_ns == before  # unchanged bytes keep their time
 
 
-def test_an_earlier_releases_site_is_rebuilt_when_every_file_in_it_is_errdexs(
+def test_a_folder_without_a_readable_marker_is_never_replaced(
     tmp_path: Path,
     content: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
-    (out / MARKER).unlink()  # as a release before the marker left it
+    # A user's own folder that happens to hold the files a build writes (an index.html and
+    # an api/errors.json) is not errdex's to replace; nor is one with an empty marker.
+    out = tmp_path / "docs"
+    (out / "api").mkdir(parents=True)
+    (out / "api" / "errors.json").write_text('{"mine": 1}')
+    (out / "index.html").write_text("<h1>My home</h1>")
     result = run("build", "--content", content, "--out", out, "--no-cache")
-    assert result.code == 0, result.err
-    assert (out / MARKER).is_file()
+    assert result.code == 1
+    assert "[E500]" in result.err and "delete the folder once" in result.err
+    assert (out / "index.html").read_text() == "<h1>My home</h1>"
+    assert (out / "api" / "errors.json").read_text() == '{"mine": 1}'
+    (out / MARKER).write_text("")
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    assert result.code == 1 and "[E500]" in result.err
+    assert (out / "index.html").read_text() == "<h1>My home</h1>"
 
 
 def test_what_an_interrupted_update_left_does_not_stop_a_build(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from ..problems import Severity
 from ..schema import RECORD, json_schema
 from ..search import extract
 from ..validate import check_record
+from .update import Existing
 
 SCHEMA_FILE = "record.schema.json"
 """The JSON Schema of record files, kept in the content folder for editors."""
@@ -234,3 +237,39 @@ def write_schema(content: Path) -> None:
     text = schema_text()
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
+
+
+def spelling_clash(
+    content: Path, repo: str, exception: str, existing: Sequence[Existing]
+) -> str | None:
+    """Why the record would not build beside the others: its repo or exception spelt
+    like one that exists but for case (their pages would share a folder on macOS and
+    Windows, so the build refuses the pair, E402)."""
+    from ..link import folder_key
+
+    owner, name = repo.split("/")
+    errors = content / "errors"
+    for have_owner in _folders(errors):
+        if folder_key(have_owner) == folder_key(owner) and have_owner != owner:
+            return f"--repo {repo}: the content has the owner {have_owner!r}; spell it so"
+        if have_owner == owner:
+            for have in _folders(errors / have_owner):
+                if folder_key(have) == folder_key(name) and have != name:
+                    return f"--repo {repo}: the content has {have_owner}/{have}; spell it so"
+    for record in existing:
+        spelt = record.data.get("exception")
+        if not isinstance(spelt, str) or spelt == exception:
+            continue
+        if folder_key(spelt) == folder_key(exception):
+            return (
+                f"{exception} is spelt {spelt!r} in {record.path.name}; "
+                "give --exception that spelling"
+            )
+    return None
+
+
+def _folders(path: Path) -> list[str]:
+    try:
+        return sorted(entry.name for entry in os.scandir(path) if entry.is_dir())
+    except OSError:
+        return []
