@@ -7,7 +7,8 @@ in the cache folder, and chooses: a full build, an update of the few errors whos
 changed, or nothing; it says why. A full build reads every record and links them; an
 update has read the records it renders. Then one path renders either: the pages of the
 errors (on forked workers for a big site, see ``parallel``) and, in a full build, every
-page that lists them, into a writer. A full build's writer stages a new folder and swaps
+page that lists them (in an update that changed what lists show, those that show it),
+into a writer. A full build's writer stages a new folder and swaps
 it in whole; an update's replaces its few files in place; ``check``'s keeps them in
 memory. Last, the state records what was done, for the next build's plan.
 """
@@ -41,10 +42,13 @@ from .write import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from markupsafe import Markup
+
     from .highlight import Highlighter
     from .link import Site
     from .model import Record
     from .render import ErrorContext, Renderer
+    from .search import Entry
 
 # Parsing, linking and rendering are imported where they are used: a build that finds
 # nothing changed needs none of them (nor YAML, Jinja, Pygments or Markdown).
@@ -112,19 +116,14 @@ def build(options: Options) -> Result:
                 base_url=chosen.previous.base_url,
             )
 
-        if isinstance(chosen, plan.Full):
-            work = _Work.whole(*_read(options, parallel_read=True))
-        else:
-            work = _Work.update(chosen)
-        gc.freeze()
-        highlighter, cache_warnings = _highlighter(options, read_all=work.site is not None)
-        with contextlib.closing(highlighter):
-            renderer = _renderer(options, highlighter)
-            writer = _writer_for(chosen, options.out, state_file)
-            stats, outputs = _render(renderer, work, writer, options.jobs)
-            highlighter.save()
-        if state_file:
-            _remember(state_file, chosen, work, key, options.out, outputs)
+        try:
+            work, stats, cache_warnings = _run(options, chosen, key, state_file)
+        except _ListsChanged as exc:
+            # Found only once the lists were rendered, before anything was written.
+            chosen = plan.Full(str(exc), chosen.previous)
+            if options.verbose:
+                print(f"errdex: {chosen}", file=sys.stderr)
+            work, stats, cache_warnings = _run(options, chosen, key, state_file)
     warnings = sorted(work.warnings + cache_warnings)
     return Result(
         work.site,
@@ -136,11 +135,45 @@ def build(options: Options) -> Result:
     )
 
 
+def _run(
+    options: Options,
+    chosen: plan.Full | plan.Partial,
+    key: dict[str, str],
+    state_file: Path | None,
+) -> tuple[_Work, WriteStats, list[Problem]]:
+    """Read what ``chosen`` needs, render and write it, and keep what was done."""
+    if isinstance(chosen, plan.Full):
+        work = _Work.whole(*_read(options, parallel_read=True))
+    else:
+        work = _Work.update(chosen)
+    gc.freeze()
+    highlighter, cache_warnings = _highlighter(options, read_all=work.site is not None)
+    with contextlib.closing(highlighter):
+        renderer = _renderer(options, highlighter)
+        writer = _writer_for(chosen, options.out, state_file)
+        stats, outputs = _render(renderer, work, writer, options.jobs)
+        highlighter.save()
+    if state_file:
+        _remember(
+            state_file, chosen, work, key, options.out, outputs, renderer.entries, renderer.rows
+        )
+    return work, stats, cache_warnings
+
+
+class _ListsChanged(Exception):
+    """An update would add or remove files that list errors (search shards, say): only a
+    full build removes files."""
+
+
 def check(options: Options) -> tuple[Result, list[str], list[str]]:
     """Everything a build does but the writing; also what a build would change in ``out``."""
     from .highlight import Highlighter
     from .render import Renderer
 
+    try:  # what a build would refuse, check says so, before walking the folder
+        check_output(options.out, options.content)
+    except UnsafeOutput as exc:
+        raise refusal(options.out, exc.reason) from exc
     work = _Work.whole(*_read(options, parallel_read=False))
     writer = _Collect(options.out)
     stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, jobs=1)
@@ -165,10 +198,6 @@ def gather(options: Options) -> tuple[Site, list[Problem]]:
 
 # --- read ----------------------------------------------------------------------------
 
-    try:  # what a build would refuse, check says so, before walking the folder
-        check_output(options.out, options.content)
-    except UnsafeOutput as exc:
-        raise refusal(options.out, exc.reason) from exc
 
 @dataclass(frozen=True, slots=True)
 class _Work:
@@ -184,6 +213,8 @@ class _Work:
     site: Site | None = None
     parsed: list[plan.Parsed] = field(default_factory=list)
     """Every record file, in a full build."""
+    relisted: plan.Partial | None = None
+    """An update that renders the lists showing what changed (``plan.Partial.site``)."""
 
     @classmethod
     def whole(cls, site: Site, warnings: list[Problem], parsed: list[plan.Parsed]) -> _Work:
@@ -194,7 +225,7 @@ class _Work:
     @classmethod
     def update(cls, update: plan.Partial) -> _Work:
         pages = len(update.previous.ids)
-        return cls(update.records, update.context, update.warnings, pages)
+        return cls(update.records, update.context, update.warnings, pages, relisted=update)
 
 
 def _read(options: Options, parallel_read: bool) -> tuple[Site, list[Problem], list[plan.Parsed]]:
@@ -316,10 +347,14 @@ def _render(
     try:
         with parallel.Tasks(render_chunk, jobs) as tasks:
             chunks = tasks.map(parallel.chunks(len(records)))
+            site_files = {}
             if work.site is not None:
-                for rel, data in renderer.site_files(work.site).items():
-                    outputs[rel], wrote = writer.put(rel, data)
-                    written += wrote
+                site_files = renderer.site_files(work.site)
+            elif work.relisted is not None and work.relisted.site is not None:
+                site_files = _lists(renderer, work.relisted)
+            for rel, data in site_files.items():
+                outputs[rel], wrote = writer.put(rel, data)
+                written += wrote
             for chunk in chunks:
                 outputs.update(chunk.outputs)
                 written += chunk.written
@@ -330,6 +365,19 @@ def _render(
     except BaseException:
         writer.abort()
         raise
+
+
+def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
+    """The lists, indexes, search files and feed that show what an update changed."""
+    assert update.site is not None
+    lists = update.lists
+    renderer.rows.update(update.rows)
+    files, names = renderer.some_site_files(
+        update.site, lambda rel: rel in lists or rel.startswith("search/"), update.entries
+    )
+    if set(names) != update.listed:
+        raise _ListsChanged("the files that list errors would change")
+    return files
 
 
 def _progress(total: int) -> Callable[..., None]:
@@ -368,13 +416,17 @@ def _remember(
     key: dict[str, str],
     out: Path,
     outputs: dict[str, str],
+    entries: list[Entry],
+    rows: dict[tuple[str, str, bool, bool], Markup],
 ) -> None:
     """Keep what this build did for the next one's plan."""
     if isinstance(chosen, plan.Partial):
-        plan.remember_update(state_file, chosen, outputs)
+        plan.remember_update(state_file, chosen, outputs, out)
         return
     assert work.site is not None
-    done = plan.full_state(work.site, work.parsed, key, chosen.reason, out, outputs, work.warnings)
+    done = plan.full_state(
+        work.site, work.parsed, key, chosen.reason, out, outputs, work.warnings, entries, rows
+    )
     state.save(state_file, done)
 
 

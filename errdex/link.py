@@ -48,10 +48,13 @@ def _order(record: Record) -> tuple[str, str, int, str]:
     return (record.repo, record.source.path, record.source.line, record.id)
 
 
-def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]]:
+def link(
+    config: SiteConfig, records: list[Record], check_names: bool = True
+) -> tuple[Site, list[Problem]]:
     """Resolve ids, aliases and related entries across ``records`` and build the indexes
     the pages list; also every problem found doing so (a duplicate id, a related id that
-    matches no record, …)."""
+    matches no record, …). Without ``check_names``, names that would clash as folders are
+    not looked for: an update that changed no repo, exception or path cannot add any."""
     problems: list[Problem] = []
     by_id: dict[str, Record] = {}
     for record in sorted(records, key=lambda r: (r.file, r.id)):
@@ -132,8 +135,9 @@ def link(config: SiteConfig, records: list[Record]) -> tuple[Site, list[Problem]
                 linking = backlinks[shown.record.id]
                 if not linking or linking[-1] is not record:
                     linking.append(record)
-    problems += _path_clashes(by_file)
-    problems += _folder_clashes(sorted(by_id.values(), key=lambda r: (r.file, r.id)))
+    if check_names:
+        problems += _path_clashes(by_file)
+        problems += _folder_clashes(sorted(by_id.values(), key=lambda r: (r.file, r.id)))
     # A snake_case name seen only in prose code (a function, a variable) is an option
     # only if some message or flag names it too.
     by_option = defaultdict(list, {k: v for k, v in by_option.items() if k in named})

@@ -3,9 +3,12 @@
 A full build reads every record, links them and renders every file. It leaves a state in
 the cache folder (``state.py``). The next build compares the record files with it: when
 only the prose, code or fixes of some records changed (nothing another page shows of
-them), their pages and JSON are all it renders again. Anything else (a record added,
-removed or retitled, a template or the config edited) needs a full build. Every such
-reason is named here, in ``decide`` (or by ``state.load``, when there is no state to
+them), their pages and JSON are all it renders again. When what other pages show of them
+changed too (a message, a title, a first analysis, related entries), the records are
+linked again from the summaries the state keeps, and the pages and lists that show them
+are rendered again (``_relink``). Anything else (a record added, removed or moved to
+another repo, file or exception, a template or the config edited) needs a full build.
+Every such reason is named here, in ``decide`` (or by ``state.load``, when there is no state to
 trust); ``errdex build -v`` prints it, and the state keeps it.
 """
 
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import state
@@ -22,10 +25,13 @@ from .problems import BuildError, Problem, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from markupsafe import Markup
+
     from .build import Options
     from .link import Site
     from .model import Record
     from .render import ErrorContext
+    from .search import Entry
 
 # Parsing and rendering are imported where they are used: a build that finds nothing
 # changed needs neither (nor YAML, Jinja or Pygments).
@@ -76,8 +82,9 @@ class Full:
 
 @dataclass(frozen=True, slots=True)
 class Partial:
-    """Render the files of ``records`` again: they changed, and nothing another page shows
-    of them did. Every other file stays as the last build wrote it."""
+    """Render the files of ``records`` again: they changed, or show what changed of others;
+    and with ``site``, the lists that show it. Every other file stays as the last build
+    wrote it."""
 
     records: tuple[Record, ...]
     context: ErrorContext
@@ -87,9 +94,29 @@ class Partial:
     warnings: list[Problem]
     """The content's warnings: these records' as found now, the others' as last found."""
     previous: state.State
+    changed: int = 0
+    """How many of ``records`` changed; the others show what other pages show of them."""
+    site: Site | None = None
+    """When what other pages show of some records changed: every record linked again,
+    from the summaries the state keeps and the changed records' own."""
+    lists: frozenset[str] = frozenset()
+    """The files of ``site`` that are not pages of single errors and show what changed."""
+    listed: frozenset[str] = frozenset()
+    """Every file of the last build that is not a page of a single error (an update that
+    would make others, or fewer, is a full build)."""
+    links: state.LinksChange | None = None
+    """What changed in the state's links."""
+    entries: list[Entry] | None = None
+    """Every record of ``site`` as search sees it, in order."""
+    rows: dict[tuple[str, str, bool, bool], Markup] = field(default_factory=dict)
+    """The rows of lists the last builds rendered that are still true."""
 
     def __str__(self) -> str:
-        return f"update: {_count(len(self.records), 'record')} changed"
+        said = f"update: {_count(self.changed or len(self.records), 'record')} changed"
+        if self.site is None:
+            return said
+        others = len(self.records) - self.changed
+        return f"{said}, shown on {_count(others, 'other error page')} and {len(self.lists)} lists"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +164,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         raise BuildError(sorted(kept + problems))
     records = []
     files = {}
+    shown_changed = []
     for item in parsed:
         record = item.record
         assert record is not None
@@ -145,16 +173,170 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         if record.id != previous.ids.get(item.path):
             return Full(f"{where}: its id changed", previous)
         if digest != previous.files[item.path][2]:
-            return Full(f"{where}: what other pages show of it changed", previous)
+            shown_changed.append(record)
         records.append(record)
         files[item.path] = (item.ctime, item.size, digest)
     links = state.links(previous)
     if links is None:
         return Full("the previous state's links are missing or damaged", previous)
+    if shown_changed:
+        return _relink(options, previous, links, records, shown_changed, files, kept + problems)
     warnings = sorted(kept + problems + _relined(previous, records))
     if any(p.severity is Severity.ERROR or options.strict for p in warnings):
         raise BuildError(warnings)
     return Partial(tuple(records), _context(records, links), files, warnings, previous)
+
+
+def _relink(
+    options: Options,
+    previous: state.State,
+    links: state.Links,
+    records: list[Record],
+    shown_changed: list[Record],
+    files: dict[str, tuple[int, int, str]],
+    found: list[Problem],
+) -> Plan:
+    """The update of records some of which changed what other pages show of them: every
+    record is linked again from the summaries the state keeps (no other file is read),
+    and the pages that showed or now show what changed are rendered again: those of the
+    errors that link to them, that they link to or that list them beside them in their
+    file, and the lists of their repo, file, exception and options, the home page, the
+    indexes, search and the feed. A change that adds or removes a page (another repo,
+    file or exception, an option that gets or loses its page) is a full build's."""
+    from .link import link
+    from .model import Related
+    from .render import ErrorContext, neighbours
+    from .urls import exception_url, file_url, json_url, option_url, page_url, repo_url
+
+    dump = pickle.HIGHEST_PROTOCOL
+    old = {rid: pickle.loads(blob) for rid, blob in links.records.items()}
+    for record in shown_changed:
+        before = old[record.id][0]
+        for what, now, then in (
+            ("repo", record.repo, before.repo),
+            ("source path", record.source.path, before.source.path),
+            ("exception", record.exception, before.exception),
+            ("aliases", record.aliases, before.aliases),
+        ):
+            if now != then:
+                return Full(f"{record.file}: its {what} changed", previous)
+    fresh = {record.id: record for record in records}
+    summaries = []
+    for rid, (summary, _, _) in old.items():
+        if rid in fresh:
+            summaries.append(fresh[rid].summary())
+            continue
+        # Prose edits since the full build may have moved related entries: their warnings
+        # point at the lines the state keeps.
+        lines = previous.lines.get(rid, ())
+        if len(lines) == len(summary.related) and lines != tuple(e.line for e in summary.related):
+            moved = zip(summary.related, lines, strict=True)
+            summary = replace(summary, related=tuple(Related(e.text, n) for e, n in moved))
+        summaries.append(summary)
+    site, linked = link(links.config, summaries, check_names=False)
+    where = ", ".join(sorted(r.file for r in shown_changed))
+    if any(p.severity is Severity.ERROR for p in linked):
+        return Full(f"{where}: linking it again finds errors", previous)
+    if site.option_names.keys() != links.option_names.keys():
+        return Full(f"{where}: the options that have pages changed", previous)
+
+    changed = set(fresh)
+    shown_ids = {r.id for r in shown_changed}
+    render = set(changed)
+    relinked = {}
+    for r in site.records:
+        shown = tuple((s.text, s.record.id if s.record else None) for s in site.related[r.id])
+        linking = tuple(b.id for b in site.backlinks.get(r.id, ()))
+        _, old_shown, old_linking = old[r.id]
+        if r.id in changed or shown != old_shown or linking != old_linking:
+            relinked[r.id] = pickle.dumps((r, shown, linking), protocol=dump)
+            render.add(r.id)
+        elif shown_ids.intersection(t for _, t in shown) or shown_ids.intersection(linking):
+            render.add(r.id)
+    groups = {}
+    lists = {"index.html", "options/index.html", "feed.xml", "api/errors.json"}
+    for record in shown_changed:
+        key = (record.repo, record.source.path)
+        before = tuple(old[i][0] for i in links.groups[key])
+        after = site.by_file[key]
+        if tuple(r.id for r in after) != links.groups[key]:
+            groups[key] = tuple(r.id for r in after)
+        for group in (before, after):
+            for other in group:
+                if other.id not in render:
+                    same_function, nearest, _ = neighbours(other, group)
+                    if any(r.id == record.id for r in same_function + nearest):
+                        render.add(other.id)
+        for summary in (old[record.id][0], record):
+            lists.add(repo_url(summary.repo) + "index.html")
+            lists.add(file_url(summary.repo, summary.source.path) + "index.html")
+            lists.add(exception_url(summary.exception) + "index.html")
+            lists.update(option_url(key) + "index.html" for key, _, _ in summary.options)
+            for alias in summary.aliases:
+                lists.update((page_url(alias) + "index.html", json_url(alias)))
+                lists.add(json_url(alias).removesuffix(".json"))
+    option_names = None
+    if site.option_names != links.option_names:
+        option_names = dict(site.option_names)
+        respelled = {k for k in option_names if option_names[k] != links.option_names[k]}
+        for r in site.records:
+            if any(key in respelled for key, _, _ in r.options):
+                render.add(r.id)
+    if len(render) > UPDATE_UP_TO:
+        return Full(f"{len(render)} error pages show what changed, more than an update", previous)
+
+    path_of = {rid: path for path, rid in previous.ids.items()}
+    others = sorted(path_of[rid] for rid in render - changed)
+    for item in parse([(path, *previous.files[path][:2]) for path in others]):
+        if item.record is None or item.record.id not in render:
+            return Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
+        fresh[item.record.id] = item.record
+
+    searched = _entries(site, links, shown_ids)
+    stale = shown_ids | links.entries_changed.keys()
+    rows = {key: row for key, row in pickle.loads(links.rows).items() if key[0] not in stale}
+    warnings = sorted([p for p in found if p.code != "W402"] + linked)
+    if any(p.severity is Severity.ERROR or options.strict for p in warnings):
+        raise BuildError(warnings)
+    error_files: set[str] = set()
+    for rid in previous.ids.values():
+        rel = page_url(rid)
+        error_files.update((rel + "index.html", json_url(rid), json_url(rid).removesuffix(".json")))
+    return Partial(
+        tuple(fresh[rid] for rid in sorted(render)),
+        ErrorContext.of(site),
+        files,
+        warnings,
+        previous,
+        changed=len(changed),
+        site=site,
+        lists=frozenset(lists),
+        listed=frozenset(previous.outputs.keys() - error_files),
+        links=state.LinksChange(
+            relinked, groups, option_names, {i: searched[i] for i in shown_ids}
+        ),
+        entries=list(searched.values()),
+        rows=rows,
+    )
+
+
+def _entries(site: Site, links: state.Links, changed: set[str]) -> dict[str, Entry]:
+    """Every record of ``site`` as search sees it, in order: as the state keeps them, but
+    for those whose summaries ``changed``."""
+    from .search import make_entry
+
+    kept = pickle.loads(links.entries)
+    kept.update(links.entries_changed)
+    out = {}
+    for at, r in enumerate(site.records):
+        if r.id in changed:
+            entry = make_entry(at, r.id, r.exception, r.repo, r.message.source, r.title)
+        else:
+            entry = kept[r.id]
+            if entry.index != at:
+                entry = replace(entry, index=at)
+        out[r.id] = entry
+    return out
 
 
 def _count(number: int, noun: str) -> str:
@@ -253,8 +435,11 @@ def full_state(
     out: Path,
     outputs: dict[str, str],
     warnings: list[Problem],
+    entries: list[Entry],
+    rows: dict[tuple[str, str, bool, bool], Markup],
 ) -> state.State:
-    """What the next build's ``decide`` needs to know of a full build."""
+    """What the next build's ``decide`` needs to know of a full build (``entries``: every
+    record as search saw it)."""
     dump = pickle.HIGHEST_PROTOCOL
     return state.State(
         key=key,
@@ -289,12 +474,14 @@ def full_state(
             },
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
+            entries=pickle.dumps({e.id: e for e in entries}, protocol=dump),
+            rows=pickle.dumps(rows, protocol=dump),
         ),
     )
 
 
-def remember_update(state_file: Path, plan: Partial, outputs: dict[str, str]) -> None:
+def remember_update(state_file: Path, plan: Partial, outputs: dict[str, str], out: Path) -> None:
     """Add what an update rendered to the state."""
     plan.previous.warnings = plan.warnings
     lines = {r.id: tuple(entry.line for entry in r.related) for r in plan.records}
-    state.note(state_file, plan.previous, plan.files, outputs, lines)
+    state.note(state_file, plan.previous, plan.files, outputs, lines, plan.links, out)

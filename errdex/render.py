@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -21,6 +22,7 @@ from .codes import CODES
 from .highlight import Highlighter, stylesheet
 from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template
+from .search import Entry
 from .theme import Theme
 from .urls import (
     exception_url,
@@ -207,6 +209,9 @@ class Renderer:
             return rows[key]
 
         self.env.globals["row"] = row
+        self.rows = rows
+        """The rows rendered so far: an update starts from those the last build kept."""
+        self.entries: list[Entry] = []
 
     def warm(self) -> None:
         """Compile the error page and load the lexers now: forked workers then share them."""
@@ -237,12 +242,8 @@ class Renderer:
 
     def error_page(self, record: Record, context: ErrorContext) -> bytes:
         # By id: a build of a few pages shows a fresh record among the summaries of the others.
-        same_file = [
-            r for r in context.by_file[(record.repo, record.source.path)] if r.id != record.id
-        ]
-        function = record.source.function
-        same_function = [r for r in same_file if function and r.source.function == function]
-        others = [r for r in same_file if not (function and r.source.function == function)]
+        in_file = context.by_file[(record.repo, record.source.path)]
+        same_function, nearest, others = neighbours(record, in_file)
         options = sorted({key for key, _, _ in record.options if key in context.option_names})
         return self.page(
             "error.html",
@@ -255,10 +256,10 @@ class Renderer:
             report_url=report_issue_url(record, context.config),
             description=_description(record),
             same_function=same_function,
-            same_file=_nearest(others, record.source.line, NEARBY),
-            more_in_file=len(others) > NEARBY,
+            same_file=nearest,
+            more_in_file=others > NEARBY,
             # Every error in the file, this one included: the file's page lists them all.
-            in_file=len(same_file) + 1,
+            in_file=len(in_file),
             backlinks=context.backlinks.get(record.id, ()),
             options=options,
             option_names=context.option_names,
@@ -278,44 +279,61 @@ class Renderer:
 
     def site_files(self, site: Site) -> dict[str, bytes]:
         """Every file but those of single errors: assets, lists, indexes, search, feeds."""
+        return self.some_site_files(site, None)[0]
+
+    def some_site_files(
+        self, site: Site, wanted: Callable[[str], bool] | None, entries: list[Entry] | None = None
+    ) -> tuple[dict[str, bytes], list[str]]:
+        """The files of ``site_files`` that ``wanted`` names (all of them without it), and
+        the names of all of them: an update renders only the lists that show its errors.
+        ``entries`` are the records as search sees them, when known; those made here are
+        kept in ``entries``."""
         recent = _recent(site, RECENT)
+        names: list[str] = []
+        out: dict[str, bytes] = {}
+
+        def put(rel: str, make: Callable[[], bytes]) -> None:
+            names.append(rel)
+            if wanted is None or wanted(rel):
+                out[rel] = make()
 
         def page(template: str, path: str, root: str | None = None, **context: Any) -> bytes:
             return self.page(template, path, site.config, root, site=site, recent=recent, **context)
 
         def list_page(
             url: str, heading: str, records: Iterable[Record], group: str = "repo", **context: Any
-        ) -> bytes:
+        ) -> None:
             by = (lambda r: r.source.path) if group == "path" else (lambda r: r.repo)
-            return page(
-                "list.html",
+            put(
                 url + "index.html",
-                heading=heading,
-                groups=_group(records, by),
-                group=group,
-                **context,
+                lambda: page(
+                    "list.html",
+                    url + "index.html",
+                    heading=heading,
+                    groups=_group(records, by),
+                    group=group,
+                    **context,
+                ),
             )
 
-        out: dict[str, bytes] = {rel: data for rel, data in self.assets.values()}
-        out["index.html"] = page("home.html", "index.html")
+        for rel, data in self.assets.values():
+            put(rel, partial(bytes, data))
+        put("index.html", partial(page, "home.html", "index.html"))
         # A host serves 404.html at whatever address was missing, so its links start at the
         # site's own path rather than being relative.
         site_path = urlsplit(site.config.base_url).path or "/"
-        out["404.html"] = page("404.html", "404.html", root=site_path)
-        out["search/index.html"] = page("search.html", "search/index.html")
+        put("404.html", partial(page, "404.html", "404.html", root=site_path))
+        put("search/index.html", partial(page, "search.html", "search/index.html"))
         for alias, record in sorted(site.aliases.items()):
-            out[page_url(alias) + "index.html"] = page(
-                "moved.html", page_url(alias) + "index.html", alias=alias, record=record
-            )
-            stub = mirror.dumps(mirror.alias_document(alias, record, site))
-            out[json_url(alias)] = stub
-            out[json_url(alias).removesuffix(".json")] = stub
+            url = page_url(alias) + "index.html"
+            put(url, partial(page, "moved.html", url, alias=alias, record=record))
+            document = partial(mirror.alias_document, alias, record, site)
+            put(json_url(alias), partial(_dumps, document))
+            put(json_url(alias).removesuffix(".json"), partial(_dumps, document))
         for repo, records in site.by_repo.items():
-            out[repo_url(repo) + "index.html"] = list_page(
-                repo_url(repo), f"Errors raised by {repo}", records, repo=repo, group="path"
-            )
+            list_page(repo_url(repo), f"Errors raised by {repo}", records, repo=repo, group="path")
         for (repo, path), records in site.by_file.items():
-            out[file_url(repo, path) + "index.html"] = list_page(
+            list_page(
                 file_url(repo, path),
                 f"Errors raised in {path}",
                 records,
@@ -323,49 +341,68 @@ class Renderer:
                 repo=repo,
             )
         for key, records in site.by_option.items():
-            names = " / ".join(site.option_names[key])
-            out[option_url(key) + "index.html"] = list_page(
-                option_url(key), f"Errors about {names}", records
-            )
-        out["options/index.html"] = page("options.html", "options/index.html")
-        out["errdex/codes/index.html"] = page(
-            "codes.html", "errdex/codes/index.html", codes=list(CODES.values()), code=None
+            names_of = " / ".join(site.option_names[key])
+            list_page(option_url(key), f"Errors about {names_of}", records)
+        put("options/index.html", lambda: page("options.html", "options/index.html"))
+        put(
+            "errdex/codes/index.html",
+            lambda: page(
+                "codes.html", "errdex/codes/index.html", codes=list(CODES.values()), code=None
+            ),
         )
         for code in CODES.values():
-            out[f"errdex/codes/{code.code}/index.html"] = page(
-                "codes.html", f"errdex/codes/{code.code}/index.html", codes=[code], code=code
-            )
+            rel = f"errdex/codes/{code.code}/index.html"
+            put(rel, partial(page, "codes.html", rel, codes=[code], code=code))
         for exception, records in site.by_exception.items():
-            out[exception_url(exception) + "index.html"] = list_page(
-                exception_url(exception), f"{exception} errors", records, exception=exception
-            )
+            list_page(exception_url(exception), f"{exception} errors", records, exception=exception)
         from . import search
 
-        index = search.Index.build(search.entries_from(site.records))
-        for rel, data in index.files().items():
-            out[rel] = mirror.dumps_compact(data)
-        out["api/errors.json"] = mirror.dumps(mirror.index_document(site))
+        if wanted is None or wanted("search/meta.json"):
+            if entries is None:
+                entries = search.entries_from(site.records)
+            self.entries = entries
+            index = search.Index.build(entries)
+            for rel, data in index.files().items():
+                put(rel, partial(mirror.dumps_compact, data))
+        else:
+            names.append("search/meta.json")
+        put("api/errors.json", lambda: mirror.dumps(mirror.index_document(site)))
         pages = sorted(
             [quote(page_url(record.id)) for record in site.records]
             + [
                 quote(rel.removesuffix("index.html"))
-                for rel in out
+                for rel in names
                 if rel.endswith("index.html")
                 and not rel.startswith("search/")
                 and not _is_alias(rel, site)
             ]
         )
-        out["sitemap.xml"] = page("sitemap.xml", "sitemap.xml", urls=pages)
-        out["robots.txt"] = page("robots.txt", "robots.txt")
-        out["_headers"] = page("_headers", "_headers")
-        out["feed.xml"] = page("feed.xml", "feed.xml", entries=_recent(site, 50))
-        out["api/schema.json"] = mirror.dumps(mirror.schema_document(site.config.base_url))
-        return out
+        put("sitemap.xml", lambda: page("sitemap.xml", "sitemap.xml", urls=pages))
+        put("robots.txt", lambda: page("robots.txt", "robots.txt"))
+        put("_headers", lambda: page("_headers", "_headers"))
+        put("feed.xml", lambda: page("feed.xml", "feed.xml", entries=_recent(site, 50)))
+        put("api/schema.json", lambda: mirror.dumps(mirror.schema_document(site.config.base_url)))
+        return out, names
+
+
+def _dumps(document: Callable[[], dict[str, Any]]) -> bytes:
+    return mirror.dumps(document())
 
 
 NEARBY = 10
 """How many other errors of the same file an error page lists (the nearest ones); a
 file's page lists them all."""
+
+
+def neighbours(record: Record, in_file: Iterable[Record]) -> tuple[list[Record], list[Record], int]:
+    """What the page of ``record`` lists of the other errors of its file (``in_file``,
+    in line order): those raised in the same function, the nearest of the others, and
+    how many others there are."""
+    same_file = [r for r in in_file if r.id != record.id]
+    function = record.source.function
+    same_function = [r for r in same_file if function and r.source.function == function]
+    others = [r for r in same_file if not (function and r.source.function == function)]
+    return same_function, _nearest(others, record.source.line, NEARBY), len(others)
 
 
 def _nearest(records: list[Record], line: int, count: int) -> list[Record]:

@@ -25,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .model import SiteConfig
 
-FORMAT = b"errdex-state-3\n"
+FORMAT = b"errdex-state-4\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
 """The libraries whose versions shape the output."""
 
@@ -43,6 +43,15 @@ class Links:
     groups: dict[tuple[str, str], tuple[str, ...]]
     """(repo, path) → the ids raised in that file, in line order."""
     option_names: dict[str, tuple[str, ...]]
+    entries: bytes = field(default=b"", repr=False)
+    """Record id → how search sees it (``search.Entry``), pickled as one: an update that
+    changed what other pages show of a few records builds the search index again from
+    these rather than from every message."""
+    entries_changed: dict[str, Any] = field(default_factory=dict)
+    """The entries updates replaced since (``LinksChange``)."""
+    rows: bytes = field(default=b"", repr=False)
+    """The rows of lists as the full build rendered them (``Renderer.rows``), pickled as
+    one; those of the records in ``entries_changed`` are out of date."""
 
 
 @dataclass(slots=True)
@@ -74,6 +83,20 @@ class State:
     links_digest: bytes = b""
     """The digest of that file, as last read or written."""
     links_file: str = ""
+    relinked: list[LinksChange] = field(default_factory=list)
+    """What updates changed in the links since the full build wrote them (kept in the
+    journal), applied in order when the links are read."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinksChange:
+    """What an update that changed what other pages show of some records changed in the
+    links: the entries it replaced, and the new option spellings when they changed."""
+
+    records: dict[str, bytes]
+    groups: dict[tuple[str, str], tuple[str, ...]]
+    option_names: dict[str, tuple[str, ...]] | None
+    entries: dict[str, Any]
 
 
 def code_key() -> str:
@@ -149,6 +172,9 @@ def load(path: Path, out: Path) -> State | str:
             state.outputs.update(entry["outputs"])
             state.warnings = entry["warnings"]
             state.lines.update(entry["lines"])
+            if entry["links"] is not None:
+                state.relinked.append(entry["links"])
+            state.stamp = entry["stamp"] or state.stamp
     except Exception:
         return "the previous state is damaged or from another errdex"
     state.links, state.links_digest = None, links_digest
@@ -171,6 +197,12 @@ def links(state: State) -> Links | None:
             return None
         if not isinstance(found, Links):
             return None
+        for change in state.relinked:
+            found.records.update(change.records)
+            found.groups.update(change.groups)
+            found.entries_changed.update(change.entries)
+            if change.option_names is not None:
+                found.option_names = change.option_names
         state.links = found
     return state.links
 
@@ -183,6 +215,7 @@ def save(path: Path, state: State) -> None:
     state.links_digest = _write(
         _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
     )
+    state.relinked = []
     bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
     _journal_path(path).unlink(missing_ok=True)
@@ -194,6 +227,8 @@ def note(
     files: dict[str, tuple[int, int, str]],
     outputs: dict[str, str],
     lines: dict[str, tuple[int, ...]] | None = None,
+    links: LinksChange | None = None,
+    out: Path | None = None,
 ) -> None:
     """Add what an incremental build changed to the state's journal, rather than writing
     the whole state again. Entries are read back in order by ``load``; one that was cut
@@ -201,7 +236,19 @@ def note(
     state.files.update(files)
     state.outputs.update(outputs)
     state.lines.update(lines or {})
-    entry = {"files": files, "outputs": outputs, "warnings": state.warnings, "lines": lines or {}}
+    if links is not None:
+        state.relinked.append(links)
+    if out is not None:
+        # An update that rewrote api/errors.json made it a new file.
+        state.stamp = stamp(out)
+    entry = {
+        "files": files,
+        "outputs": outputs,
+        "warnings": state.warnings,
+        "lines": lines or {},
+        "links": links,
+        "stamp": state.stamp if out is not None else None,
+    }
     payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
     framed = len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
     with _journal_path(path).open("ab") as journal:

@@ -311,11 +311,11 @@ def test_a_docstring_excerpt_is_highlighted_whole() -> None:
     assert 'class="sd"' in lines[2]  # the second line of the docstring is still a string
 
 
-def test_a_related_entry_added_in_an_edit_gives_a_full_build(site, tmp_path, run) -> None:  # type: ignore[no-untyped-def]
+def test_a_related_entry_added_in_an_edit_is_an_update(site, tmp_path, run) -> None:  # type: ignore[no-untyped-def]
     content, out, build = site
     path = content / "errors" / "r0.yaml"
     path.write_text(path.read_text() + "  - Thing number 2 is wrong\n")
-    assert "rendered" not in build()
+    assert "errdex: update: 1 record changed" in build("-v")
     assert _bytes(out) == _fresh(content, tmp_path, run)
 
 
@@ -415,8 +415,12 @@ def test_verbose_says_why_a_build_is_what_it_is_and_the_state_keeps_it(
     assert kept() == "3 records added"  # the reason of the full build the state is from
     assert "errdex: nothing changed\n" in build("-v")
     path.write_text(path.read_text() + "  - Thing number 0 is wrong\n")
+    # Its page, those of the errors beside it in its file and the lists that show it.
+    assert "errdex: update: 1 record changed, shown on 6 other error pages and " in build("-v")
+    assert kept() == "3 records added"
+    path.write_text(path.read_text().replace("src/project/config.py", "src/project/other.py"))
     err = build("-v").replace(str(content), "content")
-    assert "errdex: full build: content/errors/r2.yaml: what other pages show of it changed" in err
+    assert "errdex: full build: content/errors/r2.yaml: its source path changed" in err
     path.write_text(path.read_text().replace("Thing number 2", "Gadget number 2"))
     err = build("-v").replace(str(content), "content")
     assert "errdex: full build: content/errors/r2.yaml: its id changed" in err
@@ -465,3 +469,197 @@ def test_a_build_with_nothing_to_do_loads_no_parser_or_renderer(tmp_path: Path, 
     )
     assert "0 rendered" in done.stderr
     assert done.stdout.strip() == "[]"
+
+
+STATED = """\
+id: "{id}"
+repo: {repo}
+exception: {exception}
+message: "{message}"
+{prose}source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: {path}
+  line: {line}
+  function: f_{n}
+  excerpt:
+    start: {start}
+    code: |
+      def f_{n}(value):
+          if value < 0:
+              raise {exception}("{message}")
+related:
+{related}"""
+
+ANALYSED = """\
+meaning: What it means, with `--max-model-len` in it.
+analysis:
+  by: AI-assisted
+  date: 2026-0{month}-1{n}
+"""
+
+
+def _stated(n: int, related: list[str], analysed: bool = True) -> str:
+    """Record ``n`` with an id of its own (so its message can change), in one of two repos
+    and three files; the even ones analysed."""
+    repo = "example/project" if n < 6 else "other/tool"
+    return STATED.format(
+        id=f"{n:016x}",
+        repo=repo,
+        exception="ValueError" if n % 3 else "KeyError",
+        message=f"Part {n} of the --tensor-parallel-size check failed",
+        prose=ANALYSED.format(month=1 + n % 3, n=n) if analysed else "",
+        path=f"src/mod{n % 3}.py",
+        line=10 * n + 3,
+        n=n,
+        start=10 * n + 1,
+        related="".join(f'  - "{entry}"\n' for entry in related) or "  []\n",
+    )
+
+
+def _stated_site(tmp_path: Path) -> dict[str, str]:
+    records = {
+        f"r{n}.yaml": _stated(
+            n,
+            [
+                f"Part {(n + 1) % 9} of the --tensor-parallel-size check failed",
+                f"{(n + 4) % 9:016x}",
+            ],
+            analysed=n % 2 == 0,
+        )
+        for n in range(9)
+    }
+    # An old id: its page and JSON stub name the record's title.
+    records["r6.yaml"] = 'aliases: ["00000000000000aa"]\n' + records["r6.yaml"]
+    return records
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "first analysis",  # a scanned record gets its meaning: counts and lists change
+        "first analysis, dated",  # and an analysis date: the feed and recent lists too
+        "analysis removed",
+        "message",  # the related entries that named it by its message no longer do
+        "message another names",  # an entry that named nothing now names it
+        "title",
+        "related added",
+        "related removed",
+        "line",  # its place among the errors of its file
+        "option",  # an option its message names
+        "two records",
+    ],
+)
+def test_an_edit_of_what_other_pages_show_is_an_update_that_gives_a_fresh_builds_bytes(
+    edit: str,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, cache = tmp_path / "public", tmp_path / "cache"
+
+    def build() -> str:
+        result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+        assert result.code == 0, result.err
+        return str(result.err)
+
+    build()
+    before = snapshot(out)
+    errors = content / "errors"
+
+    def change(name: str, old: str, new: str) -> None:
+        path = errors / name
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new, 1))
+
+    if edit == "first analysis":
+        change("r3.yaml", "source:", "meaning: Now it is explained.\nsource:")
+    elif edit == "first analysis, dated":
+        change("r5.yaml", "source:", ANALYSED.format(month=9, n=9) + "source:")
+    elif edit == "analysis removed":
+        change("r4.yaml", ANALYSED.format(month=1 + 4 % 3, n=4), "")
+    elif edit == "message":
+        change("r2.yaml", "Part 2 of the", "Part two of the")
+    elif edit == "message another names":
+        (errors / "r1.yaml").write_text(_stated(1, ["Part twenty is gone"]))
+        build()
+        before = snapshot(out)
+        change(
+            "r7.yaml", "Part 7 of the --tensor-parallel-size check failed", "Part twenty is gone"
+        )
+    elif edit == "title":
+        change("r6.yaml", "source:", "title: A title of its own\nsource:")
+    elif edit == "related added":
+        change("r1.yaml", "related:\n", "related:\n  - Part 6 of the --tensor\n")
+    elif edit == "related removed":
+        change("r8.yaml", f'  - "{(8 + 4) % 9:016x}"\n', "")
+    elif edit == "line":
+        change("r3.yaml", "line: 33", "line: 32")
+        change("r3.yaml", "start: 31", "start: 30")
+    elif edit == "option":
+        change("r0.yaml", "Part 0 of the --tensor-parallel-size", "Part 0 of the --max-model-len")
+    elif edit == "two records":
+        change("r3.yaml", "source:", "meaning: Now it is explained.\nsource:")
+        change("r6.yaml", "Part 6 of the", "Part six of the")
+    err = build()
+    assert "errdex: update: " in err, err  # not a full build
+    if edit != "two records":  # on most sites, not every page: those that show the edit
+        assert "rendered, " in err
+    after = snapshot(out)
+    assert set(after) == set(before)
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+    # What did not change kept its modification time.
+    fresh = _fresh(content, tmp_path, run)
+    for rel, (data, mtime) in after.items():
+        if before[rel][0] == data:
+            assert before[rel][1] == mtime, rel
+    del fresh
+
+
+def test_updates_of_what_other_pages_show_build_on_one_another(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    """Each update keeps what it changed in the links for the next one, and a prose edit
+    after it renders from them."""
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, cache = tmp_path / "public", tmp_path / "cache"
+
+    def build() -> str:
+        result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+        assert result.code == 0, result.err
+        return str(result.err)
+
+    build()
+    errors = content / "errors"
+    edits = [
+        ("r2.yaml", "Part 2 of the", "Part two of the"),
+        ("r1.yaml", "source:", "title: Its own title\nsource:"),
+        ("r3.yaml", "source:", "meaning: Explained at last.\nsource:"),
+        ("r2.yaml", "Part two of the", "Part 2 of the"),
+        ("r1.yaml", "With `--max-model-len`", "With `--max-model-len` and more"),
+        ("r0.yaml", "With `--max-model-len`", "With prose only"),
+    ]
+    for name, old, new in edits:
+        path = errors / name
+        text = path.read_text()
+        if old not in text:
+            old, new = "source:", f"situations: {new}\nsource:"
+        path.write_text(text.replace(old, new, 1))
+        assert "errdex: update: " in build(), (name, old)
+        assert _bytes(out) == _fresh(content, tmp_path, run), (name, old)
+
+
+def test_an_edit_that_gives_an_option_its_page_is_a_full_build(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, cache = tmp_path / "public", tmp_path / "cache"
+
+    def build() -> str:
+        result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+        assert result.code == 0, result.err
+        return str(result.err).replace(str(content), "content")
+
+    build()
+    path = content / "errors" / "r4.yaml"
+    path.write_text(path.read_text().replace("--tensor-parallel-size check", "--new-knob check", 1))
+    err = build()
+    assert "errdex: full build: content/errors/r4.yaml: the options that have pages changed" in err
+    assert (out / "options" / "new_knob" / "index.html").exists()
+    assert _bytes(out) == _fresh(content, tmp_path, run)
