@@ -311,10 +311,23 @@ def _serve(ns: argparse.Namespace) -> int:
     from .serve import serve
     from .theme import default_theme
 
-    def build_for(url: str) -> list[str]:
+    def build_for(url: str, changed: list[str]) -> list[str]:
+        """Build for ``url``; say what was redone, why (the planner's word) and how fast."""
+        import dataclasses
+
+        from .build import build
+
         try:
-            if _build(ns, base_url=url) != 0:
+            if not _folders_ok(ns):
                 return ["the build was refused; its reason is in serve's terminal"]
+            started = time.perf_counter()
+            result = build(dataclasses.replace(_options(ns, url), verbose=True))
+            report(result.warnings, ns, result.base_url)
+            stats = result.stats
+            counts = (stats.written, stats.unchanged, stats.removed) if stats else None
+            seconds = time.perf_counter() - started
+            said = _rebuilt(result.rendered, result.pages, counts, changed, seconds)
+            print(f"{said}, {len(result.warnings)} warning(s)", file=sys.stderr)
         except BuildError as exc:
             report(exc.problems, ns)
             print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)
@@ -330,6 +343,27 @@ def _serve(ns: argparse.Namespace) -> int:
     theme = default_theme()
     watched = [] if ns.no_watch else [ns.content, theme.templates, theme.static]
     return serve(ns.out, ns.host, ns.port, build_for, watched)
+
+
+def _rebuilt(
+    rendered: int,
+    pages: int,
+    files: tuple[int, int, int] | None,
+    changed: list[str],
+    seconds: float,
+) -> str:
+    """serve's line after a build: ``errdex: rebuilt in 0.31s: 1 of 42 error pages
+    re-rendered (changed: r1.yaml); 3 files written, …`` (the first build says ``built``).
+    The planner's line before it says why (``errdex: update: 1 record changed``)."""
+    done, again = ("rebuilt", "re-rendered") if changed else ("built", "rendered")
+    records = [name for name in changed if name.endswith((".yaml", ".yml"))]
+    cause = f" (changed: {', '.join(records)})" if records else ""
+    written = ""
+    if files is not None:
+        written = f"; {files[0]} files written, {files[1]} unchanged, {files[2]} removed"
+    plural = "s" if pages != 1 else ""
+    shown = f"{rendered} of {pages} error page{plural} {again}{cause}{written}"
+    return f"errdex: {done} in {seconds:.2f}s: {shown}"
 
 
 def _check(ns: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from .write import MARKER
+from .write import MARKER, read_marker
 
 RELOAD_PATH = "/__errdex/reload.js"
 EVENTS_PATH = "/__errdex/events"
@@ -79,6 +79,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     }
     status: Status | None = None
     hosts: frozenset[str] = frozenset()
+    listing: _Listing | None = None
     """The names requests may be addressed to (lowercase); any IP address may be too."""
 
     def do_GET(self) -> None:
@@ -127,7 +128,20 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         local = os.path.realpath(self.translate_path(self.path))
         if local != root and not local.startswith(root + os.sep):
             return 404, None  # a link inside the site that leads out of it
+        if path not in (RELOAD_PATH, EVENTS_PATH) and not self._written(path):
+            return 404, None  # in the folder, but not a file errdex wrote there
         return None
+
+    def _written(self, path: str) -> bool:
+        """Whether the build wrote the file ``path`` asks for (a folder asks for its
+        index.html): what else lies in the folder is never served."""
+        listed = self.listing.files() if self.listing is not None else None
+        if listed is None:
+            return False
+        rel = path.lstrip("/")
+        if not rel or rel.endswith("/"):
+            rel += "index.html"
+        return rel in listed or f"{rel}/index.html" in listed
 
     def _host_allowed(self) -> bool:
         given = self.headers.get("Host")
@@ -220,13 +234,36 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Listing:
+    """The files the last build wrote, as its marker names them; read again only when
+    the marker changes."""
+
+    def __init__(self, root: Path) -> None:
+        self.marker = root / MARKER
+        self.seen: tuple[int, int, int] | None = None
+        self.listed: set[str] | None = None
+        self.lock = threading.Lock()
+
+    def files(self) -> set[str] | None:
+        try:
+            info = self.marker.stat()
+        except OSError:
+            return None
+        key = (info.st_ino, info.st_mtime_ns, info.st_size)
+        with self.lock:
+            if key != self.seen:
+                self.listed, self.seen = read_marker(self.marker.parent), key
+            return self.listed
+
+
 def _split_host(value: str) -> tuple[str, int | None] | None:
     """A Host header's name (lowercase, IPv6 in brackets) and port; None if unreadable."""
     value = value.strip().lower()
     if value.endswith("]") or ":" not in value:
         return value, None
     name, _, port = value.rpartition(":")
-    return (name, int(port)) if port.isdigit() and len(port) <= 5 else None
+    ok = port.isascii() and port.isdigit() and len(port) <= 5  # not "²" or "٣"
+    return (name, int(port)) if ok else None
 
 
 def _is_address(name: str) -> bool:
@@ -287,13 +324,15 @@ def serve(
     root: Path,
     host: str,
     port: int,
-    build: Callable[[str], list[str]],
+    build: Callable[[str, list[str]], list[str]],
     watch: Iterable[Path] = (),
 ) -> int:
     """Listen, build for the address we got (so canonical and 404 links point here), serve.
 
-    ``build`` returns the problems of a failed build (empty when it worked); with
-    ``watch``, every change there rebuilds, and open pages reload or show the problems.
+    ``build`` is given the address and the names of the files whose change it builds
+    (none for the first build), and returns the problems of a failed build (empty when it
+    worked); with ``watch``, every change there rebuilds, and open pages reload or show
+    the problems.
     The watch is set before the first build, so an edit saved while it runs is built too.
     Only a folder holding errdex's marker is served.
     """
@@ -305,7 +344,11 @@ def serve(
         type(
             "Handler",
             (_Handler,),
-            {"status": status if watch else None, "hosts": frozenset(names)},
+            {
+                "status": status if watch else None,
+                "hosts": frozenset(names),
+                "listing": _Listing(root),
+            },
         ),
         directory=str(root),
     )
@@ -321,9 +364,9 @@ def serve(
         shown = host if not _everywhere(host) else ("::1" if ":" in host else "127.0.0.1")
         url = f"http://{f'[{shown}]' if ':' in shown else shown}:{server.server_port}/"
 
-        def rebuild() -> None:
+        def rebuild(changed: list[str]) -> None:
             with building:
-                status.publish(build(url))
+                status.publish(build(url, changed))
 
         try:  # Ctrl-C stops it at any point, and says so
             warning = _exposure(host, server.server_port)
@@ -335,8 +378,8 @@ def serve(
                     target=_watch, args=(list(watch), rebuild, stop, armed), daemon=True
                 ).start()
                 armed.wait(timeout=10)
-            rebuild()
-            if not (root / MARKER).is_file():
+            rebuild([])
+            if read_marker(root) is None:
                 print(
                     f"errdex: {root} holds no site errdex built ({MARKER}); nothing to serve",
                     file=sys.stderr,
@@ -365,7 +408,7 @@ def _identity(folder: Path) -> tuple[int, int] | None:
 
 def _watch(
     folders: list[Path],
-    rebuild: Callable[[], None],
+    rebuild: Callable[[list[str]], None],
     stop: threading.Event,
     armed: threading.Event,
 ) -> None:
@@ -406,7 +449,7 @@ def _watch(
                     what = ", ".join(names) + (" (replaced)" if replaced else "")
                     print(f"errdex: changed: {what}; rebuilding", file=sys.stderr, flush=True)
                     replaced = False
-                    rebuild()
+                    rebuild(names)
             finally:
                 changes_seen.close()
     except Exception as exc:  # watching is a convenience: serving goes on without it

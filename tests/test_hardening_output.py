@@ -421,6 +421,56 @@ def test_serve_shows_nothing_outside_the_site(tmp_path: Path, content: Path, ser
     assert http(port, "/")[0] == 200
 
 
+def test_serve_answers_only_files_the_build_wrote(
+    tmp_path: Path,
+    content: Path,
+    serving,  # type: ignore[no-untyped-def]
+) -> None:
+    served = serving(content, "--no-watch")
+    port = served.port
+    site = tmp_path / "served"
+    page = next(site.glob("errors/*/index.html")).parent.name
+    (site / "secret.txt").write_text("TOP-SECRET")  # put there after the build
+    (site / "errors" / "notes").mkdir()
+    (site / "errors" / "notes" / "index.html").write_text("TOP-SECRET")
+    for target in ("/secret.txt", "/errors/notes/", "/errors/notes/index.html"):
+        status, body = http(port, target)
+        assert status == 404 and b"TOP-SECRET" not in body, target
+    assert http(port, "/")[0] == 200
+    assert http(port, f"/errors/{page}/")[0] == 200
+    assert http(port, f"/errors/{page}")[0] in (200, 301)
+
+
+def test_serve_refuses_a_folder_whose_marker_lists_nothing(
+    tmp_path: Path,
+    content: Path,
+) -> None:
+    # An empty .errdex-site beside a private key is no site errdex built.
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE")
+    (home / MARKER).write_text("")
+    served = _start(tmp_path, content, home)
+    try:
+        code = served.process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        served.stop()
+        pytest.fail(f"serve went on serving {home}:\n{served.err}")
+    served.started.wait(10)
+    assert code == 1
+    assert "errdex: serving" not in served.err and "Traceback" not in served.err
+
+
+def test_serve_refuses_a_host_port_in_other_digits(
+    tmp_path: Path,
+    content: Path,
+    serving,  # type: ignore[no-untyped-def]
+) -> None:
+    port = serving(content, "--no-watch").port
+    for host in ("localhost:\xb2", "localhost:\u0663"):
+        assert http(port, "/", host)[0] == 400, host
+
+
 def test_serve_answers_only_requests_addressed_to_it(
     tmp_path: Path, content: Path, serving
 ) -> None:  # type: ignore[no-untyped-def]

@@ -317,3 +317,107 @@ def test_scan_of_a_real_codebase_builds_a_valid_site(run, content: Path) -> None
     assert f"built {new} error pages" in built.err
     documents = list((out / "api" / "errors").glob("*.json"))
     assert len(documents) == new
+
+
+# --- Speed without a change: the record text, the parallel scan, the condition ---------
+
+TRICKY = [
+    "plain words",
+    "a: b",
+    "ends with a colon:",
+    "- starts like a list",
+    "#not a comment",
+    "it's quoted",
+    "1.5",
+    "true",
+    "null",
+    "2020-01-01",
+    "0123",
+    "   leading spaces",
+    "trailing space ",
+    "tab\there",
+    "é ünïcode and 😀",
+    "bom \ufeff inside",
+    "line one\nline two\n",
+    "  indented\n\nafter a blank\n",
+    "kept breaks\n\n",
+    "no final break\n  indented",
+    "trailing space \nnext",
+    "nel\x85inside",
+    "\n",
+    "",
+    "x" * 9_500 + " y",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_record_text_is_what_pyyaml_writes_and_reads_back(text: str) -> None:
+    from errdex.source.update import _Dumper, dump
+
+    data = {
+        "id": "abc",
+        "repo": "owner/name",
+        "message": text,
+        "source": {
+            "commit": "0123456789",
+            "line": 7,
+            "condition": text,
+            "excerpt": {"start": 1, "code": text},
+        },
+    }
+    written = dump(data)
+    expected = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000)
+    assert written == expected
+    assert yaml.safe_load(written) == data
+
+
+def test_record_text_matches_pyyaml_on_every_raise_of_a_real_codebase() -> None:
+    pygments = pytest.importorskip("pygments")
+    from errdex.source.update import _Dumper, dump, source_data
+
+    root = Path(pygments.__file__).parent
+    checked = 0
+    for path in sorted(root.rglob("*.py")):
+        for site in scan_text(path.read_text(encoding="utf-8"), path.name):
+            data = {"repo": "o/n", "exception": site.exception, "message": site.template}
+            data["source"] = source_data(site, "0" * 40)
+            expected = yaml.dump(
+                data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000
+            )
+            assert dump(data) == expected
+            checked += 1
+    assert checked > 50
+
+
+def test_many_files_scanned_on_every_core_give_what_one_process_gives() -> None:
+    from errdex.source import scan
+
+    files: list[tuple[str, str | None]] = [
+        (f"pkg/m{i}.py", FIRST if i % 3 else "def broken(:\n") for i in range(450)
+    ]
+    files.append(("pkg/latin1.py", None))
+    together = scan.scan_files(files)
+    one_by_one = [scan._scan_file(path, text) for path, text in files]
+    assert together == one_by_one
+    assert sum(isinstance(r, str) for r in together) == 151
+
+
+def test_a_raise_in_an_else_and_in_handlers_keeps_its_condition_and_function() -> None:
+    code = (
+        "class A:\n"
+        "    def f(self, x):\n"
+        "        try:\n"
+        "            pass\n"
+        "        except KeyError:\n"
+        "            if x:\n"
+        "                pass\n"
+        "            else:\n"
+        '                raise ValueError("in the else")\n'
+        "        finally:\n"
+        "            match x:\n"
+        "                case 1:\n"
+        '                    raise TypeError("in a case")\n'
+    )
+    first, second = scan_text(code, "a.py")
+    assert (first.function, first.condition) == ("A.f", "not (x)")
+    assert (second.function, second.condition) == ("A.f", None)

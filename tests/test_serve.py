@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,3 +78,42 @@ def test_an_edit_reloads_the_page_and_a_broken_record_shows_an_overlay(
 
     for built in out.rglob("*.html"):
         assert "__errdex" not in built.read_text(), f"{built} carries the live-reload script"
+
+
+def test_the_terminal_says_what_each_rebuild_redid_why_and_how_fast(tmp_path: Path) -> None:
+    other = MINIMAL.replace("ValueError", "KeyError").replace("example/project", "other/tool")
+    content = make_content(tmp_path, {"a.yaml": MINIMAL, "b.yaml": other})
+    command = [sys.executable, str(ROOT / "build.py"), "serve", "--port", "0"]
+    command += ["--content", str(content), "--out", str(tmp_path / "served")]
+    command += ["--cache", str(tmp_path / "cache")]
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()), daemon=True)
+    reader.start()
+
+    def said(text: str) -> list[str]:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            found = [line for line in list(lines) if text in line]
+            if found:
+                return found
+            time.sleep(0.1)
+        raise AssertionError(f"serve never said {text!r}:\n{''.join(lines)}")
+
+    try:
+        said("errdex: serving")
+        (first,) = said("errdex: built in ")
+        assert re.search(r"built in \d+\.\d\ds: 2 of 2 error pages rendered;", first), first
+        assert said("errdex: full build: ")  # the planner says why everything was built
+
+        (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Sizes count items.\n")
+        (again,) = said("errdex: rebuilt in ")
+        assert re.search(
+            r"rebuilt in \d+\.\d\ds: 1 of 2 error pages re-rendered \(changed: a\.yaml\)", again
+        ), "".join(lines)
+        assert said("errdex: update: 1 record changed")  # why: the planner's own word
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 0
+    assert "Traceback" not in "".join(lines)

@@ -13,10 +13,11 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from .. import parallel
 from ..files import shown_path
 from ..model import derive_id
 from . import update
-from .scan import RaiseSite, Tree, scan_text, scan_tree
+from .scan import RaiseSite, Scanned, Tree, scan_files, scan_tree
 
 
 @dataclass
@@ -71,6 +72,52 @@ def _write(
         report.skipped.append(refused)
     else:
         report.add(kind, line)
+
+
+@dataclass
+class _Writes:
+    """Record files to rewrite, written together (on every core when there are many) once
+    every record is matched; each outcome lands in the report where ``_write`` would have
+    put it, so the report reads the same."""
+
+    report: Report
+    dry_run: bool
+    todo: list[tuple[int, int, update.Existing, str, str | None, dict[str, Any]]] = field(
+        default_factory=list
+    )
+
+    def add(
+        self, record: update.Existing, kind: str, line: str | None, blocks: dict[str, Any]
+    ) -> None:
+        if not blocks:
+            self.report.add(kind, line)
+            return
+        at = (len(self.report.skipped), len(self.report.lines))
+        self.todo.append((*at, record, kind, line, blocks))
+
+    def run(self) -> None:
+        todo = self.todo
+
+        def write(bounds: tuple[int, int]) -> list[str | None]:
+            return [
+                update.write_blocks(todo[i][2].path, todo[i][5], self.dry_run)
+                for i in range(*bounds)
+            ]
+
+        with parallel.Tasks(write, parallel.jobs_for(len(todo))) as tasks:
+            refused = [one for part in tasks.map(parallel.chunks(len(todo))) for one in part]
+        # From the last to the first: an outcome put in never moves the places of those
+        # before it, and two at one place end up in the order they were asked for.
+        for (skipped_at, lines_at, _record, kind, line, _blocks), why in reversed(
+            list(zip(todo, refused, strict=True))
+        ):
+            if why:
+                self.report.skipped.insert(skipped_at, why)
+            else:
+                self.report.counts[kind] += 1
+                if line:
+                    self.report.lines.insert(lines_at, f"{kind}: {line}")
+        self.todo = []
 
 
 def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False) -> Report:
@@ -179,6 +226,7 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
     """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded or removed."""
     report = Report()
     records, report.skipped = update.existing_records(content, repo)
+    writes = _Writes(report, dry_run)
     files: dict[str, list[RaiseSite]] = {}
     taken: set[tuple[str, int]] = set()
     by_message: dict[str, dict[tuple[str, str], _Free]] = {}
@@ -187,16 +235,23 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
     anywhere: dict[tuple[str, str], list[_Free]] | None = None
     # Every file the records name, read in one go (one git process, not one per file).
     wanted = sorted({str(r.data["source"]["path"]) for r in records})
-    texts = dict(tree.read_all(wanted))
+    read = list(tree.read_all(wanted))
+    texts = dict(read)
+    # Parsed in one go too, on every core; a file that does not parse is reported when
+    # a record first asks for it, as before.
+    scanned = dict(zip(wanted, scan_files(read), strict=True))
 
     def sites_in(path: str) -> list[RaiseSite]:
         if path not in files:
             text = texts[path] if path in texts else next(tree.read_all([path]))[1]
-            try:
-                files[path] = scan_text(text, path) if text is not None else []
-            except (SyntaxError, ValueError):
+            found = scanned.get(path) if text is not None else Scanned([], [])
+            if found is None:
+                found = scan_files([(path, text)])[0]
+            if isinstance(found, str):
                 report.skipped.append(f"{path}: does not parse at {commit[:10]}; skipped")
                 files[path] = []
+            else:
+                files[path] = found.sites
         return files[path]
 
     def message_groups(path: str) -> dict[tuple[str, str], _Free]:
@@ -214,7 +269,7 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
             site = here.nearest(source["line"])
         else:
             if anywhere is None:
-                everything, skipped = scan_tree(tree)
+                everything, skipped = scan_tree(tree, scanned)
                 report.skipped += skipped
                 anywhere = {}
                 for _path, sites in groupby(everything, key=lambda s: s.path):
@@ -232,13 +287,11 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
         taken.add((site.path, site.line))
         moved = (site.path, site.line) != (source["path"], source["line"])
         new = update.source_data(site, commit)
-        _write(
-            report,
+        writes.add(
             record,
             "moved" if moved else "unchanged",
             f"{_shown(record)} → {site.path}:{site.line}" if moved else None,
             {"source": new} if new != source else {},
-            dry_run,
         )
 
     for record in pending:
@@ -257,21 +310,15 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
             taken.add((site.path, site.line))
             blocks: dict[str, Any] = {} if record.id_stated else {"id": record.id}
             blocks.update(message=site.template, source=update.source_data(site, commit))
-            _write(
-                report,
-                record,
-                "reworded",
-                f"{_shown(record)}: {site.template[:70]}",
-                blocks,
-                dry_run,
-            )
+            writes.add(record, "reworded", f"{_shown(record)}: {site.template[:70]}", blocks)
             continue
         if source.get("removed_in"):
             report.add("removed", None)
             continue
         gone = f"{_shown(record)} (last seen at {str(source['commit'])[:10]})"
         blocks = {"source": {**_facts(source), "removed_in": commit}}
-        _write(report, record, "removed", gone, blocks, dry_run)
+        writes.add(record, "removed", gone, blocks)
+    writes.run()
     return report
 
 

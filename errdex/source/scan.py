@@ -194,8 +194,12 @@ def scan_source(text: str, path: str) -> Scanned:
     return Scanned(finder.sites, finder.notes)
 
 
-def scan_tree(tree: Tree) -> tuple[list[RaiseSite], list[str]]:
-    """All sites of a tree, in path and line order, and what was skipped or simplified."""
+def scan_tree(
+    tree: Tree, known: dict[str, Scanned | str] | None = None
+) -> tuple[list[RaiseSite], list[str]]:
+    """All sites of a tree, in path and line order, and what was skipped or simplified.
+    ``known`` holds what ``scan_files`` gave for some of its files already."""
+    known = known or {}
     sites: list[RaiseSite] = []
     skipped: list[str] = []
     paths = []
@@ -205,23 +209,46 @@ def scan_tree(tree: Tree) -> tuple[list[RaiseSite], list[str]]:
             skipped.append(f"{_shown(path)}: {refused}; skipped")
         else:
             paths.append(path)
-    for path, text in tree.read_all(paths):
-        if text is None:
-            skipped.append(f"{path}: not UTF-8 text; skipped")
-            continue
-        try:
-            scanned = scan_source(text, path)
-        except Unreadable as exc:
-            skipped.append(f"{path}: {exc}; skipped")
-            continue
-        except (SyntaxError, ValueError) as exc:
-            line = getattr(exc, "lineno", None)
-            where = f"{path}:{line}" if line else path
-            skipped.append(f"{where}: does not parse ({getattr(exc, 'msg', exc)}); skipped")
+    fresh = iter(scan_files(list(tree.read_all([p for p in paths if p not in known]))))
+    for scanned in (known[p] if p in known else next(fresh) for p in paths):
+        if isinstance(scanned, str):
+            skipped.append(scanned)
             continue
         sites.extend(scanned.sites)
         skipped.extend(scanned.notes)
     return sites, skipped
+
+
+FILES_PER_TASK = 50
+"""Files a worker scans at a time: parsing one takes a few milliseconds."""
+
+
+def scan_files(files: list[tuple[str, str | None]]) -> list[Scanned | str]:
+    """What each (path, text) gave, or why it was skipped (``path: …; skipped``), in order.
+
+    Many files are parsed on every core: parsing is most of a scan. Workers are forked
+    once the texts are read, so only the bounds of each task and its sites travel.
+    """
+    from ..parallel import Tasks, chunks, jobs_for
+
+    def task(bounds: tuple[int, int]) -> list[Scanned | str]:
+        return [_scan_file(*files[i]) for i in range(*bounds)]
+
+    with Tasks(task, jobs_for(len(files))) as tasks:
+        return [one for part in tasks.map(chunks(len(files), FILES_PER_TASK)) for one in part]
+
+
+def _scan_file(path: str, text: str | None) -> Scanned | str:
+    if text is None:
+        return f"{path}: not UTF-8 text; skipped"
+    try:
+        return scan_source(text, path)
+    except Unreadable as exc:
+        return f"{path}: {exc}; skipped"
+    except (SyntaxError, ValueError) as exc:
+        line = getattr(exc, "lineno", None)
+        where = f"{path}:{line}" if line else path
+        return f"{where}: does not parse ({getattr(exc, 'msg', exc)}); skipped"
 
 
 def _shown(path: str) -> str:
@@ -285,36 +312,58 @@ def _refused(site: RaiseSite) -> list[str]:
     return refused
 
 
-class _Finder(ast.NodeVisitor):
+class _Finder:
+    """Walks the statements of a module (a raise is a statement: expressions hold none),
+    keeping the enclosing function and the ``if`` tests that lead to each raise."""
+
     def __init__(self, path: str, lines: list[str]) -> None:
         self.path = str(PurePosixPath(path))
         self.lines = lines
         self.scope: list[str] = []
-        self.conditions: list[str] = []
+        self.conditions: list[tuple[ast.expr, bool]] = []
+        """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
         self.sites: list[RaiseSite] = []
         self.notes: list[str] = []
 
-    def _scoped(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self.scope.append(node.name)
-        outer, self.conditions = self.conditions, []
-        self.generic_visit(node)
-        self.conditions = outer
-        self.scope.pop()
+    def visit(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Raise):
+            self.visit_Raise(node)
+        elif isinstance(node, ast.If):
+            self.conditions.append((node.test, False))
+            self._statements(node.body)
+            self.conditions[-1] = (node.test, True)
+            self._statements(node.orelse)
+            self.conditions.pop()
+        elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            self.scope.append(node.name)
+            outer, self.conditions = self.conditions, []
+            self._statements(node.body)
+            self.conditions = outer
+            self.scope.pop()
+        else:
+            # Every other statement: its blocks in the order of its fields (try, then its
+            # handlers, its else and its finally; each case of a match).
+            for name in node._fields:
+                value = getattr(node, name)
+                if isinstance(value, list):
+                    self._statements(value)
 
-    visit_ClassDef = _scoped
-    visit_FunctionDef = _scoped
-    visit_AsyncFunctionDef = _scoped
+    def _statements(self, nodes: list[Any]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.stmt):
+                self.visit(node)
+            elif isinstance(node, ast.ExceptHandler | ast.match_case):
+                self._statements(node.body)
 
-    def visit_If(self, node: ast.If) -> None:
-        test = _unparse(node.test)
-        self.visit(node.test)
-        self.conditions.append(test or "")
-        for child in node.body:
-            self.visit(child)
-        self.conditions[-1] = f"not ({test})" if test else ""
-        for child in node.orelse:
-            self.visit(child)
-        self.conditions.pop()
+    def _condition(self) -> str | None:
+        """The test of the innermost ``if`` that leads here (``not (…)`` in its else)."""
+        if not self.conditions:
+            return None
+        test, otherwise = self.conditions[-1]
+        text = _unparse(test)
+        if not text:
+            return None
+        return f"not ({text})" if otherwise else text
 
     def visit_Raise(self, node: ast.Raise) -> None:
         call = node.exc
@@ -348,7 +397,7 @@ class _Finder(ast.NodeVisitor):
             path=self.path,
             line=node.lineno,
             function=".".join(self.scope) or None,
-            condition=self.conditions[-1] if self.conditions and self.conditions[-1] else None,
+            condition=self._condition(),
             excerpt_start=start,
             excerpt=_printable("\n".join(self.lines[start - 1 : stop]) + "\n"),
         )

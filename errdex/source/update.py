@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .. import files, load
+from .. import files, load, parallel
 from ..document import Document
 from ..model import derive_id
 from ..problems import Problem, Severity
@@ -59,25 +59,38 @@ def existing_records(
     paths, problems = files.record_files(content)
     found, skipped = [], [str(p) for p in problems]
     spec = _spec(need_source)
-    for path in paths:
-        doc, problems = load.load_file(path)
-        if doc is None or problems:
-            skipped.append(_left_alone(problems))
-            continue
-        data = doc.data
-        if isinstance(data, dict) and isinstance(data.get("repo"), str) and data["repo"] != repo:
-            continue  # another repository's record, whatever else it holds
-        problems = [p for p in check_shape(doc, spec) if p.severity is Severity.ERROR]
-        if not problems and need_source:
-            # Paths are read from the source tree: never one outside it.
-            problems = list(rule_source_path(doc, data))
-        if problems:
-            skipped.append(_left_alone(problems))
-            continue
-        stated = "id" in data
-        record_id = data["id"] if stated else derive_id(repo, data["exception"], data["message"])
-        found.append(Existing(path, data, record_id, stated))
+
+    def read(bounds: tuple[int, int]) -> list[Existing | str | None]:
+        return [_existing(paths[i], repo, spec, need_source) for i in range(*bounds)]
+
+    # Thousands of records are read on every core (each is parsed and checked).
+    with parallel.Tasks(read, parallel.jobs_for(len(paths))) as tasks:
+        for part in tasks.map(parallel.chunks(len(paths))):
+            for one in part:
+                if isinstance(one, str):
+                    skipped.append(one)
+                elif one is not None:
+                    found.append(one)
     return found, skipped
+
+
+def _existing(path: Path, repo: str, spec: Field, need_source: bool) -> Existing | str | None:
+    """The record at ``path``; why it is left alone; or None for another repo's record."""
+    doc, problems = load.load_file(path)
+    if doc is None or problems:
+        return _left_alone(problems)
+    data = doc.data
+    if isinstance(data, dict) and isinstance(data.get("repo"), str) and data["repo"] != repo:
+        return None  # another repository's record, whatever else it holds
+    problems = [p for p in check_shape(doc, spec) if p.severity is Severity.ERROR]
+    if not problems and need_source:
+        # Paths are read from the source tree: never one outside it.
+        problems = list(rule_source_path(doc, data))
+    if problems:
+        return _left_alone(problems)
+    stated = "id" in data
+    record_id = data["id"] if stated else derive_id(repo, data["exception"], data["message"])
+    return Existing(path, data, record_id, stated)
 
 
 def repo_problem(repo: str) -> str | None:
@@ -110,7 +123,85 @@ _Dumper.add_representer(str, _text)
 
 
 def dump(data: dict[str, Any]) -> str:
+    """``data`` as YAML: the text PyYAML writes with ``_Dumper``, byte for byte.
+
+    Scan writes thousands of records, and PyYAML's emitter reads every character of every
+    excerpt in Python: the mappings of text and numbers the tools write are written here
+    directly, and anything else (tabs, quotes that need escapes, long lines) by PyYAML.
+    """
+    out: list[str] = []
+    if _emit(data, 0, out):
+        # A last block scalar that keeps its trailing line breaks leaves the document open.
+        return "".join(out) + ("...\n" if _OPEN_END.match(out[-1]) else "")
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000)
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Text PyYAML writes as it is (no escapes): printable, no YAML line break but \n, no BOM.
+_WRITABLE = re.compile(
+    r"[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010fffe]*\Z"
+)
+# What keeps a line of text from being written plain: an indicator where YAML reads one.
+_NOT_PLAIN = re.compile(r"\A(?:[-?:](?: |\Z)|[#,\[\]{}&*!|>'\"%@`]|---|\.\.\.| )|: |:\Z| #| \Z")
+_OPEN_END = re.compile(r" *[A-Za-z0-9_]+: \|[0-9]?\+\n")
+_LONGEST = 8_000
+"""Longer lines are left to PyYAML, which folds a line at 10,000 columns."""
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _emit(data: dict[str, Any], indent: int, out: list[str]) -> bool:
+    """Write ``data`` as a block mapping at ``indent``; False when PyYAML must write it."""
+    pad = " " * indent
+    for key, value in data.items():
+        if not isinstance(key, str) or not _PLAIN_KEY.match(key) or not _is_str(key):
+            return False
+        if isinstance(value, dict):
+            if not value:
+                return False
+            out.append(f"{pad}{key}:\n")
+            if not _emit(value, indent + 2, out):
+                return False
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out.append(f"{pad}{key}: {value}\n")
+        elif isinstance(value, str):
+            scalar = _scalar(value, indent + 2)
+            if scalar is None:
+                return False
+            out.append(f"{pad}{key}: {scalar}")
+        else:
+            return False
+    return True
+
+
+def _is_str(text: str) -> bool:
+    """Whether YAML reads ``text``, written plain, as text (not a number, date or null)."""
+    tag: str = _RESOLVER.resolve(ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    return tag == "tag:yaml.org,2002:str"
+
+
+def _scalar(text: str, indent: int) -> str | None:
+    """``text`` as the value after ``key: ``, with its line break; None when unsure."""
+    if not text or not _WRITABLE.match(text):
+        return None
+    if "\n" not in text:
+        if len(text) > _LONGEST:
+            return None
+        if not _NOT_PLAIN.search(text) and _is_str(text):
+            return text + "\n"
+        return "'" + text.replace("'", "''") + "'\n"
+    if " \n" in text or text.endswith(" "):
+        return None  # PyYAML writes it double-quoted, with escapes
+    hints = "2" if text[0] in " \n" else ""
+    if not text.endswith("\n"):
+        hints += "-"
+    elif len(text) == 1 or text[-2] == "\n":
+        hints += "+"
+    pad = " " * indent
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    body = "".join(pad + line + "\n" if line else "\n" for line in lines)
+    return f"|{hints}\n{body}"
 
 
 def source_data(site: RaiseSite, commit: str) -> dict[str, Any]:
