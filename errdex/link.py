@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .model import ID_RE, Record, SiteConfig
@@ -215,6 +215,29 @@ class _Name:
 def folder_key(part: str) -> str:
     """The name a case-insensitive file system sees: Unicode's canonical caseless form."""
     return unicodedata.normalize("NFD", unicodedata.normalize("NFD", part).casefold())
+
+
+class Spellings:
+    """The first spelling of each folder that names make, to tell a later name that
+    would share a folder with an earlier one on macOS or Windows (for tools that write
+    records, so that what they write builds)."""
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def clash(self, parts: Sequence[str]) -> str | None:
+        """The earlier name that ``parts`` would share a folder with, if any."""
+        for depth in range(1, len(parts) + 1):
+            written = tuple(parts[:depth])
+            other = self.first.get(tuple(folder_key(folder_name(p)) for p in written))
+            if other is not None and other != written:
+                return "/".join(other)
+        return None
+
+    def add(self, parts: Sequence[str]) -> None:
+        for depth in range(1, len(parts) + 1):
+            written = tuple(parts[:depth])
+            self.first.setdefault(tuple(folder_key(folder_name(p)) for p in written), written)
 
 
 def _clashes(names: Iterable[_Name]) -> list[Problem]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import parallel
 from ..files import shown_path
+from ..link import Spellings
 from ..model import derive_id
 from . import update
 from .scan import RaiseSite, Scanned, Tree, scan_files, scan_tree
@@ -131,10 +132,22 @@ def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool =
         (r.data["exception"], r.data["message"], r.data["source"]["path"]): r for r in records
     }
     matched: set[Path] = set()
+    # Names written once must keep their spelling: two that differ only in case would
+    # share a folder on macOS and Windows, and the build refuses such a pair (E402).
+    exceptions, paths = Spellings(), Spellings()
+    for r in records:
+        exceptions.add((r.data["exception"],))
+        paths.add(r.data["source"]["path"].split("/"))
     for site, (record_id, stated) in zip(sites, site_ids(repo, sites), strict=True):
         record = by_id.get(record_id) or by_place.get((site.exception, site.template, site.path))
         where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
         if record is None:
+            clash = _spelling_clash(site, exceptions, paths)
+            if clash:
+                report.skipped.append(f"{site.path}:{site.line}: {clash}; skipped")
+                continue
+            exceptions.add((site.exception,))
+            paths.add(site.path.split("/"))
             path = update.file_name(content, repo, record_id)
             text = update.new_record(repo, site, commit, record_id if stated else None)
             refused = update.create(path, text, dry_run)
@@ -153,6 +166,19 @@ def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool =
         if record.path not in matched:
             report.add("no longer found", f"{shown_path(record.path)}")
     return report
+
+
+def _spelling_clash(site: RaiseSite, exceptions: Spellings, paths: Spellings) -> str | None:
+    other = exceptions.clash((site.exception,))
+    if other is not None:
+        return (
+            f"exception {site.exception!r} differs only in case from {other!r} (macOS and "
+            "Windows would write both pages into one folder)"
+        )
+    other = paths.clash(site.path.split("/"))
+    if other is not None:
+        return f"file {site.path!r} makes the same folder as {other!r} on macOS and Windows"
+    return None
 
 
 class _Free:

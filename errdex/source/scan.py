@@ -182,8 +182,9 @@ def scan_source(text: str, path: str) -> Scanned:
     """``scan_text``, with a note for each raise that was simplified or skipped."""
     try:
         tree = ast.parse(text, filename=path)
-    except RecursionError:
-        # Python's own parser gives up on a few hundred thousand terms in one expression.
+    except (RecursionError, MemoryError):
+        # Python's own parser gives up on a few hundred thousand terms in one expression,
+        # and runs out of memory on ten thousand `not`s or `lambda:`s in a row.
         raise Unreadable("nested too deeply to read") from None
     finder = _Finder(path, source_lines(text))
     try:
