@@ -298,7 +298,11 @@ def test_any_valid_base_url_builds_a_site_that_stays_on_its_origin(run: Run, url
         content = content_in(root, {"a.yaml": MINIMAL}, site_yaml(url))
         out = root / "out"
         built(run, content, out)
-        normal = url if url.endswith("/") else url + "/"
+        # Scheme and host as browsers compare them (lowercase), a slash at the end.
+        scheme, rest = url.split("://", 1)
+        host, slash, path = rest.partition("/")
+        normal = f"{scheme.lower()}://{host.lower()}{slash}{path}"
+        normal = normal if normal.endswith("/") else normal + "/"
         index = json.loads((out / "api" / "errors.json").read_text(encoding="utf-8"))
         assert all(e["url"].startswith(normal) for e in index["errors"])
         for missing in ("no/such/page", "errors/0000000000000000/deep/"):
