@@ -373,7 +373,8 @@ def test_record_text_is_what_pyyaml_writes_and_reads_back(text: str) -> None:
 
 def test_record_text_matches_pyyaml_on_every_raise_of_a_real_codebase() -> None:
     pygments = pytest.importorskip("pygments")
-    from errdex.source.update import _Dumper, dump, source_data
+    from errdex.source.scan import source_data
+    from errdex.source.update import _Dumper, dump
 
     root = Path(pygments.__file__).parent
     checked = 0

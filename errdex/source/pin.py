@@ -18,7 +18,7 @@ from ..files import shown_path
 from ..link import Spellings
 from ..model import derive_id
 from . import update
-from .scan import RaiseSite, Scanned, Tree, scan_files, scan_tree
+from .scan import RaiseSite, Scanned, Tree, scan_files, scan_tree, source_data
 
 
 @dataclass
@@ -157,7 +157,7 @@ def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool =
                 report.add("new", where)
             continue
         matched.add(record.path)
-        source = update.source_data(site, commit)
+        source = source_data(site, commit)
         if source == record.data["source"]:
             report.add("unchanged")
             continue
@@ -312,7 +312,7 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
             continue
         taken.add((site.path, site.line))
         moved = (site.path, site.line) != (source["path"], source["line"])
-        new = update.source_data(site, commit)
+        new = source_data(site, commit)
         writes.add(
             record,
             "moved" if moved else "unchanged",
@@ -335,7 +335,7 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
         if site is not None:
             taken.add((site.path, site.line))
             blocks: dict[str, Any] = {} if record.id_stated else {"id": record.id}
-            blocks.update(message=site.template, source=update.source_data(site, commit))
+            blocks.update(message=site.template, source=source_data(site, commit))
             writes.add(record, "reworded", f"{_shown(record)}: {site.template[:70]}", blocks)
             continue
         if source.get("removed_in"):

@@ -275,23 +275,28 @@ def _bad_path(path: str) -> str | None:
     return None
 
 
+def source_data(site: RaiseSite, commit: str) -> dict[str, Any]:
+    """The ``source`` block of the record for ``site``, pinned to ``commit``."""
+    source: dict[str, Any] = {"commit": commit, "path": site.path, "line": site.line}
+    if site.function:
+        source["function"] = site.function
+    if site.condition:
+        source["condition"] = site.condition
+    source["excerpt"] = {"start": site.excerpt_start, "code": site.excerpt}
+    return source
+
+
 _CHECK_COMMIT = "0" * 40
 """The commit of the records checked before they are written: any valid one will do."""
 
 
 def _refused(site: RaiseSite) -> list[str]:
     """What a build would refuse in the record scan writes for ``site`` (errors only)."""
-    source: dict[str, Any] = {"commit": _CHECK_COMMIT, "path": site.path, "line": site.line}
-    if site.function:
-        source["function"] = site.function
-    if site.condition:
-        source["condition"] = site.condition
-    source["excerpt"] = {"start": site.excerpt_start, "code": site.excerpt}
     data = {
         "repo": "scan/check",
         "exception": site.exception,
         "message": site.template,
-        "source": source,
+        "source": source_data(site, _CHECK_COMMIT),
     }
     doc = Document(Path(site.path), site.path, data)
     refused = [p.message for p in validate.check_record(doc) if p.severity is Severity.ERROR]

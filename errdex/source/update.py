@@ -23,7 +23,7 @@ from ..model import derive_id
 from ..problems import Problem, Severity
 from ..schema import RECORD, Field
 from ..validate import check_shape, rule_lengths, rule_source_path
-from .scan import RaiseSite
+from .scan import RaiseSite, source_data
 
 _IDENTITY = ("id", "repo", "exception", "message")
 """The fields an id is made of: every tool that matches records reads them."""
@@ -202,16 +202,6 @@ def _scalar(text: str, indent: int) -> str | None:
         lines.pop()
     body = "".join(pad + line + "\n" if line else "\n" for line in lines)
     return f"|{hints}\n{body}"
-
-
-def source_data(site: RaiseSite, commit: str) -> dict[str, Any]:
-    source: dict[str, Any] = {"commit": commit, "path": site.path, "line": site.line}
-    if site.function:
-        source["function"] = site.function
-    if site.condition:
-        source["condition"] = site.condition
-    source["excerpt"] = {"start": site.excerpt_start, "code": site.excerpt}
-    return source
 
 
 def new_record(repo: str, site: RaiseSite, commit: str, record_id: str | None) -> str:
