@@ -362,9 +362,8 @@ def confidence(match: search.Match) -> float:
 
 def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, dict[str, Any]]:
     """The extracted query and the JSON document of its matches (what ``--json`` prints)."""
-    extracted = search.extract(paste)
     try:
-        matches = search.lookup(source.index, paste, limit=limit)
+        extracted, matches = search.find(source.index, paste, limit=limit)
         described = [(m, source.page(m.entry.id)) for m in matches]
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise Unavailable(f"{source.where}: the search index is damaged ({exc!r})") from None

@@ -5,8 +5,13 @@ writes, and here for ``python build.py lookup``. Every step is written to be por
 line for line: the shared vectors in tests/search/vectors.yaml check that both give
 the same answers, and the search benchmark compares them on thousands of pastes.
 
-1. ``extract``: the message out of a paste — the last ``Type: message`` of the last
-   traceback, without log prefixes or ANSI colours.
+1. ``readings``: what a paste may be about, most specific first (at most MAX_READINGS):
+   each ``Value error, …`` of a pydantic ValidationError, each ``message`` string of a
+   JSON or dict error body, then the ``Type: message`` of each traceback from the last
+   (wrappers such as ``See root cause above`` last), else the whole text and the text
+   after a log line's words (``Failed to load the model: …``); log prefixes, quotes and
+   ANSI colours dropped. ``extract`` is the first reading; lookup keeps the first
+   reading whose whole message matches a record, else the first with any match.
 2. ``normalize``: lowercase, quotes and backticks dropped, whitespace collapsed; each
    character remembers where it came from, so values are cut from the user's own text.
 3. Candidates: records sharing a rare word with the paste (an inverted index, split
@@ -35,6 +40,7 @@ from .model import Record, parse_template
 # position of its line (re's match at pos, a sticky RegExp's lastIndex), so stripping a
 # thousand prefixes off one line never copies the rest of it a thousand times.
 _W = "[A-Za-z0-9_]"
+_LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
     # Prefixes on every line of a process's output, tracebacks included.
@@ -50,14 +56,20 @@ PATTERNS: dict[str, Any] = {
         rf"(?:{_W}|[.@-])+(?:\[[0-9]+\])?: ?",
         rf"[ \t]*\[(?:{_W}|[./\\-])+:[0-9]+\] ?",
         r"[ \t]*E {2,}",
+        # Markdown quotes: "> "
+        r"[ \t]*> ?",
     ],
     # Prefixes that start a new log record: timestamps and levels.
     "starts": [
-        r"[ \t]*[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
-        r"(?:Z|[+-][0-9]{2}:?[0-9]{2})? ?",
+        r"[ \t]*\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
+        r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]? ?",
         r"[ \t]*[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
         r"[ \t]*[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)? ?",
         r"[ \t]*\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?(?::| -)? ",
+        # Python logging: "- name - ERROR - ", "ERROR:name:"; loguru: "| ERROR | where - "
+        rf"[ \t]*(?:- )?(?:{_W}|\.)+ - {_LEVELS} - ",
+        rf"[ \t]*{_LEVELS}:(?:{_W}|\.)*:",
+        rf"[ \t]*\| (?:{_LEVELS}|SUCCESS|TRACE) *\| [^ \t\n|]+ - ",
     ],
     # "Type: message" where Type looks like an exception, anywhere in a paste...
     "exception": (
@@ -66,6 +78,19 @@ PATTERNS: dict[str, Any] = {
     ),
     # ...and any dotted name right after a traceback's frames.
     "after_frames": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:: ?([^\n]*))?$",
+    # A pydantic ValidationError's line for an error a validator raised.
+    "pydantic": r"^(Value error|Assertion failed), ([^\n]*)$",
+    # The string a JSON or dict error body gives as its message.
+    "body": r"([\"'])(?:message|detail|error)\1: ?([\"'])",
+    # That string as the repr of an exception: "ValueError('...')".
+    "repr": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning))\(([\"'])",
+    # An exception that only wraps one above it: it is read last.
+    "wrapper": (
+        r"(?:^|[^A-Za-z0-9_])above(?:[^A-Za-z0-9_]|$)|^SystemExit|RayTaskError"
+        r"|_RemoteTraceback|ProcessRaisedException"
+    ),
+    # Lines that end a message: Markdown fences, <details>, pydantic's link.
+    "stop": r"^(?:```|~~~|\"\"\"|</?details|<summary|For further information visit )",
 }
 _ANSI = re.compile(PATTERNS["ansi"])
 _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
@@ -73,6 +98,15 @@ _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
 _PREFIXES = [*_TAGS, *_RECORD_STARTS]
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
+_PYDANTIC = re.compile(PATTERNS["pydantic"])
+_BODY = re.compile(PATTERNS["body"])
+_REPR = re.compile(PATTERNS["repr"])
+_WRAPPER = re.compile(PATTERNS["wrapper"])
+_STOP = re.compile(PATTERNS["stop"])
+_PYDANTIC_TYPES = {"Value error": None, "Assertion failed": "AssertionError"}
+"""``Value error`` is a ValueError or any subclass of it, which pydantic does not name."""
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+_HEX = re.compile(r"[0-9A-Fa-f]+")
 _TRACEBACK = "Traceback (most recent call last):"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CHAIN_MARKERS = (
@@ -91,6 +125,8 @@ here, and so is a template, counting its literal text and one for each placehold
 Written into meta.json for the browser; validation warns about longer messages."""
 MAX_MESSAGE = SEARCH_MESSAGE_LIMIT
 """The same cut, by the name it had before templates were cut too."""
+MAX_READINGS = 8
+"""Readings of one paste that lookup tries, at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +138,9 @@ class Extracted:
     cut: bool = False
     """The paste was longer than PASTE_LIMIT: only its end was read."""
     line: int | None = field(default=None, compare=False)
-    """Where the message starts: the paste's line (from 0) naming the exception, or None
-    when no line of the paste does (a bare message)."""
+    """Where the message starts: the paste's line (from 0) it was read from (naming the
+    exception, ``Value error, …``, an error body's ``message``), or None for a bare message
+    (the paste's whole text)."""
     line_text: str | None = field(default=None, compare=False)
     """That line, without log prefixes and surrounding blanks."""
 
@@ -127,7 +164,12 @@ def strip_prefixes(line: str) -> tuple[str, bool]:
 
 
 def extract(paste: str) -> Extracted:
-    """The exception and message a paste is about (see the module docstring)."""
+    """The exception and message a paste is most likely about (its first reading)."""
+    return readings(paste)[0]
+
+
+def readings(paste: str) -> list[Extracted]:
+    """What a paste may be about, most specific first (see the module docstring)."""
     cut = len(paste) > PASTE_LIMIT
     skipped = 0
     if cut:
@@ -136,35 +178,117 @@ def extract(paste: str) -> Extracted:
     text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
     stripped = [strip_prefixes(line) for line in text.split("\n")]
     lines = [line for line, _ in stripped]
+    out: list[Extracted] = []
+    wrappers: list[Extracted] = []
+
+    def add(exception: str | None, message: str, index: int | None, wrapper: bool = False) -> None:
+        at = (None, None) if index is None else (skipped + index, lines[index].strip(BLANK))
+        reading = Extracted(exception, message[:SEARCH_MESSAGE_LIMIT], cut, *at)
+        if reading not in out and reading not in wrappers:
+            (wrappers if wrapper else out).append(reading)
+
+    tried = 0  # lines read as a pydantic error or an error body: bounded, so linear work
+    for index, line in enumerate(lines):
+        if tried >= MAX_READINGS:
+            break
+        said = _PYDANTIC.match(line.strip(BLANK))
+        tried += 1 if said else 0
+        if said:
+            message = _message(stripped, index, said.group(2))
+            kept = message.rfind(" [type=")
+            add(_PYDANTIC_TYPES[said.group(1)], message[:kept] if kept >= 0 else message, index)
+            continue
+        body = _BODY.search(line)
+        if body:
+            tried += 1
+            string = _unquoted(line, body.end(), body.group(2))
+            if string is not None:
+                add(*_unrepr(string[0]), index)
     tracebacks = [i for i, line in enumerate(lines) if line.strip(BLANK).startswith(_TRACEBACK)]
-    found: tuple[int, re.Match[str]] | None = None
-    if tracebacks:
-        index = tracebacks[-1] + 1
+    named: set[int] = set()
+    for start in reversed(tracebacks[-MAX_READINGS:]):
+        index = start + 1
         while index < len(lines) and (not lines[index] or lines[index][0] in " \t^~"):
             index += 1
-        if index < len(lines):
-            match = _ANY_EXCEPTION_LINE.match(lines[index])
-            if match:
-                found = (index, match)
-    if found is None:
-        for index in range(len(lines) - 1, -1, -1):
-            match = _EXCEPTION_LINE.match(lines[index].strip(BLANK))
-            if match:
-                found = (index, match)
-                break
-    if found is None:
+        match = _ANY_EXCEPTION_LINE.match(lines[index]) if index < len(lines) else None
+        if match:
+            named.add(index)
+            message = _message(stripped, index, match.group(2) or "")
+            add(match.group(1), message, index, _WRAPPER.search(lines[index]) is not None)
+    for index in range(len(lines) - 1, -1, -1):
+        match = _EXCEPTION_LINE.match(lines[index].strip(BLANK))
+        if match:
+            if index not in named:
+                named.add(index)
+                message = _message(stripped, index, match.group(2) or "")
+                add(match.group(1), message, index, _WRAPPER.search(lines[index]) is not None)
+            break
+    out += wrappers
+    if not named:
         message = " ".join(line.strip(BLANK) for line in lines if line.strip(BLANK))
-        return Extracted(None, message[:SEARCH_MESSAGE_LIMIT], cut)
-    index, match = found
-    found_at = (skipped + index, lines[index].strip(BLANK))
-    parts = [match.group(2) or ""]
+        add(None, message, None)
+        # A log line's words before its message: "Failed to load the model: <message>".
+        last = len(lines) - 1
+        while last > 0 and not lines[last].strip(BLANK):
+            last -= 1
+        colon = lines[last].find(": ")
+        if colon >= 0:
+            add(None, lines[last][colon + 2 :].strip(BLANK), last)
+    return out[:MAX_READINGS]
+
+
+def _message(stripped: Sequence[tuple[str, bool]], index: int, first: str) -> str:
+    """The message that starts on line ``index`` with ``first``: with the lines after it,
+    up to a blank line, a new log record, a traceback or a fence."""
+    parts = [first]
     for line, starts_record in stripped[index + 1 :]:
         line = line.strip(BLANK)
         if not line or starts_record or line.startswith((*_CHAIN_MARKERS, _TRACEBACK)):
             break
+        if _STOP.match(line):
+            break
         parts.append(line)
-    message = " ".join(part for part in parts if part)
-    return Extracted(match.group(1), message[:SEARCH_MESSAGE_LIMIT], cut, *found_at)
+    return " ".join(part for part in parts if part)
+
+
+def _unquoted(text: str, start: int, quote: str) -> tuple[str, int] | None:
+    """The string literal (JSON or Python repr) whose text starts at ``start``, decoded,
+    and where it ends; None when the line ends first."""
+    out: list[str] = []
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char == quote:
+            joined = "".join(out)
+            # "\ud83d\ude80" is one character, as in the browser.
+            joined = joined.encode("utf-16-le", "surrogatepass").decode(
+                "utf-16-le", "surrogatepass"
+            )
+            return joined, index + 1
+        if char == "\\" and index + 1 < len(text):
+            code = text[index + 1]
+            size = {"x": 2, "u": 4}.get(code, 0)
+            digits = text[index + 2 : index + 2 + size]
+            if size and len(digits) == size and _HEX.fullmatch(digits):
+                out.append(chr(int(digits, 16)))
+                index += 2 + size
+                continue
+            out.append(_ESCAPES.get(code, code))
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return None
+
+
+def _unrepr(text: str) -> tuple[str | None, str]:
+    """An error body's message: ``ValueError('…')`` is a ValueError and its message."""
+    match = _REPR.match(text)
+    if match:
+        inner = _unquoted(text, match.end(), match.group(2))
+        if inner is not None and text[inner[1] :] == ")":
+            return match.group(1), inner[0]
+    return None, text
 
 
 # --- 2. Normalizing ------------------------------------------------------------------
@@ -363,6 +487,7 @@ class Index:
                     "lookup_words": LOOKUP_WORDS,
                     "search_message_limit": SEARCH_MESSAGE_LIMIT,
                     "paste_limit": PASTE_LIMIT,
+                    "max_readings": MAX_READINGS,
                     "align_cells": ALIGN_CELLS,
                 },
             }
@@ -609,7 +734,25 @@ def _same_word(pasted: str, word: str, first: bool, last: bool) -> bool:
 
 def lookup(index: Searchable, paste: str, limit: int = 5) -> list[Match]:
     """The best matches for a paste, best first; empty when nothing matches well enough."""
-    extracted = extract(paste)
+    return find(index, paste, limit)[1]
+
+
+def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list[Match]]:
+    """The reading of a paste that matched and its matches: the first reading whose whole
+    message matches a record, else the first with any match, else the first and none."""
+    every = readings(paste)
+    chosen: tuple[Extracted, list[Match]] | None = None
+    for extracted in every:
+        ranked = _ranked(index, extracted)
+        if ranked and ranked[0][0][0] == 2:
+            return extracted, _grouped([match for _, match in ranked], limit)
+        if ranked and chosen is None:
+            chosen = (extracted, _grouped([match for _, match in ranked], limit))
+    return chosen or (every[0], [])
+
+
+def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, ...], Match]]:
+    """Every candidate that matches one reading, with its rank key, best first."""
     message = extracted.message
     normalized, where = normalize(message)
     words = tokens(normalized)[:MAX_WORDS]
@@ -654,7 +797,7 @@ def lookup(index: Searchable, paste: str, limit: int = 5) -> list[Match]:
         match = Match(entry, False, score, ())
         ranked.append(((1, score, coverage, same_type, -number), match))
     ranked.sort(key=lambda item: item[0], reverse=True)
-    return _grouped([match for _, match in ranked], limit)
+    return ranked
 
 
 def _same_exception(named: str | None, exception: str) -> int:

@@ -38,7 +38,12 @@
           prefixes: p.tags.concat(p.starts).map(function (s) { return new RegExp(s, "y"); }),
           tags: p.tags.length,
           exception: new RegExp(p.exception),
-          afterFrames: new RegExp(p.after_frames)
+          afterFrames: new RegExp(p.after_frames),
+          pydantic: new RegExp(p.pydantic),
+          body: new RegExp(p.body),
+          repr: new RegExp(p.repr),
+          wrapper: new RegExp(p.wrapper),
+          stop: new RegExp(p.stop)
         };
         M = m;
         return m;
@@ -90,9 +95,17 @@
     return prefixes.some(function (p) { return text.startsWith(p); });
   }
 
-  function extract(paste) {
+  function extract(paste) { return readings(paste)[0]; }
+
+  // "Value error": a ValueError or a subclass, which pydantic does not name.
+  var PYDANTIC = { "Value error": null, "Assertion failed": "AssertionError" };
+  var ESCAPES = { n: "\n", t: "\t", r: "\r" };
+
+  // Python's readings: what a paste may be about, most specific first.
+  function readings(paste) {
     var p = M.params;
     var limit = p.search_message_limit;
+    var most = p.max_readings;
     // Python's paste[-paste_limit:] in code points. They fill at least half the UTF-16
     // units, so the last 2 x paste_limit units hold them: no work on the rest.
     var chars = Array.from(paste.slice(-2 * p.paste_limit));
@@ -101,37 +114,110 @@
       .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
     var stripped = text.split("\n").map(stripPrefixes);
     var lines = stripped.map(function (s) { return s[0]; });
-    var found = null;
-    var last = -1;
-    lines.forEach(function (line, i) { if (blank(line).startsWith(TRACEBACK)) { last = i; } });
-    if (last >= 0) {
-      var index = last + 1;
+    var out = [];
+    var wrappers = [];
+    function add(exception, message, index, wrapper) {
+      var r = { exception: exception, message: Array.from(message).slice(0, limit).join(""), cut: cut };
+      var same = function (o) { return o.exception === r.exception && o.message === r.message; };
+      if (!out.some(same) && !wrappers.some(same)) { (wrapper ? wrappers : out).push(r); }
+    }
+    var tried = 0;
+    for (var i = 0; i < lines.length && tried < most; i++) {
+      var said = patterns.pydantic.exec(blank(lines[i]));
+      if (said) {
+        tried += 1;
+        var msg = collect(stripped, i, said[2]);
+        var kept = msg.lastIndexOf(" [type=");
+        add(PYDANTIC[said[1]], kept >= 0 ? msg.slice(0, kept) : msg, i);
+        continue;
+      }
+      var body = patterns.body.exec(lines[i]);
+      if (body) {
+        tried += 1;
+        var string = unquoted(lines[i], body.index + body[0].length, body[2]);
+        if (string) { var u = unrepr(string[0]); add(u[0], u[1], i); }
+      }
+    }
+    var tracebacks = [];
+    lines.forEach(function (line, k) { if (blank(line).startsWith(TRACEBACK)) { tracebacks.push(k); } });
+    var named = new Set();
+    tracebacks.slice(-most).reverse().forEach(function (start) {
+      var index = start + 1;
       while (index < lines.length && (!lines[index] || " \t^~".indexOf(lines[index][0]) >= 0)) {
         index += 1;
       }
-      if (index < lines.length) {
-        var m = patterns.afterFrames.exec(lines[index]);
-        if (m) { found = [index, m]; }
+      var m = index < lines.length && patterns.afterFrames.exec(lines[index]);
+      if (m) {
+        named.add(index);
+        add(m[1], collect(stripped, index, m[2] || ""), index, patterns.wrapper.test(lines[index]));
+      }
+    });
+    for (var k = lines.length - 1; k >= 0; k--) {
+      var e = patterns.exception.exec(blank(lines[k]));
+      if (e) {
+        if (!named.has(k)) {
+          named.add(k);
+          add(e[1], collect(stripped, k, e[2] || ""), k, patterns.wrapper.test(lines[k]));
+        }
+        break;
       }
     }
-    if (!found) {
-      for (var k = lines.length - 1; k >= 0; k--) {
-        var e = patterns.exception.exec(blank(lines[k]));
-        if (e) { found = [k, e]; break; }
-      }
+    out = out.concat(wrappers);
+    if (!named.size) {
+      add(null, lines.map(blank).filter(Boolean).join(" "), null);
+      // A log line's words before its message: "Failed to load the model: <message>".
+      var last = lines.length - 1;
+      while (last > 0 && !blank(lines[last])) { last--; }
+      var colon = lines[last].indexOf(": ");
+      if (colon >= 0) { add(null, blank(lines[last].slice(colon + 2)), last); }
     }
-    if (!found) {
-      var all = lines.map(blank).filter(Boolean).join(" ");
-      return { exception: null, message: Array.from(all).slice(0, limit).join(""), cut: cut };
-    }
-    var parts = [found[1][2] || ""];
-    for (var j = found[0] + 1; j < stripped.length; j++) {
+    return out.slice(0, most);
+  }
+
+  // Python's _message: the lines after `index` up to a blank, a record, a traceback, a fence.
+  function collect(stripped, index, first) {
+    var parts = [first];
+    for (var j = index + 1; j < stripped.length; j++) {
       var line = blank(stripped[j][0]);
-      if (!line || stripped[j][1] || startsWithAny(line, CHAIN.concat([TRACEBACK]))) { break; }
+      if (!line || stripped[j][1] || startsWithAny(line, CHAIN.concat([TRACEBACK])) ||
+          patterns.stop.test(line)) { break; }
       parts.push(line);
     }
-    var message = parts.filter(Boolean).join(" ");
-    return { exception: found[1][1], message: Array.from(message).slice(0, limit).join(""), cut: cut };
+    return parts.filter(Boolean).join(" ");
+  }
+
+  // Python's _unquoted: a JSON or repr string literal from `start`, decoded, and its end.
+  function unquoted(text, start, quote) {
+    var out = "";
+    for (var i = start; i < text.length;) {
+      var ch = text[i];
+      if (ch === quote) { return [out, i + 1]; }
+      if (ch === "\\" && i + 1 < text.length) {
+        var code = text[i + 1];
+        var size = code === "x" ? 2 : code === "u" ? 4 : 0;
+        var digits = text.slice(i + 2, i + 2 + size);
+        if (size && digits.length === size && /^[0-9A-Fa-f]+$/.test(digits)) {
+          out += String.fromCharCode(parseInt(digits, 16));
+          i += 2 + size;
+          continue;
+        }
+        out += ESCAPES[code] || code;
+        i += 2;
+        continue;
+      }
+      out += ch;
+      i += 1;
+    }
+    return null;
+  }
+
+  function unrepr(text) {
+    var m = patterns.repr.exec(text);
+    if (m) {
+      var inner = unquoted(text, m[0].length, m[2]);
+      if (inner && text.slice(inner[1]) === ")") { return [m[1], inner[0]]; }
+    }
+    return [null, text];
   }
 
   // --- 2. Normalizing. ---
@@ -361,10 +447,22 @@
     return tail(named) === tail(exception) ? 1 : -1;
   }
 
+  // Python's find: the first reading whose whole message matches, else the first with any.
   async function lookup(paste, limit) {
-    var m = await load();
+    await load();
+    var all = readings(paste);
+    var chosen = null;
+    for (var r = 0; r < all.length; r++) {
+      var results = await ranked(all[r]);
+      if (results.length && results[0].key[0] === 2) { return answer(all[r], results, limit); }
+      if (results.length && !chosen) { chosen = answer(all[r], results, limit); }
+    }
+    return chosen || { query: all[0], matches: [] };
+  }
+
+  async function ranked(extracted) {
+    var m = M;
     var p = m.params;
-    var extracted = extract(paste);
     var message = extracted.message;
     var norm = normalize(message, false, false);
     var words = tokens(norm[0]).slice(0, p.max_words);
@@ -446,6 +544,10 @@
         score: score, values: [] });
     });
     results.sort(function (a, b) { return compareKeys(a.key, b.key); });
+    return results;
+  }
+
+  function answer(extracted, results, limit) {
     var groups = new Map();
     results.forEach(function (r) {
       // One message raised at several places (placeholder names may differ): one result.

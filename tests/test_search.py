@@ -91,6 +91,41 @@ def test_extract_finds_the_exception_and_message(paste: str, exception: str, mes
     assert search.extract(paste) == search.Extracted(exception, message)
 
 
+def vector(name: str) -> str:
+    return str(next(v["paste"] for v in VECTORS if v["name"] == name))
+
+
+def test_readings_put_the_cause_before_its_wrapper_and_say_their_lines() -> None:
+    readings = search.readings(vector("a wrapper after the cause"))
+    assert [(r.exception, r.line) for r in readings] == [("ValueError", 3), ("RuntimeError", 10)]
+    assert readings[0].line_text == "ValueError: PCP does not support data parallelism yet."
+    assert search.extract(vector("a wrapper after the cause")) == readings[0]
+
+
+def test_lookup_says_which_reading_of_the_paste_matched(index: search.Index) -> None:
+    paste = vector("pydantic ValidationError with several errors and an assertion")
+    extracted, matches = search.find(index, paste)
+    assert extracted == search.Extracted(
+        "AssertionError", "The KV cache block size 24 must be a multiple of 16 on this platform."
+    )
+    assert extracted.line == 5 and str(extracted.line_text).startswith("Assertion failed, The KV")
+    assert matches and matches[0].exact
+    body = search.find(
+        index, vector("a server's JSON error body in curl output, the message a repr")
+    )
+    assert body[0].exception == "FileNotFoundError" and body[0].line == 7
+    log = search.find(index, vector("words before the message in a log line"))
+    assert log[0] == search.Extracted(None, "tp_size=8 must be divisible by dcp_size=3.")
+    assert log[0].line == 0
+
+
+def test_a_paste_has_a_bounded_number_of_readings() -> None:
+    bodies = "".join(f'{{"message": "m{i}"}}\n  Value error, v{i}\n' for i in range(50))
+    tracebacks = "".join(f"Traceback (most recent call last):\nE{i}Error: t\n" for i in range(50))
+    assert len(search.readings(bodies + tracebacks)) == search.MAX_READINGS
+    assert search.readings("") == [search.Extracted(None, "")]
+
+
 def test_normalize_remembers_where_each_character_came_from() -> None:
     text, where = search.normalize("  Model  'Llama'\n`x`  ")
     assert text == "model llama x"
