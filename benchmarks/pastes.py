@@ -228,22 +228,27 @@ def _general(rng: random.Random) -> str:
     return rng.choice(_WORDS)
 
 
-def fill(record: Mapping[str, Any], rng: random.Random) -> str:
-    """The message as the program printed it: every placeholder replaced by a value.
+def fill(
+    record: Mapping[str, Any],
+    rng: random.Random,
+    guess: Callable[[str, random.Random], str] = value_for,
+) -> str:
+    """The message as the program printed it: every placeholder replaced by a value
+    (from ``guess``, this module's ``value_for`` by default).
 
     A name used twice gets the same value; each positional ``{}`` gets its own.
     """
-    template = parse_template(record["message"])
+    template = parse_template(str(record["message"]))
     values: dict[str, str] = {}
     out: list[str] = []
     for part in template.parts:
         if not part.placeholder:
             out.append(part.text)
         elif not part.text:
-            out.append(value_for("", rng))
+            out.append(guess("", rng))
         else:
             if part.text not in values:
-                values[part.text] = value_for(part.text, rng)
+                values[part.text] = guess(part.text, rng)
             out.append(values[part.text])
     return "".join(out)
 

@@ -39,7 +39,7 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from errdex.model import parse_template
+from benchmarks import pastes
 
 SHAPES = (
     "plain",
@@ -281,18 +281,7 @@ def _general(rng: random.Random) -> str:
 
 def fill(record: Mapping[str, Any], rng: random.Random) -> str:
     """The message as the program printed it; a name used twice gets one value."""
-    values: dict[str, str] = {}
-    out: list[str] = []
-    for part in parse_template(str(record["message"])).parts:
-        if not part.placeholder:
-            out.append(part.text)
-        elif not part.text:
-            out.append(value_for("", rng))
-        else:
-            if part.text not in values:
-                values[part.text] = value_for(part.text, rng)
-            out.append(values[part.text])
-    return "".join(out)
+    return pastes.fill(record, rng, value_for)
 
 
 # --- Building blocks -----------------------------------------------------------------
