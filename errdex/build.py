@@ -26,17 +26,15 @@ from typing import Any, Protocol
 
 from . import parallel, plan, state
 from .files import record_stats
-from .problems import BuildError, Problem, Severity
+from .problems import BuildError, Problem, Severity, failed
 from .theme import Theme, default_theme
 from .write import (
     Staging,
-    UnsafeOutput,
     WriteStats,
     changes,
-    check_output,
     digest,
     output_lock,
-    refusal,
+    require_output,
     update_in_place,
 )
 
@@ -90,10 +88,7 @@ class Result:
 def build(options: Options) -> Result:
     """Build the site into ``options.out``: decide what must be done again and why, read
     what that needs, render it, write it, and keep what was done for the next build."""
-    try:
-        check_output(options.out, options.content)
-    except UnsafeOutput as exc:
-        raise refusal(options.out, exc.reason) from exc
+    require_output(options.out, options.content)
     key = plan.site_key(options)
     state_file = state.path_for(options.cache, options.out) if options.cache else None
     # Builds into one output take turns, from reading the state to recording what they
@@ -170,10 +165,7 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
     from .highlight import Highlighter
     from .render import Renderer
 
-    try:  # what a build would refuse, check says so, before walking the folder
-        check_output(options.out, options.content)
-    except UnsafeOutput as exc:
-        raise refusal(options.out, exc.reason) from exc
+    require_output(options.out, options.content)  # what a build refuses, check says so
     work = _Work.whole(*_read(options, parallel_read=False))
     writer = _Collect(options.out)
     stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, jobs=1)
@@ -244,12 +236,12 @@ def _read(options: Options, parallel_read: bool) -> tuple[Site, list[Problem], l
         parsed = [item for piece in tasks.map(pieces) for item in piece]
     for item in parsed:
         problems += item.problems
-    if _failed(problems, options.strict) or config_doc is None:
+    if failed(problems, options.strict) or config_doc is None:
         raise BuildError(sorted(problems))
     config = site_from(config_doc, options.base_url)
     site, linked = link(config, [item.record for item in parsed if item.record is not None])
     problems += linked
-    if _failed(problems, options.strict):
+    if failed(problems, options.strict):
         raise BuildError(sorted(problems))
     return site, sorted(problems), parsed
 
@@ -261,10 +253,6 @@ def _config(options: Options) -> tuple[Any, list[Problem]]:
     if doc is not None:
         problems += validate.check_site(doc)
     return doc, problems
-
-
-def _failed(problems: list[Problem], strict: bool) -> bool:
-    return any(p.severity is Severity.ERROR or strict for p in problems)
 
 
 @contextlib.contextmanager
@@ -491,7 +479,7 @@ class _InPlace:
             # Until they are written, what these files hold is unknown: a build stopped
             # midway leaves a state that has them written again.
             state.note(self.state_file, self.previous, {}, dict.fromkeys(self.files, ""))
-        written, _ = update_in_place(self.files, self.out)
+        written = update_in_place(self.files, self.out)
         unchanged = len(self.previous.outputs) - written
         return WriteStats(written=written, unchanged=unchanged, removed=0)
 

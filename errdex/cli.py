@@ -222,12 +222,9 @@ def _base_url_ok(url: str | None) -> bool:
 def _folders_ok(ns: argparse.Namespace) -> bool:
     """Refuse, before any work, an output folder a build must not replace (E500, raised)
     and a cache folder it could not keep (said here, naming --cache)."""
-    from .write import UnsafeCache, UnsafeOutput, check_cache, check_output, refusal
+    from .write import UnsafeCache, check_cache, require_output
 
-    try:
-        check_output(ns.out, ns.content)
-    except UnsafeOutput as exc:
-        raise refusal(ns.out, exc.reason) from exc
+    require_output(ns.out, ns.content)
     if ns.no_cache:
         return True
     try:

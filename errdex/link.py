@@ -137,7 +137,7 @@ def link(
                     linking.append(record)
     if check_names:
         problems += _path_clashes(by_file)
-        problems += _folder_clashes(sorted(by_id.values(), key=lambda r: (r.file, r.id)))
+        problems += _folder_clashes(list(by_id.values()))  # filled in (file, id) order
     # A snake_case name seen only in prose code (a function, a variable) is an option
     # only if some message or flag names it too.
     by_option = defaultdict(list, {k: v for k, v in by_option.items() if k in named})

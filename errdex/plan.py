@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import state
 from .files import record_stats, shown_path
-from .problems import BuildError, Problem, Severity
+from .problems import BuildError, Problem, Severity, failed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     if shown_changed:
         return _relink(options, previous, links, records, shown_changed, files, kept + problems)
     warnings = sorted(kept + problems + _relined(previous, records))
-    if any(p.severity is Severity.ERROR or options.strict for p in warnings):
+    if failed(warnings, options.strict):
         raise BuildError(warnings)
     return Partial(tuple(records), _context(records, links), files, warnings, previous)
 
@@ -296,7 +296,7 @@ def _relink(
     stale = shown_ids | links.entries_changed.keys()
     rows = {key: row for key, row in pickle.loads(links.rows).items() if key[0] not in stale}
     warnings = sorted([p for p in found if p.code != "W402"] + linked)
-    if any(p.severity is Severity.ERROR or options.strict for p in warnings):
+    if failed(warnings, options.strict):
         raise BuildError(warnings)
     error_files: set[str] = set()
     for rid in previous.ids.values():

@@ -37,3 +37,8 @@ class BuildError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__(f"{len(problems)} problem(s)")
         self.problems = problems
+
+
+def failed(problems: list[Problem], strict: bool) -> bool:
+    """Whether ``problems`` stop a build: any error, or any problem at all with --strict."""
+    return any(p.severity is Severity.ERROR or strict for p in problems)

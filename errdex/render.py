@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -327,9 +327,10 @@ class Renderer:
         for alias, record in sorted(site.aliases.items()):
             url = page_url(alias) + "index.html"
             put(url, partial(page, "moved.html", url, alias=alias, record=record))
-            document = partial(mirror.alias_document, alias, record, site)
-            put(json_url(alias), partial(_dumps, document))
-            put(json_url(alias).removesuffix(".json"), partial(_dumps, document))
+            # One document at both addresses, made at most once.
+            stub = cache(partial(_alias_json, alias, record, site))
+            put(json_url(alias), stub)
+            put(json_url(alias).removesuffix(".json"), stub)
         for repo, records in site.by_repo.items():
             list_page(repo_url(repo), f"Errors raised by {repo}", records, repo=repo, group="path")
         for (repo, path), records in site.by_file.items():
@@ -385,8 +386,8 @@ class Renderer:
         return out, names
 
 
-def _dumps(document: Callable[[], dict[str, Any]]) -> bytes:
-    return mirror.dumps(document())
+def _alias_json(alias: str, record: Record, site: Site) -> bytes:
+    return mirror.dumps(mirror.alias_document(alias, record, site))
 
 
 NEARBY = 10

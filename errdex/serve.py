@@ -80,6 +80,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     status: Status | None = None
     hosts: frozenset[str] = frozenset()
     listing: _Listing | None = None
+    real_root = ""
+    """The served folder with its links resolved, worked out once."""
     """The names requests may be addressed to (lowercase); any IP address may be too."""
 
     def do_GET(self) -> None:
@@ -124,7 +126,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             or any(part in (".", "..") for part in path.split("/"))
         ):
             return 400, "Not a path of this site"
-        root = os.path.realpath(self.directory)
+        root = self.real_root or os.path.realpath(self.directory)
         local = os.path.realpath(self.translate_path(self.path))
         if local != root and not local.startswith(root + os.sep):
             return 404, None  # a link inside the site that leads out of it
@@ -348,6 +350,7 @@ def serve(
                 "status": status if watch else None,
                 "hosts": frozenset(names),
                 "listing": _Listing(root),
+                "real_root": os.path.realpath(root),
             },
         ),
         directory=str(root),

@@ -164,6 +164,14 @@ def _real(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+def require_output(out: Path, content: Path) -> None:
+    """``check_output``, refusing as a build does: a BuildError naming the folder (E500)."""
+    try:
+        check_output(out, content)
+    except UnsafeOutput as exc:
+        raise refusal(out, exc.reason) from exc
+
+
 def check_output(out: Path, content: Path) -> None:
     """Refuse an output a build must not replace: it is swapped out whole, so pointing it
     at the project, the content, a file or a folder of other files would delete them."""
@@ -193,12 +201,13 @@ def _check_output(out: Path, content: Path) -> None:
         raise UnsafeOutput(out, f"cannot be made: {blocker} is a file, not a folder")
     if not target.is_dir() or read_marker(target) is not None:
         return
-    names = sorted(os.listdir(target))
-    if names:
-        raise UnsafeOutput(out, _unmarked(target, names))
+    with os.scandir(target) as listing:
+        held = any(listing)
+    if held:
+        raise UnsafeOutput(out, _unmarked(target))
 
 
-def _unmarked(target: Path, names: list[str]) -> str:
+def _unmarked(target: Path) -> str:
     """Why a folder without a readable marker is refused. A folder that looks like a
     site from a release before the marker is still refused: its files cannot be told
     from ones a person put there with the same names."""
@@ -411,7 +420,7 @@ class Staging:
         entries = _entries(self.out)
         if listed is None:
             if entries:  # made since the check: only a marked folder is errdex's
-                raise refusal(self.shown, _unmarked(self.out, entries))
+                raise refusal(self.shown, _unmarked(self.out))
             return set()
         foreign = [
             e for e in entries if e != MARKER and e not in listed and not _partial(e, listed)
@@ -439,9 +448,9 @@ class Staging:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def update_in_place(files: Mapping[str, bytes], out: Path) -> tuple[int, dict[str, str]]:
+def update_in_place(files: Mapping[str, bytes], out: Path) -> int:
     """Write the files of ``files`` whose bytes differ from those in ``out`` (an existing
-    output). Returns how many were written, and every file's digest.
+    output). Returns how many were written.
 
     Every new file is written beside its old one first; only when all are written do they
     take the old ones' places (renames, which cannot run out of space). A failed write
@@ -476,4 +485,4 @@ def update_in_place(files: Mapping[str, bytes], out: Path) -> tuple[int, dict[st
             raise
         for partial, target in staged:
             os.replace(partial, target)
-    return written, {rel: digest(data) for rel, data in files.items()}
+    return written
