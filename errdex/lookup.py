@@ -28,9 +28,9 @@ from . import __version__, search
 MAX_BYTES = 64 * 1024 * 1024
 """Largest file of an index read or fetched: a bigger one is refused, not read."""
 TIMEOUT = 10.0
+"""Seconds a fetch may wait for a published site before lookup gives up (``--timeout``)."""
 MARKER = ".errdex-site"
 """errdex.write.MARKER, without importing the writer: the file every build leaves."""
-"""Seconds a fetch may wait for a published site before lookup gives up (``--timeout``)."""
 
 
 class Unavailable(Exception):
@@ -226,7 +226,6 @@ class SiteIndex:
             self.sizes: list[int] = list(meta["sizes"])
             self.repos: list[str] = list(meta["repos"])
             self.exceptions: list[str] = list(meta["exceptions"])
-            self.same_rules = meta.get("patterns") == search.PATTERNS
         except (KeyError, TypeError, ValueError):
             raise _damaged(store, "search/meta.json", "lacks what lookup needs") from None
         if len(self.sizes) != self.count:

@@ -108,7 +108,6 @@ _PYDANTIC_TYPES = {"Value error": None, "Assertion failed": "AssertionError"}
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
 _HEX = re.compile(r"[0-9A-Fa-f]+")
 _TRACEBACK = "Traceback (most recent call last):"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CHAIN_MARKERS = (
     "During handling of the above exception",
     "The above exception was the direct cause",
@@ -174,7 +173,8 @@ def readings(paste: str) -> list[Extracted]:
     skipped = 0
     if cut:
         head, paste = paste[:-PASTE_LIMIT], paste[-PASTE_LIMIT:]
-        skipped = len(_LINE_BREAK.findall(head)) - (head[-1:] == "\r" and paste[:1] == "\n")
+        breaks = head.count("\n") + head.count("\r") - head.count("\r\n")  # no list of them
+        skipped = breaks - (head[-1:] == "\r" and paste[:1] == "\n")
     text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
     stripped = [strip_prefixes(line) for line in text.split("\n")]
     lines = [line for line, _ in stripped]
@@ -545,11 +545,11 @@ MIN_MATCHED = 2
 MIN_PRECISION = 0.45
 """A partial match must explain this share of what the paste says (see ``content``)."""
 MIN_COVERAGE_OTHER_TYPE = 0.8
+"""When the paste names another exception type, a partial match must cover this share of
+the template's words."""
 MIN_LITERAL_SHARE_OTHER_TYPE = 0.6
 """When the paste names another exception type, a whole-message match must still owe
 this share of the paste's characters to the template's own text, not to its values."""
-"""When the paste names another exception type, a partial match must cover this share of
-the template's words."""
 FEW_WORDS = 3
 VAGUE_EXACT = 0.75
 """A whole-message match of a template with fewer than FEW_WORDS words of its own ranks

@@ -175,7 +175,7 @@ def test_lookup_is_linear_in_the_paste(
     shape: str, small_index: search.Index, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The cap would hide a quadratic step: lift it, and time the algorithm itself.
-    monkeypatch.setattr(search, "PASTE_LIMIT", 10 * MB, raising=False)
+    monkeypatch.setattr(search, "PASTE_LIMIT", 10 * MB)
     make = SHAPES[shape]
     assert_linear(lambda paste: search.lookup(small_index, paste), make(MB), make(4 * MB))
 
