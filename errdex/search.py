@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -126,6 +127,8 @@ MAX_MESSAGE = SEARCH_MESSAGE_LIMIT
 """The same cut, by the name it had before templates were cut too."""
 MAX_READINGS = 8
 """Readings of one paste that lookup tries, at most."""
+MAX_BODIES = MAX_READINGS // 2
+"""Of them, readings of pydantic error lines and error bodies, at most: the last ones."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,21 +190,23 @@ def readings(paste: str) -> list[Extracted]:
         if reading not in out and reading not in wrappers:
             (wrappers if wrapper else out).append(reading)
 
-    tried = 0  # lines read as a pydantic error or an error body: bounded, so linear work
+    # Lines read as a pydantic error or an error body: the last few of them, so a log of
+    # JSON lines above a traceback leaves the traceback its readings, and the work stays
+    # linear (each kept line's message is read once).
+    said_at: deque[tuple[int, re.Match[str] | None, re.Match[str] | None]]
+    said_at = deque(maxlen=MAX_BODIES)
     for index, line in enumerate(lines):
-        if tried >= MAX_READINGS:
-            break
         said = _PYDANTIC.match(line.strip(BLANK))
-        tried += 1 if said else 0
+        body = None if said else _BODY.search(line)
+        if said or body:
+            said_at.append((index, said, body))
+    for index, said, body in said_at:
         if said:
             message = _message(stripped, index, said.group(2))
             kept = message.rfind(" [type=")
             add(_PYDANTIC_TYPES[said.group(1)], message[:kept] if kept >= 0 else message, index)
-            continue
-        body = _BODY.search(line)
-        if body:
-            tried += 1
-            string = _unquoted(line, body.end(), body.group(2))
+        elif body:
+            string = _unquoted(lines[index], body.end(), body.group(2))
             if string is not None:
                 add(*_unrepr(string[0]), index)
     tracebacks = [i for i, line in enumerate(lines) if line.strip(BLANK).startswith(_TRACEBACK)]
@@ -488,6 +493,7 @@ class Index:
                     "search_message_limit": SEARCH_MESSAGE_LIMIT,
                     "paste_limit": PASTE_LIMIT,
                     "max_readings": MAX_READINGS,
+                    "max_bodies": MAX_BODIES,
                     "align_cells": ALIGN_CELLS,
                 },
             }

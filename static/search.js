@@ -121,23 +121,28 @@
       var same = function (o) { return o.exception === r.exception && o.message === r.message; };
       if (!out.some(same) && !wrappers.some(same)) { (wrapper ? wrappers : out).push(r); }
     }
-    var tried = 0;
-    for (var i = 0; i < lines.length && tried < most; i++) {
+    // The last few pydantic error lines and error bodies: a log of JSON lines above a
+    // traceback leaves the traceback its readings; each kept line's message is read once.
+    var saidAt = [];
+    for (var i = 0; i < lines.length; i++) {
       var said = patterns.pydantic.exec(blank(lines[i]));
-      if (said) {
-        tried += 1;
-        var msg = collect(stripped, i, said[2]);
-        var kept = msg.lastIndexOf(" [type=");
-        add(PYDANTIC[said[1]], kept >= 0 ? msg.slice(0, kept) : msg, i);
-        continue;
-      }
-      var body = patterns.body.exec(lines[i]);
-      if (body) {
-        tried += 1;
-        var string = unquoted(lines[i], body.index + body[0].length, body[2]);
-        if (string) { var u = unrepr(string[0]); add(u[0], u[1], i); }
+      var body = said ? null : patterns.body.exec(lines[i]);
+      if (said || body) {
+        saidAt.push([i, said, body]);
+        if (saidAt.length > p.max_bodies) { saidAt.shift(); }
       }
     }
+    saidAt.forEach(function (at) {
+      var index = at[0];
+      if (at[1]) {
+        var msg = collect(stripped, index, at[1][2]);
+        var kept = msg.lastIndexOf(" [type=");
+        add(PYDANTIC[at[1][1]], kept >= 0 ? msg.slice(0, kept) : msg, index);
+      } else {
+        var string = unquoted(lines[index], at[2].index + at[2][0].length, at[2][2]);
+        if (string) { var u = unrepr(string[0]); add(u[0], u[1], index); }
+      }
+    });
     var tracebacks = [];
     lines.forEach(function (line, k) { if (blank(line).startsWith(TRACEBACK)) { tracebacks.push(k); } });
     var named = new Set();

@@ -122,7 +122,11 @@ def test_lookup_says_which_reading_of_the_paste_matched(index: search.Index) -> 
 def test_a_paste_has_a_bounded_number_of_readings() -> None:
     bodies = "".join(f'{{"message": "m{i}"}}\n  Value error, v{i}\n' for i in range(50))
     tracebacks = "".join(f"Traceback (most recent call last):\nE{i}Error: t\n" for i in range(50))
-    assert len(search.readings(bodies + tracebacks)) == search.MAX_READINGS
+    read = search.readings(bodies + tracebacks)
+    assert len(read) == search.MAX_READINGS
+    # The bodies take at most their share: the last tracebacks keep theirs.
+    assert [r.message for r in read].count("t") == search.MAX_READINGS - search.MAX_BODIES
+    assert [r.line for r in read] == [96, 97, 98, 99, 199, 197, 195, 193]
     assert search.readings("") == [search.Extracted(None, "")]
 
 
