@@ -23,6 +23,7 @@ the same answers, and the search benchmark compares them on thousands of pastes.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections import deque
@@ -350,6 +351,27 @@ RECORDS_PER_FILE = 16
 """Records per record file of the browser index."""
 SHARD_TARGET = 1500
 """About this many postings per word shard."""
+QUICK_REQUESTS = 8
+"""Files the browser fetches, at most, before it shows a first answer: the head, a few
+word shards chosen by the rarity sketch, and the record files of the best candidates."""
+
+
+def rarity(postings: Mapping[str, Sequence[int]]) -> bytes:
+    """A sketch of every indexed word's document frequency, for the browser's first answer.
+
+    Byte ``fnv1a(word) % len`` holds the largest frequency (capped at 255) of the words
+    that fall there, so 0 proves a word is not indexed and a small value says it is rare:
+    the browser fetches the shards of the rarest words of a paste first, before it knows
+    their postings. About two bytes a word, at most 64 KiB.
+    """
+    size = 256
+    while size < 2 * len(postings) and size < 1 << 16:
+        size *= 2
+    sketch = bytearray(size)
+    for word, posting in postings.items():
+        bucket = fnv1a(word) % size
+        sketch[bucket] = max(sketch[bucket], min(255, len(posting)))
+    return bytes(sketch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +494,7 @@ class Index:
                 "chunk": RECORDS_PER_FILE,
                 "common": self.common,
                 "sizes": self.sizes,
+                "rarity": base64.b64encode(rarity(self.postings)).decode("ascii"),
                 "repos": repos,
                 "exceptions": exceptions,
                 "patterns": PATTERNS,
@@ -494,6 +517,7 @@ class Index:
                     "paste_limit": PASTE_LIMIT,
                     "max_readings": MAX_READINGS,
                     "max_bodies": MAX_BODIES,
+                    "quick_requests": QUICK_REQUESTS,
                     "align_cells": ALIGN_CELLS,
                 },
             }

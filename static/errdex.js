@@ -150,7 +150,9 @@
         box.setAttribute("aria-expanded", "false");
         return;
       }
-      search.lookup(text, 8).then(function (result) {
+      // The first answer shows as soon as its few files are in; the whole one replaces it.
+      var early = function (result) { if (mine === serial) { show(result); } };
+      search.lookup(text, 8, early).then(function (result) {
         if (mine === serial) { show(result); }
       }, function () {
         status.textContent = "Search is not available right now.";
@@ -179,6 +181,8 @@
       later();
     });
     box.addEventListener("input", function () { pasted = null; later(); });
+    // What the first query needs before anything else: fetched while the user pastes.
+    box.addEventListener("focus", function () { search.load().catch(function () {}); });
     box.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); select(active + 1); }
       else if (event.key === "ArrowUp") { event.preventDefault(); select(active - 1); }

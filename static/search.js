@@ -453,9 +453,17 @@
   }
 
   // Python's find: the first reading whose whole message matches, else the first with any.
-  async function lookup(paste, limit) {
+  // `early`, when given, gets a first answer as soon as the best candidate is known (a few
+  // files, see quickAnswer); the whole answer, the one Python gives, always follows.
+  async function lookup(paste, limit, early) {
     await load();
     var all = readings(paste);
+    if (early) {
+      // First, alone: a browser fetches only a few files from a host at once.
+      var first = null;
+      try { first = await quickAnswer(all, limit); } catch (e) { /* the whole answer tells */ }
+      if (first) { early(first); }
+    }
     var chosen = null;
     for (var r = 0; r < all.length; r++) {
       var results = await ranked(all[r]);
@@ -465,33 +473,60 @@
     return chosen || { query: all[0], matches: [] };
   }
 
-  async function ranked(extracted) {
-    var m = M;
-    var p = m.params;
-    var message = extracted.message;
-    var norm = normalize(message, false, false);
+  // The words of a reading: all of them (capped), and those looked up in the index.
+  function wordsOf(extracted) {
+    var p = M.params;
+    var norm = normalize(extracted.message, false, false);
     var words = tokens(norm[0]).slice(0, p.max_words);
     var lookedUp = Array.from(new Set(words)).filter(function (w) { return !isDigits(w); })
       .slice(0, p.lookup_words);
+    return { norm: norm, words: words, lookedUp: lookedUp };
+  }
+
+  function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+
+  async function postingsOf(words) {
     var postings = new Map();
-    await Promise.all(lookedUp.map(async function (word) {
-      if (Object.prototype.hasOwnProperty.call(m.common, word)) { return; }
-      var shard = fnv1a(word) % m.shards;
-      var inShard = await cached(shards, shard, "words/" + shard + ".json");
-      if (Object.prototype.hasOwnProperty.call(inShard, word)) { postings.set(word, inShard[word]); }
+    await Promise.all(words.map(async function (word) {
+      if (has(M.common, word)) { return; }
+      var inShard = await cached(shards, shardOf(word), "words/" + shardOf(word) + ".json");
+      if (has(inShard, word)) { postings.set(word, inShard[word]); }
     }));
+    return postings;
+  }
+
+  function shardOf(word) { return fnv1a(word) % M.shards; }
+
+  function entriesOf(numbers) {
+    return Promise.all(numbers.map(async function (number) {
+      var chunk = Math.floor(number / M.chunk);
+      var records = await cached(chunks, chunk, "records/" + chunk + ".json");
+      if (!entries.has(number)) { entries.set(number, makeEntry(number, records[number % M.chunk])); }
+      return entries.get(number);
+    }));
+  }
+
+  // Python's weights, from document frequencies `df(word)`.
+  function weigh(lookedUp, df) {
     var weight = new Map();
     lookedUp.forEach(function (w) {
-      var own = Object.prototype.hasOwnProperty.call(m.common, w);
-      var df = postings.has(w) ? postings.get(w).length : (own ? m.common[w] : 0);
-      if (df) { weight.set(w, Math.log(1 + m.count / df)); }
+      var d = df(w);
+      if (d) { weight.set(w, Math.log(1 + M.count / d)); }
     });
-    var known = words.reduce(function (sum, w) { return sum + (weight.get(w) || 0); }, 0);
-    var unknownWords = words.filter(function (w) { return !weight.has(w) && !isDigits(w); });
-    var content = known + p.unknown * unknownWords.length;
+    return weight;
+  }
+
+  async function ranked(extracted) {
+    var m = M;
+    var p = m.params;
+    var read = wordsOf(extracted);
+    var postings = await postingsOf(read.lookedUp);
+    var weight = weigh(read.lookedUp, function (w) {
+      return postings.has(w) ? postings.get(w).length : (has(m.common, w) ? m.common[w] : 0);
+    });
     var scores = new Map();
     var shared = new Map();
-    lookedUp.slice().sort().forEach(function (word) {
+    read.lookedUp.slice().sort().forEach(function (word) {
       (postings.get(word) || []).forEach(function (e) {
         scores.set(e, (scores.get(e) || 0) + weight.get(word));
         shared.set(e, (shared.get(e) || 0) + 1);
@@ -506,13 +541,119 @@
         (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
     }).slice(0, p.complete_candidates);
     var chosen = new Set(byWeight);
-    var ranked = byWeight.concat(complete.filter(function (e) { return !chosen.has(e); }));
-    var rows = await Promise.all(ranked.map(async function (number) {
-      var chunk = Math.floor(number / m.chunk);
-      var records = await cached(chunks, chunk, "records/" + chunk + ".json");
-      if (!entries.has(number)) { entries.set(number, makeEntry(number, records[number % m.chunk])); }
-      return entries.get(number);
-    }));
+    var numbers = byWeight.concat(complete.filter(function (e) { return !chosen.has(e); }));
+    return score(extracted, read, weight, await entriesOf(numbers));
+  }
+
+  // --- The first answer: a few files, chosen before their postings are known. ---
+  var rarityBytes = null;
+  function rarityOf(word) {
+    if (!rarityBytes) {
+      var raw = atob(M.rarity);
+      rarityBytes = new Uint8Array(raw.length);
+      for (var i = 0; i < raw.length; i++) { rarityBytes[i] = raw.charCodeAt(i); }
+    }
+    return rarityBytes[fnv1a(word) % rarityBytes.length];
+  }
+
+  // Every reading scored over the shards of the paste's rarest words (by the rarity
+  // sketch) and the record files of each reading's best candidates, in turn, within
+  // quick_requests files in all, the head included; then, as find: the first reading with
+  // a whole-message match, else the first with any.
+  async function quickAnswer(all, limit) {
+    var left = M.params.quick_requests - 1;
+    var reads = all.map(wordsOf);
+    // The first reading is the likeliest: its words first, then the others', rarest first.
+    var rare = [];
+    reads.forEach(function (read) {
+      read.lookedUp.forEach(function (w) {
+        if (!has(M.common, w) && rarityOf(w) && rare.indexOf(w) < 0) { rare.push(w); }
+      });
+    });
+    rare.sort(function (a, b) {
+      var first = reads[0].lookedUp;
+      return (first.indexOf(b) >= 0) - (first.indexOf(a) >= 0) || rarityOf(a) - rarityOf(b);
+    });
+    // Word shards take about half the files: record files need the rest.
+    var most = Math.ceil(left / 2);
+    var keys = new Set();
+    var picked = rare.filter(function (w) {
+      var key = shardOf(w);
+      if (!keys.has(key) && keys.size >= most) { return false; }
+      keys.add(key);
+      return true;
+    });
+    if (!picked.length) { return null; }
+    left -= keys.size;
+    var postings = await postingsOf(picked);
+    var weights = reads.map(function (read) {
+      return weigh(read.lookedUp, function (w) {
+        if (postings.has(w)) { return postings.get(w).length; }
+        if (has(M.common, w)) { return M.common[w]; }
+        return picked.indexOf(w) >= 0 ? 0 : rarityOf(w);
+      });
+    });
+    // Each reading's candidates: by the weight of the words they share with it, and by
+    // how completely it holds their words, alternately.
+    var lists = reads.map(function (read, r) {
+      var scores = new Map();
+      var shared = new Map();
+      read.lookedUp.filter(function (w) { return postings.has(w); }).sort().forEach(function (w) {
+        postings.get(w).forEach(function (e) {
+          scores.set(e, (scores.get(e) || 0) + weights[r].get(w));
+          shared.set(e, (shared.get(e) || 0) + 1);
+        });
+      });
+      var found = Array.from(scores.keys());
+      var byWeight = found.slice().sort(function (a, b) {
+        return (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
+      });
+      var complete = found.slice().sort(function (a, b) {
+        return (round(shared.get(b) / M.sizes[b], 9) - round(shared.get(a) / M.sizes[a], 9)) ||
+          (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
+      });
+      var out = [];
+      for (var k = 0; k < found.length && out.length < M.params.candidates; k++) {
+        if (out.indexOf(byWeight[k]) < 0) { out.push(byWeight[k]); }
+        if (out.indexOf(complete[k]) < 0) { out.push(complete[k]); }
+      }
+      return out;
+    });
+    // Record files for each reading's next candidate in turn, the first reading twice.
+    var files = new Set();
+    var next = lists.map(function () { return 0; });
+    var turns = [0].concat(lists.map(function (_, r) { return r; }));
+    while (left > 0 && lists.some(function (list, r) { return next[r] < list.length; })) {
+      turns.forEach(function (r) {
+        var list = lists[r];
+        while (next[r] < list.length && files.has(Math.floor(list[next[r]] / M.chunk))) {
+          next[r] += 1;
+        }
+        if (next[r] < list.length && left > 0) {
+          files.add(Math.floor(list[next[r]] / M.chunk));
+          left -= 1;
+        }
+      });
+    }
+    var first = null;
+    for (var r = 0; r < reads.length; r++) {
+      var numbers = lists[r].filter(function (e) { return files.has(Math.floor(e / M.chunk)); });
+      var results = score(all[r], reads[r], weights[r], await entriesOf(numbers));
+      if (results.length && results[0].key[0] === 2) { return answer(all[r], results, limit); }
+      if (results.length && !first) { first = answer(all[r], results, limit); }
+    }
+    return first;
+  }
+
+  // Python's _ranked after the candidates: exact matches first, then scored alignments.
+  function score(extracted, read, weight, rows) {
+    var p = M.params;
+    var message = extracted.message;
+    var norm = read.norm;
+    var words = read.words;
+    var known = words.reduce(function (sum, w) { return sum + (weight.get(w) || 0); }, 0);
+    var unknownWords = words.filter(function (w) { return !weight.has(w) && !isDigits(w); });
+    var content = known + p.unknown * unknownWords.length;
     var results = [];
     rows.forEach(function (entry) {
       var number = entry.index;

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,14 +222,24 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    delay = 0.0
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if self.delay:
+            time.sleep(self.delay)  # one round trip of a distant host, per request
+        return super().send_head()
+
 
 @contextlib.contextmanager
-def http_server(root: Path) -> Iterator[str]:
-    """Serve ``root`` on a free localhost port, as a static host would; yield the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
+def http_server(root: Path, delay: float = 0.0) -> Iterator[str]:
+    """Serve ``root`` on a free localhost port, as a static host would; yield the base URL.
+    ``delay`` (seconds) holds back every answer, as a round trip to a distant host does."""
+    handler = functools.partial(
+        type("_Handler", (_QuietHandler,), {"delay": delay}), directory=str(root)
+    )
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
