@@ -15,10 +15,10 @@ values.appendChild(el("var","ph-name",pair[0]));values.appendChild(document.crea
 if(m.also.length){link.appendChild(el("span","result-also","Also raised at "+m.also.length+" other place"+(m.also.length===1?"":"s")));}
 item.appendChild(link);list.appendChild(item);});list.hidden=false;box.setAttribute("aria-expanded","true");}
 function run(){var text=pasted!==null?pasted:box.value;var mine=++serial;if(!text.trim()){list.hidden=true;status.textContent="";box.setAttribute("aria-expanded","false");return;}
-search.lookup(text,8).then(function(result){if(mine===serial){show(result);}},function(){status.textContent="Search is not available right now.";});}
+var early=function(result){if(mine===serial){show(result);}};search.lookup(text,8,early).then(function(result){if(mine===serial){show(result);}},function(){status.textContent="Search is not available right now.";});}
 function later(){window.clearTimeout(timer);timer=window.setTimeout(run,60);}
 box.addEventListener("paste",function(event){var text=(event.clipboardData||window.clipboardData).getData("text");if(box.tagName==="INPUT"&&text.indexOf("\n")>=0){event.preventDefault();pasted=text;search.load().then(function(){box.value=search.extract(text).message;run();});return;}
-pasted=null;later();});box.addEventListener("input",function(){pasted=null;later();});box.addEventListener("keydown",function(event){if(event.key==="ArrowDown"){event.preventDefault();select(active+1);}
+pasted=null;later();});box.addEventListener("input",function(){pasted=null;later();});box.addEventListener("focus",function(){search.load().catch(function(){});});box.addEventListener("keydown",function(event){if(event.key==="ArrowDown"){event.preventDefault();select(active+1);}
 else if(event.key==="ArrowUp"){event.preventDefault();select(active-1);}
 else if(event.key==="Escape"){list.hidden=true;box.setAttribute("aria-expanded","false");}
 else if(event.key==="Enter"&&!event.shiftKey){var all=options();if(all.length){event.preventDefault();window.location.href=all[Math.max(active,0)].getAttribute("data-href");}}});form.addEventListener("submit",function(event){var all=options();if(all.length){event.preventDefault();window.location.href=all[Math.max(active,0)].getAttribute("data-href");}});var query=new URLSearchParams(window.location.search).get("q");if(query&&form.classList.contains("search-main")){box.value=query;run();}}
