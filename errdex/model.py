@@ -50,6 +50,9 @@ class Template:
         return "".join("{" + p.text + "}" if p.placeholder else p.text for p in self.parts)
 
 
+_BRACE = re.compile(r"[{}]")
+
+
 def parse_template(source: str) -> Template:
     """Split a message into literal parts and placeholders.
 
@@ -60,22 +63,26 @@ def parse_template(source: str) -> Template:
     literal: list[str] = []
     i = 0
     while i < len(source):
+        brace = _BRACE.search(source, i)
+        if brace is None:
+            literal.append(source[i:])
+            break
+        if brace.start() > i:
+            literal.append(source[i : brace.start()])
+        i = brace.start()
         char = source[i]
-        if char in "{}" and source[i : i + 2] == char * 2:
+        if source[i : i + 2] == char * 2:
             literal.append(char)
             i += 2
         elif char == "}":
             raise TemplateError("unmatched '}' (write '}}' for a literal brace)", i)
-        elif char == "{":
+        else:
             end = _matching_brace(source, i)
             if literal:
                 parts.append(Part("".join(literal)))
                 literal = []
             parts.append(Part(source[i + 1 : end].strip(), placeholder=True))
             i = end + 1
-        else:
-            literal.append(char)
-            i += 1
     if literal:
         parts.append(Part("".join(literal)))
     return Template(source=source, parts=tuple(parts))

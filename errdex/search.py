@@ -24,9 +24,10 @@ the same answers, and the search benchmark compares them on thousands of pastes.
 from __future__ import annotations
 
 import base64
+import heapq
 import math
 import re
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -333,6 +334,22 @@ def normalize(text: str, lead: bool = False, trail: bool = False) -> tuple[str, 
     return "".join(chars), where
 
 
+_ASCII_DROPPED = str.maketrans("", "", "'\"`")
+_ASCII_SPACES = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def normalized_text(text: str, lead: bool = False, trail: bool = False) -> str:
+    """``normalize(text, lead, trail)[0]``, sooner for ASCII text (most templates)."""
+    if not text.isascii():
+        return normalize(text, lead, trail)[0]
+    out = _ASCII_SPACES.sub(" ", text.translate(_ASCII_DROPPED).lower())
+    if not lead and out.startswith(" "):
+        out = out[1:]
+    if not trail and out.endswith(" "):
+        out = out[:-1]
+    return out
+
+
 def tokens(normalized: str) -> list[str]:
     return _TOKEN.findall(normalized)
 
@@ -393,6 +410,8 @@ class Entry:
     cut: bool = False
     """The template is longer than SEARCH_MESSAGE_LIMIT: literals, names and words hold
     its start only, so it can match a paste in part but never as a whole message."""
+    own: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    """The distinct words of ``words``."""
 
 
 def make_entry(index: int, id: str, exception: str, repo: str, template: str, title: str) -> Entry:
@@ -407,7 +426,7 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
             literals[-1] += part.text
     literals, names, cut = _cut(literals, names)
     last = len(literals) - 1
-    normalized = [normalize(lit, lead=i > 0, trail=i < last)[0] for i, lit in enumerate(literals)]
+    normalized = [normalized_text(lit, i > 0, i < last) for i, lit in enumerate(literals)]
     words: list[str] = []
     for position, literal in enumerate(normalized):
         words.extend(tokens(literal))
@@ -424,6 +443,7 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
         tuple(names),
         tuple(words),
         cut,
+        frozenset(words),
     )
 
 
@@ -625,17 +645,33 @@ def candidates(index: Searchable, looked_up: Sequence[str], weight: dict[str, fl
     the right template is the one all of whose words are there.
     """
     scores: dict[int, float] = {}
-    shared: dict[int, int] = {}
+    shared: Counter[int] = Counter()
+    add = scores.get
     for word in sorted(looked_up):
-        for entry in index.postings.get(word, ()):
-            scores[entry] = scores.get(entry, 0.0) + weight[word]
-            shared[entry] = shared.get(entry, 0) + 1
-    by_weight = sorted(scores, key=lambda e: (-round(scores[e], 9), e))[:CANDIDATES]
+        posting = index.postings.get(word, ())
+        gained = weight.get(word, 0.0)
+        for entry in posting:
+            scores[entry] = add(entry, 0.0) + gained
+        shared.update(posting)
+    by_weight = sorted(_near_top(scores, CANDIDATES), key=lambda e: (-round(scores[e], 9), e))[
+        :CANDIDATES
+    ]
+    ratio = {e: shared[e] / index.sizes[e] for e in scores}
     complete = sorted(
-        scores, key=lambda e: (-round(shared[e] / index.sizes[e], 9), -round(scores[e], 9), e)
+        _near_top(ratio, COMPLETE_CANDIDATES),
+        key=lambda e: (-round(ratio[e], 9), -round(scores[e], 9), e),
     )[:COMPLETE_CANDIDATES]
     chosen = set(by_weight)
     return by_weight + [e for e in complete if e not in chosen]
+
+
+def _near_top(values: dict[int, float], count: int) -> list[int]:
+    """The keys whose value is within 1e-8 of the ``count``-th largest or above: all that
+    can be among the first ``count`` when values are compared rounded to 9 places."""
+    if len(values) <= count:
+        return list(values)
+    least = heapq.nlargest(count, values.values())[-1] - 1e-8
+    return [key for key, value in values.items() if value >= least]
 
 
 def exact_values(
@@ -701,40 +737,95 @@ def align(
     neg = -1e18
     # score[i][j]: best for the first i paste words ending before template word j;
     # hits and gain: the template words matched on that best path, and their weight.
+    # A cell is "relaxed" by a move when the move scores more, or as much with more
+    # words matched; the moves are tried in a fixed order (ties keep the first).
     score = [[neg] * (m + 1) for _ in range(n + 1)]
     hits = [[0] * (m + 1) for _ in range(n + 1)]
     gain = [[0.0] * (m + 1) for _ in range(n + 1)]
-    for j in range(m + 1):
-        score[0][j] = 0.0
-
-    def relax(i: int, j: int, value: float, matched: int, gained: float) -> None:
-        if value > score[i][j] or (value == score[i][j] and matched > hits[i][j]):
-            score[i][j] = value
-            hits[i][j] = matched
-            gain[i][j] = gained
-
+    score[0] = [0.0] * (m + 1)
     for i in range(n + 1):
+        row, row_hits, row_gain = score[i], hits[i], gain[i]
+        more = i < n
+        if more:
+            down, down_hits, down_gain = score[i + 1], hits[i + 1], gain[i + 1]
+            pasted, cost = paste[i], weights[i]
+            cut = len(pasted) >= 3 and (i == 0 or i == n - 1)
         for j in range(m + 1):
-            here, matched, gained = score[i][j], hits[i][j], gain[i][j]
+            here = row[j]
             if here == neg:
                 continue
+            matched, gained = row_hits[j], row_gain[j]
             if j < m:
                 word = template[j]
                 if word == "*":
-                    relax(i, j + 1, here, matched, gained)
-                    if i < n:
-                        relax(i + 1, j, here, matched, gained)
-                elif i < n and _same_word(paste[i], word, i == 0, i == n - 1):
-                    relax(i + 1, j + 1, here + weights[i], matched + 1, gained + weights[i])
-                if word != "*" and i > 0:
-                    relax(i, j + 1, here - SKIP, matched, gained)
-            if i < n:
-                relax(i + 1, j, here - weights[i], matched, gained)
+                    if here > row[j + 1] or (here == row[j + 1] and matched > row_hits[j + 1]):
+                        row[j + 1], row_hits[j + 1], row_gain[j + 1] = here, matched, gained
+                    if more and (here > down[j] or (here == down[j] and matched > down_hits[j])):
+                        down[j], down_hits[j], down_gain[j] = here, matched, gained
+                else:
+                    if more and (
+                        pasted == word or (cut and _same_word(pasted, word, i == 0, i == n - 1))
+                    ):
+                        value = here + cost
+                        if value > down[j + 1] or (
+                            value == down[j + 1] and matched + 1 > down_hits[j + 1]
+                        ):
+                            down[j + 1] = value
+                            down_hits[j + 1] = matched + 1
+                            down_gain[j + 1] = gained + cost
+                    if i > 0:
+                        value = here - SKIP
+                        if value > row[j + 1] or (
+                            value == row[j + 1] and matched > row_hits[j + 1]
+                        ):
+                            row[j + 1], row_hits[j + 1], row_gain[j + 1] = value, matched, gained
+            if more:
+                value = here - cost
+                if value > down[j] or (value == down[j] and matched > down_hits[j]):
+                    down[j], down_hits[j], down_gain[j] = value, matched, gained
     best, best_hits, best_gain = neg, 0, 0.0
     for j in range(m + 1):
         if score[n][j] > best or (score[n][j] == best and hits[n][j] > best_hits):
             best, best_hits, best_gain = score[n][j], hits[n][j], gain[n][j]
     return best, best_hits, best_gain
+
+
+def _most_gained(
+    paste: Sequence[str], entry: Entry, weight: dict[str, float]
+) -> tuple[float, float, int]:
+    """Bounds of any alignment: the weight of the paste's words that some word of the
+    template could match (no gain is higher), the best score (that weight, less the
+    weight of the other words when the template has no placeholder to take them), and
+    how many of the template's words some paste word could match (no alignment matches
+    more). Alignments these
+    bounds rule out are not made: the answers are the same, sooner."""
+    said = set(paste)
+    template, own = entry.words, entry.own
+    last = len(paste) - 1
+    # The first paste word may be the end of a template word, the last one its start.
+    head = paste[0] if len(paste[0]) >= 3 else None
+    tail = paste[-1] if len(paste[-1]) >= 3 else None
+    head_ok = head is not None and any(other.endswith(head) for other in own)
+    tail_ok = tail is not None and any(other.startswith(tail) for other in own)
+    most = 0.0
+    lost = 0.0
+    for i, word in enumerate(paste):
+        if word in own or (i == 0 and head_ok) or (i == last and tail_ok):
+            most += weight.get(word, UNKNOWN)
+        else:
+            lost += weight.get(word, UNKNOWN)
+    score = most if "*" in own else most - lost  # no placeholder: a word left over costs
+    reachable = sum(
+        1
+        for word in template
+        if word != "*"
+        and (
+            word in said
+            or (head is not None and word.endswith(head))
+            or (tail is not None and word.startswith(tail))
+        )
+    )
+    return most, score, reachable
 
 
 def _window(paste: Sequence[str], template: Sequence[str]) -> Sequence[str]:
@@ -815,6 +906,15 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
             ranked.append(((2, match.score, same_type, -number), match))
             continue
         if known <= 0:
+            continue
+        # No alignment gains more than the weight of the paste's words the template has:
+        # when that cannot pass, the alignment need not be made (the same answer, sooner).
+        most, best, reachable = _most_gained(words, entry, weight)
+        if round(best / known, 6) < MIN_SCORE or most < MIN_PRECISION * content:
+            continue
+        if reachable < min(MIN_MATCHED, literal_words, len(words)) or (
+            same_type < 0 and reachable / max(1, literal_words) < MIN_COVERAGE_OTHER_TYPE
+        ):
             continue
         raw, matched, gained = align(words, entry.words, weight)
         score = round(raw / known, 6)

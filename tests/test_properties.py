@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from test_hostile import document_mismatches, problem_lines, same_file
 
 from errdex import search
-from errdex.model import parse_template
+from errdex.model import TemplateError, parse_template
 from errdex.validate import REFUSED_CHARACTERS
 
 SETTINGS = settings(
@@ -729,3 +729,60 @@ def test_lookup_of_a_paste_that_repeats_a_templates_words_is_fast() -> None:
         subprocess.run([sys.executable, "-c", program], cwd=ROOT, check=True, timeout=5)
     except subprocess.TimeoutExpired:
         pytest.fail("lookup took more than 5 s")
+
+
+@given(
+    st.text(alphabet=st.sampled_from(list("aB_ 1'\"`\t\n\r\f\vé\u00a0Σ\u2019.")), max_size=40),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_quick_normalizing_of_templates_is_the_normalizing(
+    text: str, lead: bool, trail: bool
+) -> None:
+    assert search.normalized_text(text, lead, trail) == search.normalize(text, lead, trail)[0]
+
+
+def _parse_one_character_at_a_time(source: str) -> list[tuple[str, bool]] | int:
+    """The plainest reading of a template, to check parse_template against: its parts,
+    or the position of its error."""
+    parts: list[tuple[str, bool]] = []
+    literal = ""
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char in "{}" and source[i : i + 2] == char * 2:
+            literal += char
+            i += 2
+        elif char == "}":
+            return i
+        elif char == "{":
+            depth, end = 0, i
+            while end < len(source):
+                depth += {"{": 1, "}": -1}.get(source[end], 0)
+                if depth == 0:
+                    break
+                end += 1
+            if end == len(source):
+                return i
+            if literal:
+                parts.append((literal, False))
+                literal = ""
+            parts.append((source[i + 1 : end].strip(), True))
+            i = end + 1
+        else:
+            literal += char
+            i += 1
+    if literal:
+        parts.append((literal, False))
+    return parts
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab {}{}  x\n")), max_size=30))
+def test_parse_template_reads_as_one_character_at_a_time(source: str) -> None:
+    expected = _parse_one_character_at_a_time(source)
+    try:
+        parts = [(p.text, p.placeholder) for p in parse_template(source).parts]
+    except TemplateError as error:
+        assert error.column == expected
+    else:
+        assert parts == expected
