@@ -200,7 +200,7 @@ class _Postings(Mapping[str, list[int]]):
     def __getitem__(self, word: str) -> list[int]:
         if word in self.site.common:
             raise KeyError(word)
-        return self.site.shard(search.fnv1a(word) % self.site.shards)[word]
+        return self.site.shard(search.shard_of(word, self.site.shards))[word]
 
     def __iter__(self) -> Iterator[str]:
         for number in range(self.site.shards):
@@ -217,8 +217,12 @@ class SiteIndex:
         self.store = store
         meta = _json(store, "search/meta.json")
         try:
-            if meta["version"] != 1:
-                raise _damaged(store, "search/meta.json", f"is version {meta['version']!r}")
+            if meta["version"] != search.INDEX_VERSION:
+                raise Unavailable(
+                    f"{store.name}: its search index is of another errdex release (version "
+                    f"{meta['version']!r}, this one reads {search.INDEX_VERSION}): build the "
+                    "site again with this errdex, or give --content"
+                )
             self.count = _int(meta["count"])
             self.shards = _int(meta["shards"], 1)
             self.chunk = _int(meta["chunk"], 1)
@@ -237,6 +241,9 @@ class SiteIndex:
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
+
+    def starting(self, prefix: str) -> list[str]:
+        return search.starting(self.shard(search.shard_of(prefix, self.shards)), prefix)
 
     def shard(self, number: int) -> dict[str, list[int]]:
         found = self._shards.get(number)

@@ -24,11 +24,12 @@ the same answers, and the search benchmark compares them on thousands of pastes.
 from __future__ import annotations
 
 import base64
+import bisect
 import heapq
 import math
 import re
 from collections import Counter, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -477,6 +478,8 @@ class Index:
     """Common word → how many templates have it."""
     sizes: list[int]
     """How many words of the inverted index each entry has."""
+    vocabulary: tuple[str, ...] = field(default=(), repr=False)
+    """The words of ``postings``, sorted."""
 
     @classmethod
     def build(cls, entries: Sequence[Entry]) -> Index:
@@ -492,10 +495,17 @@ class Index:
         for posting in postings.values():
             for number in posting:
                 sizes[number] += 1
-        return cls(tuple(entries), postings, common, sizes)
+        return cls(tuple(entries), postings, common, sizes, tuple(sorted(postings)))
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
+
+    def starting(self, prefix: str) -> list[str]:
+        start = bisect.bisect_left(self.vocabulary, prefix)
+        end = start
+        while end < len(self.vocabulary) and self.vocabulary[end].startswith(prefix):
+            end += 1
+        return list(self.vocabulary[start:end])
 
     def files(self) -> dict[str, Any]:
         """The browser index: a small head, word shards and record chunks."""
@@ -503,12 +513,12 @@ class Index:
         shards = max(1, min(256, round(total / SHARD_TARGET)))
         words: list[dict[str, list[int]]] = [{} for _ in range(shards)]
         for word in sorted(self.postings):
-            words[fnv1a(word) % shards][word] = self.postings[word]
+            words[shard_of(word, shards)][word] = self.postings[word]
         repos = sorted({e.repo for e in self.entries})
         exceptions = sorted({e.exception for e in self.entries})
         out: dict[str, Any] = {
             "search/meta.json": {
-                "version": 1,
+                "version": INDEX_VERSION,
                 "count": len(self.entries),
                 "shards": shards,
                 "chunk": RECORDS_PER_FILE,
@@ -538,6 +548,7 @@ class Index:
                     "max_readings": MAX_READINGS,
                     "max_bodies": MAX_BODIES,
                     "quick_requests": QUICK_REQUESTS,
+                    "prefix": PREFIX,
                     "align_cells": ALIGN_CELLS,
                 },
             }
@@ -565,6 +576,25 @@ class Searchable(Protocol):
     @property
     def sizes(self) -> Sequence[int]: ...
     def df(self, word: str) -> int: ...
+    def starting(self, prefix: str) -> list[str]:
+        """The indexed words (common ones aside) that start with ``prefix``, sorted."""
+        ...
+
+
+def starting(words: Iterable[str], prefix: str) -> list[str]:
+    return sorted(w for w in words if w.startswith(prefix))
+
+
+INDEX_VERSION = 2
+"""The layout of the browser index; lookup refuses another. 2: words are sharded by
+their first PREFIX characters."""
+PREFIX = 3
+"""Characters of a word that choose its shard: a word cut short (the last of a piece of
+a message) finds the words it starts in the shard it would be in itself."""
+
+
+def shard_of(word: str, shards: int) -> int:
+    return fnv1a(word[:PREFIX]) % shards
 
 
 def fnv1a(word: str) -> int:
@@ -636,19 +666,41 @@ def weights(index: Searchable, looked_up: Sequence[str]) -> dict[str, float]:
     return {w: math.log(1 + total / df) for w in looked_up if (df := index.df(w))}
 
 
-def candidates(index: Searchable, looked_up: Sequence[str], weight: dict[str, float]) -> list[int]:
+def cut_short(
+    index: Searchable, words: Sequence[str], looked_up: Sequence[str]
+) -> dict[str, list[int]]:
+    """The last word of a paste cut mid-word (a piece of a message) as the words it may
+    be the start of: ``{word: the entries that have one of them}``, when the index does
+    not have the word itself. A word so cut matches in the alignment too."""
+    last = words[-1] if words else ""
+    if len(last) < 3 or last not in looked_up or index.df(last):
+        return {}
+    found: set[int] = set()
+    for word in index.starting(last):
+        found.update(index.postings.get(word, ()))
+    return {last: sorted(found)} if found else {}
+
+
+def candidates(
+    index: Searchable,
+    looked_up: Sequence[str],
+    weight: dict[str, float],
+    cut: Mapping[str, Sequence[int]] | None = None,
+) -> list[int]:
     """Entries sharing words with the paste: those sharing the rarest words, and those
     whose own words the paste holds most completely.
 
     The second list matters when the values in a paste are rare words themselves
     (model names, file names): they pull in templates that merely mention them, while
-    the right template is the one all of whose words are there.
+    the right template is the one all of whose words are there. ``cut`` gives the
+    entries of a word cut short (``cut_short``).
     """
     scores: dict[int, float] = {}
     shared: Counter[int] = Counter()
     add = scores.get
+    cut = cut or {}
     for word in sorted(looked_up):
-        posting = index.postings.get(word, ())
+        posting = cut.get(word) or index.postings.get(word, ())
         gained = weight.get(word, 0.0)
         for entry in posting:
             scores[entry] = add(entry, 0.0) + gained
@@ -879,12 +931,15 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
     words = tokens(normalized)[:MAX_WORDS]
     looked_up = lookup_words(words)
     weight = weights(index, looked_up)
+    cut = cut_short(index, words, looked_up)
+    for word, posting in cut.items():
+        weight[word] = math.log(1 + len(index.entries) / len(posting))
     known = sum(weight.get(w, 0.0) for w in words)
     # Everything the paste says that a template might explain: known words by weight,
     # other words (not numbers) as UNKNOWN each.
     content = known + UNKNOWN * sum(1 for w in words if w not in weight and not is_digits(w))
     ranked: list[tuple[tuple[float, ...], Match]] = []
-    for number in candidates(index, looked_up, weight):
+    for number in candidates(index, looked_up, weight, cut):
         entry = index.entries[number]
         same_type = _same_exception(extracted.exception, entry.exception)
         literal = sum(len(lit) for lit in entry.literals)

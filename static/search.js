@@ -495,7 +495,30 @@
     return postings;
   }
 
-  function shardOf(word) { return fnv1a(word) % M.shards; }
+  // Python's shard_of: a word's first prefix characters choose its shard.
+  function shardOf(word) {
+    return fnv1a(Array.from(word).slice(0, M.params.prefix).join("")) % M.shards;
+  }
+
+  // Python's cut_short: a last word cut short stands for the words it starts (their
+  // shard is the one fetched for the word itself).
+  async function cutShort(read, weight) {
+    var cut = new Map();
+    var words = read.words;
+    var last = words.length ? words[words.length - 1] : "";
+    if (cpLength(last) >= 3 && read.lookedUp.indexOf(last) >= 0 && !weight.has(last)) {
+      var inShard = await cached(shards, shardOf(last), "words/" + shardOf(last) + ".json");
+      var found = new Set();
+      Object.keys(inShard).forEach(function (w) {
+        if (w.startsWith(last)) { inShard[w].forEach(function (e) { found.add(e); }); }
+      });
+      if (found.size) {
+        cut.set(last, Array.from(found).sort(function (a, b) { return a - b; }));
+        weight.set(last, Math.log(1 + M.count / found.size));
+      }
+    }
+    return cut;
+  }
 
   function entriesOf(numbers) {
     return Promise.all(numbers.map(async function (number) {
@@ -524,10 +547,11 @@
     var weight = weigh(read.lookedUp, function (w) {
       return postings.has(w) ? postings.get(w).length : (has(m.common, w) ? m.common[w] : 0);
     });
+    var cut = await cutShort(read, weight);
     var scores = new Map();
     var shared = new Map();
     read.lookedUp.slice().sort().forEach(function (word) {
-      (postings.get(word) || []).forEach(function (e) {
+      (cut.get(word) || postings.get(word) || []).forEach(function (e) {
         scores.set(e, (scores.get(e) || 0) + weight.get(word));
         shared.set(e, (shared.get(e) || 0) + 1);
       });
