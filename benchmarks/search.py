@@ -143,8 +143,16 @@ def could_have_written(index: search.Index, piece: str) -> list[search.Entry]:
     found = []
     for number in sorted(scores, key=lambda n: -scores[n])[:300]:
         entry = index.entries[number]
-        raw, matched, gained = search.align(words, entry.words, weight)
-        if matched and abs(raw - gained) < 1e-9:
+        # Every word matched, but for the two ends, which a cut may have left as any
+        # part of a word: the end of one of the template's words (or of a value), and
+        # the start of one.
+        raw, matched, gained = search.align(words, entry.words, weight, free=True)
+        if not matched or abs(raw - gained) > 1e-9 or not words:
+            continue
+        wild = "*" in entry.words
+        if (wild or any(w.endswith(words[0]) for w in entry.words)) and (
+            wild or any(w.startswith(words[-1]) for w in entry.words)
+        ):
             found.append(entry)
     return found
 

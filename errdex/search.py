@@ -774,14 +774,16 @@ def _place(literals: Sequence[str], text: str) -> list[tuple[int, int]] | None:
 
 
 def align(
-    paste: Sequence[str], template: Sequence[str], weight: dict[str, float]
+    paste: Sequence[str], template: Sequence[str], weight: dict[str, float], free: bool = False
 ) -> tuple[float, int, float]:
     """Best alignment of the paste's words with a stretch of the template's words.
 
     Placeholders (``*``) absorb any number of words for free; a template word matched
     gains its weight; a paste word left over costs its weight; a template word skipped
-    inside the stretch costs SKIP. The first and last paste words may be cut mid-word.
-    Returns the score, how many template words matched and their weight.
+    inside the stretch costs SKIP. The first and last paste words may be cut mid-word;
+    with ``free`` (a paste that names no exception: a message, or a piece of one) they
+    cost nothing left over, as what a cut left of a word tells nothing. Returns the
+    score, how many template words matched and their weight.
     """
     template = _window(paste, template)
     n, m = len(paste), len(template)
@@ -800,8 +802,10 @@ def align(
         more = i < n
         if more:
             down, down_hits, down_gain = score[i + 1], hits[i + 1], gain[i + 1]
-            pasted, cost = paste[i], weights[i]
-            cut = len(pasted) >= 3 and (i == 0 or i == n - 1)
+            pasted, gained_here = paste[i], weights[i]
+            edge = i == 0 or i == n - 1
+            cut = len(pasted) >= 3 and edge
+            cost = 0.0 if free and edge else gained_here
         for j in range(m + 1):
             here = row[j]
             if here == neg:
@@ -818,13 +822,13 @@ def align(
                     if more and (
                         pasted == word or (cut and _same_word(pasted, word, i == 0, i == n - 1))
                     ):
-                        value = here + cost
+                        value = here + gained_here
                         if value > down[j + 1] or (
                             value == down[j + 1] and matched + 1 > down_hits[j + 1]
                         ):
                             down[j + 1] = value
                             down_hits[j + 1] = matched + 1
-                            down_gain[j + 1] = gained + cost
+                            down_gain[j + 1] = gained + gained_here
                     if i > 0:
                         value = here - SKIP
                         if value > row[j + 1] or (
@@ -843,7 +847,7 @@ def align(
 
 
 def _most_gained(
-    paste: Sequence[str], entry: Entry, weight: dict[str, float]
+    paste: Sequence[str], entry: Entry, weight: dict[str, float], free: bool
 ) -> tuple[float, float, int]:
     """Bounds of any alignment: the weight of the paste's words that some word of the
     template could match (no gain is higher), the best score (that weight, less the
@@ -864,7 +868,7 @@ def _most_gained(
     for i, word in enumerate(paste):
         if word in own or (i == 0 and head_ok) or (i == last and tail_ok):
             most += weight.get(word, UNKNOWN)
-        else:
+        elif not (free and (i == 0 or i == last)):
             lost += weight.get(word, UNKNOWN)
     score = most if "*" in own else most - lost  # no placeholder: a word left over costs
     reachable = sum(
@@ -931,6 +935,7 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
     words = tokens(normalized)[:MAX_WORDS]
     looked_up = lookup_words(words)
     weight = weights(index, looked_up)
+    free = extracted.exception is None
     cut = cut_short(index, words, looked_up)
     for word, posting in cut.items():
         weight[word] = math.log(1 + len(index.entries) / len(posting))
@@ -964,14 +969,14 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
             continue
         # No alignment gains more than the weight of the paste's words the template has:
         # when that cannot pass, the alignment need not be made (the same answer, sooner).
-        most, best, reachable = _most_gained(words, entry, weight)
+        most, best, reachable = _most_gained(words, entry, weight, free)
         if round(best / known, 6) < MIN_SCORE or most < MIN_PRECISION * content:
             continue
         if reachable < min(MIN_MATCHED, literal_words, len(words)) or (
             same_type < 0 and reachable / max(1, literal_words) < MIN_COVERAGE_OTHER_TYPE
         ):
             continue
-        raw, matched, gained = align(words, entry.words, weight)
+        raw, matched, gained = align(words, entry.words, weight, free)
         score = round(raw / known, 6)
         coverage = matched / max(1, literal_words)
         needed = min(MIN_MATCHED, literal_words, len(words))

@@ -377,7 +377,8 @@
     return template.slice(start, start + width);
   }
 
-  function align(paste, template, weight, p) {
+  // Python's align; `free`: the first and last words cost nothing left over.
+  function align(paste, template, weight, p, free) {
     template = window_(paste, template, p);
     var n = paste.length;
     var m = template.length;
@@ -416,7 +417,10 @@
           }
           if (word !== "*" && i > 0) { relax(i, j + 1, here - p.skip, matched, gained); }
         }
-        if (i < n) { relax(i + 1, j, here - weights[i], matched, gained); }
+        if (i < n) {
+          var cost = free && (i === 0 || i === n - 1) ? 0 : weights[i];
+          relax(i + 1, j, here - cost, matched, gained);
+        }
       }
     }
     var best = NEG;
@@ -702,7 +706,7 @@
         return;
       }
       if (known <= 0) { return; }
-      var aligned = align(words, entry.words, weight, p);
+      var aligned = align(words, entry.words, weight, p, extracted.exception === null);
       var score = round(aligned[0] / known, 6);
       var coverage = aligned[1] / Math.max(1, literalWords);
       var needed = Math.min(p.min_matched, literalWords, words.length);

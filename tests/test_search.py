@@ -14,6 +14,7 @@ from conftest import CONTENT
 
 from errdex import search
 from errdex.build import Options, gather
+from errdex.lookup import FolderStore, SiteIndex
 
 HERE = Path(__file__).parent / "search"
 VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "vectors.yaml").read_text())
@@ -193,7 +194,7 @@ def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
         == 3000 // search.RECORDS_PER_FILE + 1
     )
     word = "setting1234"
-    shard = files[f"search/words/{search.fnv1a(word) % meta['shards']}.json"]
+    shard = files[f"search/words/{search.shard_of(word, meta['shards'])}.json"]
     assert shard[word] == [1234]
     assert "must" in meta["common"]  # in every template: left out of the shards
 
@@ -202,3 +203,32 @@ def test_fnv1a_matches_the_published_test_values() -> None:
     assert search.fnv1a("") == 0x811C9DC5
     assert search.fnv1a("a") == 0xE40C292C
     assert search.fnv1a("foobar") == 0xBF9CF968
+
+
+def test_a_last_word_cut_short_stands_for_the_words_it_starts(
+    index: search.Index, tmp_path: Path
+) -> None:
+    words = ["incremental", "decoding", "requ"]
+    cut = search.cut_short(index, words, words)
+    assert list(cut) == ["requ"]
+    having = {e.index for e in index.entries if any(w.startswith("requ") for w in e.words)}
+    assert cut["requ"] == sorted(having) and len(having) > 1
+    # A word the index has, a short one, or one it has nothing for: left as it is.
+    assert search.cut_short(index, ["decoding"], ["decoding"]) == {}
+    assert search.cut_short(index, ["re"], ["re"]) == {}
+    assert search.cut_short(index, ["zzzqx"], ["zzzqx"]) == {}
+    # The index a build writes finds the same, from the one shard the word is in.
+    for rel, data in index.files().items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(json.dumps(data))
+    site = SiteIndex(FolderStore(tmp_path))
+    assert search.cut_short(site, words, words) == cut
+
+
+def test_lookup_names_an_index_of_another_release(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "meta.json").write_text('{"version": 1}')
+    result = run("lookup", "x must be y", "--site", tmp_path)
+    assert result.code == 1
+    assert "search index is of another errdex release (version 1, this one reads 2)" in (result.err)
+    assert "Traceback" not in result.err
