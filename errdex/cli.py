@@ -129,7 +129,20 @@ def _parser() -> argparse.ArgumentParser:
         pinned = cmd.add_mutually_exclusive_group(required=True)
         pinned.add_argument("--commit", help="the commit to pin to (full sha preferred)")
         pinned.add_argument(
-            "--ref", help="a branch or tag of the git checkout, resolved to its sha"
+            "--ref",
+            action="append",
+            help="a branch or tag of the git checkout, resolved to its sha; a tag is a "
+            "release"
+            + (
+                ". Give several (oldest first), or a range of tags A..B, to pin through "
+                "each release in turn"
+                if name == "pin"
+                else ""
+            ),
+        )
+        cmd.add_argument(
+            "--release",
+            help="the name of the release the commit is (a tag names its own release)",
         )
         cmd.add_argument(
             "--content", type=_path, default=Path("content"), help="content folder (content)"
@@ -400,37 +413,94 @@ def _reconcile(ns: argparse.Namespace) -> int:
         # Every record written would fail the build, or not be written at all.
         print(f"errdex: --repo: {too_long}", file=sys.stderr)
         return 1
-    started = time.perf_counter()
     try:
         git = scan.Tree.is_git(ns.source)
-        if ns.ref and not git:
-            raise scan.SourceError(f"{ns.source}: --ref needs a git checkout; give --commit")
-        commit = scan.resolve_commit(ns.source, ns.ref or ns.commit) if git else ns.commit
-        if not re.fullmatch(r"[0-9a-f]{7,40}", commit or ""):
-            raise scan.SourceError(f"--commit must be 7 to 40 lowercase hex digits: {commit!r}")
-        tree = scan.Tree(ns.source, commit if git else None)
-        run = pin.scan_into if ns.command == "scan" else pin.pin
-        report = run(ns.content, ns.repo, tree, commit, ns.dry_run)
+        steps = _releases(ns, git)
+        for _commit, release in steps:
+            refused = release and pin.release_problem(ns.content, ns.repo, release)
+            if refused:
+                raise scan.SourceError(refused)
+            if release and not (ns.content / "site.yaml").is_file():
+                raise scan.SourceError(
+                    f"{ns.content / 'site.yaml'}: missing; a release is listed there"
+                )
     except scan.SourceError as exc:
         print(f"errdex: {exc}", file=sys.stderr)
         return 1
-    for line in report.skipped:
-        print(f"skipped: {line}", file=sys.stderr)
-    for line in report.lines:
-        print(line)
-    kinds = (
-        ("new", "refreshed", "unchanged", "no longer found")
-        if ns.command == "scan"
-        else ("unchanged", "moved", "reworded", "removed")
-    )
-    summary = ", ".join(f"{report.counts[k]} {k}" for k in kinds)
-    would = " (dry run: nothing written)" if ns.dry_run else ""
-    print(
-        f"errdex {ns.command}: {summary}; {len(report.skipped)} skipped, "
-        f"{time.perf_counter() - started:.1f}s{would}",
-        file=sys.stderr,
-    )
+    cache: dict[str, scan.Scanned | str] = {}  # parsed files, by blob, from one release to the next
+    for commit, release in steps:
+        started = time.perf_counter()
+        try:
+            tree = scan.Tree(ns.source, commit if git else None)
+            run = pin.scan_into if ns.command == "scan" else pin.pin
+            report = run(ns.content, ns.repo, tree, commit, ns.dry_run, release, cache)
+        except scan.SourceError as exc:
+            print(f"errdex: {exc}", file=sys.stderr)
+            return 1
+        if release:
+            date = scan.commit_date(ns.source, commit) if git else None
+            refused = pin.record_release(ns.content, ns.repo, release, commit, date, ns.dry_run)
+            if refused:
+                report.skipped.append(refused)
+        for line in report.skipped:
+            print(f"skipped: {line}", file=sys.stderr)
+        for line in report.lines:
+            print(line)
+        kinds = (
+            ("new", "refreshed", "unchanged", "no longer found")
+            if ns.command == "scan"
+            else ("unchanged", "moved", "reworded", "removed", *(("new",) if release else ()))
+        )
+        summary = ", ".join(f"{report.counts[k]} {k}" for k in kinds)
+        would = " (dry run: nothing written)" if ns.dry_run else ""
+        at = f" (release {release})" if release else ""
+        print(
+            f"errdex {ns.command}: {summary}; {len(report.skipped)} skipped, "
+            f"{time.perf_counter() - started:.1f}s{would}{at}",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]:
+    """The commits to pin to, in order, each with the release it is (None for a commit
+    or branch that is not one): tags name their releases, ``--release`` names one."""
+    from .schema import RELEASE_PATTERN
+    from .source import scan
+
+    refs: list[str] = ns.ref or []
+    if refs and not git:
+        raise scan.SourceError(f"{ns.source}: --ref needs a git checkout; give --commit")
+    if ns.command == "scan" and len(refs) > 1:
+        raise scan.SourceError("scan reads one commit: give one --ref, then pin the others")
+    if ns.release and len(refs) > 1:
+        raise scan.SourceError("--release names one commit: give one --ref or --commit")
+    if ns.release is not None and not re.fullmatch(RELEASE_PATTERN, ns.release):
+        raise scan.SourceError(
+            f"--release must be a tag-like name (letters, digits, '.', '-', '_', '+'): "
+            f"{ns.release!r}"
+        )
+    steps: list[tuple[str, str | None]] = []
+    if not refs:
+        commit = scan.resolve_commit(ns.source, ns.commit) if git else ns.commit
+        if not re.fullmatch(r"[0-9a-f]{7,40}", commit or ""):
+            raise scan.SourceError(f"--commit must be 7 to 40 lowercase hex digits: {commit!r}")
+        return [(commit, ns.release)]
+    tags = scan.tags(ns.source)
+    for ref in refs:
+        names = scan.tag_range(tags, ref) if ".." in ref else [ref]
+        for name in names:
+            commit = scan.resolve_commit(ns.source, name)
+            if not commit:
+                raise scan.SourceError(f"{ns.source}: no commit, branch or tag {name!r}")
+            release = ns.release or (name if name in tags else None)
+            if release is not None and not re.fullmatch(RELEASE_PATTERN, release):
+                raise scan.SourceError(f"tag {release!r} cannot name a release page")
+            steps.append((commit, release))
+    named = [r for _c, r in steps if r]
+    if len(set(named)) != len(named):
+        raise scan.SourceError("a release is given twice")
+    return steps
 
 
 def _lookup(ns: argparse.Namespace) -> int:
@@ -478,6 +548,10 @@ def _lookup(ns: argparse.Namespace) -> int:
         how = "whole message matches" if m["exact"] else f"partial match, score {m['score']:.2f}"
         print(f"{rank}. {m['exception']} · {m['repo']} · {how}")
         print(f"   {m['message']}")
+        if m["wording"]:
+            w = m["wording"]
+            since = f"since {w['since']} it reads: {w['now']}"
+            print(f"   You pasted the wording of {w['until']}; {since}")
         print(f"   {m['url']}")
         if m["values"]:
             print("   " + ", ".join(f"{name} = {value}" for name, value in m["values"]))

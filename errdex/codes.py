@@ -173,6 +173,14 @@ CODES = {
             "one the same way everywhere; rename one of two files.",
         ),
         Code(
+            "E403",
+            "Unknown or repeated release",
+            "A record's `releases` names a release that `site.yaml`'s `releases` does not "
+            "list for its repository, lists one release twice or out of order, or `site.yaml` "
+            "lists one release of a repository twice. `pin` writes both; pin again rather "
+            "than editing them by hand.",
+        ),
+        Code(
             "E500",
             "Output folder refused",
             "The build replaces its output folder whole, so it refuses the working folder, "

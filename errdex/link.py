@@ -88,6 +88,7 @@ def link(
             else:
                 aliases[alias] = record
 
+    problems += _release_problems(config, list(by_id.values()))
     by_message: dict[str, list[Record]] = defaultdict(list)
     for record in by_id.values():
         by_message[record.message.display].append(record)
@@ -327,3 +328,27 @@ def _by_text(
             at += 1
     same_repo = [r for r in candidates if r.repo == record.repo] or candidates
     return list({id(r): r for r in same_repo}.values())
+
+
+def _release_problems(config: SiteConfig, records: list[Record]) -> list[Problem]:
+    """A record's releases must be releases site.yaml lists for its repo, once each and
+    in that order."""
+    problems = []
+    for record in records:
+        if not record.releases:
+            continue
+        order = {r.name: n for n, r in enumerate(config.releases_of(record.repo))}
+        last = -1
+        for raised in record.releases:
+            where = order.get(raised.release)
+            if where is None:
+                why = (
+                    f"release {raised.release!r} is not among site.yaml's releases of {record.repo}"
+                )
+            elif where <= last:
+                why = f"release {raised.release!r} is listed twice or out of order"
+            else:
+                last = where
+                continue
+            problems.append(Problem(record.file, raised.at, why, code="E403"))
+    return problems

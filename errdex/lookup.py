@@ -19,7 +19,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TextIO, overload
 
@@ -265,10 +265,14 @@ class SiteIndex:
                 raise _damaged(self.store, rel, "is not a record chunk")
             self._chunks[chunk] = rows
         try:
-            id, exception, repo, template = rows[at]
-            return search.make_entry(
+            id, exception, repo, template, *old = rows[at]
+            entry = search.make_entry(
                 number, id, self.exceptions[exception], self.repos[repo], template, ""
             )
+            if old:
+                until, since, now = old
+                entry = replace(entry, old=(str(until), str(since), str(now)))
+            return entry
         except (ValueError, TypeError, IndexError, AttributeError):
             raise _damaged(self.store, rel, f"has no readable record {number}") from None
 
@@ -347,7 +351,10 @@ def content_source(content: Path, strict: bool) -> Source:
     from .urls import json_url, page_url
 
     site, _warnings = gather(Options(content=content, strict=strict))
-    index = search.Index.build(search.entries_from(site.records))
+    entries = search.entries_from(site.records)
+    index = search.Index.build(
+        [*entries, *search.old_entries(site.records, site.config, len(entries))]
+    )
     base = site.config.base_url
     titles = {r.id: r.title for r in site.records}
 
@@ -393,12 +400,22 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "matched": matched,
                 "values": [list(pair) for pair in m.values],
                 "also": [source.page_url(i) for i in m.also],
+                "wording": _wording(m.entry),
             }
             for m, page in described
         ],
     }
     source.say_notes()
     return extracted, document
+
+
+def _wording(entry: search.Entry) -> dict[str, str] | None:
+    """For a match on an earlier wording: its last release, the first release that
+    words it otherwise, and the wording now."""
+    if entry.old is None:
+        return None
+    until, since, now = entry.old
+    return {"until": until, "since": since, "now": now}
 
 
 # --- Which index, and is it older than the records ------------------------------------

@@ -173,6 +173,20 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Raised:
+    """One release that raises a record's error (the record's ``releases``)."""
+
+    release: str
+    commit: str
+    path: str
+    line: int
+    message: str | None
+    """That release's wording, when not the record's ``message``."""
+    at: int = field(default=0, repr=False, compare=False)
+    """The item's line in the record file, for problems about it."""
+
+
+@dataclass(frozen=True, slots=True)
 class FixBlock:
     """One code block of an example fix."""
 
@@ -236,6 +250,8 @@ class Record:
     """Whether it says anything beyond the source: meaning, solutions, fixes or when."""
     options: frozenset[tuple[str, str, bool]]
     """The flags and config keys it mentions (``options_in``)."""
+    releases: tuple[Raised, ...] = ()
+    """The releases that raise it, oldest first (written by ``pin``)."""
 
     def summary(self) -> Record:
         """This record without its prose, excerpt and data: what other pages show of it."""
@@ -298,6 +314,17 @@ def record_from(doc: Document) -> Record:
         analysis=Analysis(analysis["by"], analysis["date"]) if analysis else None,
         file=doc.shown,
         data=data,
+        releases=tuple(
+            Raised(
+                str(r["release"]),
+                str(r["commit"]),
+                r["path"],
+                r["line"],
+                r.get("message"),
+                doc.line("releases", index),
+            )
+            for index, r in enumerate(data.get("releases", ()))
+        ),
         has_analysis=any(
             (data.get("meaning"), solutions, fixes, when.get("trigger"), when.get("situations"))
         ),
@@ -364,15 +391,35 @@ class SiteConfig:
     repository: str
     """The site's own GitHub repository, where 'Report an issue' opens issues."""
     description: str | None
+    releases: tuple[tuple[str, tuple[Release, ...]], ...] = ()
+    """Each repository's releases that records were pinned to, oldest first."""
+
+    def releases_of(self, repo: str) -> tuple[Release, ...]:
+        return next((found for name, found in self.releases if name == repo), ())
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """A release of a repository: its name (a tag) and commit."""
+
+    name: str
+    commit: str
+    date: str = "1970-01-01"
+    """The day of its commit, YYYY-MM-DD (the Atom feed of releases dates its entries)."""
 
 
 def site_from(doc: Document, base_url: str | None = None) -> SiteConfig:
     data = doc.data
+    releases: dict[str, tuple[Release, ...]] = {}
+    for item in data.get("releases", ()):
+        one = Release(str(item["name"]), str(item["commit"]), str(item.get("date", "1970-01-01")))
+        releases[item["repo"]] = (*releases.get(item["repo"], ()), one)
     return SiteConfig(
         title=data["title"],
         base_url=normal_base_url(base_url or data["base_url"]),
         repository=data["repository"],
         description=data.get("description"),
+        releases=tuple(releases.items()),
     )
 
 

@@ -206,7 +206,15 @@ def _relink(
     from .link import link
     from .model import Related
     from .render import ErrorContext, neighbours
-    from .urls import exception_url, file_url, json_url, option_url, page_url, repo_url
+    from .urls import (
+        exception_url,
+        file_url,
+        json_url,
+        option_url,
+        page_url,
+        release_url,
+        repo_url,
+    )
 
     dump = pickle.HIGHEST_PROTOCOL
     old = {rid: pickle.loads(blob) for rid, blob in links.records.items()}
@@ -275,6 +283,14 @@ def _relink(
             for alias in summary.aliases:
                 lists.update((page_url(alias) + "index.html", json_url(alias)))
                 lists.add(json_url(alias).removesuffix(".json"))
+            if summary.releases:
+                # Its releases' pages list it, and so may any other (one it was removed in).
+                folder = repo_url(summary.repo) + "releases/"
+                lists.update((folder + "index.html", folder + "feed.xml"))
+                lists.update(
+                    release_url(summary.repo, r.name) + "index.html"
+                    for r in site.config.releases_of(summary.repo)
+                )
     option_names = None
     if site.option_names != links.option_names:
         option_names = dict(site.option_names)

@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 from . import markdown, mirror
 from .codes import CODES
 from .highlight import Highlighter, stylesheet
+from .history import changes, history
 from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template
 from .search import Entry
@@ -27,10 +28,12 @@ from .theme import Theme
 from .urls import (
     exception_url,
     file_url,
+    github_line,
     github_permalink,
     json_url,
     option_url,
     page_url,
+    release_url,
     repo_url,
     report_issue_url,
 )
@@ -102,6 +105,8 @@ def make_env(
         json_url=json_url,
         file_url=lambda repo, path: quote(file_url(repo, path)),
         option_url=option_url,
+        release_url=lambda repo, release: quote(release_url(repo, release)),
+        github_line=github_line,
     )
     return env
 
@@ -264,6 +269,7 @@ class Renderer:
             options=options,
             option_names=context.option_names,
             json_ld=_json_ld(record, context.config),
+            history=history(record, context.config.releases_of(record.repo)),
         )
 
     def error_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
@@ -332,7 +338,14 @@ class Renderer:
             put(json_url(alias), stub)
             put(json_url(alias).removesuffix(".json"), stub)
         for repo, records in site.by_repo.items():
-            list_page(repo_url(repo), f"Errors raised by {repo}", records, repo=repo, group="path")
+            list_page(
+                repo_url(repo),
+                f"Errors raised by {repo}",
+                records,
+                repo=repo,
+                group="path",
+                releases=len(site.config.releases_of(repo)),
+            )
         for (repo, path), records in site.by_file.items():
             list_page(
                 file_url(repo, path),
@@ -341,6 +354,22 @@ class Renderer:
                 group="path",
                 repo=repo,
             )
+        for repo, releases in site.config.releases:
+            if repo not in site.by_repo:
+                continue
+            changelog = changes(releases, site.by_repo[repo])
+            folder = repo_url(repo) + "releases/"
+            put(
+                folder + "index.html",
+                partial(page, "releases.html", folder + "index.html", repo=repo, log=changelog),
+            )
+            put(
+                folder + "feed.xml",
+                partial(page, "releases.xml", folder + "feed.xml", repo=repo, log=changelog),
+            )
+            for one in changelog:
+                url = release_url(repo, one.release.name) + "index.html"
+                put(url, partial(page, "release.html", url, repo=repo, change=one))
         for key, records in site.by_option.items():
             names_of = " / ".join(site.option_names[key])
             list_page(option_url(key), f"Errors about {names_of}", records)
@@ -362,7 +391,9 @@ class Renderer:
             if entries is None:
                 entries = search.entries_from(site.records)
             self.entries = entries
-            index = search.Index.build(entries)
+            index = search.Index.build(
+                [*entries, *search.old_entries(site.records, site.config, len(entries))]
+            )
             for rel, data in index.files().items():
                 put(rel, partial(mirror.dumps_compact, data))
         else:

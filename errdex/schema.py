@@ -10,6 +10,8 @@ Kind = Literal["text", "markdown", "int", "date", "list", "map"]
 ID_PATTERN = r"^[0-9a-f]{16}$"
 REPO_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9-]*/(?!\.\.?$)[A-Za-z0-9_.-]+$"
 """GitHub's owner/name; "." and ".." are refused because the repo becomes part of a path."""
+RELEASE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$"
+"""A release name: a tag as git allows it, safe in a URL and a file name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,35 @@ RECORD = Field(
             ),
         ),
         Field(
+            "releases",
+            "list",
+            "Written by `pin`: each release that raises it, oldest first (see site.yaml's "
+            "releases).",
+            items=Field(
+                "release",
+                "map",
+                "One release that raises it.",
+                fields=(
+                    Field("release", "text", "The release's name, as site.yaml lists it.", True),
+                    Field(
+                        "commit",
+                        "text",
+                        "The release's commit.",
+                        True,
+                        pattern=r"^[0-9a-f]{7,40}$",
+                        pattern_hint="7 to 40 lowercase hex digits, in quotes",
+                    ),
+                    Field("path", "text", "The file that raises it in that release.", True),
+                    Field("line", "int", "The line of the raise in that release.", True, minimum=1),
+                    Field(
+                        "message",
+                        "text",
+                        "The message as that release words it, when not as `message` does.",
+                    ),
+                ),
+            ),
+        ),
+        Field(
             "solutions",
             "list",
             "Ways to fix it, best first (Markdown each).",
@@ -183,6 +214,44 @@ SITE = Field(
             pattern_hint="owner/name",
         ),
         Field("description", "text", "One sentence about the site, for the home page."),
+        Field(
+            "releases",
+            "list",
+            "Written by `pin`: the releases of each repository that records were pinned to, "
+            "oldest first.",
+            items=Field(
+                "release",
+                "map",
+                "One release.",
+                fields=(
+                    Field(
+                        "repo",
+                        "text",
+                        "The repository, owner/name.",
+                        True,
+                        pattern=REPO_PATTERN,
+                        pattern_hint="owner/name",
+                    ),
+                    Field(
+                        "name",
+                        "text",
+                        "The release's name, its tag (e.g. v0.31.0).",
+                        True,
+                        pattern=RELEASE_PATTERN,
+                        pattern_hint="letters, digits, '.', '-', '_' and '+', as a tag is",
+                    ),
+                    Field(
+                        "commit",
+                        "text",
+                        "The release's commit.",
+                        True,
+                        pattern=r"^[0-9a-f]{7,40}$",
+                        pattern_hint="7 to 40 lowercase hex digits, in quotes",
+                    ),
+                    Field("date", "date", "The day of the release's commit, YYYY-MM-DD."),
+                ),
+            ),
+        ),
     ),
 )
 

@@ -30,10 +30,11 @@ import math
 import re
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from .model import Record, parse_template
+from .history import old_wordings
+from .model import Record, SiteConfig, parse_template
 
 # --- 1. Extracting the message -------------------------------------------------------
 
@@ -413,6 +414,9 @@ class Entry:
     its start only, so it can match a paste in part but never as a whole message."""
     own: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
     """The distinct words of ``words``."""
+    old: tuple[str, str, str] | None = None
+    """For an earlier wording of the record: the last release that words it so, the
+    first that words it otherwise, and the record's message (its wording now)."""
 
 
 def make_entry(index: int, id: str, exception: str, repo: str, template: str, title: str) -> Entry:
@@ -465,6 +469,24 @@ def entries_from(records: Sequence[Record]) -> list[Entry]:
         make_entry(i, r.id, r.exception, r.repo, r.message.source, r.title)
         for i, r in enumerate(records)
     ]
+
+
+def old_entries(records: Sequence[Record], config: SiteConfig, start: int) -> list[Entry]:
+    """An entry for each earlier wording of each record (numbered from ``start``, after
+    the records' own): a user on an older release pastes the words it printed."""
+    out: list[Entry] = []
+    for record in records:
+        for wording, since in old_wordings(record, config.releases_of(record.repo)):
+            entry = make_entry(
+                start + len(out),
+                record.id,
+                record.exception,
+                record.repo,
+                wording.template,
+                record.title,
+            )
+            out.append(replace(entry, old=(wording.last, since, record.message.source)))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -558,6 +580,7 @@ class Index:
         for start in range(0, len(self.entries), RECORDS_PER_FILE):
             out[f"search/records/{start // RECORDS_PER_FILE}.json"] = [
                 [e.id, exceptions.index(e.exception), repos.index(e.repo), e.template]
+                + (list(e.old) if e.old else [])
                 for e in self.entries[start : start + RECORDS_PER_FILE]
             ]
         return out
@@ -1006,7 +1029,11 @@ def same_message(entry: Entry) -> tuple[str, ...]:
 def _grouped(matches: list[Match], limit: int) -> list[Match]:
     """One result per message; the records raising it elsewhere go in ``also``."""
     groups: dict[tuple[str, ...], list[Match]] = {}
+    seen: set[str] = set()
     for match in matches:
+        if match.entry.id in seen:
+            continue  # a record matched by its wording now and an earlier one: the best
+        seen.add(match.entry.id)
         groups.setdefault(same_message(match.entry), []).append(match)
     out = []
     for group in groups.values():

@@ -70,8 +70,16 @@ def option_url(key: str) -> str:
 def github_permalink(record: Record, line: int | None = None) -> str:
     """The raising line (or ``line``) on GitHub, at the pinned commit."""
     source = record.source
-    path = quote(source.path)
-    return f"https://github.com/{record.repo}/blob/{source.commit}/{path}#L{line or source.line}"
+    return github_line(record.repo, source.commit, source.path, line or source.line)
+
+
+def github_line(repo: str, commit: str, path: str, line: int) -> str:
+    return f"https://github.com/{repo}/blob/{commit}/{quote(path)}#L{line}"
+
+
+def release_url(repo: str, release: str) -> str:
+    """A release's page: the errors it introduced, reworded and removed."""
+    return repo_url(repo) + f"releases/{folder_name(release)}/"
 
 
 def report_issue_url(record: Record, config: SiteConfig) -> str:

@@ -322,6 +322,20 @@ def check_record(doc: Document) -> list[Problem]:
 
 def check_site(doc: Document) -> list[Problem]:
     problems = check_shape(doc, SITE)
+    if not problems and isinstance(doc.data, dict):
+        seen: set[tuple[str, str]] = set()
+        for index, item in enumerate(doc.data.get("releases", ())):
+            key = (item["repo"], str(item["name"]))
+            if key in seen:
+                problems.append(
+                    Problem(
+                        doc.shown,
+                        doc.line("releases", index),
+                        f"release {key[1]!r} of {key[0]} is listed twice",
+                        code="E403",
+                    )
+                )
+            seen.add(key)
     url = doc.data.get("base_url") if isinstance(doc.data, dict) else None
     if isinstance(url, str) and not problems:
         problem = base_url_problem(url)

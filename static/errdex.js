@@ -131,6 +131,10 @@
           });
           link.appendChild(values);
         }
+        if (m.wording) {
+          link.appendChild(el("span", "result-wording", "You pasted the wording of " + m.wording.until +
+            "; since " + m.wording.since + " it reads: " + m.wording.now));
+        }
         if (m.also.length) {
           link.appendChild(el("span", "result-also", "Also raised at " + m.also.length + " other place" + (m.also.length === 1 ? "" : "s")));
         }
@@ -225,10 +229,20 @@
   // --- An error page opened from search shows the user's own values. ---
   var article = document.querySelector("article[data-template]");
   var paste = new URLSearchParams(window.location.search).get("q");
+  // The wording now first, then the earlier ones (a paste from an older release).
+  function valuesIn(templates, paste) {
+    if (!templates.length) { return Promise.resolve(null); }
+    return search.exactValues(templates[0], paste).then(function (values) {
+      return values ? { template: templates[0], values: values } : valuesIn(templates.slice(1), paste);
+    });
+  }
+
   if (search && article && paste) {
-    var template = article.getAttribute("data-template");
-    search.exactValues(template, paste).then(function (values) {
-      if (!values) { return; }
+    var earlier = JSON.parse(article.getAttribute("data-earlier") || "[]");
+    valuesIn([article.getAttribute("data-template")].concat(earlier), paste).then(function (found) {
+      if (!found) { return; }
+      var template = found.template;
+      var values = found.values;
       var yours = article.querySelector(".yours");
       yours.appendChild(el("p", "yours-label", "Your error, with your values:"));
       var code = el("code", "yours-message");

@@ -319,7 +319,9 @@
     });
     return {
       index: index, id: row[0], exception: M.exceptions[row[1]], repo: M.repos[row[2]],
-      template: row[3], literals: literals, names: names, words: words, cut: cut
+      template: row[3], literals: literals, names: names, words: words, cut: cut,
+      // An earlier wording of the record: its last release, the next, the wording now.
+      old: row.length > 4 ? { until: row[4], since: row[5], now: row[6] } : null
     };
   }
 
@@ -723,7 +725,11 @@
 
   function answer(extracted, results, limit) {
     var groups = new Map();
+    var seen = new Set();
     results.forEach(function (r) {
+      // A record matched by its wording now and an earlier one: the best only.
+      if (seen.has(r.entry.id)) { return; }
+      seen.add(r.entry.id);
       // One message raised at several places (placeholder names may differ): one result.
       var key = [r.entry.exception].concat(r.entry.literals).join("\u0000");
       if (!groups.has(key)) { groups.set(key, []); }
@@ -734,7 +740,8 @@
       var first = group[0];
       out.push({ id: first.entry.id, exception: first.entry.exception, repo: first.entry.repo,
         template: first.entry.template, exact: first.exact, score: first.score,
-        values: first.values, also: group.slice(1).map(function (r) { return r.entry.id; }) });
+        values: first.values, also: group.slice(1).map(function (r) { return r.entry.id; }),
+        wording: first.entry.old });
     });
     return { query: extracted, matches: out.slice(0, limit || 5) };
   }

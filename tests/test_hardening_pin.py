@@ -206,7 +206,8 @@ def test_pin_writes_an_id_below_the_document_marker(run, tmp_path: Path) -> None
     written = (content / "errors" / "example" / "up" / "marked.yaml").read_text()
     assert written.startswith("# Kept by hand.\n---\nid: ")
     data = yaml.safe_load(written)
-    assert data["id"] == derive_id(REPO, "ValueError", "size={size} must be positive")
+    assert data["id"] == derive_id(REPO, "ValueError", "size={size} must be above zero")
+    assert data["aliases"] == [derive_id(REPO, "ValueError", "size={size} must be positive")]
     assert data["message"] == "size={size} must be above zero"
     build_ok(run, content, tmp_path / "public")
 

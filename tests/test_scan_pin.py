@@ -11,6 +11,7 @@ import pytest
 import yaml
 from conftest import SITE_YAML, snapshot
 
+from errdex.model import derive_id
 from errdex.source.scan import scan_text, template_of
 
 FIRST = """\
@@ -236,7 +237,9 @@ def test_pin_follows_moves_rewordings_renames_and_removals(
     result = run_ok(
         run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content
     )
-    assert "errdex pin: 0 unchanged, 4 moved, 1 reworded, 1 removed" in result.err
+    # v2 is a tag, so a release: the raise it added gets a record too, as scan writes it.
+    assert "errdex pin: 0 unchanged, 4 moved, 1 reworded, 1 removed, 1 new" in result.err
+    assert "(release v2)" in result.err
     after = records(content)
     v2 = git(upstream, "rev-parse", "v2")
     moved = after["tp_size={tp} must be divisible by dcp_size={dcp}."]["source"]
@@ -247,7 +250,9 @@ def test_pin_follows_moves_rewordings_renames_and_removals(
     assert reworded["_file"] == reworded_path
     assert reworded["meaning"] == "Kept."
     old_id = reworded_path.stem  # scan names each file after its record's id
-    assert reworded["id"] == old_id
+    # The id a scan of v2 would give the new words; the old one stays as an alias.
+    assert reworded["id"] == derive_id("example/up", "RuntimeError", "new wording for {name}")
+    assert reworded["aliases"] == [old_id]
     removed = after["this error goes away"]["source"]
     assert removed["removed_in"] == v2
     assert removed["commit"] == git(upstream, "rev-parse", "v1")
@@ -255,7 +260,7 @@ def test_pin_follows_moves_rewordings_renames_and_removals(
     again = run_ok(
         run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content
     )
-    assert "errdex pin: 5 unchanged, 0 moved, 0 reworded, 1 removed" in again.err
+    assert "errdex pin: 6 unchanged, 0 moved, 0 reworded, 1 removed, 0 new" in again.err
 
 
 def test_every_url_of_the_first_build_still_answers_after_a_pin(

@@ -6,6 +6,7 @@ record file (see errdex/source/update.py): prose a person wrote is never changed
 
 from __future__ import annotations
 
+import datetime
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from ..files import shown_path
 from ..link import Spellings
 from ..model import derive_id
 from . import update
-from .scan import RaiseSite, Scanned, Tree, scan_files, scan_tree, source_data
+from .scan import RaiseSite, Scanned, Tree, scan_cached, scan_tree, source_data
 
 
 @dataclass
@@ -121,10 +122,19 @@ class _Writes:
         self.todo = []
 
 
-def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False) -> Report:
-    """Write a record for each new raise of ``tree``; refresh the source of the others."""
+def scan_into(
+    content: Path,
+    repo: str,
+    tree: Tree,
+    commit: str,
+    dry_run: bool = False,
+    release: str | None = None,
+    cache: dict[str, Scanned | str] | None = None,
+) -> Report:
+    """Write a record for each new raise of ``tree``; refresh the source of the others.
+    With ``release``, each record the tree raises gets it in its ``releases``."""
     report = Report()
-    sites, report.skipped = scan_tree(tree)
+    sites, report.skipped = scan_tree(tree, _read(tree, tree.paths(), cache))
     records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
     by_id = {r.id: r for r in records}
@@ -149,7 +159,10 @@ def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool =
             exceptions.add((site.exception,))
             paths.add(site.path.split("/"))
             path = update.file_name(content, repo, record_id)
-            text = update.new_record(repo, site, commit, record_id if stated else None)
+            raised = _raised({"message": site.template}, release, commit, site) if release else {}
+            text = update.new_record(
+                repo, site, commit, record_id if stated else None, raised.get("releases")
+            )
             refused = update.create(path, text, dry_run)
             if refused:
                 report.skipped.append(refused)
@@ -158,10 +171,15 @@ def scan_into(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool =
             continue
         matched.add(record.path)
         source = source_data(site, commit)
-        if source == record.data["source"]:
+        blocks = {"source": source} if source != record.data["source"] else {}
+        if release:
+            raised = _raised(record.data, release, commit, site)
+            if raised["releases"] != record.data.get("releases"):
+                blocks.update(raised)
+        if not blocks:
             report.add("unchanged")
             continue
-        _write(report, record, "refreshed", where, {"source": source}, dry_run)
+        _write(report, record, "refreshed", where, blocks, dry_run)
     for record in records:
         if record.path not in matched:
             report.add("no longer found", f"{shown_path(record.path)}")
@@ -248,11 +266,27 @@ def _grouped(sites: list[RaiseSite], key: Any, taken: set[tuple[str, int]]) -> d
     return {k: _Free(v, taken) for k, v in groups.items()}
 
 
-def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False) -> Report:
-    """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded or removed."""
+def pin(
+    content: Path,
+    repo: str,
+    tree: Tree,
+    commit: str,
+    dry_run: bool = False,
+    release: str | None = None,
+    cache: dict[str, Scanned | str] | None = None,
+) -> Report:
+    """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded or removed.
+
+    With ``release`` (the commit is that release), each record that release raises gets
+    it in its ``releases``, and each raise no record has gets a record, as scan would
+    write it. ``cache`` (see ``scan_cached``) carries parsed files from one release to
+    the next."""
     report = Report()
     records, report.skipped = update.existing_records(content, repo)
     writes = _Writes(report, dry_run)
+    ids = {r.id for r in records} | {
+        a for r in records for a in r.data.get("aliases", ()) if isinstance(a, str)
+    }
     files: dict[str, list[RaiseSite]] = {}
     taken: set[tuple[str, int]] = set()
     by_message: dict[str, dict[tuple[str, str], _Free]] = {}
@@ -261,18 +295,15 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
     anywhere: dict[tuple[str, str], list[_Free]] | None = None
     # Every file the records name, read in one go (one git process, not one per file).
     wanted = sorted({str(r.data["source"]["path"]) for r in records})
-    read = list(tree.read_all(wanted))
-    texts = dict(read)
     # Parsed in one go too, on every core; a file that does not parse is reported when
     # a record first asks for it, as before.
-    scanned = dict(zip(wanted, scan_files(read), strict=True))
+    scanned = _read(tree, wanted, cache)
 
     def sites_in(path: str) -> list[RaiseSite]:
         if path not in files:
-            text = texts[path] if path in texts else next(tree.read_all([path]))[1]
-            found = scanned.get(path) if text is not None else Scanned([], [])
+            found = scanned.get(path)
             if found is None:
-                found = scan_files([(path, text)])[0]
+                found = scanned[path] = _read(tree, [path], cache)[path]
             if isinstance(found, str):
                 report.skipped.append(f"{path}: does not parse at {commit[:10]}; skipped")
                 files[path] = []
@@ -313,14 +344,18 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
         taken.add((site.path, site.line))
         moved = (site.path, site.line) != (source["path"], source["line"])
         new = source_data(site, commit)
+        blocks: dict[str, Any] = {"source": new} if new != source else {}
+        if release:
+            blocks.update(_raised(record.data, release, commit, site))
         writes.add(
             record,
             "moved" if moved else "unchanged",
             f"{_shown(record)} → {site.path}:{site.line}" if moved else None,
-            {"source": new} if new != source else {},
+            blocks,
         )
 
     for record in pending:
+        blocks = {}
         source = record.data["source"]
         path, line, exception = source["path"], source["line"], record.data["exception"]
         if path not in by_line:
@@ -334,8 +369,18 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
             site = in_function.nearest(line)
         if site is not None:
             taken.add((site.path, site.line))
-            blocks: dict[str, Any] = {} if record.id_stated else {"id": record.id}
+            # The id a scan would give the new words (so scanning this commit afresh
+            # finds the record by it); the old id stays as an alias, whose page sends
+            # readers here: no link to the record breaks.
+            renamed = derive_id(repo, exception, site.template)
+            blocks = {} if record.id_stated else {"id": record.id}
+            if renamed not in ids:
+                ids.add(renamed)
+                aliases = [a for a in record.data.get("aliases", ()) if a != renamed]
+                blocks.update(id=renamed, aliases=[*aliases, record.id])
             blocks.update(message=site.template, source=source_data(site, commit))
+            if release:
+                blocks.update(_raised(record.data, release, commit, site))
             writes.add(record, "reworded", f"{_shown(record)}: {site.template[:70]}", blocks)
             continue
         if source.get("removed_in"):
@@ -344,9 +389,131 @@ def pin(content: Path, repo: str, tree: Tree, commit: str, dry_run: bool = False
         gone = f"{_shown(record)} (last seen at {str(source['commit'])[:10]})"
         blocks = {"source": {**_facts(source), "removed_in": commit}}
         writes.add(record, "removed", gone, blocks)
+    if release:
+        _create_new(
+            content, repo, tree, commit, release, cache, taken, ids, records, report, dry_run
+        )
     writes.run()
     return report
 
 
+def _read(
+    tree: Tree, paths: list[str], cache: dict[str, Scanned | str] | None
+) -> dict[str, Scanned | str]:
+    return scan_cached(tree, paths, cache if cache is not None else {})
+
+
+def _raised(data: dict[str, Any], release: str, commit: str, site: RaiseSite) -> dict[str, Any]:
+    """The ``releases`` block of a record that ``release`` raises at ``site``: the entries
+    before, this one added (or put in place of the one of that name), each with the
+    wording of its release unless it is the record's message from now on."""
+    current = str(data["message"])
+    entries = []
+    for entry in data.get("releases", ()):
+        if not isinstance(entry, dict) or entry.get("release") == release:
+            continue
+        kept = dict(entry)
+        kept["message"] = kept.get("message", current)
+        entries.append(kept)
+    entries.append({"release": release, "commit": commit, "path": site.path, "line": site.line})
+    for entry in entries:
+        if entry.get("message") in (None, site.template):
+            entry.pop("message", None)
+    return {"releases": entries}
+
+
+def _create_new(
+    content: Path,
+    repo: str,
+    tree: Tree,
+    commit: str,
+    release: str,
+    cache: dict[str, Scanned | str] | None,
+    taken: set[tuple[str, int]],
+    ids: set[str],
+    records: list[update.Existing],
+    report: Report,
+    dry_run: bool = False,
+) -> None:
+    """A record for each raise of the release that no record has, as scan writes them."""
+    everything, skipped = scan_tree(tree, _read(tree, tree.paths(), cache))
+    del skipped  # reported by the records that name those files, or by scan
+    exceptions, paths = Spellings(), Spellings()
+    for r in records:
+        exceptions.add((r.data["exception"],))
+        paths.add(r.data["source"]["path"].split("/"))
+    for site, (record_id, stated) in zip(everything, site_ids(repo, everything), strict=True):
+        if (site.path, site.line) in taken or record_id in ids:
+            continue
+        clash = _spelling_clash(site, exceptions, paths)
+        if clash:
+            report.skipped.append(f"{site.path}:{site.line}: {clash}; skipped")
+            continue
+        exceptions.add((site.exception,))
+        paths.add(site.path.split("/"))
+        ids.add(record_id)
+        text = update.new_record(
+            repo,
+            site,
+            commit,
+            record_id if stated else None,
+            _raised({"message": site.template}, release, commit, site)["releases"],
+        )
+        refused = update.create(update.file_name(content, repo, record_id), text, dry_run)
+        if refused:
+            report.skipped.append(refused)
+        else:
+            report.add("new", f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
+
+
 def _shown(record: update.Existing) -> str:
     return shown_path(record.path)
+
+
+def release_problem(content: Path, repo: str, release: str) -> str | None:
+    """Why ``release`` cannot be pinned now, if it cannot: releases are pinned oldest
+    first, so a release recorded before the newest one is refused (pinning the newest
+    again is fine)."""
+    names = [r["name"] for r in _site_releases(content) if r.get("repo") == repo]
+    if release in names and release != names[-1]:
+        return (
+            f"release {release} of {repo} is older than {names[-1]}, the newest one pinned: "
+            "pin releases oldest first (errdex does not insert a release before others)"
+        )
+    return None
+
+
+def record_release(
+    content: Path,
+    repo: str,
+    release: str,
+    commit: str,
+    date: str | None = None,
+    dry_run: bool = False,
+) -> str | None:
+    """Add ``release`` (or its new commit) to site.yaml's ``releases``; None when done,
+    else why site.yaml was left as it was."""
+    entries = [dict(r) for r in _site_releases(content)]
+    mine = [r for r in entries if r.get("repo") == repo]
+    entry: dict[str, Any] = {"repo": repo, "name": release, "commit": commit}
+    if date:
+        entry["date"] = datetime.date.fromisoformat(date)
+    if mine and mine[-1].get("name") == release:
+        mine[-1].clear()
+        mine[-1].update(entry)
+    else:
+        entries.append(entry)
+    if entries == _site_releases(content):
+        return None
+    return update.write_blocks(content / "site.yaml", {"releases": entries}, dry_run)
+
+
+def _site_releases(content: Path) -> list[dict[str, Any]]:
+    import yaml
+
+    try:
+        data = yaml.safe_load((content / "site.yaml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeError, yaml.YAMLError):
+        return []
+    found = data.get("releases") if isinstance(data, dict) else None
+    return [r for r in found if isinstance(r, dict)] if isinstance(found, list) else []

@@ -157,6 +157,29 @@ def resolve_commit(root: Path, ref: str) -> str:
     return _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
 
 
+def commit_date(root: Path, commit: str) -> str:
+    """The day of a commit, YYYY-MM-DD (its committer date, in its own time zone)."""
+    return _git(root, "show", "-s", "--format=%cs", commit).strip()
+
+
+def tags(root: Path) -> list[str]:
+    """The tags of the git checkout at ``root``, oldest version first."""
+    listing = _git(root, "tag", "--list", "--sort=version:refname")
+    return [t for t in listing.splitlines() if t]
+
+
+def tag_range(tags: list[str], ref: str) -> list[str]:
+    """The tags from A to B of ``A..B``, both included, in version order."""
+    first, _, last = ref.partition("..")
+    for name in (first, last):
+        if name not in tags:
+            raise SourceError(f"{ref}: {name!r} is not a tag of the checkout")
+    start, end = tags.index(first), tags.index(last)
+    if start > end:
+        raise SourceError(f"{ref}: {first} comes after {last}; give the older tag first")
+    return tags[start : end + 1]
+
+
 def _git(root: Path, *args: str) -> str:
     return _git_bytes(root, *args).decode("utf-8", "replace")
 
@@ -218,6 +241,30 @@ def scan_tree(
         sites.extend(scanned.sites)
         skipped.extend(scanned.notes)
     return sites, skipped
+
+
+def scan_cached(
+    tree: Tree, paths: list[str], cache: dict[str, Scanned | str] | None = None
+) -> dict[str, Scanned | str]:
+    """What each of ``paths`` gives (a path the tree lacks gives no sites). ``cache`` keeps
+    what each file gave, by git blob id and path, across commits of one checkout: walking
+    releases, only the files a release changed are read and parsed again."""
+    blobs = tree._objects() if tree.commit else {}
+    out: dict[str, Scanned | str] = {}
+    todo = []
+    for path in paths:
+        if tree.commit and path not in blobs:
+            out[path] = Scanned([], [])
+        elif cache is not None and f"{blobs.get(path)}\0{path}" in cache:
+            out[path] = cache[f"{blobs[path]}\0{path}"]
+        else:
+            todo.append(path)
+    read = list(tree.read_all(todo))
+    for (path, _text), found in zip(read, scan_files(read), strict=True):
+        out[path] = found
+        if cache is not None and path in blobs:
+            cache[f"{blobs[path]}\0{path}"] = found  # the sites name their path
+    return out
 
 
 FILES_PER_TASK = 50

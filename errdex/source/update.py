@@ -204,12 +204,20 @@ def _scalar(text: str, indent: int) -> str | None:
     return f"|{hints}\n{body}"
 
 
-def new_record(repo: str, site: RaiseSite, commit: str, record_id: str | None) -> str:
+def new_record(
+    repo: str,
+    site: RaiseSite,
+    commit: str,
+    record_id: str | None,
+    releases: list[dict[str, Any]] | None = None,
+) -> str:
     data: dict[str, Any] = {}
     if record_id:
         data["id"] = record_id
     data.update(repo=repo, exception=site.exception, message=site.template)
     data["source"] = source_data(site, commit)
+    if releases:
+        data["releases"] = releases
     return dump(data)
 
 

@@ -1,0 +1,235 @@
+"""Releases on real code: ``python -m benchmarks.releases``.
+
+Ten consecutive minor releases of transformers from PyPI (pinned wheels, hash checked,
+cached under .errdex/bench/releases/) become ten tagged commits of one git repository,
+as a maintainer's checkout has them. Then, each in a fresh content folder:
+
+- speed: ``scan`` the oldest release, then ``pin`` through the other nine in one command
+  (target: the pins take <= 2 minutes on this machine);
+- the same ids: scanning the oldest of the last three releases and pinning forward gives
+  the current records (ids, messages, places) that scanning the newest gives directly;
+- old wordings: every message the oldest of those three raised that the newest no longer
+  raises as it did (reworded or removed), pasted as that release printed it, must put its
+  record first (target >= 98%), with a note that it is an old wording.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from errdex import search
+from errdex.build import Options, gather
+from errdex.history import history
+
+from . import real_pastes
+from .real import _sha256
+from .search import machine
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".errdex" / "bench" / "releases"
+PACKAGE = "transformers"
+REPO = "huggingface/transformers"
+RELEASES = (
+    ("4.48.3", "78697f990f5ef350c23b46bf86d5081ce96b49479ab180b2de7687267de8fd36"),
+    ("4.49.0", "6b4fded1c5fee04d384b1014495b4235a2b53c87503d7d592423c06128cbbe03"),
+    ("4.50.3", "6111610a43dec24ef32c3df0632c6b25b07d9711c01d9e1077bdd2ff6b14a38c"),
+    ("4.51.3", "fd3279633ceb2b777013234bbf0b4f5c2d23c4626b05497691f00cfda55e8a83"),
+    ("4.52.4", "203f5c19416d5877e36e88633943761719538a25d9775977a24fe77a1e5adfc7"),
+    ("4.53.3", "5aba81c92095806b6baf12df35d756cf23b66c356975fb2a7fa9e536138d7c75"),
+    ("4.54.1", "c89965a4f62a0d07009d45927a9c6372848a02ab9ead9c318c3d082708bab529"),
+    ("4.55.4", "df28f3849665faba4af5106f0db4510323277c4bb595055340544f7e59d06458"),
+    ("4.56.2", "79c03d0e85b26cb573c109ff9eafa96f3c8d4febfd8a0774e8bba32702dd6dde"),
+    ("4.57.1", "b10d05da8fa67dc41644dbbf9bc45a44cb86ae33da6f9295f5fbf5b7890bd267"),
+)
+TARGET_SECONDS = 120.0
+TARGET_OLD = 0.98
+SITE_YAML = (
+    "title: releases bench\nbase_url: https://bench.example.test/\nrepository: example/bench\n"
+)
+
+
+def _say(text: str) -> None:
+    print(f"releases: {text}", file=sys.stderr, flush=True)
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+    return done.stdout.decode()
+
+
+def checkout() -> Path:
+    """The git repository of the ten releases, made once (tags ``v4.48.3`` …)."""
+    repo = CACHE / "repo"
+    stamp = CACHE / ".repo-done"
+    if stamp.exists():
+        return repo
+    downloads = CACHE / "downloads"
+    downloads.mkdir(parents=True, exist_ok=True)
+    if repo.exists():
+        shutil.rmtree(repo)
+    repo.mkdir(parents=True)
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.email", "bench@example.test")
+    _git(repo, "config", "user.name", "errdex bench")
+    for version, sha256 in RELEASES:
+        wheel = downloads / f"{PACKAGE}-{version}-py3-none-any.whl"
+        if not wheel.exists() or _sha256(wheel) != sha256:
+            _say(f"downloading {PACKAGE}=={version}")
+            subprocess.run(
+                [
+                    *(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"),
+                    *("--only-binary", ":all:", f"{PACKAGE}=={version}", "-d", str(downloads)),
+                ],
+                check=True,
+            )
+            if _sha256(wheel) != sha256:
+                raise RuntimeError(f"{wheel.name}: not the pinned file")
+        _say(f"committing {version}")
+        shutil.rmtree(repo / PACKAGE, ignore_errors=True)
+        with zipfile.ZipFile(wheel) as archive:
+            for name in archive.namelist():
+                if name.startswith(f"{PACKAGE}/"):
+                    archive.extract(name, repo)
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", f"{PACKAGE} {version}", "--date", "2025-01-01T00:00:00")
+        _git(repo, "tag", f"v{version}")
+    stamp.touch()
+    return repo
+
+
+def errdex(*args: str | Path) -> float:
+    """Seconds one errdex command took (its own process, from start to exit)."""
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), *map(str, args)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    return time.perf_counter() - started
+
+
+def fresh_content(folder: Path) -> Path:
+    content = folder / "content"
+    (content / "errors").mkdir(parents=True)
+    (content / "site.yaml").write_text(SITE_YAML)
+    return content
+
+
+def current(content: Path) -> dict[str, tuple[str, str, int]]:
+    """Each record still raised: id → (message, path, line)."""
+    out = {}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    for path in (content / "errors").rglob("*.yaml"):
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+        source = data["source"]
+        if "removed_in" not in source:
+            out[str(data.get("id", path.stem))] = (data["message"], source["path"], source["line"])
+    return out
+
+
+def old_wording_cases(content: Path, oldest: str, seed: int) -> tuple[search.Index, list[Any]]:
+    """The index a build writes (wordings of every release included), and a paste of each
+    message ``oldest`` raised that the newest no longer raises as it did."""
+    site, _ = gather(Options(content=content))
+    entries = search.entries_from(site.records)
+    index = search.Index.build(
+        [*entries, *search.old_entries(site.records, site.config, len(entries))]
+    )
+    rng = random.Random(seed)
+    cases = []
+    for record in site.records:
+        found = history(record, site.config.releases_of(record.repo))
+        first = record.releases[0] if record.releases else None
+        if found is None or first is None or first.release != oldest:
+            continue
+        then = first.message or record.message.source
+        if then == record.message.source and found.removed_in is None:
+            continue  # raised as it was: not an old wording
+        printed = real_pastes.fill({"message": then}, rng)
+        kind = "removed" if found.removed_in else "reworded"
+        cases.append((kind, f"{record.exception}: {printed}", record.id, then))
+    return index, cases
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.releases", description=__doc__)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    repo = checkout()
+    print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; machine: {machine()}")
+    print(f"python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.1f}")
+    tags = [f"v{v}" for v, _ in RELEASES]
+    print(f"corpus: {PACKAGE} {', '.join(v for v, _ in RELEASES)} as ten tagged commits")
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        content = fresh_content(Path(tmp) / "walk")
+        scanned = errdex("scan", repo, "--repo", REPO, "--ref", tags[0], "--content", content)
+        pinned = errdex(
+            "pin", repo, "--repo", REPO, "--ref", f"{tags[1]}..{tags[-1]}", "--content", content
+        )
+        met = pinned <= TARGET_SECONDS
+        ok &= met
+        print(
+            f"scan {tags[0]}: {scanned:.1f} s; pin through the other {len(tags) - 1} releases: "
+            f"{pinned:.1f} s (target <= {TARGET_SECONDS:.0f} s: {'met' if met else 'MISSED'})"
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        walked = fresh_content(Path(tmp) / "walk")
+        errdex("scan", repo, "--repo", REPO, "--ref", tags[-3], "--content", walked)
+        errdex(
+            "pin", repo, "--repo", REPO, "--ref", tags[-2], "--ref", tags[-1], "--content", walked
+        )
+        direct = fresh_content(Path(tmp) / "direct")
+        errdex("scan", repo, "--repo", REPO, "--ref", tags[-1], "--content", direct)
+        ours, theirs = current(walked), current(direct)
+        same = sum(1 for i, facts in theirs.items() if ours.get(i) == facts)
+        ok &= same == len(theirs) == len(ours)
+        print(
+            f"scan {tags[-3]} and pin to {tags[-1]}, against scanning {tags[-1]}: {same:,} of "
+            f"{len(theirs):,} current records with the same id, message and place "
+            f"({len(ours):,} records still raised after the walk)"
+        )
+        index, cases = old_wording_cases(walked, tags[-3], args.seed)
+        first = 0
+        noted = 0
+        misses = []
+        for kind, paste, record_id, then in cases:
+            _, matches = search.find(index, paste, 3)
+            top = matches[0] if matches else None
+            if top is not None and record_id in (top.entry.id, *top.also):
+                first += 1
+                noted += top.entry.old is not None
+            else:
+                misses.append((kind, then, top.entry.template if top else None))
+        share = first / max(1, len(cases))
+        ok &= share >= TARGET_OLD
+        kinds = {k: sum(1 for c in cases if c[0] == k) for k in ("reworded", "removed")}
+        print(
+            f"old wordings of {tags[-3]} ({kinds['reworded']} reworded since, "
+            f"{kinds['removed']} removed since): {first} of {len(cases)} put their record "
+            f"first, {share:.1%} (target >= {TARGET_OLD:.0%}: "
+            f"{'met' if share >= TARGET_OLD else 'MISSED'}); {noted} of them say it is the "
+            "wording of an older release"
+        )
+        for kind, then, got in misses[:10]:
+            print(f"  miss ({kind}): {then[:90]!r} -> {got[:70] if got else None!r}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,278 @@
+"""Releases: pin through tagged releases, and what pages, search and JSON say of them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import SITE_YAML
+
+from errdex.model import derive_id
+
+REPO = "example/up"
+
+V1 = """def check(size, name):
+    if size < 0:
+        raise ValueError(f"size must be positive, got {size}")
+    if size > 9:
+        raise ValueError("size is too big")
+    return name
+"""
+V2 = """def check(size, name):
+    if size < 0:
+        raise ValueError(f"size must be non-negative, got {size}")
+    if size > 9:
+        raise ValueError("size is too big")
+    if name == "five":
+        raise KeyError("five is taken")
+    return name
+"""
+V3 = """def check(size, name):
+    if size < 0:
+        raise ValueError(f"size must be non-negative, got {size}")
+    if name == "five":
+        raise KeyError("five is taken")
+    return name
+"""
+OLD = "size must be positive, got {size}"
+NEW = "size must be non-negative, got {size}"
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> Path:
+    """Three tagged releases: v1.1 rewords an error and adds one, v1.2 removes one."""
+    repo = tmp_path / "upstream"
+    (repo / "pkg").mkdir(parents=True)
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "dev@example.test")
+    git(repo, "config", "user.name", "Dev")
+    for text, tag in ((V1, "v1.0"), (V2, "v1.1"), (V3, "v1.2")):
+        (repo / "pkg" / "check.py").write_text(text)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", tag)
+        git(repo, "tag", tag)
+    return repo
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    folder = tmp_path / "content"
+    (folder / "errors").mkdir(parents=True)
+    (folder / "site.yaml").write_text(SITE_YAML)
+    return folder
+
+
+def records(content: Path) -> dict[str, dict]:  # type: ignore[type-arg]
+    out = {}
+    for path in sorted((content / "errors").rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        data["_file"] = path
+        out[data["message"]] = data
+    return out
+
+
+def walk(run, upstream: Path, content: Path):  # type: ignore[no-untyped-def]
+    scanned = run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content)
+    assert scanned.code == 0, scanned.err
+    pinned = run("pin", upstream, "--repo", REPO, "--ref", "v1.1..v1.2", "--content", content)
+    assert pinned.code == 0, pinned.err
+    return pinned
+
+
+def test_pin_through_releases_writes_each_records_history(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
+    pinned = walk(run, upstream, content)
+    assert "1 unchanged, 0 moved, 1 reworded, 0 removed, 1 new" in pinned.err
+    assert "(release v1.1)" in pinned.err and "(release v1.2)" in pinned.err
+    site = yaml.safe_load((content / "site.yaml").read_text())
+    assert [(r["repo"], r["name"]) for r in site["releases"]] == [
+        (REPO, "v1.0"),
+        (REPO, "v1.1"),
+        (REPO, "v1.2"),
+    ]
+    assert site["releases"][2]["commit"] == git(upstream, "rev-parse", "v1.2")
+    found = records(content)
+    reworded = found[NEW]
+    assert [r["release"] for r in reworded["releases"]] == ["v1.0", "v1.1", "v1.2"]
+    assert reworded["releases"][0]["message"] == OLD
+    assert "message" not in reworded["releases"][1]
+    # The id of the new words; the old one kept as an alias.
+    assert reworded["id"] == derive_id(REPO, "ValueError", NEW)
+    assert reworded["aliases"] == [derive_id(REPO, "ValueError", OLD)]
+    gone = found["size is too big"]
+    assert [r["release"] for r in gone["releases"]] == ["v1.0", "v1.1"]
+    assert gone["source"]["removed_in"] == git(upstream, "rev-parse", "v1.2")
+    added = found["five is taken"]
+    assert [(r["release"], r["line"]) for r in added["releases"]] == [("v1.1", 7), ("v1.2", 5)]
+
+
+def test_scanning_old_and_pinning_forward_matches_scanning_the_newest(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path
+) -> None:
+    walk(run, upstream, content)
+    fresh = tmp_path / "fresh"
+    (fresh / "errors").mkdir(parents=True)
+    (fresh / "site.yaml").write_text(SITE_YAML)
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.2", "--content", fresh).code == 0
+    walked = {m: r for m, r in records(content).items() if "removed_in" not in r["source"]}
+    direct = records(fresh)
+    assert set(walked) == set(direct)
+    for message, record in direct.items():
+        ours = walked[message]
+        assert ours.get("id", ours["_file"].stem) == record.get("id", record["_file"].stem)
+        assert ours["source"] == record["source"]
+
+
+def test_an_older_release_is_refused(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
+    walk(run, upstream, content)
+    before = (content / "site.yaml").read_text()
+    result = run("pin", upstream, "--repo", REPO, "--ref", "v1.1", "--content", content)
+    assert result.code == 1
+    assert "release v1.1 of example/up is older than v1.2, the newest one pinned" in result.err
+    assert (content / "site.yaml").read_text() == before
+    again = run("pin", upstream, "--repo", REPO, "--ref", "v1.2", "--content", content)
+    assert again.code == 0, again.err
+    assert "3 unchanged" in again.err or "2 unchanged" in again.err
+
+
+def test_pages_say_which_releases_raise_each_error(run, upstream, content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    walk(run, upstream, content)
+    out = tmp_path / "public"
+    built = run("build", "--content", content, "--out", out)
+    assert built.code == 0, built.err
+    new_id = derive_id(REPO, "ValueError", NEW)
+    page = text_of(out / "errors" / new_id / "index.html")
+    assert "Raised since v1.0." in page
+    assert f"Until v1.0 this read: {OLD}" in page
+    assert "v1.2 : pkg/check.py:3" in page
+    gone = text_of(out / "errors" / derive_id(REPO, "ValueError", "size is too big") / "index.html")
+    assert "Raised in v1.0 to v1.1; removed in v1.2." in gone
+    assert "no longer raises this error as of release v1.2" in gone
+    # The old id still answers: it redirects to the page of the new words.
+    moved = (out / "errors" / derive_id(REPO, "ValueError", OLD) / "index.html").read_text()
+    assert f"errors/{new_id}/" in moved
+    release = text_of(out / "repos" / "example" / "up" / "releases" / "v1.1" / "index.html")
+    assert "compared with v1.0 : 1 introduced, 1 reworded, 0 removed" in release
+    assert "five is taken" in release and f"until v1.0: {OLD}" in release
+    last = text_of(out / "repos" / "example" / "up" / "releases" / "v1.2" / "index.html")
+    assert "0 introduced, 0 reworded, 1 removed" in last and "size is too big" in last
+    listing = text_of(out / "repos" / "example" / "up" / "releases" / "index.html")
+    assert "3 releases pinned" in listing
+    feed = (out / "repos" / "example" / "up" / "releases" / "feed.xml").read_text()
+    assert feed.index("v1.2: 0 introduced") < feed.index("v1.1: 1 introduced")
+    assert f"Reworded: ValueError: {OLD} → {NEW}" in feed
+    repo_page = text_of(out / "repos" / "example" / "up" / "index.html")
+    assert "What each of 3 releases changed" in repo_page
+    document = json.loads((out / "api" / "errors" / f"{new_id}.json").read_text())
+    assert [r["release"] for r in document["releases"]] == ["v1.0", "v1.1", "v1.2"]
+
+
+def test_lookup_finds_an_old_wording_and_says_so(run, upstream, content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    walk(run, upstream, content)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    paste = "ValueError: size must be positive, got -3"
+    shown = run("lookup", paste, "--site", out)
+    assert shown.code == 0, shown.err
+    assert f"You pasted the wording of v1.0; since v1.1 it reads: {NEW}" in shown.out
+    assert "size = -3" in shown.out
+    as_json = run("lookup", paste, "--site", out, "--json")
+    first = json.loads(as_json.out)["matches"][0]
+    assert first["id"] == derive_id(REPO, "ValueError", NEW)
+    assert first["wording"] == {"until": "v1.0", "since": "v1.1", "now": NEW}
+    now = json.loads(run("lookup", "size must be non-negative, got 4", "--site", out, "--json").out)
+    assert now["matches"][0]["wording"] is None
+    assert len({m["id"] for m in now["matches"]}) == len(now["matches"])
+    from_yaml = run("lookup", paste, "--content", content)
+    assert f"since v1.1 it reads: {NEW}" in from_yaml.out
+
+
+def test_a_release_site_yaml_does_not_list_is_an_error_at_its_line(
+    run, upstream, content, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    walk(run, upstream, content)
+    path = records(content)[NEW]["_file"]
+    text = path.read_text()
+    path.write_text(text.replace("release: v1.1", "release: v9.9"))
+    line = path.read_text().splitlines().index("- release: v9.9") + 1
+    result = run("build", "--content", content, "--out", tmp_path / "public")
+    assert result.code == 1
+    expected = f"{path.name}:{line}: release 'v9.9' is not among site.yaml's releases of {REPO}"
+    assert f"{expected} [E403]" in result.err, result.err
+    assert not (tmp_path / "public").exists()
+    path.write_text(text)
+    site = content / "site.yaml"
+    site.write_text(site.read_text() + "- repo: example/up\n  name: v1.0\n  commit: 'abcdef1'\n")
+    result = run("build", "--content", content, "--out", tmp_path / "public")
+    assert result.code == 1
+    assert "site.yaml:17: release 'v1.0' of example/up is listed twice [E403]" in result.err
+
+
+def text_of(path: Path) -> str:
+    html = path.read_text()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace(" .", ".")
+
+
+@pytest.mark.browser
+def test_an_old_wording_pasted_in_the_browser_finds_its_page_with_the_values(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path, browser
+) -> None:
+    from conftest import http_server
+    from playwright.sync_api import expect
+
+    walk(run, upstream, content)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    with http_server(out) as url:
+        page = browser.new_page()
+        page.goto(url)
+        box = page.get_by_label("Paste an error message, a traceback or a log line")
+        box.fill("ValueError: size must be positive, got -3")
+        first = page.locator("#results-main [role=option]").first
+        expect(first).to_contain_text(f"You pasted the wording of v1.0; since v1.1 it reads: {NEW}")
+        expect(first).to_contain_text("size = -3")
+        box.press("Enter")
+        page.wait_for_url(f"**/errors/{derive_id(REPO, 'ValueError', NEW)}/?q=*")
+        yours = page.locator(".yours")
+        expect(yours).to_be_visible()
+        expect(yours.locator("mark.value")).to_have_text(["-3"])
+        expect(page.locator("section.releases")).to_contain_text("Until v1.0 this read")
+        page.close()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("title: Size is negative\n", "a title"),
+        ("related:\n- five is taken\n", "a related entry"),
+        ("meaning: Sizes count things.\n", "prose"),
+    ],
+    ids=lambda e: e[1] if isinstance(e, tuple) else e,
+)
+def test_an_edit_of_a_record_with_releases_builds_what_a_fresh_build_does(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path, edit: tuple[str, str]
+) -> None:
+    from conftest import snapshot
+
+    walk(run, upstream, content)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    path = records(content)[NEW]["_file"]
+    path.write_text(path.read_text() + edit[0])
+    assert run("build", "--content", content, "--out", out).code == 0
+    fresh = tmp_path / "fresh"
+    assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
+    ours = {rel: data for rel, (data, _) in snapshot(out).items()}
+    theirs = {rel: data for rel, (data, _) in snapshot(fresh).items()}
+    assert ours.keys() == theirs.keys()
+    assert [rel for rel in ours if ours[rel] != theirs[rel]] == []
