@@ -427,13 +427,22 @@ def _reconcile(ns: argparse.Namespace) -> int:
     except scan.SourceError as exc:
         print(f"errdex: {exc}", file=sys.stderr)
         return 1
-    cache: dict[str, scan.Scanned | str] = {}  # parsed files, by blob, from one release to the next
+    # Several releases: the records stay in memory from one to the next (and the files
+    # parsed, by blob), and each record file is written once at the end.
+    walk = pin.Walk() if ns.command == "pin" and len(steps) > 1 else None
+    cache: dict[str, scan.Scanned | str] = walk.cache if walk else {}
     for commit, release in steps:
         started = time.perf_counter()
         try:
             tree = scan.Tree(ns.source, commit if git else None)
-            run = pin.scan_into if ns.command == "scan" else pin.pin
-            report = run(ns.content, ns.repo, tree, commit, ns.dry_run, release, cache)
+            if ns.command == "scan":
+                report = pin.scan_into(
+                    ns.content, ns.repo, tree, commit, ns.dry_run, release, cache
+                )
+            else:
+                report = pin.pin(
+                    ns.content, ns.repo, tree, commit, ns.dry_run, release, cache, walk
+                )
         except scan.SourceError as exc:
             print(f"errdex: {exc}", file=sys.stderr)
             return 1
@@ -457,6 +466,18 @@ def _reconcile(ns: argparse.Namespace) -> int:
         print(
             f"errdex {ns.command}: {summary}; {len(report.skipped)} skipped, "
             f"{time.perf_counter() - started:.1f}s{would}{at}",
+            file=sys.stderr,
+        )
+    if walk is not None:
+        started = time.perf_counter()
+        report = pin.Report()
+        walk.finish(report, ns.dry_run)
+        for line in report.skipped:
+            print(f"skipped: {line}", file=sys.stderr)
+        done = "checked" if ns.dry_run else "written"
+        print(
+            f"errdex pin: {len(walk.written)} record files {done} once for all "
+            f"{len(steps)} commits, {time.perf_counter() - started:.1f}s",
             file=sys.stderr,
         )
     return 0

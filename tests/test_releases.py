@@ -276,3 +276,24 @@ def test_an_edit_of_a_record_with_releases_builds_what_a_fresh_build_does(  # ty
     theirs = {rel: data for rel, (data, _) in snapshot(fresh).items()}
     assert ours.keys() == theirs.keys()
     assert [rel for rel in ours if ours[rel] != theirs[rel]] == []
+
+
+def test_a_walk_through_releases_writes_what_one_pin_at_a_time_does(  # type: ignore[no-untyped-def]
+    run, upstream, tmp_path: Path
+) -> None:
+    from conftest import snapshot
+
+    made = []
+    said = []
+    for name, refs in (("walk", [["v1.1..v1.2"]]), ("steps", [["v1.1"], ["v1.2"]])):
+        folder = tmp_path / name / "content"
+        (folder / "errors").mkdir(parents=True)
+        (folder / "site.yaml").write_text(SITE_YAML)
+        assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", folder).code == 0
+        for ref in refs:
+            done = run("pin", upstream, "--repo", REPO, "--ref", *ref, "--content", folder)
+            assert done.code == 0, done.err
+            said.append(done.err)
+        made.append({rel: data for rel, (data, _) in snapshot(folder).items()})
+    assert "errdex pin: 3 record files written once for all 2 commits" in said[0]
+    assert made[0] == made[1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -84,6 +84,7 @@ class _Writes:
 
     report: Report
     dry_run: bool
+    walk: Walk | None = None
     todo: list[tuple[int, int, update.Existing, str, str | None, dict[str, Any]]] = field(
         default_factory=list
     )
@@ -92,6 +93,10 @@ class _Writes:
         self, record: update.Existing, kind: str, line: str | None, blocks: dict[str, Any]
     ) -> None:
         if not blocks:
+            self.report.add(kind, line)
+            return
+        if self.walk is not None:
+            self.walk.change(record, blocks)
             self.report.add(kind, line)
             return
         at = (len(self.report.skipped), len(self.report.lines))
@@ -120,6 +125,53 @@ class _Writes:
                 if line:
                     self.report.lines.insert(lines_at, f"{kind}: {line}")
         self.todo = []
+
+
+@dataclass
+class Walk:
+    """Pinning through several releases in one command: the records are read once and
+    carried from one release to the next in memory, and each file is written once at
+    the end with every block that changed (``finish``)."""
+
+    records: list[update.Existing] | None = None
+    pending: dict[Path, dict[str, Any]] = field(default_factory=dict)
+    written: list[Path] = field(default_factory=list)
+    _at: dict[Path, int] = field(default_factory=dict)
+    cache: dict[str, Scanned | str] = field(default_factory=dict)
+    """Parsed files, by git blob and path (``scan_cached``)."""
+
+    def change(self, record: update.Existing, blocks: dict[str, Any]) -> None:
+        self.pending.setdefault(record.path, {}).update(blocks)
+        assert self.records is not None
+        data = {**record.data, **blocks}
+        now = replace(
+            record,
+            data=data,
+            id=str(blocks.get("id", record.id)),
+            id_stated=record.id_stated or "id" in blocks,
+        )
+        self.records[self._at[record.path]] = now
+
+    def start(self, records: list[update.Existing]) -> None:
+        self.records = records
+        self._at = {r.path: n for n, r in enumerate(records)}
+
+    def created(self, record: update.Existing) -> None:
+        assert self.records is not None
+        self._at[record.path] = len(self.records)
+        self.records.append(record)
+
+    def finish(self, report: Report, dry_run: bool) -> None:
+        """Write every record file that changed, once."""
+        self.written = sorted(self.pending)
+        writes = _Writes(report, dry_run)
+        for path, blocks in sorted(self.pending.items()):
+            record = self.records[self._at[path]] if self.records else None
+            assert record is not None
+            writes.todo.append((len(report.skipped), len(report.lines), record, "", None, blocks))
+        writes.run()
+        report.counts.pop("", None)
+        self.pending = {}
 
 
 def scan_into(
@@ -274,6 +326,7 @@ def pin(
     dry_run: bool = False,
     release: str | None = None,
     cache: dict[str, Scanned | str] | None = None,
+    walk: Walk | None = None,
 ) -> Report:
     """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded or removed.
 
@@ -282,8 +335,13 @@ def pin(
     write it. ``cache`` (see ``scan_cached``) carries parsed files from one release to
     the next."""
     report = Report()
-    records, report.skipped = update.existing_records(content, repo)
-    writes = _Writes(report, dry_run)
+    if walk is not None and walk.records is not None:
+        records = list(walk.records)
+    else:
+        records, report.skipped = update.existing_records(content, repo)
+        if walk is not None:
+            walk.start(list(records))
+    writes = _Writes(report, dry_run, walk)
     ids = {r.id for r in records} | {
         a for r in records for a in r.data.get("aliases", ()) if isinstance(a, str)
     }
@@ -346,7 +404,9 @@ def pin(
         new = source_data(site, commit)
         blocks: dict[str, Any] = {"source": new} if new != source else {}
         if release:
-            blocks.update(_raised(record.data, release, commit, site))
+            raised = _raised(record.data, release, commit, site)
+            if raised["releases"] != record.data.get("releases"):
+                blocks.update(raised)
         writes.add(
             record,
             "moved" if moved else "unchanged",
@@ -391,7 +451,7 @@ def pin(
         writes.add(record, "removed", gone, blocks)
     if release:
         _create_new(
-            content, repo, tree, commit, release, cache, taken, ids, records, report, dry_run
+            content, repo, tree, commit, release, cache, taken, ids, records, report, dry_run, walk
         )
     writes.run()
     return report
@@ -434,6 +494,7 @@ def _create_new(
     records: list[update.Existing],
     report: Report,
     dry_run: bool = False,
+    walk: Walk | None = None,
 ) -> None:
     """A record for each raise of the release that no record has, as scan writes them."""
     everything, skipped = scan_tree(tree, _read(tree, tree.paths(), cache))
@@ -452,18 +513,19 @@ def _create_new(
         exceptions.add((site.exception,))
         paths.add(site.path.split("/"))
         ids.add(record_id)
-        text = update.new_record(
-            repo,
-            site,
-            commit,
-            record_id if stated else None,
-            _raised({"message": site.template}, release, commit, site)["releases"],
-        )
-        refused = update.create(update.file_name(content, repo, record_id), text, dry_run)
+        releases = _raised({"message": site.template}, release, commit, site)["releases"]
+        text = update.new_record(repo, site, commit, record_id if stated else None, releases)
+        path = update.file_name(content, repo, record_id)
+        refused = update.create(path, text, dry_run)
         if refused:
             report.skipped.append(refused)
-        else:
-            report.add("new", f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
+            continue
+        report.add("new", f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
+        if walk is not None:
+            data: dict[str, Any] = {"id": record_id} if stated else {}
+            data.update(repo=repo, exception=site.exception, message=site.template)
+            data.update(source=source_data(site, commit), releases=releases)
+            walk.created(update.Existing(path, data, record_id, stated))
 
 
 def _shown(record: update.Existing) -> str:
