@@ -144,9 +144,10 @@ def _run(
     gc.freeze()
     highlighter, cache_warnings = _highlighter(options, read_all=work.site is not None)
     with contextlib.closing(highlighter):
-        renderer = _renderer(options, highlighter)
-        writer = _writer_for(chosen, options.out, state_file)
-        stats, outputs = _render(renderer, work, writer, options.jobs)
+        with _template_errors(options):
+            renderer = _renderer(options, highlighter)
+            writer = _writer_for(chosen, options.out, state_file)
+            stats, outputs = _render(renderer, work, writer, options.jobs)
         highlighter.save()
     if state_file:
         _remember(
@@ -168,7 +169,8 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
     require_output(options.out, options.content)  # what a build refuses, check says so
     work = _Work.whole(*_read(options, parallel_read=False))
     writer = _Collect(options.out)
-    stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, jobs=1)
+    with _template_errors(options):
+        stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, jobs=1)
     count = len(work.records)
     result = Result(
         work.site,
@@ -252,7 +254,60 @@ def _config(options: Options) -> tuple[Any, list[Problem]]:
     doc, problems = load.load_file(options.content / "site.yaml")
     if doc is not None:
         problems += validate.check_site(doc)
+    if doc is not None and not problems:
+        problems += _extra_assets(doc, options)
     return doc, problems
+
+
+CSS_BUDGET = 20 * 1024
+JS_BUDGET = 28 * 1024
+"""What every page may load, uncompressed (errdex's own files are kept within it)."""
+
+
+def _extra_assets(doc: Any, options: Options) -> list[Problem]:
+    """The site's extra stylesheets and scripts must be files of its static/ folder; a
+    page that loads more than the budget gets a warning."""
+    from .render import hashed_assets
+
+    static = options.theme.site_static
+    problems = []
+    named: dict[str, list[str]] = {}
+    for key in ("extra_css", "extra_js"):
+        for index, name in enumerate(doc.data.get(key, ())):
+            path = static / name if static is not None else None
+            inside = path is not None and path.resolve().is_relative_to(static.resolve())  # type: ignore[union-attr]
+            if path is None or not inside or not path.is_file():
+                folder = options.content.resolve().parent / "static"
+                problems.append(
+                    Problem(
+                        doc.shown,
+                        doc.line(key, index),
+                        f"{key} names {name!r}, which is not a file of {folder}",
+                        code="E207",
+                    )
+                )
+            named.setdefault(key, []).append(name)
+    if problems or not named:
+        return problems
+    assets = hashed_assets(options.theme)
+    for key, ours, budget in (
+        ("extra_css", ["errdex.css", "pygments.css"], CSS_BUDGET),
+        ("extra_js", ["search.js", "errdex.js"], JS_BUDGET),
+    ):
+        size = sum(len(assets[n][1]) for n in [*ours, *named.get(key, [])] if n in assets)
+        if key in named and size > budget:
+            problems.append(
+                Problem(
+                    doc.shown,
+                    doc.line(key),
+                    f"with {key}, every page loads {size:,} bytes of "
+                    f"{'CSS' if key == 'extra_css' else 'JavaScript'}, over the "
+                    f"{budget // 1024} KiB budget",
+                    Severity.WARNING,
+                    code="W311",
+                )
+            )
+    return problems
 
 
 @contextlib.contextmanager
@@ -285,6 +340,40 @@ def _highlighter(options: Options, read_all: bool) -> tuple[Highlighter, list[Pr
     if problem is None:
         return highlighter, []
     return highlighter, [Problem(str(where), 0, problem, Severity.WARNING, code="W501")]
+
+
+@contextlib.contextmanager
+def _template_errors(options: Options) -> Iterator[None]:
+    """A site's own template that does not compile, or fails as a page is rendered, as a
+    problem at its file and line (nothing is written)."""
+    import jinja2
+
+    try:
+        yield
+    except jinja2.TemplateError as exc:
+        raise BuildError([template_problem(exc, options)]) from None
+
+
+def template_problem(exc: Exception, options: Options) -> Problem:
+    """Where in a template ``exc`` happened: its file and line, as a record's problem."""
+    import jinja2
+
+    where, line = "", 0
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where, line = exc.filename or exc.name or "", exc.lineno
+    else:
+        frame = exc.__traceback__
+        while frame is not None:
+            name = frame.tb_frame.f_code.co_filename
+            if name.endswith((".html", ".xml", ".txt")) or "/templates/" in name:
+                where, line = name, frame.tb_lineno
+            frame = frame.tb_next
+    shown = where
+    site = options.theme.site_templates
+    if where and site is not None and Path(where).resolve().is_relative_to(site.resolve()):
+        shown = str(Path(where).resolve().relative_to(site.resolve().parent))
+    message = getattr(exc, "message", None) or str(exc)
+    return Problem(shown or "templates", line, f"template error: {message}", code="E106")
 
 
 def _renderer(options: Options, highlighter: Highlighter) -> Renderer:

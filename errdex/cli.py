@@ -149,6 +149,12 @@ def _parser() -> argparse.ArgumentParser:
         )
         cmd.add_argument("--dry-run", action="store_true", help="report, write nothing")
 
+    cmd = commands.add_parser("init", help="start a site folder of your own")
+    cmd.add_argument("folder", nargs="?", type=_path, default=Path("."), help="where (.)")
+    cmd.add_argument("--title", help="the site's name (asked for on a terminal)")
+    cmd.add_argument("--repo", help="your GitHub repository, owner/name (asked for)")
+    cmd.add_argument("--base-url", help="where the site will be published (asked for)")
+
     cmd = commands.add_parser("new", help="scaffold a record from a message or a pasted traceback")
     cmd.add_argument("text", nargs="?", default="-", help="the message; - or nothing reads stdin")
     cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
@@ -189,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _reconcile(ns)
         if ns.command == "new":
             return _new(ns)
+        if ns.command == "init":
+            return _init(ns)
         if ns.command == "serve":
             return _serve(ns)
         return _build(ns)
@@ -207,9 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
     from .build import Options
+    from .theme import site_theme
 
     return Options(
         content=ns.content,
+        theme=site_theme(ns.content),
         out=ns.out,
         base_url=base_url or getattr(ns, "base_url", None),
         strict=ns.strict,
@@ -317,9 +327,37 @@ def _new(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _init(ns: argparse.Namespace) -> int:
+    from .init import InitError, init
+
+    def ask(question: str, default: str) -> str:
+        try:
+            return input(f"{question} [{default}]: ").strip()
+        except EOFError:
+            return ""
+
+    asking = ask if sys.stdin.isatty() and sys.stdout.isatty() else None
+    try:
+        written = init(ns.folder, ns.title, ns.base_url, ns.repo, asking)
+    except InitError as exc:
+        print(f"errdex: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"errdex: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    where = "" if ns.folder.resolve() == Path.cwd() else f"cd {ns.folder} && "
+    print(
+        f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _serve(ns: argparse.Namespace) -> int:
     from .serve import serve
-    from .theme import default_theme
+    from .theme import site_theme
 
     def build_for(url: str, changed: list[str]) -> list[str]:
         """Build for ``url``; say what was redone, why (the planner's word) and how fast."""
@@ -350,8 +388,16 @@ def _serve(ns: argparse.Namespace) -> int:
     # Checked before listening: a refused folder is never served.
     if not _folders_ok(ns):
         return 1
-    theme = default_theme()
-    watched = [] if ns.no_watch else [ns.content, theme.templates, theme.static]
+    theme = site_theme(ns.content)
+    site = ns.content.resolve().parent
+    # The site's own templates/ and static/ too, even before they exist.
+    watched = (
+        []
+        if ns.no_watch
+        else list(
+            dict.fromkeys([ns.content, *theme.folders(), site / "templates", site / "static"])
+        )
+    )
     return serve(ns.out, ns.host, ns.port, build_for, watched)
 
 

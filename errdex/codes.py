@@ -38,6 +38,14 @@ CODES = {
         ),
         Code("E103", "Empty file", "A record file must hold a mapping of fields."),
         Code(
+            "E106",
+            "Template error",
+            "A template of the site's own `templates/` folder does not compile, or fails as "
+            "a page is rendered (a name the page does not have, say). The message names the "
+            "file and line; the blocks and names each template gets are in errdex's README "
+            "(Your own site).",
+        ),
+        Code(
             "E200",
             "Missing required field",
             "Every record needs `repo`, `exception`, `message` and `source` with `commit`, "
@@ -89,6 +97,19 @@ CODES = {
             "Unknown field",
             "errdex does not know this field and ignores it (it stays out of the JSON "
             "mirror). Often a typo: the message suggests the closest known field.",
+        ),
+        Code(
+            "E207",
+            "Extra asset missing",
+            "`extra_css` and `extra_js` in site.yaml name files of the site's own `static/` "
+            "folder (beside `content/`): the file named is not there. Add it, or fix the path.",
+        ),
+        Code(
+            "W311",
+            "Over the asset budget",
+            "With `extra_css` or `extra_js`, every page loads more stylesheet or script than "
+            "errdex allows itself (20 KiB of CSS, 28 KiB of JavaScript, uncompressed): pages "
+            "load slower on a phone. Trim the files, or accept the warning.",
         ),
         Code(
             "E300",

@@ -393,6 +393,10 @@ class SiteConfig:
     description: str | None
     releases: tuple[tuple[str, tuple[Release, ...]], ...] = ()
     """Each repository's releases that records were pinned to, oldest first."""
+    extra_css: tuple[str, ...] = ()
+    """Stylesheets of the site's static/ folder every page loads after errdex's."""
+    extra_js: tuple[str, ...] = ()
+    """Scripts of the site's static/ folder every page loads."""
 
     def releases_of(self, repo: str) -> tuple[Release, ...]:
         return next((found for name, found in self.releases if name == repo), ())
@@ -420,6 +424,8 @@ def site_from(doc: Document, base_url: str | None = None) -> SiteConfig:
         repository=data["repository"],
         description=data.get("description"),
         releases=tuple(releases.items()),
+        extra_css=tuple(data.get("extra_css", ())),
+        extra_js=tuple(data.get("extra_js", ())),
     )
 
 

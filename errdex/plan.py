@@ -427,7 +427,7 @@ def site_key(options: Options) -> dict[str, str]:
     a full build, and says which changed): errdex, the theme, the config, the options."""
     theme = options.theme
     files = []
-    for folder in (theme.templates, theme.static):
+    for folder in theme.folders():
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 files += [str(path.relative_to(folder)).encode(), path.read_bytes()]

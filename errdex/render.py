@@ -81,7 +81,7 @@ def make_env(
     With ``cache``, compiled templates are kept there (keyed by their source), so a build
     that renders a few pages does not compile the templates again."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(theme.templates),
+        loader=template_loader(theme),
         bytecode_cache=jinja2.FileSystemBytecodeCache(str(cache)) if cache else None,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -179,14 +179,31 @@ def _minified(name: str, data: bytes) -> bytes:
     return data
 
 
+def template_loader(theme: Theme) -> jinja2.BaseLoader:
+    """The site's own templates first, then errdex's, which stay reachable as
+    ``errdex/<name>`` (so an override can extend the one it replaces)."""
+    own = jinja2.FileSystemLoader(theme.templates)
+    loaders: list[jinja2.BaseLoader] = []
+    if theme.site_templates is not None:
+        loaders.append(jinja2.FileSystemLoader(theme.site_templates))
+    loaders += [jinja2.PrefixLoader({"errdex": own}), own]
+    return jinja2.ChoiceLoader(loaders)
+
+
 def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
-    """Static files under names that carry their content hash, so no deploy serves a stale one."""
+    """Static files under names that carry their content hash, so no deploy serves a stale
+    one: errdex's own, then the site's (by their path in its ``static/``)."""
     files = {
         p.name: _minified(p.name, p.read_bytes())
         for p in sorted(theme.static.iterdir())
         if p.is_file()
     }
     files["pygments.css"] = _minified("pygments.css", stylesheet().encode())
+    if theme.site_static is not None:
+        for path in sorted(theme.site_static.rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                name = path.relative_to(theme.site_static).as_posix()
+                files[name] = _minified(name, path.read_bytes())
     assets = {}
     for name, data in files.items():
         stem, dot, suffix = name.rpartition(".")
@@ -201,6 +218,12 @@ class Renderer:
     def __init__(self, theme: Theme, highlighter: Highlighter, cache: Path | None = None) -> None:
         self.highlighter = highlighter
         self.env = make_env(theme, highlighter, cache)
+        if theme.site_templates is not None:
+            # The site's own templates, compiled now: one that does not is named at its
+            # line before anything is rendered.
+            for path in sorted(theme.site_templates.rglob("*")):
+                if path.is_file() and not path.name.startswith("."):
+                    self.env.get_template(path.relative_to(theme.site_templates).as_posix())
         self.assets = hashed_assets(theme)
         # An error is listed on many pages (its file's, its neighbours', those it relates
         # to): its row is rendered once per kind of row and reused.

@@ -215,6 +215,18 @@ SITE = Field(
         ),
         Field("description", "text", "One sentence about the site, for the home page."),
         Field(
+            "extra_css",
+            "list",
+            "Stylesheets of the site's static/ folder that every page loads after errdex's.",
+            items=Field("path", "text", "A file's path in static/, e.g. site.css."),
+        ),
+        Field(
+            "extra_js",
+            "list",
+            "Scripts of the site's static/ folder that every page loads (deferred).",
+            items=Field("path", "text", "A file's path in static/, e.g. site.js."),
+        ),
+        Field(
             "releases",
             "list",
             "Written by `pin`: the releases of each repository that records were pinned to, "

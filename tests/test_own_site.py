@@ -1,0 +1,312 @@
+"""A maintainer's own site: init, the site's own templates and static files, and the
+first-use path of the README run from the installed wheel."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL, ROOT
+
+README = (ROOT / "README.md").read_text()
+SITE = """\
+title: Own errors
+base_url: https://own.example.test/
+repository: me/own
+releases:
+- repo: example/project
+  name: v1.0
+  commit: "0123456789"
+"""
+RELEASED = (
+    MINIMAL
+    + "releases:\n- {release: v1.0, commit: '0123456789', path: src/project/config.py, line: 3}\n"
+)
+
+
+def documented(header: str) -> dict[str, list[str]]:
+    """A README table of 'Your own look' (blocks, or names): template → its entries."""
+    table = README.split(f"| template | {header} |", 1)[1].split("\n\n", 1)[0]
+    out: dict[str, list[str]] = {}
+    for row in table.splitlines()[2:]:
+        cells = row.strip("|").split("|")
+        templates = re.findall(r"`(?:templates/)?([a-z0-9_]+\.html)`", cells[0])
+        if "every template" in cells[0]:
+            templates = ["every"]
+        # The names listed, not those of the notes in brackets or after a colon.
+        listed = re.sub(r"\([^)]*\)", "", cells[1]).split(": ", 1)[0]
+        entries = re.findall(r"`([a-z_]+)(?:\(|`)", listed)
+        for name in templates:
+            out[name] = entries
+    return out
+
+
+def attributes(header: str) -> dict[str, list[str]]:
+    """Names with the attributes the table lists for them: ``record (`id`, …)``."""
+    table = README.split(f"| template | {header} |", 1)[1].split("\n\n", 1)[0]
+    found: dict[str, list[str]] = {}
+    for row in table.splitlines()[2:]:
+        for name, inside in re.findall(r"`([a-z_]+)` \(([^)]*)\)", row.split("|")[2]):
+            if re.fullmatch(r"`[a-z_]+`(, `[a-z_]+`)*", inside):  # a list of its attributes
+                found[name] = re.findall(r"`([a-z_]+)`", inside)
+    return found
+
+
+@pytest.fixture
+def own(tmp_path: Path) -> Path:
+    """A site folder with one record (raised in a release) and an empty templates/."""
+    site = tmp_path / "own"
+    (site / "content" / "errors").mkdir(parents=True)
+    (site / "content" / "site.yaml").write_text(SITE)
+    (site / "content" / "errors" / "r.yaml").write_text(RELEASED)
+    (site / "templates").mkdir()
+    (site / "static").mkdir()
+    return site
+
+
+def build(run, site: Path):  # type: ignore[no-untyped-def]
+    return run("build", "--content", site / "content", "--out", site / "public")
+
+
+def pages(site: Path) -> dict[str, str]:
+    out = site / "public"
+    error = next((out / "errors").iterdir()) / "index.html"
+    repo = out / "repos" / "example" / "project"
+    return {
+        "base.html": (out / "index.html").read_text(),
+        "error.html": error.read_text(),
+        "list.html": (repo / "index.html").read_text(),
+        "home.html": (out / "index.html").read_text(),
+        "release.html": (repo / "releases" / "v1.0" / "index.html").read_text(),
+        "releases.html": (repo / "releases" / "index.html").read_text(),
+    }
+
+
+def test_every_documented_block_can_be_overridden(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    blocks = documented("blocks")
+    assert "footer" in blocks["base.html"] and blocks["error.html"] == ["title", "meta", "main"]
+    # base.html's blocks, seen on a page whose template fills none of them (a list),
+    # then each page template's own blocks on its own page.
+    for chosen in (["base.html"], [t for t in blocks if t != "base.html"]):
+        for old in (own / "templates").glob("*.html"):
+            old.unlink()
+        for template in chosen:
+            body = "".join(
+                f"{{% block {name} %}}<!--{template}:{name}-->{{% endblock %}}\n"
+                for name in blocks[template]
+            )
+            (own / "templates" / template).write_text(
+                f'{{% extends "errdex/{template}" %}}\n{body}'
+            )
+        result = build(run, own)
+        assert result.code == 0, result.err
+        made = pages(own)
+        for template in chosen:
+            page = made["list.html" if template == "base.html" else template]
+            for name in blocks[template]:
+                assert f"<!--{template}:{name}-->" in page, (template, name)
+
+
+def test_every_documented_name_exists(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    names = documented("names it gets")
+    fields = attributes("names it gets")
+    checks: dict[str, list[str]] = {}
+    for template, listed in names.items():
+        for name in listed:
+            checks.setdefault(template, []).append(name)
+            checks[template] += [f"{name}.{a}" for a in fields.get(name, [])]
+    assert "config.extra_css" in checks["every"] and "record.releases" in checks["error.html"]
+    for template in ("error.html", "list.html", "home.html", "release.html", "releases.html"):
+        shown = "".join(
+            f"[{n}={{{{ {n} is defined }}}}]" for n in [*checks["every"], *checks.get(template, [])]
+        )
+        (own / "templates" / template).write_text(
+            f'{{% extends "errdex/{template}" %}}\n{{% block main %}}{shown}{{% endblock %}}\n'
+        )
+    result = build(run, own)
+    assert result.code == 0, result.err
+    for template, page in pages(own).items():
+        if template == "base.html":
+            continue
+        missing = re.findall(r"\[([a-z_.]+)=False\]", page)
+        assert missing == [], (template, missing)
+        assert "=True]" in page
+
+
+def test_extra_css_and_js_load_on_every_page_under_hashed_names(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    (own / "static" / "site.css").write_text(".brand { color: rgb(1, 2, 3); }\n")
+    (own / "static" / "js").mkdir()
+    (own / "static" / "js" / "site.js").write_text("window.ownSite = 1;\n")
+    config = own / "content" / "site.yaml"
+    config.write_text(SITE + "extra_css:\n- site.css\nextra_js:\n- js/site.js\n")
+    result = build(run, own)
+    assert result.code == 0, result.err
+    css = sorted((own / "public" / "static").glob("site.*.css"))
+    js = sorted((own / "public" / "static" / "js").glob("site.*.js"))
+    assert len(css) == 1 and len(js) == 1
+    for page in pages(own).values():
+        assert 'href="../' in page or 'href="static/' in page
+        assert css[0].name in page and js[0].name in page
+    config.write_text(SITE + "extra_css:\n- site.css\n- missing.css\n")
+    result = build(run, own)
+    assert result.code == 1
+    assert "site.yaml:10: extra_css names 'missing.css', which is not a file of" in result.err
+    assert "[E207]" in result.err
+    (own / "static" / "big.css").write_text(".a{color:red}\n" * 2000)
+    config.write_text(SITE + "extra_css:\n- big.css\n")
+    result = build(run, own)
+    assert result.code == 0
+    assert "with extra_css, every page loads" in result.err and "[W311]" in result.err
+
+
+def test_a_template_error_in_an_override_is_named_at_its_line(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    template = own / "templates" / "base.html"
+    template.write_text(
+        '{% extends "errdex/base.html" %}\n\n{% block footer %}{{ x( }}{% endblock %}\n'
+    )
+    result = build(run, own)
+    assert result.code == 1
+    assert "templates/base.html:3: template error: " in result.err and "[E106]" in result.err
+    assert "Traceback" not in result.err
+    assert not (own / "public").exists()
+    template.write_text(
+        '{% extends "errdex/base.html" %}\n{% block footer %}\n{{ nope.x }}{% endblock %}\n'
+    )
+    result = build(run, own)
+    assert result.code == 1
+    assert "templates/base.html:3: template error: 'nope' is undefined [E106]" in result.err
+
+
+def test_init_makes_a_site_folder_and_writes_over_nothing(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "mysite"
+    made = run("init", folder, "--repo", "Acme/widgets")
+    assert made.code == 0, made.err
+    site = (folder / "content" / "site.yaml").read_text()
+    assert "repository: Acme/widgets" in site
+    assert "base_url: https://acme.github.io/widgets/" in site
+    assert (folder / "content" / "errors").is_dir()
+    assert "public/" in (folder / ".gitignore").read_text()
+    workflow = (folder / ".github" / "workflows" / "errdex.yml").read_text()
+    assert "pip install" in workflow and "errdex build" in workflow
+    assert "errdex serve" in (folder / "README.md").read_text()
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    (folder / "README.md").write_text("mine")
+    again = run("init", folder, "--title", "Other")
+    assert again.code == 1
+    assert "already there; init writes over nothing" in again.err
+    assert (folder / "README.md").read_text() == "mine"
+    assert {
+        p: p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.name != "README.md"
+    } == {p: b for p, b in before.items() if p.name != "README.md"}
+    bad = run("init", tmp_path / "other", "--repo", "not a repo")
+    assert bad.code == 1 and "--repo must be owner/name" in bad.err
+    assert not (tmp_path / "other").exists()
+
+
+def readme_commands() -> list[str]:
+    """The commands of the README's "Your own site", as written there."""
+    part = README.split("## Your own site", 1)[1]
+    block = part.split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+@pytest.mark.browser
+def test_the_readme_first_use_path_works_from_the_installed_wheel(tmp_path: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    """Build the wheel, install it into a fresh virtual environment outside the checkout,
+    and run the README's commands there as written (the wheel stands in for the git URL
+    of the first): init, scan a small git repository, then serve it, with an overridden
+    block and an extra stylesheet, and look at the pages in chromium."""
+    commands = readme_commands()
+    assert commands[0].startswith("pip install ")
+    assert commands[1:] == [
+        "errdex init mysite && cd mysite",
+        "errdex scan ../myproject --repo me/myproject --ref HEAD",
+        "errdex serve",
+    ]
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(wheels),
+            str(ROOT),
+        ],
+        check=True,
+    )
+    wheel = next(wheels.glob("errdex-*.whl"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    bin_dir = venv / "bin"
+    subprocess.run([str(bin_dir / "pip"), "install", "--quiet", str(wheel)], check=True)
+    work = tmp_path / "work"
+    project = work / "myproject"
+    project.mkdir(parents=True)
+    (project / "widgets.py").write_text(
+        "def make(count):\n    if count < 0:\n"
+        '        raise ValueError(f"count must be positive, got {count}")\n'
+    )
+    for args in (["init", "-q"], ["add", "-A"]):
+        subprocess.run(["git", "-C", str(project), *args], check=True)
+    subprocess.run(
+        [
+            *("git", "-C", str(project), "-c", "user.name=me", "-c", "user.email=me@example.test"),
+            *("commit", "-qm", "one"),
+        ],
+        check=True,
+    )
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("PYTHONPATH", None)
+    shell = " && ".join(commands[1:3])
+    done = subprocess.run(["bash", "-c", shell], cwd=work, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    site = work / "mysite"
+    assert "errdex scan: 1 new" in done.stderr
+    # Their own look: one block and a stylesheet.
+    (site / "templates" / "base.html").write_text(
+        '{% extends "errdex/base.html" %}\n'
+        '{% block footer %}<p class="ours">Made by me.</p>{% endblock %}\n'
+    )
+    (site / "static" / "ours.css").write_text(".ours { color: rgb(10, 20, 30); }\n")
+    with (site / "content" / "site.yaml").open("a") as handle:
+        handle.write("extra_css:\n- ours.css\n")
+    served = subprocess.Popen(
+        ["bash", "-c", commands[3]], cwd=site, env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        url = "http://127.0.0.1:8000/"
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(url, timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        page = browser.new_page()
+        page.goto(url)
+        footer = page.locator("p.ours")
+        assert footer.text_content() == "Made by me."
+        assert footer.evaluate("e => getComputedStyle(e).color") == "rgb(10, 20, 30)"
+        page.locator(".search-main textarea").fill("ValueError: count must be positive, got -1")
+        first = page.locator("#results-main [role=option]").first
+        first.wait_for()
+        assert "count = -1" in (first.text_content() or "")
+        first.click()
+        page.wait_for_url("**/errors/*/?q=*")
+        assert "widgets.py:3" in (page.locator(".where").text_content() or "")
+        page.close()
+    finally:
+        served.terminate()
+        served.wait(timeout=10)
+    assert shutil.which("errdex", path=str(bin_dir))
