@@ -267,22 +267,22 @@ JS_BUDGET = 28 * 1024
 def _extra_assets(doc: Any, options: Options) -> list[Problem]:
     """The site's extra stylesheets and scripts must be files of its static/ folder; a
     page that loads more than the budget gets a warning."""
-    from .render import hashed_assets
+    from .render import hashed_assets, site_asset_names
 
-    static = options.theme.site_static
+    mine = site_asset_names(options.theme)
     problems = []
     named: dict[str, list[str]] = {}
     for key in ("extra_css", "extra_js"):
         for index, name in enumerate(doc.data.get(key, ())):
-            path = static / name if static is not None else None
-            inside = path is not None and path.resolve().is_relative_to(static.resolve())  # type: ignore[union-attr]
-            if path is None or not inside or not path.is_file():
+            # A name as the site's static/ folder has it: a relative path, no dot files.
+            if name not in mine:
                 folder = options.content.resolve().parent / "static"
                 problems.append(
                     Problem(
                         doc.shown,
                         doc.line(key, index),
-                        f"{key} names {name!r}, which is not a file of {folder}",
+                        f"{key} names {name!r}, which is not a file of {folder} (give its "
+                        "path there, such as site.css or css/site.css)",
                         code="E207",
                     )
                 )
@@ -352,6 +352,13 @@ def _template_errors(options: Options) -> Iterator[None]:
         yield
     except jinja2.TemplateError as exc:
         raise BuildError([template_problem(exc, options)]) from None
+    except (RecursionError, TypeError, ValueError, AttributeError) as exc:
+        # Raised inside a site's own template (a value of the wrong type, say, or a
+        # template that extends itself): named at its line too. Anything else is ours.
+        problem = template_problem(exc, options)
+        if options.theme.site_templates is None or not problem.path.startswith("templates/"):
+            raise
+        raise BuildError([problem]) from None
 
 
 def template_problem(exc: Exception, options: Options) -> Problem:
@@ -373,7 +380,11 @@ def template_problem(exc: Exception, options: Options) -> Problem:
     if where and site is not None and Path(where).resolve().is_relative_to(site.resolve()):
         shown = str(Path(where).resolve().relative_to(site.resolve().parent))
     message = getattr(exc, "message", None) or str(exc)
-    return Problem(shown or "templates", line, f"template error: {message}", code="E106")
+    if isinstance(exc, RecursionError):
+        message = "it extends itself: write errdex/NAME to extend errdex's template of that name"
+    if not shown:
+        return Problem("templates", line, f"template error: {message}", code="E106")
+    return Problem(shown, line, f"template error: {message}", code="E106")
 
 
 def _renderer(options: Options, highlighter: Highlighter) -> Renderer:

@@ -347,7 +347,9 @@ def _init(ns: argparse.Namespace) -> int:
         return 1
     for path in written:
         print(f"wrote {path}")
-    where = "" if ns.folder.resolve() == Path.cwd() else f"cd {ns.folder} && "
+    import shlex
+
+    where = "" if ns.folder.resolve() == Path.cwd() else f"cd {shlex.quote(str(ns.folder))} && "
     print(
         f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve",
         file=sys.stderr,
@@ -462,8 +464,10 @@ def _reconcile(ns: argparse.Namespace) -> int:
     try:
         git = scan.Tree.is_git(ns.source)
         steps = _releases(ns, git)
-        for _commit, release in steps:
-            refused = release and pin.release_problem(ns.content, ns.repo, release)
+        for commit, release in steps:
+            refused = release and pin.release_problem(
+                ns.content, ns.repo, release, commit, ns.source if git else None
+            )
             if refused:
                 raise scan.SourceError(refused)
             if release and not (ns.content / "site.yaml").is_file():
@@ -476,6 +480,7 @@ def _reconcile(ns: argparse.Namespace) -> int:
     # Several releases: the records stay in memory from one to the next (and the files
     # parsed, by blob), and each record file is written once at the end.
     walk = pin.Walk() if ns.command == "pin" and len(steps) > 1 else None
+    recorded: list[tuple[str, str, str | None]] = []
     cache: dict[str, scan.Scanned | str] = walk.cache if walk else {}
     for commit, release in steps:
         started = time.perf_counter()
@@ -494,9 +499,12 @@ def _reconcile(ns: argparse.Namespace) -> int:
             return 1
         if release:
             date = scan.commit_date(ns.source, commit) if git else None
-            refused = pin.record_release(ns.content, ns.repo, release, commit, date, ns.dry_run)
-            if refused:
-                report.skipped.append(refused)
+            if walk is not None:
+                recorded.append((release, commit, date))  # once the records are written
+            else:
+                refused = pin.record_release(ns.content, ns.repo, release, commit, date, ns.dry_run)
+                if refused:
+                    report.skipped.append(refused)
         for line in report.skipped:
             print(f"skipped: {line}", file=sys.stderr)
         for line in report.lines:
@@ -518,6 +526,10 @@ def _reconcile(ns: argparse.Namespace) -> int:
         started = time.perf_counter()
         report = pin.Report()
         walk.finish(report, ns.dry_run)
+        for release, commit, date in recorded:
+            refused = pin.record_release(ns.content, ns.repo, release, commit, date, ns.dry_run)
+            if refused:
+                report.skipped.append(refused)
         for line in report.skipped:
             print(f"skipped: {line}", file=sys.stderr)
         done = "checked" if ns.dry_run else "written"
@@ -549,20 +561,38 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
         )
     steps: list[tuple[str, str | None]] = []
     if not refs:
-        commit = scan.resolve_commit(ns.source, ns.commit) if git else ns.commit
+        commit = ns.commit
+        if git:
+            try:
+                commit = scan.resolve_commit(ns.source, ns.commit)
+            except scan.SourceError:
+                raise scan.SourceError(f"{ns.source}: no commit {ns.commit!r} there") from None
         if not re.fullmatch(r"[0-9a-f]{7,40}", commit or ""):
             raise scan.SourceError(f"--commit must be 7 to 40 lowercase hex digits: {commit!r}")
         return [(commit, ns.release)]
     tags = scan.tags(ns.source)
     for ref in refs:
-        names = scan.tag_range(tags, ref) if ".." in ref else [ref]
+        ranged = ".." in ref
+        names = scan.tag_range(ns.source, tags, ref) if ranged else [ref]
         for name in names:
             commit = scan.resolve_commit(ns.source, name)
-            if not commit:
-                raise scan.SourceError(f"{ns.source}: no commit, branch or tag {name!r}")
             release = ns.release or (name if name in tags else None)
             if release is not None and not re.fullmatch(RELEASE_PATTERN, release):
+                if ranged:
+                    print(
+                        f"errdex: skipped tag {release!r}: it cannot name a release page",
+                        file=sys.stderr,
+                    )
+                    continue
                 raise scan.SourceError(f"tag {release!r} cannot name a release page")
+            if (
+                steps
+                and scan.is_ancestor(ns.source, commit, steps[-1][0])
+                and commit != steps[-1][0]
+            ):
+                raise scan.SourceError(
+                    f"{name} comes before the commit given ahead of it: give releases oldest first"
+                )
             steps.append((commit, release))
     named = [r for _c, r in steps if r]
     if len(set(named)) != len(named):

@@ -99,6 +99,14 @@ public/
 """
 
 
+def _unencodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # half a surrogate pair: bytes a terminal could not decode
+        return True
+    return False
+
+
 class InitError(Exception):
     """A site folder that cannot be made: files in the way, or a value that is wrong."""
 
@@ -108,24 +116,36 @@ def _slug(text: str) -> str:
 
 
 def defaults(folder: Path) -> dict[str, str]:
-    name = _slug(folder.resolve().name)
-    repo = f"me/{name}"
+    try:
+        shown = folder.resolve().name
+    except (OSError, RuntimeError) as exc:  # a loop of links, say
+        raise InitError(f"{folder}: cannot be a site folder ({exc})") from None
+    name = _slug(shown)
     return {
-        "title": f"{folder.resolve().name or 'My'} errors",
-        "repo": repo,
+        "title": f"{shown if shown.isprintable() else name} errors",
+        "repo": f"me/{name}",
         "base_url": f"https://me.github.io/{name}/",
     }
 
 
+def pages_url(repo: str) -> str:
+    """Where GitHub Pages publishes ``repo``: its owner's site for ``owner.github.io``."""
+    owner, name = repo.split("/", 1)
+    host = f"{owner.lower()}.github.io"
+    return f"https://{host}/" if name.lower() == host else f"https://{host}/{name}/"
+
+
 def files(title: str, base_url: str, repo: str) -> dict[str, str]:
     """Path in the site folder → text, for a new site."""
-    if not re.fullmatch(REPO_PATTERN, repo):
-        raise InitError(f"--repo must be owner/name, not {repo!r}")
+    if not re.fullmatch(REPO_PATTERN, repo) or len(repo.split("/", 1)[0]) > 39:
+        raise InitError(
+            f"--repo must be owner/name (an owner of at most 39 characters), not {repo!r}"
+        )
     problem = base_url_problem(base_url)
     if problem:
         raise InitError(f"--base-url {base_url!r} {problem}")
-    if not title.strip() or any(c in title for c in "\n\r\t"):
-        raise InitError("--title must be one line of text")
+    if not title.strip() or not title.isprintable() or _unencodable(title):
+        raise InitError("--title must be one line of printable text")
     quoted = title.replace("\\", "\\\\").replace('"', '\\"')
     site = (
         "# The site's own settings (errdex's README lists every field).\n"
@@ -143,6 +163,11 @@ def files(title: str, base_url: str, repo: str) -> dict[str, str]:
         ".github/workflows/errdex.yml": WORKFLOW.format(install=INSTALL),
         "README.md": README.format(title=title, repo_words=""),
     }
+
+
+def _parents(rel: str) -> list[str]:
+    parts = rel.split("/")[:-1]
+    return ["/".join(parts[: n + 1]) for n in range(len(parts))]
 
 
 def init(
@@ -163,9 +188,13 @@ def init(
 
     chosen["title"] = pick("title", title, "Site title")
     chosen["repo"] = pick("repo", repo, "Your GitHub repository (owner/name)")
-    if "/" in chosen["repo"]:
-        owner, name = chosen["repo"].split("/", 1)
-        chosen["base_url"] = f"https://{owner.lower()}.github.io/{name}/"
+    if not re.fullmatch(REPO_PATTERN, chosen["repo"]) or len(chosen["repo"].split("/")[0]) > 39:
+        raise InitError(
+            f"--repo must be owner/name (an owner of at most 39 characters), not {chosen['repo']!r}"
+        )
+    chosen["base_url"] = pages_url(chosen["repo"])
+    if base_url is None and base_url_problem(chosen["base_url"]):
+        raise InitError(f"--repo {chosen['repo']!r} has no GitHub Pages address; give --base-url")
     chosen["base_url"] = pick("base_url", base_url, "Where the site will be published")
     planned = files(chosen["title"], chosen["base_url"], chosen["repo"])
     there = [rel for rel in planned if (folder / rel).exists() or (folder / rel).is_symlink()]
@@ -174,6 +203,14 @@ def init(
             f"{folder}: {', '.join(there)} already there; init writes over nothing "
             "(choose a new folder, or move those away)"
         )
+    # Every folder on the way must be a folder (or not be there yet): nothing is written
+    # unless all of it can be.
+    for rel in planned:
+        for parent in [folder, *(folder / p for p in _parents(rel))]:
+            if parent.is_symlink() and not parent.is_dir():
+                raise InitError(f"{parent}: a link to nowhere is in the way; init writes nothing")
+            if parent.exists() and not parent.is_dir():
+                raise InitError(f"{parent} is a file, not a folder; init writes nothing")
     written = []
     for rel, text in planned.items():
         path = folder / rel

@@ -179,6 +179,10 @@ def _minified(name: str, data: bytes) -> bytes:
     return data
 
 
+TEMPLATE_SUFFIXES = (".html", ".xml", ".txt")
+"""The files of a site's templates/ folder read as templates (others are left alone)."""
+
+
 def template_loader(theme: Theme) -> jinja2.BaseLoader:
     """The site's own templates first, then errdex's, which stay reachable as
     ``errdex/<name>`` (so an override can extend the one it replaces)."""
@@ -188,6 +192,23 @@ def template_loader(theme: Theme) -> jinja2.BaseLoader:
         loaders.append(jinja2.FileSystemLoader(theme.site_templates))
     loaders += [jinja2.PrefixLoader({"errdex": own}), own]
     return jinja2.ChoiceLoader(loaders)
+
+
+def site_asset_names(theme: Theme) -> set[str]:
+    """The files of the site's static/ folder that are published, by their path there:
+    no dot files or folders, and nothing a link leads to outside the folder."""
+    static = theme.site_static
+    if static is None:
+        return set()
+    root = static.resolve()
+    names = set()
+    for path in static.rglob("*"):
+        rel = path.relative_to(static)
+        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
+            continue
+        if path.resolve().is_relative_to(root):
+            names.add(rel.as_posix())
+    return names
 
 
 def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
@@ -200,10 +221,8 @@ def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
     }
     files["pygments.css"] = _minified("pygments.css", stylesheet().encode())
     if theme.site_static is not None:
-        for path in sorted(theme.site_static.rglob("*")):
-            if path.is_file() and not path.name.startswith("."):
-                name = path.relative_to(theme.site_static).as_posix()
-                files[name] = _minified(name, path.read_bytes())
+        for name in sorted(site_asset_names(theme)):
+            files[name] = _minified(name, (theme.site_static / name).read_bytes())
     assets = {}
     for name, data in files.items():
         stem, dot, suffix = name.rpartition(".")
@@ -222,8 +241,16 @@ class Renderer:
             # The site's own templates, compiled now: one that does not is named at its
             # line before anything is rendered.
             for path in sorted(theme.site_templates.rglob("*")):
-                if path.is_file() and not path.name.startswith("."):
-                    self.env.get_template(path.relative_to(theme.site_templates).as_posix())
+                if path.is_file() and path.suffix in TEMPLATE_SUFFIXES:
+                    name = path.relative_to(theme.site_templates).as_posix()
+                    if name.startswith("."):
+                        continue
+                    try:
+                        self.env.get_template(name)
+                    except UnicodeDecodeError:
+                        raise jinja2.TemplateSyntaxError(
+                            "not UTF-8 text", 1, name, str(path)
+                        ) from None
         self.assets = hashed_assets(theme)
         # An error is listed on many pages (its file's, its neighbours', those it relates
         # to): its row is rendered once per kind of row and reused.

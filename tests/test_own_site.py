@@ -310,3 +310,52 @@ def test_the_readme_first_use_path_works_from_the_installed_wheel(tmp_path: Path
         served.terminate()
         served.wait(timeout=10)
     assert shutil.which("errdex", path=str(bin_dir))
+
+
+def test_init_refuses_what_would_not_build_and_writes_nothing(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    for title in ("bell\x07", "two\nlines", "half \udc85"):
+        result = run("init", tmp_path / "a", "--title", title, "--repo", "o/r")
+        assert result.code == 1 and "--title must be one line of printable text" in result.err
+        assert not (tmp_path / "a").exists()
+    blocked = tmp_path / "b"
+    blocked.mkdir()
+    (blocked / "templates").write_text("a file where a folder goes")
+    result = run("init", blocked, "--repo", "o/r")
+    assert (
+        result.code == 1 and "templates is a file, not a folder; init writes nothing" in result.err
+    )
+    assert sorted(p.name for p in blocked.iterdir()) == ["templates"]
+    pages_site = run("init", tmp_path / "c", "--repo", "me/me.github.io")
+    assert pages_site.code == 0
+    assert (
+        "base_url: https://me.github.io/\n"
+        in (tmp_path / "c" / "content" / "site.yaml").read_text()
+    )
+
+
+def test_odd_files_in_templates_and_static_are_named_or_left_alone(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    (own / "templates" / "logo.png").write_bytes(b"\x89PNG\r\n")  # not a template: left alone
+    (own / "static" / ".secret.css").write_text("a{}")
+    (own / "static" / "site.css").write_text("a{}")
+    config = own / "content" / "site.yaml"
+    config.write_text(SITE + "extra_css:\n- ./site.css\n")
+    result = build(run, own)
+    assert result.code == 1 and "extra_css names './site.css'" in result.err
+    config.write_text(SITE + "extra_css:\n- site.css\n")
+    assert build(run, own).code == 0
+    assert not list((own / "public" / "static").glob(".secret*"))
+    template = own / "templates" / "base.html"
+    template.write_text(
+        '{% extends "errdex/base.html" %}\n{% block footer %}\n'
+        "{{ config.title + 1 }}{% endblock %}\n"
+    )
+    result = build(run, own)
+    assert result.code == 1
+    assert "templates/base.html:3: template error: can only concatenate str" in result.err
+    template.write_text('{% extends "base.html" %}\n')
+    result = build(run, own)
+    assert (
+        result.code == 1
+        and "templates/base.html:1: template error: it extends itself" in result.err
+    )
+    assert "Traceback" not in result.err

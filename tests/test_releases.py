@@ -297,3 +297,53 @@ def test_a_walk_through_releases_writes_what_one_pin_at_a_time_does(  # type: ig
         made.append({rel: data for rel, (data, _) in snapshot(folder).items()})
     assert "errdex pin: 3 record files written once for all 2 commits" in said[0]
     assert made[0] == made[1]
+
+
+def test_a_rewording_pin_that_is_no_release_keeps_the_earlier_wordings(  # type: ignore[no-untyped-def]
+    run, upstream, content
+) -> None:
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
+    branch = git(upstream, "rev-parse", "v1.1")
+    git(upstream, "branch", "work", branch)
+    done = run("pin", upstream, "--repo", REPO, "--ref", "work", "--content", content)
+    assert done.code == 0 and "(release" not in done.err
+    reworded = records(content)[NEW]
+    assert reworded["releases"] == [
+        {
+            "release": "v1.0",
+            "commit": git(upstream, "rev-parse", "v1.0"),
+            "path": "pkg/check.py",
+            "line": 3,
+            "message": OLD,
+        }
+    ]
+
+
+def test_a_release_before_the_newest_in_history_is_refused(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.2", "--content", content).code == 0
+    before = (content / "site.yaml").read_text()
+    older = run("pin", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content)
+    assert older.code == 1
+    assert "release v1.0 of example/up is older than v1.2, the newest one pinned" in older.err
+    backwards = run(
+        "pin", upstream, "--repo", REPO, "--ref", "v1.2", "--ref", "v1.1", "--content", content
+    )
+    assert backwards.code == 1 and "give releases oldest first" in backwards.err
+    assert (content / "site.yaml").read_text() == before
+
+
+def test_a_range_of_tags_follows_history(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
+    # A tag on a side branch sorts between the two, but is not in their history.
+    git(upstream, "checkout", "-q", "-b", "side", "v1.0")
+    (upstream / "pkg" / "side.py").write_text("x = 1\n")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-qm", "side")
+    git(upstream, "tag", "v1.0.5")
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
+    done = run(
+        "pin", upstream, "--repo", REPO, "--ref", "v1.0..v1.2", "--content", content, "--dry-run"
+    )
+    assert done.code == 0, done.err
+    assert "(release v1.0.5)" not in done.err
+    assert "(release v1.1)" in done.err and "(release v1.2)" in done.err
+    assert "skipped:" not in done.err  # a record the walk would create is not "skipped"

@@ -19,7 +19,16 @@ from ..files import shown_path
 from ..link import Spellings
 from ..model import derive_id
 from . import update
-from .scan import RaiseSite, Scanned, Tree, scan_cached, scan_tree, source_data
+from .scan import (
+    RaiseSite,
+    Scanned,
+    SourceError,
+    Tree,
+    is_ancestor,
+    scan_cached,
+    scan_tree,
+    source_data,
+)
 
 
 @dataclass
@@ -136,6 +145,7 @@ class Walk:
     records: list[update.Existing] | None = None
     pending: dict[Path, dict[str, Any]] = field(default_factory=dict)
     written: list[Path] = field(default_factory=list)
+    new: dict[Path, str] = field(default_factory=dict)
     _at: dict[Path, int] = field(default_factory=dict)
     cache: dict[str, Scanned | str] = field(default_factory=dict)
     """Parsed files, by git blob and path (``scan_cached``)."""
@@ -156,14 +166,24 @@ class Walk:
         self.records = records
         self._at = {r.path: n for n, r in enumerate(records)}
 
-    def created(self, record: update.Existing) -> None:
+    def created(self, record: update.Existing, text: str) -> None:
+        """A new record: written (before the blocks later releases change) by ``finish``."""
         assert self.records is not None
         self._at[record.path] = len(self.records)
         self.records.append(record)
+        self.new[record.path] = text
 
     def finish(self, report: Report, dry_run: bool) -> None:
-        """Write every record file that changed, once."""
-        self.written = sorted(self.pending)
+        """Write every new record file, then every one that changed, once each."""
+        self.written = sorted(set(self.pending) | set(self.new))
+        for path, text in self.new.items():
+            refused = update.create(path, text, dry_run)
+            if refused:
+                report.skipped.append(refused)
+                self.pending.pop(path, None)
+            elif dry_run:
+                self.pending.pop(path, None)  # not there to rewrite: it would be
+        self.new = {}
         writes = _Writes(report, dry_run)
         for path, blocks in sorted(self.pending.items()):
             record = self.records[self._at[path]] if self.records else None
@@ -441,13 +461,28 @@ def pin(
             blocks.update(message=site.template, source=source_data(site, commit))
             if release:
                 blocks.update(_raised(record.data, release, commit, site))
+            elif record.data.get("releases"):
+                # The releases before keep their wording, now that the message changes.
+                blocks["releases"] = _reworded(record.data, site.template)
             writes.add(record, "reworded", f"{_shown(record)}: {site.template[:70]}", blocks)
             continue
-        if source.get("removed_in"):
+        stale = release is not None and any(
+            isinstance(e, dict) and e.get("release") == release
+            for e in record.data.get("releases", ())
+        )
+        if source.get("removed_in") and not stale:
             report.add("removed", None)
             continue
         gone = f"{_shown(record)} (last seen at {str(source['commit'])[:10]})"
-        blocks = {"source": {**_facts(source), "removed_in": commit}}
+        blocks = {"source": {**_facts(source), "removed_in": source.get("removed_in") or commit}}
+        if stale:
+            # The newest release pinned again at another commit that no longer raises it.
+            kept = [
+                e
+                for e in record.data["releases"]
+                if not (isinstance(e, dict) and e.get("release") == release)
+            ]
+            blocks["releases"] = kept
         writes.add(record, "removed", gone, blocks)
     if release:
         _create_new(
@@ -467,19 +502,26 @@ def _raised(data: dict[str, Any], release: str, commit: str, site: RaiseSite) ->
     """The ``releases`` block of a record that ``release`` raises at ``site``: the entries
     before, this one added (or put in place of the one of that name), each with the
     wording of its release unless it is the record's message from now on."""
+    entries = _reworded(data, site.template, drop=release)
+    entries.append({"release": release, "commit": commit, "path": site.path, "line": site.line})
+    return {"releases": entries}
+
+
+def _reworded(data: dict[str, Any], message: str, drop: str | None = None) -> list[dict[str, Any]]:
+    """The record's ``releases`` entries (but the one named ``drop``) once its message is
+    ``message``: each keeps the wording of its release, stated unless it is ``message``."""
     current = str(data["message"])
     entries = []
     for entry in data.get("releases", ()):
-        if not isinstance(entry, dict) or entry.get("release") == release:
+        if not isinstance(entry, dict) or entry.get("release") == drop:
             continue
         kept = dict(entry)
-        kept["message"] = kept.get("message", current)
+        if kept.get("message", current) == message:
+            kept.pop("message", None)
+        else:
+            kept["message"] = kept.get("message", current)
         entries.append(kept)
-    entries.append({"release": release, "commit": commit, "path": site.path, "line": site.line})
-    for entry in entries:
-        if entry.get("message") in (None, site.template):
-            entry.pop("message", None)
-    return {"releases": entries}
+    return entries
 
 
 def _create_new(
@@ -516,32 +558,49 @@ def _create_new(
         releases = _raised({"message": site.template}, release, commit, site)["releases"]
         text = update.new_record(repo, site, commit, record_id if stated else None, releases)
         path = update.file_name(content, repo, record_id)
+        if walk is not None:
+            # Written with the rest at the end of the walk (Walk.finish).
+            data: dict[str, Any] = {"id": record_id} if stated else {}
+            data.update(repo=repo, exception=site.exception, message=site.template)
+            data.update(source=source_data(site, commit), releases=releases)
+            walk.created(update.Existing(path, data, record_id, stated), text)
+            report.add("new", f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
+            continue
         refused = update.create(path, text, dry_run)
         if refused:
             report.skipped.append(refused)
             continue
         report.add("new", f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
-        if walk is not None:
-            data: dict[str, Any] = {"id": record_id} if stated else {}
-            data.update(repo=repo, exception=site.exception, message=site.template)
-            data.update(source=source_data(site, commit), releases=releases)
-            walk.created(update.Existing(path, data, record_id, stated))
 
 
 def _shown(record: update.Existing) -> str:
     return shown_path(record.path)
 
 
-def release_problem(content: Path, repo: str, release: str) -> str | None:
+def release_problem(
+    content: Path, repo: str, release: str, commit: str = "", checkout: Path | None = None
+) -> str | None:
     """Why ``release`` cannot be pinned now, if it cannot: releases are pinned oldest
-    first, so a release recorded before the newest one is refused (pinning the newest
-    again is fine)."""
-    names = [r["name"] for r in _site_releases(content) if r.get("repo") == repo]
+    first, so a release recorded before the newest one is refused, and so is a new one
+    whose commit comes before the newest one's in the ``checkout``'s history (pinning
+    the newest again is fine)."""
+    mine = [r for r in _site_releases(content) if r.get("repo") == repo]
+    names = [str(r.get("name")) for r in mine]
+    older = (
+        f"release {release} of {repo} is older than {names[-1]}, the newest one pinned: "
+        "pin releases oldest first (errdex does not insert a release before others)"
+        if names
+        else ""
+    )
     if release in names and release != names[-1]:
-        return (
-            f"release {release} of {repo} is older than {names[-1]}, the newest one pinned: "
-            "pin releases oldest first (errdex does not insert a release before others)"
-        )
+        return older
+    if names and release not in names and checkout is not None and commit:
+        newest = str(mine[-1].get("commit", ""))
+        try:
+            if newest != commit and is_ancestor(checkout, commit, newest):
+                return older
+        except SourceError:
+            pass  # the newest release's commit is not in this checkout: nothing to compare
     return None
 
 

@@ -168,16 +168,38 @@ def tags(root: Path) -> list[str]:
     return [t for t in listing.splitlines() if t]
 
 
-def tag_range(tags: list[str], ref: str) -> list[str]:
-    """The tags from A to B of ``A..B``, both included, in version order."""
+def tag_range(root: Path, tags: list[str], ref: str) -> list[str]:
+    """The tags of ``A..B``: A, then the tags on the commits after it up to B (as
+    ``git rev-list A..B`` has them, oldest first; tags on one commit in version order)."""
     first, _, last = ref.partition("..")
     for name in (first, last):
         if name not in tags:
             raise SourceError(f"{ref}: {name!r} is not a tag of the checkout")
-    start, end = tags.index(first), tags.index(last)
-    if start > end:
-        raise SourceError(f"{ref}: {first} comes after {last}; give the older tag first")
-    return tags[start : end + 1]
+    if not is_ancestor(root, first, last):
+        raise SourceError(f"{ref}: {first} is not an ancestor of {last}; give the older tag first")
+    order = {c: n for n, c in enumerate(_git(root, "rev-list", "--reverse", ref).split())}
+    at: dict[str, str] = {}
+    listing = _git(
+        root, "for-each-ref", "refs/tags", "--format=%(refname:short) %(objectname) %(*objectname)"
+    )
+    for line in listing.splitlines():
+        name, *objects = line.split()
+        at[name] = objects[-1]  # an annotated tag's commit comes last
+    inside = [t for t in tags if at.get(t) in order]
+    inside.sort(key=lambda t: order[at[t]])  # stable: version order on one commit
+    return [first, *(t for t in inside if t != first)]
+
+
+def is_ancestor(root: Path, older: str, newer: str) -> bool:
+    """Whether commit ``older`` is ``newer`` or comes before it in its history."""
+    done = subprocess.run(
+        ["git", "-C", str(root), "merge-base", "--is-ancestor", older, newer],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode not in (0, 1):
+        raise SourceError(f"git merge-base: {done.stderr.decode('utf-8', 'replace').strip()}")
+    return done.returncode == 0
 
 
 def _git(root: Path, *args: str) -> str:
