@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import corpus
+from . import corpus, real
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = ("hugo", "pelican", "mkdocs")
@@ -141,6 +141,71 @@ def bench_errdex(records: list[dict[str, object]], work: Path) -> list[Run]:
     note = f"{len(touched)} of {len(after)} files rewritten: {', '.join(touched)}"
     runs.append(Run("errdex", "edit", 1, seconds, peak, note))
     return runs
+
+
+FIRST_ANALYSIS = (
+    "meaning: |\n  Written after the scan, as a maintainer does: what this error means, "
+    "in a sentence or two.\n"
+)
+
+
+def bench_errdex_real(content: Path, work: Path) -> list[Run]:
+    """errdex on a scanned real codebase: cold, nothing changed, and the first analysis
+    written into one scanned record (a maintainer's first edit after ``scan``)."""
+    mine, out, cache = work / "content", work / "public", work / "cache"
+    shutil.copytree(content, mine)
+    command = [sys.executable, str(ROOT / "build.py"), "build", "--content", str(mine)]
+    command += ["--out", str(out), "--cache", str(cache)]
+    files = sorted((mine / "errors").rglob("*.yaml"))
+    n = len(files)
+    runs = []
+    seconds, peak = measure(command, work)
+    runs.append(Run("errdex", "cold", n, seconds, peak))
+    seconds, peak = measure(command, work)
+    runs.append(Run("errdex", "warm", n, seconds, peak))
+    target = files[n // 2]
+    target.write_text(target.read_text(encoding="utf-8") + FIRST_ANALYSIS, encoding="utf-8")
+    before = _snapshot(out)
+    seconds, peak = measure(command, work)
+    after = _snapshot(out)
+    touched = sum(1 for rel in after if before.get(rel) != after[rel])
+    note = f"first analysis of a scanned record: {touched} of {len(after)} files rewritten"
+    runs.append(Run("errdex", "edit", 1, seconds, peak, note))
+    return runs
+
+
+PHASES = (
+    ("read and validate", ("errdex/plan.py", "parse")),
+    ("link", ("errdex/link.py", "link")),
+    ("highlight", ("errdex/highlight.py", "highlight")),
+    ("render pages", ("errdex/render.py", "page")),
+    ("index (search, JSON)", ("errdex/search.py", "files")),
+    ("write", ("errdex/write.py", "commit")),
+)
+
+
+def profile(content: Path, work: Path) -> None:
+    """Where a cold build spends its time, from one profiled build in one process
+    (``--jobs 1``, so the profile sees all of it): each phase's share of the wall time.
+    Render's time holds the highlighting done for its pages; shares overlap that much."""
+    import pstats
+
+    stats_file = work / "build.prof"
+    command = [sys.executable, "-m", "cProfile", "-o", str(stats_file), str(ROOT / "build.py")]
+    command += ["build", "--content", str(content), "--out", str(work / "public")]
+    command += ["--cache", str(work / "cache"), "--jobs", "1"]
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - started
+    table = pstats.Stats(str(stats_file)).stats  # type: ignore[attr-defined]
+    print(f"profile of one cold build in one process: {wall:.1f} s (with the profiler's cost)")
+    for label, (path, name) in PHASES:
+        total = sum(
+            entry[3]
+            for (file, _line, function), entry in table.items()
+            if file.endswith(path) and function == name
+        )
+        print(f"  {label:22} {total:7.1f} s  {100 * total / wall:5.1f}%")
 
 
 HUGO_LAYOUTS = {
@@ -257,6 +322,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
+    parser.add_argument(
+        "--corpus",
+        choices=("synthetic", "real"),
+        default="synthetic",
+        help="real: the scanned transformers wheel of benchmarks/real.py (sizes ignored)",
+    )
     ns = parser.parse_args(argv)
     sizes = [int(s) for s in ns.sizes.split(",") if s]
     wanted = [p for p in ns.peers.split(",") if p and p != "none"]
@@ -276,6 +347,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     runners = {"hugo": bench_hugo, "pelican": bench_pelican, "mkdocs": bench_mkdocs}
     with tempfile.TemporaryDirectory(prefix="errdex-bench-") as scratch:
         base = ns.keep or Path(scratch)
+        if ns.corpus == "real":
+            found = real.corpus(build=False)
+            print(f"bench: corpus {found.version}, scanned by errdex (benchmarks/real.py)")
+            records = real.load_records(found)
+            runs = bench_errdex_real(found.content, base / "errdex-real")
+            for name, binary in peers.items():
+                pages = corpus.markdown_pages(
+                    records, front_matter="pelican" if name == "pelican" else "yaml"
+                )
+                runs += runners[name](pages, base / f"{name}-real", binary)
+            report(len(records), runs)
+            profiled = base / "profile"
+            profiled.mkdir()
+            profile(found.content, profiled)
+            return 0
         for n in sizes:
             records = corpus.generate(n, seed=ns.seed)
             runs = bench_errdex(records, base / f"errdex-{n}")

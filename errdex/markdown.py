@@ -56,8 +56,18 @@ def render_inline(text: str) -> Markup:
     return Markup(_MD.renderInline(text))
 
 
+_MARKUP = re.compile(
+    r"[\\`*\[\]<>&~\n\r\t\f\v]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"
+    r"|^[-+#>=]|^ *[0-9]|^ |\s$"
+)
+"""What could make Markdown of a text other than its words: without any, it is one
+paragraph of just its text (what most messages are)."""
+
+
 def plain(text: str, limit: int = 160) -> str:
     """The words of some Markdown, without markup, cut at a word boundary: for descriptions."""
+    if not _MARKUP.search(text):
+        return short_title(text, limit)
     words: list[str] = []
     for token in _MD.parse(text):
         for child in token.children or ():

@@ -309,7 +309,7 @@ class Renderer:
             code=code_lines(record, self.highlighter),
             permalink=github_permalink(record),
             report_url=report_issue_url(record, context.config),
-            description=_description(record),
+            description=(description := _description(record)),
             same_function=same_function,
             same_file=nearest,
             more_in_file=others > NEARBY,
@@ -318,7 +318,7 @@ class Renderer:
             backlinks=context.backlinks.get(record.id, ()),
             options=options,
             option_names=context.option_names,
-            json_ld=_json_ld(record, context.config),
+            json_ld=_json_ld(record, context.config, description),
             history=history(record, context.config.releases_of(record.repo)),
         )
 
@@ -519,7 +519,7 @@ def _recent(site: Site, count: int) -> list[Record]:
     ]
 
 
-def _json_ld(record: Record, config: SiteConfig) -> Markup:
+def _json_ld(record: Record, config: SiteConfig, description: str) -> Markup:
     """schema.org data for the page, safe inside a script element."""
     base = config.base_url
     data: dict[str, Any] = {
@@ -527,7 +527,7 @@ def _json_ld(record: Record, config: SiteConfig) -> Markup:
         "@type": "TechArticle",
         "headline": record.title,
         "name": f"{record.exception}: {record.message.display}",
-        "description": _description(record),
+        "description": description,
         "url": base + page_url(record.id),
         "about": {"@type": "Thing", "name": record.exception},
         "isPartOf": {"@type": "WebSite", "name": config.title, "url": base},

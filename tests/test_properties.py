@@ -786,3 +786,12 @@ def test_parse_template_reads_as_one_character_at_a_time(source: str) -> None:
         assert error.column == expected
     else:
         assert parts == expected
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab Z.:{}()'\"/,;?$%@1 _-!|#=+>")), max_size=200))
+def test_plain_text_of_markup_free_markdown_is_read_without_the_parser(text: str) -> None:
+    from errdex import markdown
+
+    fast = markdown.plain(text)
+    slow = markdown.plain(text + "\n")  # a line break takes the parser's way; ignored at the end
+    assert fast == slow
