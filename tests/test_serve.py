@@ -117,3 +117,27 @@ def test_the_terminal_says_what_each_rebuild_redid_why_and_how_fast(tmp_path: Pa
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 0
     assert "Traceback" not in "".join(lines)
+
+
+def test_an_override_saved_while_serving_is_built_and_shown(
+    browser: Browser, served: tuple[str, Path, Path]
+) -> None:
+    """The site folder's own templates/ and static/ are watched too, even when they are
+    made after serve started."""
+    url, content, _out = served
+    page = browser.new_page()
+    page.goto(url)
+    expect(page.locator("footer")).to_contain_text("Built with errdex")
+    site = content.parent
+    (site / "static").mkdir(exist_ok=True)
+    (site / "static" / "ours.css").write_text(".ours { color: rgb(1, 2, 3); }\n")
+    (site / "templates").mkdir(exist_ok=True)
+    (site / "templates" / "base.html").write_text(
+        '{% extends "errdex/base.html" %}\n'
+        '{% block footer %}<p class="ours">Served as ours.</p>{% endblock %}\n'
+    )
+    with (content / "site.yaml").open("a") as handle:
+        handle.write("extra_css:\n- ours.css\n")
+    ours = page.locator("p.ours")
+    expect(ours).to_have_text("Served as ours.", timeout=15_000)
+    expect(ours).to_have_css("color", "rgb(1, 2, 3)")
