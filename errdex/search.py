@@ -375,13 +375,18 @@ QUICK_REQUESTS = 8
 word shards chosen by the rarity sketch, and the record files of the best candidates."""
 
 
+RARITY_SCALE = 16
+"""Steps of the rarity sketch per doubling of a word's document frequency."""
+
+
 def rarity(postings: Mapping[str, Sequence[int]]) -> bytes:
     """A sketch of every indexed word's document frequency, for the browser's first answer.
 
-    Byte ``fnv1a(word) % len`` holds the largest frequency (capped at 255) of the words
-    that fall there, so 0 proves a word is not indexed and a small value says it is rare:
-    the browser fetches the shards of the rarest words of a paste first, before it knows
-    their postings. About two bytes a word, at most 64 KiB.
+    Byte ``fnv1a(word) % len`` holds the largest frequency of the words that fall there,
+    on a log scale (``round(16 * log2(1 + df))``, so up to 62,000 apart), so 0 proves a
+    word is not indexed and a small value says it is rare: the browser fetches the
+    shards of the rarest words of a paste first, before it knows their postings. About
+    two bytes a word, at most 64 KiB.
     """
     size = 256
     while size < 2 * len(postings) and size < 1 << 16:
@@ -389,7 +394,8 @@ def rarity(postings: Mapping[str, Sequence[int]]) -> bytes:
     sketch = bytearray(size)
     for word, posting in postings.items():
         bucket = fnv1a(word) % size
-        sketch[bucket] = max(sketch[bucket], min(255, len(posting)))
+        scaled = min(255, round(RARITY_SCALE * math.log2(1 + len(posting))))
+        sketch[bucket] = max(sketch[bucket], scaled)
     return bytes(sketch)
 
 
@@ -571,6 +577,7 @@ class Index:
                     "max_bodies": MAX_BODIES,
                     "quick_requests": QUICK_REQUESTS,
                     "prefix": PREFIX,
+                    "rarity_scale": RARITY_SCALE,
                     "align_cells": ALIGN_CELLS,
                 },
             }

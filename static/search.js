@@ -583,7 +583,9 @@
       rarityBytes = new Uint8Array(raw.length);
       for (var i = 0; i < raw.length; i++) { rarityBytes[i] = raw.charCodeAt(i); }
     }
-    return rarityBytes[fnv1a(word) % rarityBytes.length];
+    // The sketch keeps log2(1 + df) in steps of 1/rarity_scale: back to a frequency.
+    var scaled = rarityBytes[fnv1a(word) % rarityBytes.length];
+    return scaled ? Math.pow(2, scaled / M.params.rarity_scale) - 1 : 0;
   }
 
   // Every reading scored over the shards of the paste's rarest words (by the rarity
