@@ -166,10 +166,74 @@ def old_wording_cases(content: Path, oldest: str, seed: int) -> tuple[search.Ind
     return index, cases
 
 
+def with_history(records: list[dict[str, Any]], share: float, seed: int) -> list[dict[str, Any]]:
+    """The records raised in three releases, a ``share`` of them worded otherwise in the
+    first (an extra word at the front), as three pins would leave them."""
+    rng = random.Random(seed)
+    out = []
+    for record in records:
+        source = record["source"]
+        place = {"commit": source["commit"], "path": source["path"], "line": source["line"]}
+        releases: list[dict[str, Any]] = [{"release": v, **place} for v in ("v1", "v2", "v3")]
+        if rng.random() < share:
+            releases[0]["message"] = "Earlier: " + str(record["message"])
+        out.append({**record, "releases": releases})
+    return out
+
+
+def history_cost(size: int, seed: int) -> float:
+    """A cold build of ``size`` synthetic records with three releases of history, against
+    the same records without; prints both and returns the ratio."""
+    from .corpus import generate, write_content
+
+    records = generate(size, seed=seed)
+    times: dict[str, float] = {}
+    runs = [("without", records), ("with", with_history(records, 0.03, seed))] * 2
+    with tempfile.TemporaryDirectory() as tmp:
+        # Each twice, in turn, the fastest of each kept: this machine's speed drifts.
+        for turn, (label, corpus) in enumerate(runs):
+            content = Path(tmp) / f"{label}-{turn}" / "content"
+            write_content(content, corpus)
+            if label == "with":
+                site = content / "site.yaml"
+                site.write_text(
+                    site.read_text()
+                    + "releases:\n"
+                    + "".join(
+                        f"- {{repo: {r}, name: {v}, commit: '0123456789'}}\n"
+                        for r in sorted({str(x["repo"]) for x in records})
+                        for v in ("v1", "v2", "v3")
+                    )
+                )
+            seconds = errdex(
+                "build",
+                "--content",
+                content,
+                "--out",
+                content.parent / "public",
+                "--cache",
+                content.parent / "cache",
+            )
+            times[label] = min(seconds, times.get(label, seconds))
+    ratio = times["with"] / times["without"]
+    print(
+        f"history at {size:,} synthetic records (three releases each, 3% worded otherwise in "
+        f"the first): cold build {times['with']:.1f} s against {times['without']:.1f} s "
+        f"without (the best of two of each), {100 * (ratio - 1):+.1f}% (target <= +10%: "
+        f"{'met' if ratio <= 1.10 else 'MISSED'})"
+    )
+    return ratio
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.releases", description=__doc__)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--cost-only", action="store_true", help="only the cost of history to a cold build"
+    )
     args = parser.parse_args(argv)
+    if args.cost_only:
+        return 0 if history_cost(10_000, args.seed) <= 1.10 else 1
     repo = checkout()
     print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; machine: {machine()}")
     print(f"python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.1f}")
@@ -228,6 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         for kind, then, got in misses[:10]:
             print(f"  miss ({kind}): {then[:90]!r} -> {got[:70] if got else None!r}")
+    ok &= history_cost(10_000, args.seed) <= 1.10
     return 0 if ok else 1
 
 
