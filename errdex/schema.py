@@ -34,6 +34,17 @@ class Field:
     """The fields of a map."""
 
 
+def _commit(name: str, doc: str, required: bool = False) -> Field:
+    return Field(
+        name,
+        "text",
+        doc,
+        required,
+        pattern=r"^[0-9a-f]{7,40}$",
+        pattern_hint="7 to 40 lowercase hex digits, in quotes",
+    )
+
+
 def _id(name: str, doc: str, required: bool = False) -> Field:
     return Field(name, "text", doc, required, ID_PATTERN, "16 lowercase hex digits")
 
@@ -80,13 +91,10 @@ RECORD = Field(
             "Where the error is raised, pinned to a commit.",
             required=True,
             fields=(
-                Field(
+                _commit(
                     "commit",
-                    "text",
                     "The commit the record is pinned to (7 to 40 hex digits; 40 preferred).",
                     required=True,
-                    pattern=r"^[0-9a-f]{7,40}$",
-                    pattern_hint="7 to 40 lowercase hex digits, in quotes",
                 ),
                 Field("path", "text", "The file, relative to the repository root.", True),
                 Field("line", "int", "The line of the raise statement.", True, minimum=1),
@@ -96,12 +104,8 @@ RECORD = Field(
                     "text",
                     "The test of the `if` that leads to the raise, as in the source.",
                 ),
-                Field(
-                    "removed_in",
-                    "text",
-                    "The commit where the raise is gone; the rest stays as last seen.",
-                    pattern=r"^[0-9a-f]{7,40}$",
-                    pattern_hint="7 to 40 lowercase hex digits, in quotes",
+                _commit(
+                    "removed_in", "The commit where the raise is gone; the rest stays as last seen."
                 ),
                 Field(
                     "excerpt",
@@ -125,14 +129,7 @@ RECORD = Field(
                 "One release that raises it.",
                 fields=(
                     Field("release", "text", "The release's name, as site.yaml lists it.", True),
-                    Field(
-                        "commit",
-                        "text",
-                        "The release's commit.",
-                        True,
-                        pattern=r"^[0-9a-f]{7,40}$",
-                        pattern_hint="7 to 40 lowercase hex digits, in quotes",
-                    ),
+                    _commit("commit", "The release's commit.", required=True),
                     Field("path", "text", "The file that raises it in that release.", True),
                     Field("line", "int", "The line of the raise in that release.", True, minimum=1),
                     Field(
@@ -252,14 +249,7 @@ SITE = Field(
                         pattern=RELEASE_PATTERN,
                         pattern_hint="letters, digits, '.', '-', '_' and '+', as a tag is",
                     ),
-                    Field(
-                        "commit",
-                        "text",
-                        "The release's commit.",
-                        True,
-                        pattern=r"^[0-9a-f]{7,40}$",
-                        pattern_hint="7 to 40 lowercase hex digits, in quotes",
-                    ),
+                    _commit("commit", "The release's commit.", required=True),
                     Field("date", "date", "The day of the release's commit, YYYY-MM-DD."),
                 ),
             ),
