@@ -876,42 +876,48 @@ def align(
     return best, best_hits, best_gain
 
 
-def _most_gained(
-    paste: Sequence[str], entry: Entry, weight: dict[str, float], free: bool
-) -> tuple[float, float, int]:
-    """Bounds of any alignment: the weight of the paste's words that some word of the
-    template could match (no gain is higher), the best score (that weight, less the
-    weight of the other words when the template has no placeholder to take them), and
-    how many of the template's words some paste word could match (no alignment matches
-    more). Alignments these
-    bounds rule out are not made: the answers are the same, sooner."""
-    said = set(paste)
-    template, own = entry.words, entry.own
-    last = len(paste) - 1
-    # The first paste word may be the end of a template word, the last one its start.
-    head = paste[0] if len(paste[0]) >= 3 else None
-    tail = paste[-1] if len(paste[-1]) >= 3 else None
-    head_ok = head is not None and any(other.endswith(head) for other in own)
-    tail_ok = tail is not None and any(other.startswith(tail) for other in own)
-    most = 0.0
-    lost = 0.0
-    for i, word in enumerate(paste):
-        if word in own or (i == 0 and head_ok) or (i == last and tail_ok):
-            most += weight.get(word, UNKNOWN)
-        elif not (free and (i == 0 or i == last)):
-            lost += weight.get(word, UNKNOWN)
-    score = most if "*" in own else most - lost  # no placeholder: a word left over costs
-    reachable = sum(
-        1
-        for word in template
-        if word != "*"
-        and (
-            word in said
-            or (head is not None and word.endswith(head))
-            or (tail is not None and word.startswith(tail))
+class _Bounds:
+    """Bounds of any alignment of one paste with a template, for each candidate: the
+    weight of the paste's words that some word of the template could match (no gain is
+    higher), the best score (that weight, less the weight of the other words when the
+    template has no placeholder to take them), and how many of the template's words
+    some paste word could match (no alignment matches more). Alignments these bounds
+    rule out are not made: the answers are the same, sooner. What depends on the paste
+    alone is worked out once."""
+
+    def __init__(self, paste: Sequence[str], weight: dict[str, float], free: bool) -> None:
+        self.paste = paste
+        self.said = set(paste)
+        self.weights = [weight.get(word, UNKNOWN) for word in paste]
+        self.last = len(paste) - 1
+        self.free = free
+        # The first paste word may be the end of a template word, the last one its start.
+        self.head = paste[0] if len(paste[0]) >= 3 else None
+        self.tail = paste[-1] if len(paste[-1]) >= 3 else None
+
+    def of(self, entry: Entry) -> tuple[float, float, int]:
+        own, head, tail, last = entry.own, self.head, self.tail, self.last
+        head_ok = head is not None and any(other.endswith(head) for other in own)
+        tail_ok = tail is not None and any(other.startswith(tail) for other in own)
+        most = 0.0
+        lost = 0.0
+        for i, word in enumerate(self.paste):
+            if word in own or (i == 0 and head_ok) or (i == last and tail_ok):
+                most += self.weights[i]
+            elif not (self.free and (i == 0 or i == last)):
+                lost += self.weights[i]
+        score = most if "*" in own else most - lost  # no placeholder: a word left over costs
+        reachable = sum(
+            1
+            for word in entry.words
+            if word != "*"
+            and (
+                word in self.said
+                or (head is not None and word.endswith(head))
+                or (tail is not None and word.startswith(tail))
+            )
         )
-    )
-    return most, score, reachable
+        return most, score, reachable
 
 
 def _window(paste: Sequence[str], template: Sequence[str]) -> Sequence[str]:
@@ -974,6 +980,7 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
     # other words (not numbers) as UNKNOWN each.
     content = known + UNKNOWN * sum(1 for w in words if w not in weight and not is_digits(w))
     ranked: list[tuple[tuple[float, ...], Match]] = []
+    bounds = _Bounds(words, weight, free) if known > 0 else None
     for number in candidates(index, looked_up, weight, cut):
         entry = index.entries[number]
         same_type = _same_exception(extracted.exception, entry.exception)
@@ -995,11 +1002,11 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
             match = Match(entry, True, specific, values)
             ranked.append(((2, match.score, same_type, -number), match))
             continue
-        if known <= 0:
+        if bounds is None:
             continue
         # No alignment gains more than the weight of the paste's words the template has:
         # when that cannot pass, the alignment need not be made (the same answer, sooner).
-        most, best, reachable = _most_gained(words, entry, weight, free)
+        most, best, reachable = bounds.of(entry)
         if round(best / known, 6) < MIN_SCORE or most < MIN_PRECISION * content:
             continue
         if reachable < min(MIN_MATCHED, literal_words, len(words)) or (

@@ -614,7 +614,8 @@ def record_release(
 ) -> str | None:
     """Add ``release`` (or its new commit) to site.yaml's ``releases``; None when done,
     else why site.yaml was left as it was."""
-    entries = [dict(r) for r in _site_releases(content)]
+    before = _site_releases(content)
+    entries = [dict(r) for r in before]
     mine = [r for r in entries if r.get("repo") == repo]
     entry: dict[str, Any] = {"repo": repo, "name": release, "commit": commit}
     if date:
@@ -624,7 +625,7 @@ def record_release(
         mine[-1].update(entry)
     else:
         entries.append(entry)
-    if entries == _site_releases(content):
+    if entries == before:
         return None
     return update.write_blocks(content / "site.yaml", {"releases": entries}, dry_run)
 
