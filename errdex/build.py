@@ -20,7 +20,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from markupsafe import Markup
 
     from .highlight import Highlighter
+    from .issues import Issue
     from .link import Site
     from .model import Record
     from .render import ErrorContext, Renderer
@@ -226,10 +227,13 @@ def _read(options: Options, parallel_read: bool) -> tuple[Site, list[Problem], l
     """Load, validate, model and link every record (on every core for a big site when
     ``parallel_read``); raise BuildError if anything is wrong. Returns the linked site,
     its warnings and every record file as read."""
+    from . import issues
     from .link import link
     from .model import site_from
 
     config_doc, problems = _config(options)
+    reports, found = issues.read_all(options.content)
+    problems += found
     items, found = record_stats(options.content)
     problems += found
     jobs = parallel.jobs_for(len(items), options.jobs) if parallel_read else 1
@@ -243,9 +247,24 @@ def _read(options: Options, parallel_read: bool) -> tuple[Site, list[Problem], l
     config = site_from(config_doc, options.base_url)
     site, linked = link(config, [item.record for item in parsed if item.record is not None])
     problems += linked
+    if reports:
+        site, found = _reported(site, reports, options.content)
+        problems += found
     if failed(problems, options.strict):
         raise BuildError(sorted(problems))
     return site, sorted(problems), parsed
+
+
+def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, list[Problem]]:
+    """The site, its config knowing which issues paste each record."""
+    from . import issues
+
+    def owner(record_id: str) -> str | None:
+        record = site.by_id.get(record_id) or site.aliases.get(record_id)
+        return record.id if record else None
+
+    by_id, problems = issues.reported(reports, owner, content)
+    return replace(site, config=replace(site.config, reported=by_id)), problems
 
 
 def _config(options: Options) -> tuple[Any, list[Problem]]:

@@ -163,6 +163,24 @@ def _parser() -> argparse.ArgumentParser:
         "--content", type=_path, default=Path("content"), help="content folder (content)"
     )
 
+    cmd = commands.add_parser("issues", help="link GitHub issues to the errors they paste")
+    issue_commands = cmd.add_subparsers(dest="issues_command", metavar="ACTION", required=True)
+    cmd = issue_commands.add_parser(
+        "import",
+        help="read an export of a repo's issues (gh issue list --json, or the REST API) "
+        "and keep which errors each one pastes in content/issues/OWNER/NAME.json",
+    )
+    cmd.add_argument("file", type=_path, help="the export, a JSON list; - reads stdin")
+    cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
+    cmd.add_argument(
+        "--content", type=_path, default=Path("content"), help="content folder (content)"
+    )
+    cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    cmd.add_argument("--dry-run", action="store_true", help="report, write nothing")
+    cmd.add_argument(
+        "--jobs", type=_positive, default=0, help="processes matching issues (one per core)"
+    )
+
     cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
     content_options(cmd)
     # Served pages carry localhost URLs, so they go to their own folder, never into public/.
@@ -197,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _new(ns)
         if ns.command == "init":
             return _init(ns)
+        if ns.command == "issues":
+            return _issues_import(ns)
         if ns.command == "serve":
             return _serve(ns)
         return _build(ns)
@@ -275,6 +295,52 @@ def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
         f"errdex: built {result.pages} error pages into {ns.out}/ ({rendered}"
         f"{stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
         f"in {time.perf_counter() - started:.2f}s, {len(result.warnings)} warning(s)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _issues_import(ns: argparse.Namespace) -> int:
+    import os
+
+    from . import issues, reports
+    from .lookup import Unavailable, content_source
+
+    if not _repo_ok(ns.repo):
+        return 1
+    try:
+        raw = sys.stdin.buffer.read() if str(ns.file) == "-" else ns.file.read_bytes()
+        data = json.loads(raw)
+    except OSError as exc:
+        print(f"errdex: cannot read {ns.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except (ValueError, UnicodeDecodeError) as exc:
+        print(f"errdex: {ns.file} is not a JSON export of issues: {exc}", file=sys.stderr)
+        return 1
+    exported, skipped = issues.from_export(data, ns.repo)
+    if not exported and skipped:
+        print(f"errdex: {ns.file}: {skipped[0]}; nothing was written", file=sys.stderr)
+        return 1
+    source = content_source(ns.content, ns.strict)  # BuildError: said by main
+    rules = reports.Rules()
+
+    def match(body: str) -> list[str]:
+        try:
+            return [found.id for found in reports.found_in(source, body, rules)]
+        except Unavailable:
+            return []
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    done = issues.import_issues(
+        exported, ns.repo, ns.content, match, ns.jobs or cores, ns.dry_run, skipped
+    )
+    for line in done.skipped:
+        print(f"errdex: {ns.file}: skipped {line}", file=sys.stderr)
+    verb = "would write" if ns.dry_run else "wrote"
+    print(
+        f"errdex: {done.read} issue(s) read, {done.linked} paste an error a record explains "
+        f"({done.links} link(s)); {done.new} new, {done.kept} kept from before; "
+        f"{verb} {done.path}",
         file=sys.stderr,
     )
     return 0

@@ -202,6 +202,14 @@ CODES = {
             "than editing them by hand.",
         ),
         Code(
+            "W404",
+            "An issue links an error no record has",
+            "An issue of `content/issues/OWNER/NAME.json` lists in `errors` an id that is "
+            "no record's id or alias (its record was deleted, or the file was edited by "
+            "hand). The issue is kept and the link left out; run `errdex issues import` "
+            "again to link the issues anew.",
+        ),
+        Code(
             "E500",
             "Output folder refused",
             "The build replaces its output folder whole, so it refuses the working folder, "

@@ -293,6 +293,10 @@ class Page:
     title: str
     url: str
     json_url: str
+    triage: bool = True
+    """False when the record says ``triage: false``: ``errdex triage`` never names it."""
+    releases: tuple[str, ...] = ()
+    """The releases that raise the record, oldest first, when it lists them."""
 
 
 @dataclass
@@ -330,8 +334,14 @@ def site_source(store: Store) -> Source:
         rel = f"api/errors/{record_id}.json"
         document = _json(store, rel)
         try:
-            found = Page(str(document["title"]), str(document["url"]), str(document["json_url"]))
-        except (KeyError, TypeError):
+            found = Page(
+                str(document["title"]),
+                str(document["url"]),
+                str(document["json_url"]),
+                document.get("triage", True) is not False,
+                _release_names(document.get("releases")),
+            )
+        except (KeyError, TypeError, AttributeError):
             raise _damaged(store, rel, "lacks title and url") from None
         own = relative_page(record_id)
         if not base and found.url.endswith(own):
@@ -345,6 +355,13 @@ def site_source(store: Store) -> Source:
     return Source(index, page, page_url, store.name)
 
 
+def _release_names(releases: Any) -> tuple[str, ...]:
+    """The names in a record document's ``releases``; none when it has no such list."""
+    if not isinstance(releases, list):
+        return ()
+    return tuple(str(r["release"]) for r in releases if isinstance(r, dict) and "release" in r)
+
+
 def content_source(content: Path, strict: bool) -> Source:
     """The records of a content folder, read from their YAML (the way before --site)."""
     from .build import Options, gather
@@ -356,10 +373,17 @@ def content_source(content: Path, strict: bool) -> Source:
         [*entries, *search.old_entries(site.records, site.config, len(entries))]
     )
     base = site.config.base_url
-    titles = {r.id: r.title for r in site.records}
+    records = {r.id: r for r in site.records}
 
     def page(record_id: str) -> Page:
-        return Page(titles[record_id], base + page_url(record_id), base + json_url(record_id))
+        record = records[record_id]
+        return Page(
+            record.title,
+            base + page_url(record_id),
+            base + json_url(record_id),
+            record.data.get("triage", True) is not False,
+            tuple(r.release for r in record.releases),
+        )
 
     return Source(index, page, lambda i: base + page_url(i), str(content))
 

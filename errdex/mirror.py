@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .issues import Reported
 from .link import RelatedLink, Site
 from .model import Record
 from .schema import RECORD, Field, json_schema
@@ -23,10 +24,10 @@ def dumps_compact(data: Any) -> bytes:
 
 
 def record_document(
-    record: Record, base_url: str, related: tuple[RelatedLink, ...]
+    record: Record, base_url: str, related: tuple[RelatedLink, ...], reported: Reported
 ) -> dict[str, Any]:
     """Every field of the record as written, plus what the site derived from it (its
-    ``related`` entries as linked)."""
+    ``related`` entries as linked, the GitHub issues that paste it)."""
     return {
         # Unknown fields (a warning at build time) stay out: the schema has no room for them.
         **known_only(record.data, RECORD),
@@ -37,6 +38,7 @@ def record_document(
         "json_url": base_url + json_url(record.id),
         "permalink": github_permalink(record),
         "related_ids": [link.record.id for link in related if link.record],
+        "issues": reported.document(),
     }
 
 
@@ -101,6 +103,35 @@ def schema_document(base_url: str) -> dict[str, Any]:
             "type": "array",
             "items": {"type": "string", "pattern": r"^[0-9a-f]{16}$"},
             "description": "Ids of the related errors that have records.",
+        },
+        "issues": {
+            "type": "object",
+            "description": "The GitHub issues that paste this error (errdex issues import).",
+            "required": ["count", "open", "closed", "reported"],
+            "additionalProperties": False,
+            "properties": {
+                "count": {"type": "integer", "minimum": 0},
+                "open": {"type": "integer", "minimum": 0},
+                "closed": {"type": "integer", "minimum": 0},
+                "reported": {
+                    "type": "array",
+                    "description": "Every such issue, newest first.",
+                    "items": {
+                        "type": "object",
+                        "required": ["number", "title", "state", "url", "created", "closed"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "number": {"type": "integer", "minimum": 1},
+                            "title": {"type": "string"},
+                            "state": {"enum": ["open", "closed"]},
+                            "url": {"type": "string", "format": "uri"},
+                            "created": {"type": "string"},
+                            "closed": {"type": ["string", "null"]},
+                            "labels": {"type": "array", "items": {"type": "string"}},
+                        },
+                    },
+                },
+            },
         },
     }
     schema["properties"].update(derived)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .document import Document
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .issues import Reported
 
 ID_RE = re.compile(r"^[0-9a-f]{16}$")
 TITLE_LIMIT = 72
@@ -397,6 +402,13 @@ class SiteConfig:
     """Stylesheets of the site's static/ folder every page loads after errdex's."""
     extra_js: tuple[str, ...] = ()
     """Scripts of the site's static/ folder every page loads."""
+    reported: Mapping[str, Reported] = field(default_factory=dict, compare=False, hash=False)
+    """Record id → the GitHub issues that paste it (``content/issues/``; see issues.py)."""
+
+    def reported_of(self, record_id: str) -> Reported:
+        from .issues import NONE
+
+        return self.reported.get(record_id, NONE)
 
     def releases_of(self, repo: str) -> tuple[Release, ...]:
         return next((found for name, found in self.releases if name == repo), ())

@@ -19,7 +19,7 @@ import pickle
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import state
+from . import issues, state
 from .files import record_stats, shown_path
 from .problems import BuildError, Problem, Severity, failed
 
@@ -440,6 +440,7 @@ def site_key(options: Options) -> dict[str, str]:
         "the theme": state.key_of(files),
         "the site config": state.key_of([config]),
         "the build options": state.key_of([repr((options.base_url, options.strict)).encode()]),
+        "the GitHub issues": state.key_of(issues.key(options.content)),
     }
 
 

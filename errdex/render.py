@@ -21,6 +21,7 @@ from . import markdown, mirror
 from .codes import CODES
 from .highlight import Highlighter, stylesheet
 from .history import changes, history
+from .issues import most_reported
 from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template
 from .search import Entry
@@ -320,12 +321,18 @@ class Renderer:
             option_names=context.option_names,
             json_ld=_json_ld(record, context.config, description),
             history=history(record, context.config.releases_of(record.repo)),
+            reported=context.config.reported_of(record.id),
         )
 
     def error_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
         """The files of one error: its page and its JSON document (at two addresses)."""
         document = mirror.dumps(
-            mirror.record_document(record, context.config.base_url, context.related[record.id])
+            mirror.record_document(
+                record,
+                context.config.base_url,
+                context.related[record.id],
+                context.config.reported_of(record.id),
+            )
         )
         return {
             page_url(record.id) + "index.html": self.error_page(record, context),
@@ -356,6 +363,18 @@ class Renderer:
         def page(template: str, path: str, root: str | None = None, **context: Any) -> bytes:
             return self.page(template, path, site.config, root, site=site, recent=recent, **context)
 
+        def reported(records: Iterable[Record]) -> dict[str, Any]:
+            """The most reported errors among ``records``, and those without an analysis."""
+            if not site.config.reported:
+                return {"most_reported": [], "most_reported_unanalysed": []}
+            records = list(records)
+            return {
+                "most_reported": most_reported(records, site.config.reported),
+                "most_reported_unanalysed": most_reported(
+                    [r for r in records if not r.has_analysis], site.config.reported
+                ),
+            }
+
         def list_page(
             url: str, heading: str, records: Iterable[Record], group: str = "repo", **context: Any
         ) -> None:
@@ -374,7 +393,7 @@ class Renderer:
 
         for rel, data in self.assets.values():
             put(rel, partial(bytes, data))
-        put("index.html", partial(page, "home.html", "index.html"))
+        put("index.html", lambda: page("home.html", "index.html", **reported(site.records)))
         # A host serves 404.html at whatever address was missing, so its links start at the
         # site's own path rather than being relative.
         site_path = urlsplit(site.config.base_url).path or "/"
@@ -395,6 +414,7 @@ class Renderer:
                 repo=repo,
                 group="path",
                 releases=len(site.config.releases_of(repo)),
+                **reported(records),
             )
         for (repo, path), records in site.by_file.items():
             list_page(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Kind = Literal["text", "markdown", "int", "date", "list", "map"]
+Kind = Literal["text", "markdown", "int", "bool", "date", "list", "map"]
 
 ID_PATTERN = r"^[0-9a-f]{16}$"
 REPO_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9-]*/(?!\.\.?$)[A-Za-z0-9_.-]+$"
@@ -177,6 +177,12 @@ RECORD = Field(
             items=Field("entry", "text", "A record id or message text."),
         ),
         Field(
+            "triage",
+            "bool",
+            "false keeps the error out of the answers `errdex triage` posts on GitHub issues "
+            "(for a message too generic to name one cause); true when left out.",
+        ),
+        Field(
             "analysis",
             "map",
             "Who or what wrote the prose, and when.",
@@ -267,6 +273,8 @@ def json_schema(field: Field) -> dict[str, Any]:
             schema["pattern"] = field.pattern
     elif field.kind == "date":
         schema.update(type="string", format="date", pattern=r"^\d{4}-\d{2}-\d{2}$")
+    elif field.kind == "bool":
+        schema["type"] = "boolean"
     elif field.kind == "int":
         schema["type"] = "integer"
         if field.minimum is not None:

@@ -81,6 +81,9 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
                 f"{where} must be at least {spec.minimum}, not {value}",
                 code="E201",
             )
+    elif spec.kind == "bool":
+        if not isinstance(value, bool):
+            yield wrong("true or false")
     elif spec.kind == "date":
         is_date = isinstance(value, datetime.date) and not isinstance(value, datetime.datetime)
         if not is_date and not (isinstance(value, str) and _DATE_RE.match(value)):

@@ -3,6 +3,7 @@ build from nothing gives, byte for byte."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -533,6 +534,29 @@ def _stated_site(tmp_path: Path) -> dict[str, str]:
     return records
 
 
+def _issues(content: Path) -> None:
+    """GitHub issues that paste records 2, 3 (not analysed) and 6 (another repo)."""
+    for repo, pasted in (("example/project", [2, 3, 3, 2, 3]), ("other/tool", [6])):
+        rows = ",\n".join(
+            json.dumps(
+                {
+                    "number": number,
+                    "title": f"Issue {number}",
+                    "state": "open" if number % 2 else "closed",
+                    "url": f"https://github.com/{repo}/issues/{number}",
+                    "created": f"2026-05-{10 + number:02d}T08:00:00Z",
+                    "closed": None,
+                    "labels": [],
+                    "errors": [f"{n:016x}"],
+                }
+            )
+            for number, n in enumerate(pasted, 1)
+        )
+        path = content / "issues" / f"{repo}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f'{{"repo": "{repo}", "issues": [\n{rows}\n]}}\n')
+
+
 @pytest.mark.parametrize(
     "edit",
     [
@@ -555,6 +579,7 @@ def test_an_edit_of_what_other_pages_show_is_an_update_that_gives_a_fresh_builds
     run,  # type: ignore[no-untyped-def]
 ) -> None:
     content = make_content(tmp_path, _stated_site(tmp_path))
+    _issues(content)
     out, cache = tmp_path / "public", tmp_path / "cache"
 
     def build() -> str:
@@ -564,6 +589,8 @@ def test_an_edit_of_what_other_pages_show_is_an_update_that_gives_a_fresh_builds
 
     build()
     before = snapshot(out)
+    # The lists of most reported errors are there to be kept true by the edit.
+    assert "Most reported errors without an analysis yet" in before["index.html"][0].decode()
     errors = content / "errors"
 
     def change(name: str, old: str, new: str) -> None:

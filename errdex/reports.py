@@ -1,0 +1,168 @@
+"""Which records a report explains: the errors an issue body pastes, matched with care.
+
+``lookup`` answers a person who pasted one error and reads the answers; here nobody reads
+them first. A bot posts them on a GitHub issue, or an import files the issue under a
+record, so a wrong answer costs more than none: ``found_in`` reads every error a body
+pastes (each traceback, pydantic line and error body, as ``search.readings`` finds
+them), keeps for each the best match that passes ``Rules``, and stays silent otherwise.
+Quiet prose (a feature request naming no exception) matches only when a whole message
+of a record is there, word for word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from . import search
+from .lookup import Source, Unavailable, _wording, confidence
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What a match must have for a report to name it. The defaults favour silence: on
+    the benchmark corpus no foreign error and no prose passes them (see the README's
+    "Triage of GitHub issues")."""
+
+    min_confidence: float = 0.9
+    """``lookup.confidence`` of the match: 0.9 and up only for a whole message matching
+    its template; partial matches score at most 0.85."""
+    min_own_text: int = 20
+    """Letters and digits of the template's own words (its text outside placeholders)
+    that the pasted message must hold: ``{name} is not {what}`` has 5, too few to tell
+    one error from another."""
+    limit: int = 3
+    """Records reported at most."""
+    exception_must_agree: bool = True
+    """When the paste names an exception type, the record's must be the same (by its
+    last dotted part: ``openai.BadRequestError`` is ``BadRequestError``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A record a report pastes the error of, and what the paste says of it."""
+
+    id: str
+    url: str
+    title: str
+    exception: str
+    message: str
+    """The template the paste matched (an earlier wording's, when ``wording`` is set)."""
+    score: float
+    confidence: float
+    values: tuple[tuple[str, str], ...]
+    """Placeholder name → the value in the paste (a whole-message match only)."""
+    line: int | None
+    """The line of the body (from 1) the error was read from; None for the whole body."""
+    line_text: str | None
+    """That line, without log prefixes."""
+    wording: dict[str, str] | None
+    """For a match on an earlier wording: ``until``, ``since`` and ``now``, as in
+    ``lookup --json``."""
+    releases: tuple[str, ...] = ()
+    """The releases that raise the record, oldest first, when its document lists them."""
+
+
+def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
+    """Every error the body pastes that an index record explains, best first, at most
+    rules.limit, one per record."""
+    best: dict[str, tuple[tuple[float, ...], Found]] = {}
+    try:
+        for order, reading in enumerate(_readings(body)):
+            ranked = [match for _, match in search._ranked(source.index, reading)]
+            for match in search._grouped(ranked, len(ranked)):
+                if not _passes(reading, match, rules):
+                    continue
+                # The reading's best match: a record kept out of triage silences the
+                # reading rather than let a worse guess through.
+                found = _found(source, reading, match)
+                if found is not None:
+                    key = (-found.confidence, -found.score, order)
+                    if found.id not in best or key < best[found.id][0]:
+                        best[found.id] = (key, found)
+                break
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise Unavailable(f"{source.where}: the search index is damaged ({exc!r})") from None
+    kept = sorted(best.values(), key=lambda item: item[0])
+    return [found for _, found in kept[: rules.limit]]
+
+
+MAX_FENCES = 10
+"""Fenced blocks of a body read on their own, at most (the first ones)."""
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _readings(body: str) -> list[search.Extracted]:
+    """The readings of the whole body, then those of each fenced block read on its own:
+    a bare message in a fence amid the prose of an issue template is a whole message
+    there. Lines are the body's (from 0)."""
+    out = search.readings(body)
+    for start, text in fences(body)[:MAX_FENCES]:
+        for reading in search.readings(text):
+            if reading.line is not None:
+                reading = replace(reading, line=start + reading.line)
+            if reading not in out:
+                out.append(reading)
+    return out
+
+
+def fences(body: str) -> list[tuple[int, str]]:
+    """Each fenced code block of a Markdown body: the line (from 0) its text starts on,
+    and the text. A fence left open runs to the end, as GitHub shows it."""
+    found: list[tuple[int, str]] = []
+    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    opened: tuple[int, str] | None = None
+    for number, line in enumerate(lines):
+        fence = _FENCE.match(line)
+        if opened is None:
+            if fence:
+                opened = (number + 1, fence.group(1))
+        elif fence and fence.group(1).startswith(opened[1]) and not line[fence.end() :].strip():
+            found.append((opened[0], "\n".join(lines[opened[0] : number])))
+            opened = None
+    if opened is not None:
+        found.append((opened[0], "\n".join(lines[opened[0] :])))
+    return found
+
+
+def _passes(reading: search.Extracted, match: search.Match, rules: Rules) -> bool:
+    entry = match.entry
+    if reading.exception is None and not match.exact:
+        return False  # prose: only a whole message, word for word
+    if (
+        rules.exception_must_agree
+        and search._same_exception(reading.exception, entry.exception) < 0
+    ):
+        return False
+    if confidence(match) < rules.min_confidence:
+        return False
+    return own_text(reading.message, entry) >= rules.min_own_text
+
+
+def _found(source: Source, reading: search.Extracted, match: search.Match) -> Found | None:
+    """The match as a Found; None for a record whose document says ``triage: false``."""
+    entry = match.entry
+    page = source.page(entry.id)
+    if not page.triage:
+        return None
+    return Found(
+        id=entry.id,
+        url=page.url,
+        title=page.title,
+        exception=entry.exception,
+        message=entry.template,
+        score=round(match.score, 4),
+        confidence=confidence(match),
+        values=match.values,
+        line=None if reading.line is None else reading.line + 1,
+        line_text=reading.line_text,
+        wording=_wording(entry),
+        releases=page.releases,
+    )
+
+
+def own_text(message: str, entry: search.Entry) -> int:
+    """Letters and digits of the template's own words that ``message`` holds: each word
+    of the template outside its placeholders, counted once per place it has there."""
+    said = set(search.tokens(search.normalize(message)[0]))
+    return sum(len(word) for word in entry.words if word != "*" and word in said)

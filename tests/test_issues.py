@@ -1,0 +1,307 @@
+"""GitHub issues on every error page: ``errdex issues import`` and what a build shows."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tests.conftest import ROOT, snapshot, soup
+
+A2A = "9c019ab65f8b8d16"
+"""The bundled record of ``dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.``"""
+TP = "6d978e90b462139e"
+"""The bundled record of ``tp_size={tp} must be divisible by dcp_size={dcp}.``"""
+REPO = "vllm-project/vllm"
+
+
+def _gh(number: int, body: str, state: str = "OPEN", day: int = 1, **more: Any) -> dict[str, Any]:
+    """An issue as ``gh issue list --json number,title,body,state,url,createdAt,…`` gives it."""
+    return {
+        "number": number,
+        "title": more.get("title", f"Problem {number}"),
+        "body": body,
+        "state": state,
+        "url": f"https://github.com/{REPO}/issues/{number}",
+        "createdAt": f"2026-10-{day:02d}T10:00:00Z",
+        "closedAt": "2026-11-01T10:00:00Z" if state == "CLOSED" else None,
+        "labels": [{"name": "bug"}],
+    }
+
+
+TRACEBACK = """I start the server and it dies:
+
+```
+Traceback (most recent call last):
+  File "/usr/bin/vllm", line 8, in <module>
+    sys.exit(main())
+ValueError: dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.
+```
+
+<details><summary>pip list</summary>
+
+torch 2.9.0
+vllm 0.11.0
+</details>
+"""
+PLAIN = "Got this:\n\n    ValueError: tp_size=8 must be divisible by dcp_size=3.\n"
+FEATURE = "It would be nice if the a2a backend worked with a single DCP rank as well."
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    folder = tmp_path / "content"
+    shutil.copytree(ROOT / "content", folder)
+    return folder
+
+
+def _export(tmp_path: Path, issues: list[dict[str, Any]], name: str = "export.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(issues))
+    return path
+
+
+def _import(run, content: Path, export: Path, *more: str):  # type: ignore[no-untyped-def]
+    return run("issues", "import", export, "--repo", REPO, "--content", content, *more)
+
+
+def _file(content: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((content / "issues" / f"{REPO}.json").read_text())
+    return data
+
+
+def test_an_import_links_each_issue_to_the_error_it_pastes(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    export = _export(tmp_path, [_gh(101, TRACEBACK), _gh(102, PLAIN, "CLOSED"), _gh(103, FEATURE)])
+    result = _import(run, content, export)
+    assert result.code == 0, result.err
+    assert "3 issue(s) read, 2 paste an error a record explains" in result.err
+    issues = {i["number"]: i for i in _file(content)["issues"]}
+    assert issues[101]["errors"] == [A2A]
+    assert issues[102]["errors"] == [TP]
+    assert issues[102]["state"] == "closed" and issues[102]["closed"] == "2026-11-01T10:00:00Z"
+    # A feature request that names the error's words, but pastes no error, links nothing.
+    assert issues[103]["errors"] == []
+    assert issues[101]["labels"] == ["bug"]
+
+
+def test_the_error_page_and_its_json_list_the_issues_that_paste_it(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pasted = [_gh(n, TRACEBACK, "CLOSED" if n % 3 == 0 else "OPEN", day=n) for n in range(1, 8)]
+    _import(run, content, _export(tmp_path, [*pasted, _gh(20, PLAIN)]))
+    out = tmp_path / "public"
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 0, result.err
+
+    page = soup(out / "errors" / A2A / "index.html")
+    section = page.find("section", class_="reported")
+    assert section is not None
+    assert section.find("h2").get_text(strip=True) == "Reported in GitHub issues"
+    said = section.find("p").get_text(" ", strip=True)
+    assert said == "7 issues pasted this error: 5 open, 2 closed. The newest 5:"
+    rows = section.find_all("li")
+    assert [r.find(class_="row-line").get_text() for r in rows] == ["#7", "#6", "#5", "#4", "#3"]
+    assert rows[0].find("a")["href"] == f"https://github.com/{REPO}/issues/7"
+    assert "Problem 7" in rows[0].get_text()
+    assert "open" in rows[0].find(class_="row-meta").get_text()
+    assert "closed" in rows[1].find(class_="row-meta").get_text()  # #6
+    assert rows[0].find("time")["datetime"] == "2026-10-07"
+    assert page.find("a", href="#issues") is not None  # in "On this page"
+
+    document = json.loads((out / "api" / "errors" / f"{A2A}.json").read_text())
+    assert document["issues"]["count"] == 7
+    assert (document["issues"]["open"], document["issues"]["closed"]) == (5, 2)
+    assert [i["number"] for i in document["issues"]["reported"]] == [7, 6, 5, 4, 3, 2, 1]
+    schema = json.loads((out / "api" / "schema.json").read_text())
+    jsonschema.validate(document, schema)
+    other = json.loads((out / "api" / "errors" / f"{TP}.json").read_text())
+    assert other["issues"]["count"] == 1
+
+    # Where a maintainer should write next: the home page and the repository's page.
+    for rel in ("index.html", f"repos/{REPO}/index.html"):
+        listed = soup(out / rel).find("section", attrs={"aria-labelledby": "most-reported"})
+        assert listed is not None, rel
+        rows = listed.find_all("li")
+        assert [r.find("a")["href"].rstrip("/").rsplit("/", 1)[-1] for r in rows] == [A2A, TP]
+        assert "7 issues (5 open)" in rows[0].get_text()
+
+
+def test_the_most_reported_list_without_an_analysis_leaves_out_analysed_errors(
+    run,  # type: ignore[no-untyped-def]
+    content: Path,
+    tmp_path: Path,
+) -> None:
+    # The a2a record is analysed; the tp record (tp-divisible-by-dcp.yaml) is not yet.
+    issues = [_gh(1, TRACEBACK), _gh(2, TRACEBACK), _gh(3, PLAIN)]
+    _import(run, content, _export(tmp_path, issues))
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    for rel in ("index.html", f"repos/{REPO}/index.html"):
+        page = soup(out / rel)
+        most = page.find("section", attrs={"aria-labelledby": "most-reported"})
+        unanalysed = page.find("section", attrs={"aria-labelledby": "most-reported-unanalysed"})
+        assert most is not None and unanalysed is not None, rel
+        ids = [a["href"].rstrip("/").rsplit("/", 1)[-1] for a in most.find_all("a")]
+        assert ids == [A2A, TP]
+        ids = [a["href"].rstrip("/").rsplit("/", 1)[-1] for a in unanalysed.find_all("a")]
+        assert ids == [TP]
+        heading = unanalysed.find("h2").get_text(strip=True)
+        assert heading == "Most reported errors without an analysis yet"
+
+
+def test_importing_again_merges_by_number_and_never_loses_an_issue(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _import(run, content, _export(tmp_path, [_gh(101, TRACEBACK), _gh(102, PLAIN)]))
+    later = [_gh(102, PLAIN, "CLOSED"), _gh(104, FEATURE)]
+    result = _import(run, content, _export(tmp_path, later, "later.json"))
+    assert result.code == 0, result.err
+    assert "2 issue(s) read" in result.err and "1 new, 1 kept from before" in result.err
+    issues = {i["number"]: i for i in _file(content)["issues"]}
+    assert sorted(issues) == [101, 102, 104]
+    assert issues[101]["errors"] == [A2A]  # not in the second export: kept as it was
+    assert issues[102]["state"] == "closed"  # in both: the newer export wins
+    # One issue a line, by number: a person can read the diff.
+    lines = (content / "issues" / f"{REPO}.json").read_text().splitlines()
+    assert [json.loads(line.rstrip(","))["number"] for line in lines[1:-1]] == [101, 102, 104]
+
+
+def test_the_rest_apis_shape_is_read_and_its_pull_requests_left_out(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    rest = [
+        {
+            "number": 7,
+            "title": "Crash",
+            "body": TRACEBACK,
+            "state": "open",
+            "html_url": f"https://github.com/{REPO}/issues/7",
+            "url": f"https://api.github.com/repos/{REPO}/issues/7",
+            "created_at": "2026-09-01T00:00:00Z",
+            "closed_at": None,
+            "labels": [{"name": "bug", "color": "d73a4a"}],
+        },
+        {
+            "number": 8,
+            "title": "Fix the crash",
+            "body": TRACEBACK,
+            "state": "open",
+            "html_url": f"https://github.com/{REPO}/pull/8",
+            "created_at": "2026-09-02T00:00:00Z",
+            "closed_at": None,
+            "labels": [],
+            "pull_request": {"url": f"https://api.github.com/repos/{REPO}/pulls/8"},
+        },
+    ]
+    result = _import(run, content, _export(tmp_path, rest))
+    assert result.code == 0, result.err
+    [issue] = _file(content)["issues"]
+    assert (issue["number"], issue["url"], issue["errors"]) == (
+        7,
+        f"https://github.com/{REPO}/issues/7",
+        [A2A],
+    )
+
+
+def test_a_dry_run_writes_nothing(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    result = _import(run, content, _export(tmp_path, [_gh(1, TRACEBACK)]), "--dry-run")
+    assert result.code == 0, result.err
+    assert "1 paste an error" in result.err and "would write" in result.err
+    assert not (content / "issues").exists()
+
+
+@pytest.mark.parametrize(
+    ("export", "said"),
+    [
+        ("{not json", "is not a JSON export of issues"),
+        ('{"issues": 1}', "must hold a JSON list of issues"),
+    ],
+)
+def test_an_export_that_is_not_a_list_of_issues_is_refused(
+    run,  # type: ignore[no-untyped-def]
+    content: Path,
+    tmp_path: Path,
+    export: str,
+    said: str,
+) -> None:
+    path = tmp_path / "export.json"
+    path.write_text(export)
+    result = _import(run, content, path)
+    assert result.code == 1
+    assert said in result.err
+    assert not (content / "issues").exists()
+
+
+def _issue_file(content: Path, text: str) -> Path:
+    path = content / "issues" / "vllm-project" / "vllm.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+ROW = (
+    '{{"number": {n}, "title": "T", "state": "{state}", "url": '
+    '"https://github.com/vllm-project/vllm/issues/{n}", "created": "2026-01-01", '
+    '"closed": null, "labels": [], "errors": [{errors}]}}'
+)
+
+
+def test_a_bad_issue_file_is_named_at_its_line_and_the_site_is_kept(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    before = snapshot(out)
+    rows = [
+        ROW.format(n=1, state="open", errors=f'"{A2A}"'),
+        ROW.format(n=2, state="reopened", errors=""),
+        ROW.format(n=3, state="open", errors='"not-an-id"'),
+    ]
+    _issue_file(content, '{"repo": "vllm-project/vllm", "issues": [\n' + ",\n".join(rows) + "\n]}")
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 1
+    assert "content/issues/vllm-project/vllm.json:3: issues[1] (#2): state must be" in result.err
+    assert "content/issues/vllm-project/vllm.json:4: issues[2] (#3): errors must be" in result.err
+    assert snapshot(out) == before
+
+    _issue_file(content, '{"repo": "vllm-project/vllm", "issues": [\n{"number": 1,,}\n]}')
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 1
+    assert "vllm.json:2: is not valid JSON" in result.err and "[E101]" in result.err
+    assert snapshot(out) == before
+
+
+def test_an_issue_linking_an_error_no_record_has_is_a_warning_at_its_line(
+    run, content, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    rows = [ROW.format(n=5, state="open", errors=f'"{A2A}", "00000000000000ff"')]
+    _issue_file(content, '{"repo": "vllm-project/vllm", "issues": [\n' + rows[0] + "\n]}")
+    out = tmp_path / "public"
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 0, result.err
+    assert (
+        "content/issues/vllm-project/vllm.json:2: warning: issue #5 links '00000000000000ff', "
+        "which no record has" in result.err
+    )
+    assert "[W404]" in result.err
+    document = json.loads((out / "api" / "errors" / f"{A2A}.json").read_text())
+    assert [i["number"] for i in document["issues"]["reported"]] == [5]
+    assert run("build", "--content", content, "--out", out, "--strict").code == 1
+
+
+def test_a_changed_issue_file_rebuilds_what_it_shows(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    build = ("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    assert run(*build).code == 0
+    assert "Reported in GitHub issues" not in (out / "errors" / A2A / "index.html").read_text()
+    _issue_file(
+        content,
+        '{"repo": "vllm-project/vllm", "issues": [\n'
+        + ROW.format(n=9, state="open", errors=f'"{A2A}"')
+        + "\n]}",
+    )
+    result = run(*build)
+    assert result.code == 0, result.err
+    assert "the GitHub issues" in result.err
+    assert "Reported in GitHub issues" in (out / "errors" / A2A / "index.html").read_text()
+    fresh = tmp_path / "fresh"
+    assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
+    assert {p: d for p, (d, _) in snapshot(out).items()} == {
+        p: d for p, (d, _) in snapshot(fresh).items()
+    }
