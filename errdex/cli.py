@@ -119,6 +119,62 @@ def _parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, help="seconds to wait for a --site URL (10)"
     )
 
+    cmd = commands.add_parser(
+        "triage", help="in a GitHub workflow: find the error pages a new issue pastes"
+    )
+    cmd.add_argument(
+        "--event",
+        type=_path,
+        help="the event payload: an issues or issue_comment event ($GITHUB_EVENT_PATH)",
+    )
+    cmd.add_argument(
+        "--event-name", help="the event's name ($GITHUB_EVENT_NAME, else told from the payload)"
+    )
+    cmd.add_argument(
+        "--site", required=True, help="the published site's URL (or a built site's folder)"
+    )
+    cmd.add_argument(
+        "--mode",
+        choices=("summary", "comment"),
+        default="summary",
+        help="summary: write the job summary and outputs only (the default); comment: also "
+        "keep one comment on the issue (needs GITHUB_TOKEN)",
+    )
+    cmd.add_argument(
+        "--min-confidence",
+        type=float,
+        default=0.9,
+        help="least confidence of a match, 0 to 1 (0.9: a whole message)",
+    )
+    cmd.add_argument(
+        "--min-own-text",
+        type=int,
+        default=20,
+        help="least letters of the record's own message text the paste holds (20)",
+    )
+    cmd.add_argument("--limit", type=_positive, default=3, help="pages named at most (3)")
+    cmd.add_argument(
+        "--any-exception",
+        action="store_true",
+        help="match records of another exception type than the paste names",
+    )
+    cmd.add_argument("--label", help="add this label to an issue with matches (none)")
+    cmd.add_argument(
+        "--skip-label",
+        default="errdex-skip",
+        help="leave issues with this label alone (errdex-skip; '' for none)",
+    )
+    cmd.add_argument("--cache", type=_path, help="keep files fetched from --site here (none)")
+    cmd.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for the site (10)"
+    )
+    cmd.add_argument(
+        "--max-wait",
+        type=float,
+        default=60.0,
+        help="seconds to wait out GitHub's rate limits and errors in all (60)",
+    )
+
     for name, help_text in (
         ("scan", "create records for every raise in a codebase; refresh their source facts"),
         ("pin", "re-pin every record of a repo to another commit: moved, reworded, removed"),
@@ -209,6 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(ns)
         if ns.command == "lookup":
             return _lookup(ns)
+        if ns.command == "triage":
+            return _triage(ns)
         if ns.command in ("scan", "pin"):
             return _reconcile(ns)
         if ns.command == "new":
@@ -722,6 +780,50 @@ def _lookup(ns: argparse.Namespace) -> int:
             ids = [url.rstrip("/").rsplit("/", 1)[-1] for url in m["also"]]
             print(f"   also raised at {len(ids)} other place(s): " + ", ".join(ids))
     return 0
+
+
+def _triage(ns: argparse.Namespace) -> int:
+    import os
+
+    from . import lookup, triage
+    from .reports import Rules
+
+    env = dict(os.environ)
+    problem = None
+    if not 0 <= ns.min_confidence <= 1:
+        problem = f"--min-confidence must be from 0 to 1: {ns.min_confidence}"
+    elif ns.min_own_text < 0:
+        problem = f"--min-own-text must be 0 or more: {ns.min_own_text}"
+    elif not 0 < ns.timeout <= 3600 or not 0 <= ns.max_wait <= 3600:
+        problem = "--timeout and --max-wait must be seconds, up to 3600"
+    elif ns.mode == "comment" and not env.get("GITHUB_TOKEN"):
+        problem = "--mode comment needs a token in the GITHUB_TOKEN environment variable"
+    elif ns.event is None and not env.get("GITHUB_EVENT_PATH"):
+        problem = "give --event FILE (or run in a workflow, which sets GITHUB_EVENT_PATH)"
+    if problem:
+        print(f"errdex: {problem}", file=sys.stderr)
+        return 1
+    try:
+        event = triage.read_event(
+            ns.event or Path(env["GITHUB_EVENT_PATH"]),
+            ns.event_name or env.get("GITHUB_EVENT_NAME") or None,
+        )
+    except triage.EventError as exc:
+        print(f"errdex: {exc}", file=sys.stderr)
+        return 1
+    settings = triage.Settings(
+        mode=ns.mode,
+        rules=Rules(ns.min_confidence, ns.min_own_text, ns.limit, not ns.any_exception),
+        label=ns.label or None,
+        skip_label=ns.skip_label,
+    )
+
+    def source() -> lookup.Source:
+        if lookup.is_url(ns.site):
+            return lookup.site_source(lookup.WebStore(ns.site, ns.cache, ns.timeout))
+        return lookup.site_source(lookup.FolderStore(Path(ns.site)))
+
+    return triage.run(event, settings, source, env, ns.max_wait)
 
 
 def report(

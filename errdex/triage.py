@@ -1,0 +1,434 @@
+"""``errdex triage``: the pages a new GitHub issue pastes the errors of, for a workflow.
+
+Reads the event payload a workflow gets (``issues`` opened or edited, or an
+``issue_comment`` starting with ``/errdex``), finds the errors its body pastes in the
+published site's search index (``reports.found_in``), and writes them to the job summary
+and the step outputs; ``--mode comment`` also keeps one comment on the issue that links
+them, updated when the issue is edited and deleted when the matches go away.
+
+It fails quietly and honestly: a site that cannot be read, GitHub's rate limits and
+errors end the run with a ``::warning::`` line and exit status 0, so the issue's author
+never sees a failed run for what they wrote. Only a usage error (a bad flag, an event
+file that cannot be read) exits with 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import urllib.parse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .github import API, GitHub, GitHubError
+from .lookup import Source, Unavailable
+from .reports import Found, Rules, found_in
+
+MARKER = "<!-- errdex-triage -->"
+"""How the comment errdex keeps on an issue is found again: its first line."""
+COMMAND = "/errdex"
+"""A comment starting with this asks for a triage of its issue."""
+ACTIONS = {"issues": ("opened", "edited"), "issue_comment": ("created",)}
+"""The events and actions triage reads; any other is skipped."""
+
+
+class EventError(Exception):
+    """The event file cannot be read as a GitHub event: a usage error."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What triage reads of a webhook payload."""
+
+    name: str
+    """``issues``, ``issue_comment``, ``pull_request`` …"""
+    action: str
+    repo: str
+    """owner/name."""
+    number: int
+    title: str
+    body: str
+    state: str
+    author: str
+    """Who triggered the event: the comment's author for a comment, else the issue's."""
+    author_is_bot: bool
+    labels: tuple[str, ...]
+    pull_request: bool
+    """The issue is a pull request (GitHub sends pull requests' comments as issue events)."""
+    command: str | None
+    """For a comment: its text."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    mode: str = "summary"
+    rules: Rules = field(default_factory=Rules)
+    label: str | None = None
+    """Added to an issue a comment names matches on (only when asked)."""
+    skip_label: str = "errdex-skip"
+    """An issue labelled so is left alone ("" for none)."""
+
+
+def read_event(path: Path, name: str | None) -> Event:
+    """The event in ``path`` (``$GITHUB_EVENT_PATH``); ``name`` is ``$GITHUB_EVENT_NAME``,
+    or None to tell it from the payload."""
+    try:
+        payload = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise EventError(f"cannot read the event file {path}: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError):
+        raise EventError(f"the event file {path} is not JSON") from None
+    if not isinstance(payload, dict):
+        raise EventError(f"the event file {path} is not a JSON object")
+    if name is None:
+        name = next((key for key in ("comment", "pull_request", "issue") if key in payload), "")
+        name = {"comment": "issue_comment", "issue": "issues"}.get(name, name)
+    issue = payload.get("issue") or payload.get("pull_request")
+    try:
+        repo = str(payload["repository"]["full_name"])
+        if not isinstance(issue, dict):
+            raise KeyError("issue")
+        comment = payload.get("comment") if name == "issue_comment" else None
+        who = comment["user"] if isinstance(comment, dict) else issue["user"]
+        number = issue["number"]
+        if not isinstance(number, int) or isinstance(number, bool) or repo.count("/") != 1:
+            raise ValueError(number)
+        return Event(
+            name=name,
+            action=str(payload.get("action") or ""),
+            repo=repo,
+            number=number,
+            title=str(issue.get("title") or ""),
+            body=str(issue.get("body") or ""),
+            state=str(issue.get("state") or "open"),
+            author=str(who.get("login") or ""),
+            author_is_bot=who.get("type") == "Bot" or str(who.get("login")).endswith("[bot]"),
+            labels=tuple(str(label.get("name")) for label in issue.get("labels") or ()),
+            pull_request=name.startswith("pull_request") or "pull_request" in issue,
+            command=str(comment.get("body") or "") if isinstance(comment, dict) else None,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise EventError(
+            f"the event file {path} is not a GitHub issues or issue_comment event "
+            "(it needs repository.full_name, and issue.number and issue.user)"
+        ) from None
+
+
+# --- Which events are left alone: one rule a function, in the order they are asked ---
+
+
+def _pull_request(event: Event, settings: Settings) -> str | None:
+    return "it is a pull request" if event.pull_request else None
+
+
+def _other_event(event: Event, settings: Settings) -> str | None:
+    if event.action in ACTIONS.get(event.name, ()):
+        return None
+    return f"triage reads issues opened or edited and {COMMAND} comments, not {event.name} " + (
+        event.action or "events"
+    )
+
+
+def _no_command(event: Event, settings: Settings) -> str | None:
+    if event.command is None or _command_text(event.command) is not None:
+        return None
+    return f"the comment does not start with {COMMAND}"
+
+
+def _closed(event: Event, settings: Settings) -> str | None:
+    return "the issue is closed" if event.state != "open" else None
+
+
+def _bot(event: Event, settings: Settings) -> str | None:
+    return f"{event.author or 'its author'} is a bot" if event.author_is_bot else None
+
+
+def _skip_label(event: Event, settings: Settings) -> str | None:
+    if settings.skip_label and settings.skip_label in event.labels:
+        return f"the issue is labelled {settings.skip_label}"
+    return None
+
+
+SKIPS: tuple[Callable[[Event, Settings], str | None], ...] = (
+    _pull_request,
+    _other_event,
+    _no_command,
+    _closed,
+    _bot,
+    _skip_label,
+)
+
+
+def skipped(event: Event, settings: Settings) -> str | None:
+    """Why triage leaves this event alone, or None when it reads it."""
+    return next((why for rule in SKIPS if (why := rule(event, settings))), None)
+
+
+def _command_text(comment: str) -> str | None:
+    """What follows ``/errdex`` at the start of a comment, or None when it does not start so."""
+    text = comment.lstrip()
+    if not text.startswith(COMMAND):
+        return None
+    rest = text[len(COMMAND) :]
+    return rest if not rest or rest[0].isspace() else None
+
+
+def text_of(event: Event) -> str:
+    """What is searched: the issue's body, and a /errdex comment's own text after it."""
+    more = _command_text(event.command or "") or ""
+    return event.body + ("\n\n" + more.strip() if more.strip() else "")
+
+
+# --- What is written: the summary, the outputs, the comment --------------------------
+
+
+def outputs(found: list[Found]) -> dict[str, str]:
+    """The step's outputs: ``matched`` and ``matches`` (one line of JSON)."""
+    matches = [
+        {
+            "id": f.id,
+            "url": f.url,
+            "title": f.title,
+            "exception": f.exception,
+            "message": f.message,
+            "score": f.score,
+            "confidence": f.confidence,
+            "line": f.line,
+            "values": [list(pair) for pair in f.values],
+            "wording": f.wording,
+            "releases": list(f.releases),
+        }
+        for f in found
+    ]
+    return {"matched": "true" if found else "false", "matches": json.dumps(matches)}
+
+
+def comment(event: Event, found: list[Found], settings: Settings) -> str:
+    """The comment naming the pages: first the marker that finds it again."""
+    lines = [
+        MARKER,
+        "The error this issue shows has a page that may help:"
+        if len(found) == 1
+        else "The errors this issue shows have pages that may help:",
+        "",
+    ]
+    body_lines = event.body.count("\n") + 1
+    for f in found:
+        lines.append(f"**[{_text(f.exception)}: {_text(f.title)}]({_link(f.url)})**")
+        lines.append(f"- message: {_code(f.message)}")
+        if f.values:
+            said = ", ".join(f"{_code(name)} = {_code(value)}" for name, value in f.values)
+            lines.append(f"- your values: {said}")
+        if f.line is not None and f.line_text:
+            where = (
+                f"line {f.line}"
+                if f.line <= body_lines
+                else f"the {COMMAND} comment, line {f.line - body_lines - 1}"
+            )
+            lines.append(f"- read from {where}: {_code(f.line_text)}")
+        if f.releases:
+            shown = ", ".join(_text(r) for r in f.releases[-5:])
+            earlier = len(f.releases) - 5
+            lines.append(
+                f"- raised in {shown}" + (f" and {earlier} earlier" if earlier > 0 else "")
+            )
+        if f.wording:
+            w = f.wording
+            lines.append(
+                f"- you pasted the wording of {_text(w['until'])}; since {_text(w['since'])} "
+                f"it reads: {_code(w['now'])}"
+            )
+        lines.append("")
+    skip = (
+        f", or add the label {_code(settings.skip_label)} to keep this bot away"
+        if settings.skip_label
+        else ""
+    )
+    lines.append(
+        f"<sub>Wrong match? Tell us in a comment{skip}. This comment follows edits of the "
+        "issue: it changes with them, and goes when no error matches.</sub>"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def summary(event: Event, found: list[Found], settings: Settings, said: str) -> str:
+    """The job summary: what was found in which issue, and what was done."""
+    head = f"### errdex triage of {_text(event.repo)}#{event.number}\n\n{_text(said)}\n"
+    if not found:
+        return head
+    rows = [
+        "| page | exception | confidence | score | line | wording, releases |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for f in found:
+        older = f"wording of {f.wording['until']}" if f.wording else "current wording"
+        releases = f"; raised in {', '.join(f.releases[-3:])}" if f.releases else ""
+        rows.append(
+            f"| [{_text(f.id)}]({_link(f.url)}) | {_text(f.exception)} | {f.confidence:.4f} "
+            f"| {f.score:.4f} | {f.line or ''} | {_text(older + releases)} |"
+        )
+    preview = comment(event, found, settings)
+    quoted = "\n".join("> " + line if line else ">" for line in preview.splitlines())
+    return f"{head}\n" + "\n".join(rows) + f"\n\nThe comment:\n\n{quoted}\n"
+
+
+def _code(text: str, limit: int = 300) -> str:
+    """``text`` as inline code that nothing in it can end early (a value is the user's)."""
+    text = " ".join(text.split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    ticks = "`" * (_longest_run(text, "`") + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _longest_run(text: str, char: str) -> int:
+    best = run = 0
+    for c in text:
+        run = run + 1 if c == char else 0
+        best = max(best, run)
+    return best
+
+
+_SPECIAL = set("\\`*_[]<>!|~@&")
+"""What can start markup inside a line of Markdown (a mention, a link, HTML, emphasis)."""
+
+
+def _text(text: str) -> str:
+    """Plain text in Markdown: every character Markdown could read otherwise escaped
+    (``@name`` mentions, links, HTML)."""
+    text = " ".join(text.split())
+    return "".join("\\" + c if c in _SPECIAL else c for c in text)
+
+
+def _link(url: str) -> str:
+    """A link target: only http(s), with what would end it encoded."""
+    if not url.lower().startswith(("https://", "http://")):
+        return "#"
+    return urllib.parse.quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
+
+
+# --- Running -------------------------------------------------------------------------
+
+
+def warn(message: str) -> None:
+    """A warning in the workflow's log (an annotation), as one line."""
+    escaped = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    print(f"::warning title=errdex triage::{escaped}", flush=True)
+
+
+def _log(message: str) -> None:
+    print(f"errdex triage: {' '.join(message.split())}", file=sys.stderr, flush=True)
+
+
+def run(
+    event: Event,
+    settings: Settings,
+    source: Callable[[], Source],
+    env: Mapping[str, str],
+    max_wait: float,
+) -> int:
+    """Triage one event: find, summarize, and in comment mode keep the comment."""
+    why = skipped(event, settings)
+    if why is not None:
+        _log(f"skipped {event.repo}#{event.number}: {why}")
+        _write(env, event, [], settings, f"Skipped: {why}.")
+        return 0
+    try:
+        found = found_in(source(), text_of(event), settings.rules)
+    except Unavailable as exc:
+        warn(f"the site's search index could not be read, nothing was done: {exc}")
+        _write(env, event, [], settings, "The site's search index could not be read.")
+        return 0
+    pages = ", ".join(f.id for f in found) or "none"
+    _log(f"{event.repo}#{event.number}: {len(found)} page(s) match: {pages}")
+    said = f"{len(found)} page(s) match."
+    if settings.mode == "comment":
+        try:
+            said += " " + keep_comment(
+                GitHub(_api(env), env["GITHUB_TOKEN"], max_wait=max_wait), event, found, settings
+            )
+        except GitHubError as exc:
+            warn(f"GitHub: {exc}")
+            said += " GitHub could not be told: see the warning in the log."
+        _log(said)
+    else:
+        said += " Dry run (--mode summary): nothing was posted."
+    _write(env, event, found, settings, said)
+    return 0
+
+
+def _api(env: Mapping[str, str]) -> str:
+    return env.get("GITHUB_API_URL") or API
+
+
+def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Settings) -> str:
+    """Post, update or delete errdex's comment on the issue so it names ``found``; add or
+    take away ``settings.label``. Returns what was done."""
+    issue = f"/repos/{event.repo}/issues/{event.number}"
+    if not found and event.action == "opened":
+        return "Nothing to post."  # a new issue has no comment of errdex's yet
+    ours = [c for c in client.pages(f"{issue}/comments?per_page=100") if _is_ours(c)]
+    done = []
+    if found:
+        body = comment(event, found, settings)
+        if not ours:
+            posted = client.request("POST", f"{issue}/comments", {"body": body})
+            done.append(f"Posted comment {_id(posted.data)}.")
+        elif ours[0].get("body") != body:
+            client.request(
+                "PATCH", f"/repos/{event.repo}/issues/comments/{ours[0]['id']}", {"body": body}
+            )
+            done.append(f"Updated comment {ours[0]['id']}.")
+        else:
+            done.append(f"Comment {ours[0]['id']} already says so.")
+        stale = ours[1:]
+        if settings.label and settings.label not in event.labels:
+            client.request("POST", f"{issue}/labels", {"labels": [settings.label]})
+            done.append(f"Added the label {settings.label}.")
+    else:
+        stale = ours
+        if settings.label and settings.label in event.labels:
+            name = urllib.parse.quote(settings.label, safe="")
+            client.request("DELETE", f"{issue}/labels/{name}")
+            done.append(f"Took away the label {settings.label}.")
+    for old in stale:
+        client.request("DELETE", f"/repos/{event.repo}/issues/comments/{old['id']}")
+        done.append(f"Deleted comment {old['id']}.")
+    return " ".join(done) or "Nothing to post."
+
+
+def _is_ours(comment: Any) -> bool:
+    """A comment errdex wrote: it starts with the marker and a bot wrote it (so a person
+    who pastes the marker cannot have their comment edited or deleted)."""
+    if not isinstance(comment, dict) or not isinstance(comment.get("body"), str):
+        return False
+    user = comment.get("user") or {}
+    bot = user.get("type") == "Bot" or str(user.get("login", "")).endswith("[bot]")
+    return bot and comment["body"].startswith(MARKER) and "id" in comment
+
+
+def _id(data: Any) -> str:
+    return str(data.get("id")) if isinstance(data, dict) else "?"
+
+
+def _write(
+    env: Mapping[str, str], event: Event, found: list[Found], settings: Settings, said: str
+) -> None:
+    """The summary into ``$GITHUB_STEP_SUMMARY`` (else standard output) and the outputs
+    into ``$GITHUB_OUTPUT``. A file that cannot be written is a warning."""
+    text = summary(event, found, settings, said)
+    values = outputs(found)
+    lines = "".join(f"{name}={value}\n" for name, value in values.items())
+    for variable, content in (("GITHUB_STEP_SUMMARY", text), ("GITHUB_OUTPUT", lines)):
+        path = env.get(variable)
+        if not path:
+            if variable == "GITHUB_STEP_SUMMARY":
+                sys.stdout.write(content)
+            continue
+        try:
+            with open(path, "a", encoding="utf-8") as file:
+                file.write(content)
+        except OSError as exc:
+            warn(f"cannot write ${variable} ({path}): {exc.strerror or exc}")

@@ -1,0 +1,762 @@
+"""``errdex triage``: the errors a GitHub issue pastes, matched against a published site.
+
+The site is built once for this module and served over HTTP; a second local server
+plays GitHub's REST API and records every request. The events under tests/triage/ are
+shaped as GitHub sends them.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import socket
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import ROOT, make_content
+
+from errdex import github, lookup, search
+from errdex.cli import main
+from errdex.reports import Rules, fences, found_in
+from errdex.triage import MARKER, Event, Settings, comment
+
+EVENTS = Path(__file__).parent / "triage"
+REPO = "example/serve"
+SITE = """\
+title: Serve errors
+base_url: https://errors.example.test/docs/
+repository: example/site
+releases:
+  - repo: example/serve
+    name: v1.0
+    commit: "a111111111111111111111111111111111111111"
+    date: 2026-01-05
+  - repo: example/serve
+    name: v1.1
+    commit: "b222222222222222222222222222222222222222"
+    date: 2026-03-02
+"""
+
+
+def record(exception: str, message: str, more: str = "") -> str:
+    return f"""\
+repo: example/serve
+exception: {exception}
+message: {json.dumps(message)}
+source:
+  commit: "b222222222222222222222222222222222222222"
+  path: serve/config.py
+  line: 2
+  excerpt:
+    start: 1
+    code: |
+      def check():
+          raise {exception}("...")
+{more}"""
+
+
+RECORDS = {
+    "example/serve/divisible.yaml": record(
+        "ValueError",
+        "tensor_parallel_size={tp} must be divisible by data_parallel_size={dp}.",
+        """\
+releases:
+  - release: v1.0
+    commit: "a111111111111111111111111111111111111111"
+    path: serve/config.py
+    line: 2
+    message: "tp={tp} is not divisible by dp={dp}, give sizes that divide"
+  - release: v1.1
+    commit: "b222222222222222222222222222222222222222"
+    path: serve/config.py
+    line: 2
+""",
+    ),
+    "example/serve/pipeline.yaml": record(
+        "NotImplementedError",
+        "Pipeline parallelism is not supported for this model. "
+        "Supported models implement the `SupportsPP` interface.",
+    ),
+    "example/serve/kv-cache.yaml": record(
+        "ValueError",
+        "No available memory for the cache blocks. "
+        "Try increasing `gpu_memory_utilization` when initializing the engine.",
+    ),
+    # A wrapper every crash of the engine ends with: it says nothing of the cause.
+    "example/serve/engine-core.yaml": record(
+        "RuntimeError",
+        "Engine core initialization failed. See root cause above. Failed core proc(s): {procs}",
+        "triage: false\n",
+    ),
+    "example/serve/unknown-dtype.yaml": record("ValueError", "Unknown dtype {dtype} for {layer}"),
+}
+DIVISIBLE = (
+    "Traceback (most recent call last):\n"
+    '  File "/app/serve/config.py", line 2, in check\n'
+    "    raise ValueError(\n"
+    "ValueError: tensor_parallel_size={tp} must be divisible by data_parallel_size={dp}.\n"
+)
+PIPELINE = (
+    "NotImplementedError: Pipeline parallelism is not supported for this model. "
+    "Supported models implement the `SupportsPP` interface."
+)
+ENGINE = (
+    "Traceback (most recent call last):\n"
+    '  File "/app/serve/engine.py", line 9, in start\n'
+    "    raise RuntimeError(\n"
+    "RuntimeError: Engine core initialization failed. See root cause above. "
+    "Failed core proc(s): {'EngineCore_0': 1}\n"
+)
+
+
+@dataclass
+class Built:
+    content: Path
+    out: Path
+    url: str
+    paths: list[str]
+    """Every path the site's server was asked for, in order."""
+
+    def page_of(self, name: str) -> dict[str, Any]:
+        """The JSON document of the record in ``RECORDS[name]``."""
+        message = yaml.safe_load(RECORDS[name])["message"]
+        for path in (self.out / "api" / "errors").glob("*.json"):
+            document = json.loads(path.read_text())
+            if document.get("message") == message:
+                return document
+        raise AssertionError(name)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
+    root = tmp_path_factory.mktemp("triage")
+    content = make_content(root, RECORDS, SITE)
+    out = root / "public"
+    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "cache")]
+    assert main(argv) == 0
+    paths: list[str] = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def send_head(self):  # type: ignore[no-untyped-def]
+            paths.append(self.path)
+            return super().send_head()
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(out))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield Built(content, out, f"http://127.0.0.1:{server.server_port}/", paths)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def source(site: Built) -> lookup.Source:
+    return lookup.site_source(lookup.WebStore(site.url, None))
+
+
+def issue(paste: str) -> str:
+    """``paste`` inside the body of a bug report as GitHub's issue forms write it."""
+    return (
+        "### Your current environment\n\n<details>\n<summary>collect_env.py</summary>\n\n"
+        "```text\nPyTorch version: 2.5.1\nOS: Ubuntu 22.04\n```\n</details>\n\n"
+        f"### Describe the bug\n\nIt fails at startup:\n\n```\n{paste}\n```\n\nAny idea?\n"
+    )
+
+
+# --- found_in: which records a body pastes ---------------------------------------------
+
+
+def test_a_traceback_in_a_bug_report_finds_its_page_with_the_users_values(
+    site: Built, source: lookup.Source
+) -> None:
+    body = issue(DIVISIBLE.format(tp=8, dp=3))
+
+    found = found_in(source, body)
+
+    page = site.page_of("example/serve/divisible.yaml")
+    assert [(f.id, f.url) for f in found] == [(page["id"], page["url"])]
+    assert found[0].values == (("tp", "8"), ("dp", "3"))
+    assert found[0].confidence >= 0.9
+    line = body.splitlines()[found[0].line - 1]  # type: ignore[operator]
+    assert line.startswith("ValueError: tensor_parallel_size=8")
+    assert found[0].releases == ("v1.0", "v1.1")
+    assert found[0].wording is None
+
+
+def test_every_error_a_body_pastes_is_found_once_best_first(source: lookup.Source) -> None:
+    body = issue(DIVISIBLE.format(tp=8, dp=3)) + "\nand later:\n\n" + issue(PIPELINE)
+    body += "\nagain:\n" + issue(DIVISIBLE.format(tp=6, dp=4))
+
+    found = found_in(source, body)
+
+    # search.find answers with one reading only: the report reads them all.
+    assert len(search.find(source.index, body)[1]) == 1
+    assert sorted(f.exception for f in found) == ["NotImplementedError", "ValueError"]
+    assert [f.confidence for f in found] == sorted((f.confidence for f in found), reverse=True)
+    assert len(found_in(source, body, Rules(limit=1))) == 1
+
+
+def test_an_earlier_wording_says_which_release_printed_it(source: lookup.Source) -> None:
+    found = found_in(
+        source, issue("ValueError: tp=8 is not divisible by dp=3, give sizes that divide")
+    )
+
+    assert len(found) == 1
+    assert found[0].wording == {
+        "until": "v1.0",
+        "since": "v1.1",
+        "now": "tensor_parallel_size={tp} must be divisible by data_parallel_size={dp}.",
+    }
+    assert found[0].values == (("tp", "8"), ("dp", "3"))
+
+
+def test_a_bare_message_in_a_fence_of_an_issue_form_is_found(source: lookup.Source) -> None:
+    body = issue("tensor_parallel_size=8 must be divisible by data_parallel_size=3.")
+
+    # The whole body is no message, and its last line is prose: only the fence is.
+    assert search.find(source.index, body)[1] == []
+    assert [f.values for f in found_in(source, body)] == [(("tp", "8"), ("dp", "3"))]
+
+
+def test_a_feature_request_that_names_a_message_in_prose_gets_nothing(
+    source: lookup.Source,
+) -> None:
+    body = (
+        "### The feature\n\nPlease say more than: no available memory for the cache blocks. "
+        "I tried increasing gpu_memory_utilization"
+    )
+
+    assert search.find(source.index, body)[1], "search would guess; the report must not"
+    assert found_in(source, body, Rules(min_confidence=0, min_own_text=0)) == []
+
+
+def test_the_exception_a_paste_names_must_be_the_records(source: lookup.Source) -> None:
+    paste = issue(
+        "TypeError: No available memory for the cache blocks. Try increasing "
+        "`gpu_memory_utilization` when initializing the engine."
+    )
+
+    assert found_in(source, paste) == []
+    assert [f.exception for f in found_in(source, paste, Rules(exception_must_agree=False))] == [
+        "ValueError"
+    ]
+
+
+def test_a_message_with_little_text_of_its_own_is_not_reported(source: lookup.Source) -> None:
+    paste = issue("ValueError: Unknown dtype float7 for lm_head")
+
+    assert search.find(source.index, paste)[1][0].exact  # "unknown", "dtype", "for": 15
+    assert found_in(source, paste) == []
+    assert [f.values for f in found_in(source, paste, Rules(min_own_text=15))] == [
+        (("dtype", "float7"), ("layer", "lm_head"))
+    ]
+
+
+def test_a_partial_match_needs_a_lower_min_confidence(source: lookup.Source) -> None:
+    paste = issue("NotImplementedError: Pipeline parallelism is not supported for this model.")
+
+    assert found_in(source, paste) == []
+    found = found_in(source, paste, Rules(min_confidence=0.5))
+    assert [(f.exception, f.confidence < 0.9) for f in found] == [("NotImplementedError", True)]
+
+
+def test_a_record_kept_out_of_triage_is_never_reported(site: Built, source: lookup.Source) -> None:
+    paste = issue(ENGINE)
+    document = site.page_of("example/serve/engine-core.yaml")
+
+    assert document["triage"] is False
+    assert search.find(source.index, paste)[1][0].entry.id == document["id"]
+    assert found_in(source, paste) == []
+    from_yaml = lookup.content_source(site.content, strict=False)
+    assert search.find(from_yaml.index, paste)[1][0].entry.id == document["id"]
+    assert found_in(from_yaml, paste) == []
+    # Nor does a worse guess take its place.
+    assert found_in(source, paste, Rules(min_confidence=0, min_own_text=0)) == []
+
+
+def test_the_records_yaml_and_the_published_index_report_the_same(
+    site: Built, source: lookup.Source
+) -> None:
+    from_yaml = lookup.content_source(site.content, strict=False)
+    body = issue(DIVISIBLE.format(tp=2, dp=7)) + issue(PIPELINE)
+
+    assert found_in(from_yaml, body) == found_in(source, body)
+
+
+def test_fences_are_read_as_github_shows_them() -> None:
+    body = "a\n````md\nx\n```\ny\n````\nz\n~~~\nopen to the end"
+
+    assert fences(body) == [(2, "x\n```\ny"), (8, "open to the end")]
+
+
+def test_a_users_value_cannot_break_out_of_the_comment() -> None:
+    from errdex.reports import Found
+
+    value = "`x` @admin [link](https://evil.test) <!-- -->"
+    found = Found(
+        "1", "https://e.test/a/", "T", "ValueError", "m {v}", 1, 1, (("v", value),), 3, value, None
+    )
+    event = Event("issues", "opened", REPO, 1, "t", value, "open", "u", False, (), False, None)
+
+    text = comment(event, [found], Settings())
+
+    said = next(line for line in text.splitlines() if line.startswith("- your values"))
+    assert "``" + " `x` @admin [link](https://evil.test) <!-- --> " + "``" in said
+    assert text.startswith(MARKER + "\n")
+
+
+# --- errdex triage: the command a workflow runs, against a GitHub of our own ----------
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    headers: dict[str, str]
+    """By lowercase name."""
+    body: Any
+
+
+@dataclass
+class FakeGitHub:
+    """GitHub's REST API for issues' comments and labels, recording every request."""
+
+    url: str = ""
+    requests: list[Request] = field(default_factory=list)
+    comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    failures: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    """Answers given, in order, before any request is served."""
+    next_id: int = 5000
+
+    def writes(self) -> list[Request]:
+        return [r for r in self.requests if r.method != "GET"]
+
+    def handle(self, method: str, target: str, body: Any) -> tuple[int, dict[str, str], Any]:
+        if self.failures:
+            status, headers = self.failures.pop(0)
+            return status, headers, {"message": "API rate limit exceeded"}
+        parts = urllib.parse.urlsplit(target)
+        query = urllib.parse.parse_qs(parts.query)
+        path = parts.path
+        if m := re.fullmatch(r"/repos/example/serve/issues/(\d+)/comments", path):
+            number = int(m.group(1))
+            if method == "POST":
+                self.next_id += 1
+                made = {"id": self.next_id, "body": body["body"], "user": BOT}
+                self.comments.setdefault(number, []).append(made)
+                return 201, {}, made
+            per_page = int(query.get("per_page", ["30"])[0])
+            page = int(query.get("page", ["1"])[0])
+            items = self.comments.get(number, [])
+            headers = {}
+            if page * per_page < len(items):
+                following = f"{self.url}{path}?per_page={per_page}&page={page + 1}"
+                headers["Link"] = f'<{following}>; rel="next", <{following}>; rel="last"'
+            return 200, headers, items[(page - 1) * per_page : page * per_page]
+        if m := re.fullmatch(r"/repos/example/serve/issues/comments/(\d+)", path):
+            for items in self.comments.values():
+                for item in items:
+                    if item["id"] == int(m.group(1)):
+                        if method == "DELETE":
+                            items.remove(item)
+                            return 204, {}, None
+                        item["body"] = body["body"]
+                        return 200, {}, item
+            return 404, {}, {"message": "Not Found"}
+        if re.fullmatch(r"/repos/example/serve/issues/\d+/labels(/.+)?", path):
+            return 200, {}, [{"name": n} for n in (body or {}).get("labels", [])]
+        return 404, {}, {"message": "Not Found"}
+
+
+BOT = {"login": "github-actions[bot]", "type": "Bot"}
+HUMAN = {"login": "octocat", "type": "User"}
+
+
+@pytest.fixture
+def api() -> Iterator[FakeGitHub]:
+    fake = FakeGitHub()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def _any(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            body = json.loads(raw) if raw else None
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            fake.requests.append(Request(self.command, self.path, headers, body))
+            status, headers, data = fake.handle(self.command, self.path, body)
+            out = b"" if data is None else json.dumps(data).encode()
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(out)))
+            self.end_headers()
+            self.wfile.write(out)
+
+        do_GET = do_POST = do_PATCH = do_DELETE = _any
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    fake.url = f"http://127.0.0.1:{server.server_port}"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield fake
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class Outcome:
+    code: int
+    out: str
+    err: str
+    summary: str
+    outputs: dict[str, str]
+    waits: list[float]
+
+    @property
+    def matches(self) -> list[dict[str, Any]]:
+        return json.loads(self.outputs["matches"])  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def triage(
+    site: Built,
+    api: FakeGitHub,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):  # type: ignore[no-untyped-def]
+    """Run ``errdex triage`` on an event of tests/triage/ as a workflow step would."""
+    waits: list[float] = []
+    monkeypatch.setattr(github, "pause", waits.append)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghs_test-token")
+    monkeypatch.setenv("GITHUB_API_URL", api.url)
+    monkeypatch.delenv("GITHUB_EVENT_NAME", raising=False)
+    monkeypatch.delenv("GITHUB_EVENT_PATH", raising=False)
+
+    def call(event: str, *flags: str, site_url: str | None = None) -> Outcome:
+        summary, outputs = tmp_path / "summary.md", tmp_path / "output.txt"
+        for path in (summary, outputs):
+            path.write_text("")
+        monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+        monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+        waits.clear()
+        capsys.readouterr()
+        argv = ["triage", "--event", str(EVENTS / event), "--site", site_url or site.url]
+        code = main([*argv, "--cache", str(tmp_path / "cache"), *flags])
+        captured = capsys.readouterr()
+        pairs = [line.split("=", 1) for line in outputs.read_text().splitlines()]
+        return Outcome(
+            code, captured.out, captured.err, summary.read_text(), dict(pairs), list(waits)
+        )
+
+    return call
+
+
+def test_a_new_issue_gets_one_comment_linking_its_page_with_its_values(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, site: Built
+) -> None:
+    page = site.page_of("example/serve/divisible.yaml")
+
+    result = triage("opened.json", "--mode", "comment")
+
+    assert result.code == 0, result.err
+    # Listed first: a run again of the same event does not post twice.
+    assert [(r.method, r.path) for r in api.requests] == [
+        ("GET", "/repos/example/serve/issues/7/comments?per_page=100"),
+        ("POST", "/repos/example/serve/issues/7/comments"),
+    ]
+    posted = api.requests[1]
+    assert posted.headers["authorization"] == "Bearer ghs_test-token"
+    assert posted.headers["accept"] == "application/vnd.github+json"
+    assert posted.headers["x-github-api-version"] == "2022-11-28"
+    assert posted.headers["user-agent"].startswith("errdex/")
+    text = posted.body["body"]
+    assert text.startswith(MARKER)
+    assert f"]({page['url']})" in text
+    assert "`tp` = `8`, `dp` = `3`" in text
+    assert "raised in v1.0, v1.1" in text
+    assert "Wrong match?" in text
+    assert result.outputs["matched"] == "true"
+    assert [(m["id"], m["url"]) for m in result.matches] == [(page["id"], page["url"])]
+    assert result.matches[0]["confidence"] >= 0.9
+    assert page["url"] in result.summary
+
+
+def test_an_edit_updates_the_same_comment_then_deletes_it_with_the_traceback(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    # People talked on the issue first: errdex's comment is on the second page of 100.
+    api.comments[7] = [{"id": n, "body": f"me too {n}", "user": HUMAN} for n in range(1, 121)]
+    assert triage("opened.json", "--mode", "comment").code == 0
+    (ours,) = [c for c in api.comments[7] if c["user"] == BOT]
+    api.requests.clear()
+
+    assert triage("edited.json", "--mode", "comment").code == 0
+
+    assert [(r.method, r.path) for r in api.requests] == [
+        ("GET", "/repos/example/serve/issues/7/comments?per_page=100"),
+        ("GET", "/repos/example/serve/issues/7/comments?per_page=100&page=2"),
+        ("PATCH", f"/repos/example/serve/issues/comments/{ours['id']}"),
+    ]
+    assert "`tp` = `6`, `dp` = `4`" in ours["body"]
+    api.requests.clear()
+
+    # The same edit again: the comment says so already.
+    assert triage("edited.json", "--mode", "comment").code == 0
+    assert api.writes() == []
+
+    result = triage("edited-traceback-removed.json", "--mode", "comment")
+
+    assert result.code == 0
+    assert [(r.method, r.path) for r in api.writes()] == [
+        ("DELETE", f"/repos/example/serve/issues/comments/{ours['id']}")
+    ]
+    assert [c for c in api.comments[7] if c["user"] == BOT] == []
+    assert len(api.comments[7]) == 120
+    assert result.outputs == {"matched": "false", "matches": "[]"}
+
+
+def test_a_persons_comment_that_carries_the_marker_is_left_alone(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    api.comments[7] = [{"id": 1, "body": MARKER + " gotcha", "user": HUMAN}]
+
+    assert triage("edited-traceback-removed.json", "--mode", "comment").code == 0
+    assert triage("edited.json", "--mode", "comment").code == 0
+
+    assert [r.method for r in api.writes()] == ["POST"]
+    assert api.comments[7][0]["body"] == MARKER + " gotcha"
+
+
+def test_the_label_is_added_only_when_asked(triage, api: FakeGitHub) -> None:  # type: ignore[no-untyped-def]
+    assert triage("opened.json", "--mode", "comment").code == 0
+    assert not any("labels" in r.path for r in api.requests)
+
+    assert triage("edited.json", "--mode", "comment", "--label", "errdex-matched").code == 0
+
+    labelled = [r for r in api.requests if "labels" in r.path]
+    assert [(r.method, r.path, r.body) for r in labelled] == [
+        ("POST", "/repos/example/serve/issues/7/labels", {"labels": ["errdex-matched"]})
+    ]
+
+
+def test_an_errdex_comment_asks_for_a_triage_and_other_comments_do_not(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, site: Built
+) -> None:
+    assert triage("comment-chat.json", "--mode", "comment").code == 0
+    assert api.requests == []
+
+    result = triage("comment-command.json", "--mode", "comment")
+
+    assert result.code == 0
+    (posted,) = api.writes()
+    assert posted.path == "/repos/example/serve/issues/9/comments"
+    assert site.page_of("example/serve/pipeline.yaml")["url"] in posted.body["body"]
+
+
+@pytest.mark.parametrize(
+    ("event", "why"),
+    [
+        ("pull-request.json", "pull request"),
+        ("pull-request-comment.json", "pull request"),
+        ("bot.json", "is a bot"),
+        ("closed-edited.json", "closed"),
+        ("skip-label.json", "labelled errdex-skip"),
+    ],
+)
+def test_pull_requests_bots_closed_and_opted_out_issues_get_no_request_at_all(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, site: Built, event: str, why: str
+) -> None:
+    site.paths.clear()
+
+    result = triage(event, "--mode", "comment", "--label", "errdex-matched")
+
+    assert result.code == 0
+    assert api.requests == []
+    assert site.paths == []
+    assert why in result.summary
+    assert result.outputs["matched"] == "false"
+
+
+@pytest.mark.parametrize("event", ["no-match.json", "feature-request.json"])
+def test_an_issue_without_a_known_error_gets_no_comment(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, event: str
+) -> None:
+    result = triage(event, "--mode", "comment", "--label", "errdex-matched")
+
+    assert result.code == 0
+    assert api.requests == []
+    assert result.outputs == {"matched": "false", "matches": "[]"}
+
+
+def test_the_default_is_a_dry_run_that_writes_the_summary_and_outputs(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, site: Built, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_TOKEN")
+    page = site.page_of("example/serve/divisible.yaml")
+
+    result = triage("opened.json")
+
+    assert result.code == 0, result.err
+    assert api.requests == []
+    assert result.matches[0]["id"] == page["id"]
+    assert {"id", "url", "score", "confidence", "wording", "releases"} <= set(result.matches[0])
+    assert result.matches[0]["releases"] == ["v1.0", "v1.1"]
+    assert f"]({page['url']})" in result.summary
+    assert "nothing was posted" in result.summary
+
+
+@pytest.mark.parametrize(
+    "limited",
+    [
+        (429, {"Retry-After": "3"}),
+        (403, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "RESET"}),
+    ],
+    ids=["429-retry-after", "403-ratelimit-reset"],
+)
+def test_a_rate_limit_is_waited_out_then_the_comment_is_posted(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, limited: tuple[int, dict[str, str]]
+) -> None:
+    status, headers = limited
+    headers = {k: str(int(time.time()) + 5) if v == "RESET" else v for k, v in headers.items()}
+    api.failures = [(status, headers)]
+
+    result = triage("opened.json", "--mode", "comment")
+
+    assert result.code == 0
+    assert "::warning" not in result.out
+    assert [r.method for r in api.requests] == ["GET", "GET", "POST"]
+    assert len(api.comments[7]) == 1
+    (waited,) = result.waits
+    assert waited == 3 if status == 429 else 3 <= waited <= 6
+
+
+def test_a_rate_limit_longer_than_the_budget_is_a_warning_not_a_failure(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    api.failures = [(429, {"Retry-After": "600"})]
+
+    result = triage("opened.json", "--mode", "comment")
+
+    assert result.code == 0
+    assert result.waits == []
+    assert re.search(r"^::warning title=errdex triage::GitHub: .*429", result.out, re.M)
+    assert 7 not in api.comments
+
+
+def test_an_api_that_is_down_is_a_warning_after_bounded_retries(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    api.failures = [(500, {})] * 50
+
+    result = triage("edited.json", "--mode", "comment")
+
+    assert result.code == 0
+    assert re.search(r"^::warning title=errdex triage::GitHub: .*500", result.out, re.M)
+    assert result.waits == [1, 2, 4, 8, 16]  # 32 s more would pass the 60 s budget
+    assert api.writes() == []
+
+
+def test_a_site_that_cannot_be_reached_is_a_warning_and_changes_nothing(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+
+    result = triage(
+        "edited-traceback-removed.json", "--mode", "comment", site_url=f"http://127.0.0.1:{port}/"
+    )
+
+    assert result.code == 0
+    assert re.search(r"^::warning title=errdex triage::the site's search index", result.out, re.M)
+    assert api.requests == []  # the comment stays: no match is not the same as no answer
+
+
+def test_only_usage_errors_fail(triage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "garbage.json").write_text("{not json")
+    assert triage("missing.json").code == 1
+    assert triage(str(tmp_path / "garbage.json")).code == 1
+    monkeypatch.delenv("GITHUB_TOKEN")
+    result = triage("opened.json", "--mode", "comment")
+    assert result.code == 1
+    assert "GITHUB_TOKEN" in result.err
+    with pytest.raises(SystemExit) as exited:
+        main(["triage", "--site", "x", "--mode", "loud"])
+    assert exited.value.code == 2
+
+
+# --- The action and the README's workflow --------------------------------------------
+
+
+def _runs(steps: list[dict[str, Any]]) -> list[str]:
+    return [step["run"] for step in steps if "run" in step]
+
+
+def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    steps = action["runs"]["steps"]
+
+    assert action["runs"]["using"] == "composite"
+    assert {"site-url", "mode"} <= set(action["inputs"])
+    assert set(action["outputs"]) == {"matched", "matches"}
+    for script in _runs(steps):
+        assert "${{" not in script, script
+    assert any("actions/setup-python" in step.get("uses", "") for step in steps)
+    env = {k: v for step in steps for k, v in step.get("env", {}).items()}
+    assert "github.action_path" in env.get("ACTION_PATH", "")
+    assert "inputs.site-url" in env["SITE_URL"]
+    # Every control of the command is an input.
+    parser_flags = {"--mode", "--min-confidence", "--min-own-text", "--limit", "--label"}
+    script = "\n".join(_runs(steps))
+    assert all(flag in script for flag in parser_flags | {"--skip-label", "--max-wait"})
+
+
+def test_the_readme_workflow_gives_issues_write_to_the_comment_job_alone() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Triage of GitHub issues", 1)[1].split("\n## ", 1)[0]
+    workflow = yaml.safe_load(section.split("```yaml\n", 1)[1].split("```", 1)[0])
+    jobs = workflow["jobs"]
+
+    writers = [name for name, job in jobs.items() if job["permissions"].get("issues") == "write"]
+    assert writers == ["comment"]
+    assert jobs["summary"]["permissions"] == {"contents": "read"}
+    for job in jobs.values():
+        for script in _runs(job["steps"]):
+            assert "${{" not in script, script
+    assert "python build.py triage" in readme
+
+
+def test_the_label_goes_when_the_matches_go(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, tmp_path: Path
+) -> None:
+    event = json.loads((EVENTS / "edited-traceback-removed.json").read_text())
+    event["issue"]["labels"] = [{"name": "errdex-matched"}]
+    labelled = tmp_path / "labelled.json"
+    labelled.write_text(json.dumps(event))
+
+    assert triage(str(labelled), "--mode", "comment", "--label", "errdex-matched").code == 0
+
+    assert [(r.method, r.path) for r in api.writes()] == [
+        ("DELETE", "/repos/example/serve/issues/7/labels/errdex-matched")
+    ]
