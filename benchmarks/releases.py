@@ -37,7 +37,7 @@ from errdex.history import history
 
 from . import real_pastes
 from .real import _sha256
-from .search import machine
+from .search import Case, machine
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".errdex" / "bench" / "releases"
@@ -195,16 +195,7 @@ def history_cost(size: int, seed: int) -> float:
             content = Path(tmp) / f"{label}-{turn}" / "content"
             write_content(content, corpus)
             if label == "with":
-                site = content / "site.yaml"
-                site.write_text(
-                    site.read_text()
-                    + "releases:\n"
-                    + "".join(
-                        f"- {{repo: {r}, name: {v}, commit: '0123456789'}}\n"
-                        for r in sorted({str(x["repo"]) for x in records})
-                        for v in ("v1", "v2", "v3")
-                    )
-                )
+                _site_yaml_releases(content, records)
             seconds = errdex(
                 "build",
                 "--content",
@@ -225,15 +216,89 @@ def history_cost(size: int, seed: int) -> float:
     return ratio
 
 
+def _site_yaml_releases(content: Path, records: list[dict[str, Any]]) -> None:
+    """List the three releases of ``with_history`` in ``site.yaml``, for every repo."""
+    site = content / "site.yaml"
+    site.write_text(
+        site.read_text()
+        + "releases:\n"
+        + "".join(
+            f"- {{repo: {r}, name: {v}, commit: '0123456789'}}\n"
+            for r in sorted({str(x["repo"]) for x in records})
+            for v in ("v1", "v2", "v3")
+        )
+    )
+
+
+def history_bytes(size: int, seed: int, sample: int = 90) -> bool:
+    """What the first query of a fresh page reads, in chromium, from the search index of
+    ``size`` synthetic records with three releases of history, against the same records
+    without (the index as a build makes it: every wording, read through ``gather``).
+    Target: <= 150 KB gzipped with history. Returns whether it is met."""
+    from errdex.build import Options, gather
+
+    from .corpus import generate, write_content
+    from .search import build_index, first_query_run, make_cases, record_id, spread
+
+    records = generate(size, seed=seed)
+    cases = spread(make_cases(records, build_index(records), max(1, sample // 6), seed), sample)
+    # The earlier wordings too, as the first release printed them.
+    worded = [r for r in with_history(records, 0.03, seed) if "message" in r["releases"][0]]
+    rng = random.Random(seed)
+    earlier = [
+        Case(
+            "earlier",
+            f"{r['exception']}: {real_pastes.fill({'message': r['releases'][0]['message']}, rng)}",
+            frozenset({record_id(r)}),
+        )
+        for r in worded[: max(1, sample // 6)]
+    ]
+    runs = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, corpus in (("without", records), ("with", with_history(records, 0.03, seed))):
+            content = Path(tmp) / label / "content"
+            write_content(content, corpus)
+            if label == "with":
+                _site_yaml_releases(content, records)
+            site, _ = gather(Options(content=content))
+            entries = search.entries_from(site.records)
+            index = search.Index.build(
+                [*entries, *search.old_entries(site.records, site.config, len(entries))]
+            )
+            runs[label] = first_query_run(index, [*cases, *earlier], 0.0, False)
+    for label, run in runs.items():
+        print(
+            f"first query at {size:,} synthetic records, {label} three releases of history "
+            f"({len(cases)} pastes of every kind and {len(earlier)} earlier wordings, a fresh "
+            f"page each): the first answer reads at most {run['bytes_max'] / 1024:.1f} KB "
+            f"gzipped; the whole answer median {run['whole_bytes_p50'] / 1024:.1f} KB, at "
+            f"most {run['whole_bytes_max'] / 1024:.1f} KB"
+        )
+    most = float(runs["with"]["whole_bytes_max"])
+    met = most <= 150 * 1024
+    print(
+        f"with history, the most any first query reads: {most / 1024:.1f} KB gzipped "
+        f"(target <= 150 KB: {'met' if met else 'MISSED'})"
+    )
+    return met
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.releases", description=__doc__)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--cost-only", action="store_true", help="only the cost of history to a cold build"
     )
+    parser.add_argument(
+        "--bytes-only",
+        action="store_true",
+        help="only what a first query reads from an index with history",
+    )
     args = parser.parse_args(argv)
     if args.cost_only:
         return 0 if history_cost(10_000, args.seed) <= 1.10 else 1
+    if args.bytes_only:
+        return 0 if history_bytes(10_000, args.seed) else 1
     repo = checkout()
     print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; machine: {machine()}")
     print(f"python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.1f}")
@@ -293,6 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for kind, then, got in misses[:10]:
             print(f"  miss ({kind}): {then[:90]!r} -> {got[:70] if got else None!r}")
     ok &= history_cost(10_000, args.seed) <= 1.10
+    ok &= history_bytes(10_000, args.seed)
     return 0 if ok else 1
 
 
