@@ -340,3 +340,24 @@ def test_a_range_of_tags_follows_history(run, upstream, content) -> None:  # typ
     assert "(release v1.0.5)" not in done.err
     assert "(release v1.1)" in done.err and "(release v1.2)" in done.err
     assert "skipped:" not in done.err  # a record the walk would create is not "skipped"
+
+
+def test_an_error_removed_earlier_is_not_reworded_into_a_later_raise_near_it(  # type: ignore[no-untyped-def]
+    run, upstream, content
+) -> None:
+    # v1.3 adds a raise to the function v1.2 removed "size is too big" from: a new error,
+    # not that one reworded (its line is one of an older version of the file).
+    added = '    if not name:\n        raise ValueError("no name")\n    return name\n'
+    (upstream / "pkg" / "check.py").write_text(V3.replace("    return name\n", added))
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-qm", "v1.3")
+    git(upstream, "tag", "v1.3")
+    walk(run, upstream, content)
+    done = run("pin", upstream, "--repo", REPO, "--ref", "v1.3", "--content", content)
+    assert done.code == 0, done.err
+    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed, 1 new" in done.err
+    found = records(content)
+    gone = found["size is too big"]
+    assert gone["source"]["removed_in"] == git(upstream, "rev-parse", "v1.2")
+    assert [r["release"] for r in gone["releases"]] == ["v1.0", "v1.1"]
+    assert [(r["release"], r["line"]) for r in found["no name"]["releases"]] == [("v1.3", 7)]

@@ -231,3 +231,77 @@ def test_a_record_without_analysis_still_gets_a_useful_page(built_site: Path) ->
     assert page.select(".code-view .line.raise")
     assert len(section(page, "related").select("li a")) >= 2
     assert "No analysis yet" in words(page.select_one("footer .provenance"))
+
+
+# The vllm releases the bundled records are pinned across (README: Releases), each with
+# the commit its sdist on PyPI was built from: setuptools-scm's `__commit_id__` in the
+# sdist's vllm/_version.py (`'g2cf0a6915'` for v0.28.0). GitHub has each tag and commit.
+VLLM_RELEASES = {
+    "v0.17.1": "95c0f928c",
+    "v0.18.0": "bcf2be961",
+    "v0.18.1": "a26e8dc7f",
+    "v0.19.0": "2a69949bd",
+    "v0.19.1": "b1388b1fb",
+    "v0.20.0": "b8160878f",
+    "v0.20.1": "f98b2747f",
+    "v0.20.2": "bc150f502",
+    "v0.21.0": "9da56fd18",
+    "v0.22.0": "0b3ba88f1",
+    "v0.22.1": "0decac0d9",
+    "v0.23.0": "91df0fad4",
+    "v0.24.0": "ee0da84ab",
+    "v0.25.0": "dd10e03f9",
+    "v0.25.1": "752a3a504",
+    "v0.26.0": "f2654939e",
+    "v0.27.0": "4bdc8a788",
+    "v0.27.1": "6e448d0ea",
+    "v0.28.0": "2cf0a6915",
+    "v0.29.0": "98dff2a81",
+    "v0.30.0": "ced6857af",
+    "v0.31.0": "db9527a46",
+    "v0.32.0": "5df63a720",
+    "v0.33.0": "4ba787ec9",
+}
+GITHUB_BLOB = "https://github.com/vllm-project/vllm/blob/"
+
+
+def test_the_a2a_page_says_in_which_release_it_was_removed(built_site: Path) -> None:
+    page = soup(built_site / "errors" / "9c019ab65f8b8d16" / "index.html")
+    body = section(page, "releases")
+    assert words(body.select_one(".raised")) == "Raised in v0.18.0 to v0.28.0; removed in v0.29.0."
+    # Where each release raises it, newest first, as each release's own file has it.
+    lines = {"v0.18": 423, "v0.19": 398, "v0.20": 479, "v0.21": 481, "v0.22": 485}
+    lines |= {"v0.23": 494, "v0.24": 510, "v0.25": 510, "v0.26": 523, "v0.27": 542}
+    lines |= {"v0.28": 542}
+    raising = [r for r in VLLM_RELEASES if r.rpartition(".")[0] in lines]
+    places = body.select(".places li")
+    assert [words(li.a) for li in places] == raising[::-1]
+    for li, release in zip(places, raising[::-1], strict=True):
+        line = lines[release.rpartition(".")[0]]
+        code = li.select("a")[1]
+        assert words(code) == f"vllm/config/parallel.py:{line}"
+        commit = VLLM_RELEASES[release]
+        assert code["href"] == f"{GITHUB_BLOB}{commit}/vllm/config/parallel.py#L{line}"
+    assert places[0].a["href"] == "../../repos/vllm-project/vllm/releases/v0.28.0/"
+    # The source stays where the seed page has it: the commit the analysis read.
+    permalink = section(page, "source").select_one(".permalink a")["href"]
+    assert permalink.startswith(f"{GITHUB_BLOB}c794754062/")
+
+
+def test_every_bundled_github_link_names_a_real_commit(built_site: Path) -> None:
+    """Each link to vllm's code names the commit the records were analysed at, or the
+    commit of the release it is listed under (its sdist's commit, never a synthetic one)."""
+    said = {}
+    for path in sorted((built_site / "errors").glob("*/index.html")):
+        page = soup(path)
+        if page.find("h2", id="releases") is None:
+            continue
+        said[path.parent.name] = words(section(page, "releases").select_one(".raised"))
+        for li in section(page, "releases").select(".places li"):
+            release, code = words(li.a), li.select("a")[1]["href"]
+            assert code.startswith(f"{GITHUB_BLOB}{VLLM_RELEASES[release]}/vllm/"), code
+        for link in page.select(f'a[href^="{GITHUB_BLOB}"]'):
+            commit = link["href"].removeprefix(GITHUB_BLOB).split("/")[0]
+            assert commit in {"c794754062", *VLLM_RELEASES.values()}, link["href"]
+    assert said["23b4373e94335665"] == "Raised since v0.27.0."
+    assert len(said) == 7

@@ -438,6 +438,16 @@ def pin(
         blocks = {}
         source = record.data["source"]
         path, line, exception = source["path"], source["line"], record.data["exception"]
+        stale = release is not None and any(
+            isinstance(e, dict) and e.get("release") == release
+            for e in record.data.get("releases", ())
+        )
+        if source.get("removed_in") and not stale:
+            # Removed at an earlier pin: its place is that of an older version of the
+            # file, so another raise near it now is no rewording of it. Only its own
+            # words, found again (above), bring it back.
+            report.add("removed", None)
+            continue
         if path not in by_line:
             by_line[path] = _grouped(sites_in(path), lambda s: (s.exception, s.line), taken)
             by_function[path] = _grouped(sites_in(path), lambda s: (s.exception, s.function), taken)
@@ -465,13 +475,6 @@ def pin(
                 # The releases before keep their wording, now that the message changes.
                 blocks["releases"] = _reworded(record.data, site.template)
             writes.add(record, "reworded", f"{_shown(record)}: {site.template[:70]}", blocks)
-            continue
-        stale = release is not None and any(
-            isinstance(e, dict) and e.get("release") == release
-            for e in record.data.get("releases", ())
-        )
-        if source.get("removed_in") and not stale:
-            report.add("removed", None)
             continue
         gone = f"{_shown(record)} (last seen at {str(source['commit'])[:10]})"
         blocks = {"source": {**_facts(source), "removed_in": source.get("removed_in") or commit}}
