@@ -185,9 +185,10 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
     return result, writer.changed, writer.removed
 
 
-def gather(options: Options) -> tuple[Site, list[Problem]]:
-    """Load, validate, model and link the content; raise BuildError if anything is wrong."""
-    site, warnings, _ = _read(options, parallel_read=False)
+def gather(options: Options, parallel_read: bool = False) -> tuple[Site, list[Problem]]:
+    """Load, validate, model and link the content; raise BuildError if anything is wrong.
+    With ``parallel_read``, a big content folder is read on every core."""
+    site, warnings, _ = _read(options, parallel_read)
     return site, warnings
 
 

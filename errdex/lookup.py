@@ -367,7 +367,7 @@ def content_source(content: Path, strict: bool) -> Source:
     from .build import Options, gather
     from .urls import json_url, page_url
 
-    site, _warnings = gather(Options(content=content, strict=strict))
+    site, _warnings = gather(Options(content=content, strict=strict), parallel_read=True)
     entries = search.entries_from(site.records)
     index = search.Index.build(
         [*entries, *search.old_entries(site.records, site.config, len(entries))]

@@ -67,9 +67,15 @@ def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
     """Every error the body pastes that an index record explains, best first, at most
     rules.limit, one per record."""
     best: dict[str, tuple[tuple[float, ...], Found]] = {}
+    index = source.index
+    # Only whole messages can pass: every record that may be one is checked, sooner.
+    wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
     try:
         for order, reading in enumerate(_readings(body)):
-            ranked = [match for _, match in search._ranked(source.index, reading)]
+            if wholes is not None:
+                ranked = [match for _, match in wholes.ranked(reading)]
+            else:
+                ranked = [match for _, match in search._ranked(index, reading)]
             for match in search._grouped(ranked, len(ranked)):
                 if not _passes(reading, match, rules):
                     continue
@@ -85,6 +91,82 @@ def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
         raise Unavailable(f"{source.where}: the search index is damaged ({exc!r})") from None
     kept = sorted(best.values(), key=lambda item: item[0])
     return [found for _, found in kept[: rules.limit]]
+
+
+PARTIAL_MOST = 0.85
+"""The highest confidence a match of less than a whole message gets (lookup.confidence)."""
+
+
+class Wholes:
+    """Every record whose whole message a reading may be, for an index held in memory.
+
+    A whole message holds each word of its template's own text, so each record is filed
+    under one of them: the rarest word that no value can run into (not next to a
+    placeholder without a space or a stop between). A reading then checks the records
+    filed under its words, and the few with no such word, against its whole message
+    (``search.whole_match``), in place of ranking the best candidates of the index by
+    their words and aligning them: the whole matches come out the same, or more when a
+    whole match was not among those candidates.
+    """
+
+    def __init__(self, index: search.Index) -> None:
+        self.index = index
+        self.filed: dict[str, list[int]] = {}
+        self.loose: list[int] = []
+        for number, entry in enumerate(index.entries):
+            if entry.cut:
+                continue  # never a whole message: search has not read all of it
+            anchors = [w for w in _fixed_words(entry) if w in index.postings]
+            if anchors:
+                word = min(anchors, key=lambda w: (len(index.postings[w]), w))
+                self.filed.setdefault(word, []).append(number)
+            else:
+                self.loose.append(number)
+
+    def ranked(self, reading: search.Extracted) -> list[tuple[tuple[float, ...], search.Match]]:
+        """The reading's whole matches with their rank keys, best first (as ``_ranked``)."""
+        message = reading.message
+        normalized, where = search.normalize(message)
+        numbers = {n for w in set(search.tokens(normalized)) for n in self.filed.get(w, ())}
+        ranked = []
+        for number in sorted(numbers.union(self.loose)):
+            entry = self.index.entries[number]
+            same = search._same_exception(reading.exception, entry.exception)
+            found = search.whole_match(entry, same, message, normalized, where)
+            if found is not None:
+                ranked.append(found)
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        return ranked
+
+
+def _fixed_words(entry: search.Entry) -> list[str]:
+    """The words of a template's own text that are whole words of any message it makes:
+    not at a literal's edge where a placeholder's value could run into them."""
+    out: list[str] = []
+    last = len(entry.literals) - 1
+    for position, literal in enumerate(entry.literals):
+        words = search.tokens(literal)
+        if not words:
+            continue
+        open_start = position > 0 and bool(search.tokens(literal[:1]))
+        open_end = position < last and bool(search.tokens(literal[-1:]))
+        keep = words[1 if open_start else 0 : len(words) - 1 if open_end else len(words)]
+        out += [w for w in keep if not search.is_digits(w)]
+    return out
+
+
+_WHOLES: dict[int, Wholes] = {}
+
+
+def _wholes(index: search.Searchable) -> Wholes | None:
+    """The ``Wholes`` of an index held in memory, made once; None for one read from a
+    site's files (it would have to read every word shard)."""
+    if not isinstance(index, search.Index):
+        return None
+    found = _WHOLES.get(id(index))
+    if found is None or found.index is not index:
+        found = _WHOLES[id(index)] = Wholes(index)
+    return found
 
 
 MAX_FENCES = 10

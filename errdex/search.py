@@ -989,24 +989,11 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
     for number in candidates(index, looked_up, weight, cut):
         entry = index.entries[number]
         same_type = _same_exception(extracted.exception, entry.exception)
-        literal = sum(len(lit) for lit in entry.literals)
-        values = None
-        if literal >= MIN_LITERAL or not entry.names:
-            values = exact_values(entry, message, normalized, where)
-        literal_words = sum(1 for w in entry.words if w != "*")
-        if values is not None and (
-            same_type >= 0 or literal >= MIN_LITERAL_SHARE_OTHER_TYPE * len(normalized)
-        ):
-            if literal_words < FEW_WORDS and entry.names:
-                # "{name} conflicts with {other}" fits many texts: as good as a fair
-                # partial match, no better.
-                match = Match(entry, True, VAGUE_EXACT, values)
-                ranked.append(((1, VAGUE_EXACT, 1.0, same_type, -number), match))
-                continue
-            specific = round(1.0 + literal / max(1, len(normalized)), 6)
-            match = Match(entry, True, specific, values)
-            ranked.append(((2, match.score, same_type, -number), match))
+        whole = whole_match(entry, same_type, message, normalized, where)
+        if whole is not None:
+            ranked.append(whole)
             continue
+        literal_words = sum(1 for w in entry.words if w != "*")
         if bounds is None:
             continue
         # No alignment gains more than the weight of the paste's words the template has:
@@ -1030,6 +1017,29 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
         ranked.append(((1, score, coverage, same_type, -number), match))
     ranked.sort(key=lambda item: item[0], reverse=True)
     return ranked
+
+
+def whole_match(
+    entry: Entry, same_type: int, message: str, normalized: str, where: list[int]
+) -> tuple[tuple[float, ...], Match] | None:
+    """The rank key and match of ``entry`` when ``message`` is its whole template filled
+    in (``normalized`` and ``where`` are ``normalize(message)``), else None."""
+    literal = sum(len(lit) for lit in entry.literals)
+    if literal < MIN_LITERAL and entry.names:
+        return None
+    if not (same_type >= 0 or literal >= MIN_LITERAL_SHARE_OTHER_TYPE * len(normalized)):
+        return None
+    values = exact_values(entry, message, normalized, where)
+    if values is None:
+        return None
+    if entry.names and sum(1 for w in entry.words if w != "*") < FEW_WORDS:
+        # "{name} conflicts with {other}" fits many texts: as good as a fair partial
+        # match, no better.
+        return (1, VAGUE_EXACT, 1.0, same_type, -entry.index), Match(
+            entry, True, VAGUE_EXACT, values
+        )
+    specific = round(1.0 + literal / max(1, len(normalized)), 6)
+    return (2, specific, same_type, -entry.index), Match(entry, True, specific, values)
 
 
 def _same_exception(named: str | None, exception: str) -> int:

@@ -305,3 +305,41 @@ def test_a_changed_issue_file_rebuilds_what_it_shows(run, content, tmp_path) -> 
     assert {p: d for p, (d, _) in snapshot(out).items()} == {
         p: d for p, (d, _) in snapshot(fresh).items()
     }
+
+
+def test_whole_messages_are_found_by_a_word_no_value_runs_into() -> None:
+    from errdex import search
+    from errdex.reports import Wholes, _fixed_words
+
+    templates = [
+        "You cannot specify both {prefix}input_ids and {prefix}inputs_embeds at the same time",
+        "{a}{b}",  # no word of its own: checked against every reading
+        "{name}s must be set before training starts",
+        "Unknown dtype {dtype} for layer {layer}",
+    ]
+    entries = [
+        search.make_entry(i, f"{i:016x}", "ValueError", "o/r", t, "")
+        for i, t in enumerate(templates)
+    ]
+    index = search.Index.build(entries)
+    # A value runs into "input_ids" and "s": neither files the record.
+    fixed = ["you", "cannot", "specify", "both", "and", "at", "the", "same", "time"]
+    assert _fixed_words(entries[0]) == fixed
+    assert _fixed_words(entries[2]) == ["must", "be", "set", "before", "training", "starts"]
+    wholes = Wholes(index)
+    assert wholes.loose == [1]
+    for paste, expected in [
+        (
+            "ValueError: You cannot specify both decoder_input_ids and decoder_inputs_embeds at "
+            "the same time",
+            0,
+        ),
+        ("ValueError: warmup_steps must be set before training starts", 2),
+        ("ValueError: Unknown dtype fp8 for layer 3", 3),
+    ]:
+        reading = search.readings(paste)[0]
+        fast = [(key, m.entry.id, m.values) for key, m in wholes.ranked(reading)]
+        assert fast[0][1] == f"{expected:016x}", paste
+        # The same whole matches, in the same order, as search ranks them.
+        slow = [(key, m.entry.id, m.values) for key, m in search._ranked(index, reading) if m.exact]
+        assert fast == slow, paste
