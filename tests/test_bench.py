@@ -144,3 +144,65 @@ def test_real_cases_expect_the_record_and_leave_foreign_errors_unmatched() -> No
             assert case.expected and case.expected <= set(records) and case.template
     report, answers = bench_search.accuracy(index, cases)
     assert set(report["rows"]) == {*real_pastes.SHAPES, "foreign"} and len(answers) == len(cases)
+
+
+# --- The issue import benchmark's corpus and score (hand-made records, no import) ------
+
+SAME_AS_A1: dict[str, Any] = {
+    "id": "d4",
+    "repo": "example/lib",
+    "exception": "ValueError",
+    "message": "The hidden size ({hidden_size}) is not a multiple of the number of attention "
+    "heads ({num_heads})",
+    "source": {"path": "lib/models/other.py", "line": 33, "function": "Other.__init__"},
+}
+
+
+def test_the_issue_corpus_is_the_same_for_a_seed_and_pastes_what_it_says() -> None:
+    from benchmarks import issues as bench_issues
+    from benchmarks import search as bench_search
+    from errdex import search
+
+    records = {r["id"]: r for r in [*REAL_RECORDS, SAME_AS_A1]}
+    index = bench_search.build_index(list(records.values()))
+    ids = list(records)
+    made = bench_issues.make_issues(records, index, 30, seed=1)
+    assert made == bench_issues.make_issues(records, index, 30, seed=1)
+    assert [i.body for i in made] != [
+        i.body for i in bench_issues.make_issues(records, index, 30, 2)
+    ]
+    assert sorted(i.number for i in made) == list(range(1, 31))
+    assert {i.kind for i in made} == {"bug", "two errors", *bench_issues.NEGATIVE}
+    for issue in made:
+        if issue.kind in bench_issues.NEGATIVE:
+            assert not issue.pasted
+        else:
+            assert issue.pasted and all(p.text in issue.body for p in issue.pasted)
+        if issue.kind == "two errors":  # two different messages
+            messages = {search.same_message(index.entries[ids.index(p.id)]) for p in issue.pasted}
+            assert len(messages) == 2
+        if issue.kind in ("in passing", "piece"):
+            assert issue.quoted.strip("…") and issue.quoted in issue.body
+
+
+def test_the_issue_score_takes_a_same_message_record_as_right_and_prose_links_as_wrong() -> None:
+    from benchmarks import issues as bench_issues
+    from benchmarks import search as bench_search
+
+    index = bench_search.build_index([*REAL_RECORDS, SAME_AS_A1])
+    template = str(REAL_RECORDS[0]["message"])
+    error = (
+        "ValueError: The hidden size (768) is not a multiple of the number of attention heads (7)"
+    )
+    pasted = bench_issues.Pasted("a1", "plain", template, error)
+    bug = bench_issues.Made(1, "bug", "plain", "Crash", f"```\n{error}\n```", (pasted,), error)
+    prose = bench_issues.Made(2, "in passing", "", "Hangs", "I used to see it", (), "multiple of")
+
+    result = bench_issues.score([bug, prose], {1: ["d4"], 2: ["b2"]}, index)
+    assert (result.rows["bug/plain"].found, result.rows["bug/plain"].right) == (1, 1)
+    assert result.rows["in passing"].right == 0 and result.false_links == [(prose, "b2")]
+    assert (result.total.right, result.total.links) == (1, 2) and not result.missed
+
+    wrong = bench_issues.score([bug], {1: ["c3"]}, index)
+    assert wrong.total.right == 0 and wrong.missed == [(bug, pasted)]
+    assert wrong.false_links == [(bug, "c3")]
