@@ -372,7 +372,7 @@ def _issues_import(ns: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"errdex: cannot read {ns.file}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         print(f"errdex: {ns.file} is not a JSON export of issues: {exc}", file=sys.stderr)
         return 1
     exported, skipped = issues.from_export(data, ns.repo)

@@ -10,6 +10,7 @@ would go past it gives up at once, so a run never hangs on GitHub.
 
 from __future__ import annotations
 
+import http.client
 import json
 import re
 import time
@@ -38,6 +39,30 @@ _NEXT = re.compile(r'<([^<>]+)>\s*;\s*rel="?next"?')
 
 class GitHubError(Exception):
     """GitHub did not do what was asked; the message says what it answered."""
+
+
+class _SameOrigin(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to the scheme, host and port it came from: urllib would
+    send the ``Authorization`` header, the token, to any host a redirect names."""
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: http.client.HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        old, new = urllib.parse.urlsplit(req.full_url), urllib.parse.urlsplit(newurl)
+        if (old.scheme, old.netloc) != (new.scheme, new.netloc):
+            raise urllib.error.HTTPError(
+                req.full_url, code, f"redirected to another host ({new.netloc})", headers, fp
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_opener = urllib.request.build_opener(_SameOrigin)
 
 
 def pause(seconds: float) -> None:
@@ -85,15 +110,15 @@ class GitHub:
             tries += 1
             request = urllib.request.Request(url, data=data, headers=headers, method=method)
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    raw = response.read(MAX_BYTES + 1)
+                with _opener.open(request, timeout=self.timeout) as response:
+                    raw = _read(response, time.monotonic() + self.timeout)
                     return Answer(response.status, response.headers, _json(raw, method, url))
             except urllib.error.HTTPError as exc:
                 wait = self._wait(exc.code, exc.headers, tries)
                 said = f"{method} {_shown(url)} answered {exc.code} {exc.reason}"
                 if wait is None:
                     raise GitHubError(said + _message(exc)) from None
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 reason = getattr(exc, "reason", exc)
                 said = f"{method} {_shown(url)} failed: {reason}"
                 wait = _backoff(tries)
@@ -135,6 +160,22 @@ class GitHub:
             yield from answer.data
             found = _NEXT.search(answer.headers.get("Link", ""))
             url = found.group(1) if found and found.group(1).startswith(self.api + "/") else None
+
+
+def _read(response: Any, deadline: float) -> bytes:
+    """The body, up to one byte more than ``MAX_BYTES``, read by ``deadline`` (a
+    monotonic time): the socket's timeout bounds each wait, not a body that trickles."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= MAX_BYTES:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the answer took longer than the timeout to arrive")
+        chunk = response.read1(min(64 * 1024, MAX_BYTES + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _backoff(tries: int) -> float:

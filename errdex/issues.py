@@ -33,6 +33,11 @@ MAX_FILE = 64 * 1024 * 1024
 _REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*/(?!\.\.?$)[A-Za-z0-9_.-]+$")
 _ID = re.compile(r"^[0-9a-f]{16}$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$")
+_UNSHOWN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+"""What a title or label loses: control characters, bidi overrides (which would reorder
+the rest of a page's line) and halves of surrogate pairs (which no UTF-8 file can hold)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +118,39 @@ NONE = Reported(())
 
 
 def files(content: Path) -> list[Path]:
-    """The issue files of a content folder, in order (links are not followed)."""
+    """The issue files of a content folder, in order (links are not followed, and a file
+    that is a link to outside the content folder is not one: see ``listed``)."""
+    return listed(content)[0]
+
+
+def listed(content: Path) -> tuple[list[Path], list[Problem]]:
+    """The issue files of a content folder, and a problem for each link among them that
+    leads outside it (or nowhere): such a file is never read."""
+    from .files import shown_path
+
     folder = content / FOLDER
     if not folder.is_dir() or folder.is_symlink():
-        return []
-    found = []
+        return [], []
+    found: list[Path] = []
+    problems: list[Problem] = []
     for owner in sorted(folder.iterdir()):
         if owner.is_dir() and not owner.is_symlink():
-            found += [p for p in sorted(owner.glob("*.json")) if p.is_file()]
-    return found
+            for path in sorted(owner.glob("*.json")):
+                if path.is_symlink() and not _inside(content, path):
+                    what = "links outside the content folder (or nowhere); not read"
+                    problems.append(Problem(shown_path(path), 0, what, code="E100"))
+                elif path.is_file():
+                    found.append(path)
+    return found, problems
+
+
+def _inside(content: Path, path: Path) -> bool:
+    """Whether ``path``, its links followed, is inside ``content`` (False for a link that
+    leads nowhere or to itself)."""
+    try:
+        return path.resolve(strict=path.is_symlink()).is_relative_to(content.resolve())
+    except (OSError, RuntimeError):
+        return False
 
 
 def path_of(content: Path, repo: str) -> Path:
@@ -132,8 +161,12 @@ def path_of(content: Path, repo: str) -> Path:
 def _lines(text: str) -> dict[int, int]:
     """Issue number → the line of the file where its entry starts."""
     lines: dict[int, int] = {}
-    for found in re.finditer(r'"number"\s*:\s*(\d+)', text):
-        lines.setdefault(int(found.group(1)), text.count("\n", 0, found.start()) + 1)
+    line, last = 1, 0
+    for found in re.finditer(r'"number"\s*:\s*(\d{1,30})\b', text):
+        # Counted on from the last match: a file of 50,000 issues is read in linear time.
+        line += text.count("\n", last, found.start())
+        last = found.start()
+        lines.setdefault(int(found.group(1)), line)
     return lines
 
 
@@ -160,6 +193,10 @@ def read_file(path: Path, shown: str) -> tuple[str | None, list[Issue], list[Pro
         return None, [], problems
     except json.JSONDecodeError as exc:
         problem(exc.lineno, f"is not valid JSON: {exc.msg} at column {exc.colno}", "E101")
+        return None, [], problems
+    except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, nesting too deep
+        why = "nesting too deep" if isinstance(exc, RecursionError) else str(exc)
+        problem(1, f"is not valid JSON: {why}", "E101")
         return None, [], problems
     expected = f"{path.parent.name}/{path.stem}"
     if not isinstance(doc, dict) or not isinstance(doc.get("issues"), list):
@@ -200,8 +237,8 @@ def _issue(repo: str, item: Mapping[str, Any]) -> tuple[Issue | None, str]:
         return None, "title must be text"
     if state not in ("open", "closed"):
         return None, f'state must be "open" or "closed", not {state!r}'
-    if not isinstance(url, str) or not url.startswith(f"https://github.com/{repo}/"):
-        return None, f"url must be the issue's address on https://github.com/{repo}/"
+    if url != f"https://github.com/{repo}/issues/{number}":
+        return None, f"url must be the issue's address, https://github.com/{repo}/issues/{number}"
     if not isinstance(created, str) or not _WHEN.match(created):
         return None, "created must be a date, YYYY-MM-DD or ISO 8601"
     if closed is not None and (not isinstance(closed, str) or not _WHEN.match(closed)):
@@ -210,16 +247,15 @@ def _issue(repo: str, item: Mapping[str, Any]) -> tuple[Issue | None, str]:
         return None, "labels must be a list of text"
     if not isinstance(errors, list) or not all(isinstance(x, str) and _ID.match(x) for x in errors):
         return None, "errors must be a list of record ids (16 lowercase hex digits)"
-    control = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
     return Issue(
         repo,
         number,
-        control.sub("", title),
+        _UNSHOWN.sub("", title),
         state,
         url,
         created,
         closed,
-        tuple(labels),
+        tuple(_UNSHOWN.sub("", label) for label in labels),
         tuple(dict.fromkeys(errors)),
     ), ""
 
@@ -229,8 +265,8 @@ def read_all(content: Path) -> tuple[list[Issue], list[Problem]]:
     from .files import shown_path
 
     issues: list[Issue] = []
-    problems: list[Problem] = []
-    for path in files(content):
+    paths, problems = listed(content)
+    for path in paths:
         _repo, found, wrong = read_file(path, shown_path(path))
         issues += found
         problems += wrong
@@ -317,6 +353,9 @@ def from_export(data: Any, repo: str) -> tuple[list[Exported], list[str]]:
         return [], ["the file must hold a JSON list of issues (gh issue list --json, or the API)"]
     out: list[Exported] = []
     wrong: list[str] = []
+    # Issue number → the item that gave it: an export that lists one twice (a page of
+    # the API that shifted while it was read) keeps the first.
+    first: dict[int, int] = {}
     for index, item in enumerate(data):
         if not isinstance(item, dict):
             wrong.append(f"item {index} is not an object")
@@ -350,6 +389,12 @@ def from_export(data: Any, repo: str) -> tuple[list[Exported], list[str]]:
         if issue is None or not isinstance(body, str):
             wrong.append(f"item {index} (#{number}): {why or 'body must be text'}")
             continue
+        if issue.number in first:
+            wrong.append(
+                f"item {index} (#{number}): listed again (item {first[issue.number]} kept)"
+            )
+            continue
+        first[issue.number] = index
         out.append(Exported(issue, body))
     return out, wrong
 
@@ -367,6 +412,29 @@ def dumps(repo: str, issues: Sequence[Issue]) -> bytes:
     body = ",\n".join(rows)
     head = json.dumps(repo, ensure_ascii=False)
     return f'{{"repo": {head}, "issues": [\n{body}\n]}}\n'.encode()
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Written whole and synced, then moved over the old file: a stopped import leaves
+    one or the other, and never its partial file (a hidden name no build reads)."""
+    from .files import shown_path
+    from .problems import BuildError
+
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(partial, "xb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, path)
+    except BaseException as exc:
+        if partial.parent.is_dir():
+            partial.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            what = f"cannot be written: {exc.strerror or exc}"
+            raise BuildError([Problem(shown_path(path), 0, what, code="E100")]) from None
+        raise
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,7 +464,7 @@ def import_issues(
     dry_run: bool = False,
     skipped: Sequence[str] = (),
 ) -> Imported:
-    """Link each exported issue to the records ``match`` finds in its title and body, merge
+    """Link each exported issue to the records ``match`` finds in its body, merge
     them into the repo's issue file and write it (unless ``dry_run``). ``jobs`` processes
     share the matching; a file that cannot be read stops the import before any work."""
     from . import parallel
@@ -404,8 +472,11 @@ def import_issues(
     from .problems import BuildError
 
     path = path_of(content, repo)
+    if not _inside(content, path):
+        what = "is a link (or in a folder that is a link) to outside the content folder"
+        raise BuildError([Problem(shown_path(path), 0, what, code="E100")])
     old: list[Issue] = []
-    if path.exists():
+    if path.exists() or path.is_symlink():
         _repo, old, wrong = read_file(path, shown_path(path))
         if wrong:
             raise BuildError(wrong)
@@ -421,11 +492,7 @@ def import_issues(
     before = {i.number for i in old}
     issues = merged(old, new)
     if not dry_run:
-        # Written whole, then moved over the old file: a stopped import leaves either.
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f".{path.name}.{os.getpid()}")
-        partial.write_bytes(dumps(repo, issues))
-        os.replace(partial, path)
+        _write(path, dumps(repo, issues))
     return Imported(
         path=path,
         read=len(new),

@@ -78,7 +78,7 @@ def read_event(path: Path, name: str | None) -> Event:
         payload = json.loads(path.read_bytes())
     except OSError as exc:
         raise EventError(f"cannot read the event file {path}: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise EventError(f"the event file {path} is not JSON") from None
     if not isinstance(payload, dict):
         raise EventError(f"the event file {path} is not a JSON object")
@@ -87,7 +87,7 @@ def read_event(path: Path, name: str | None) -> Event:
         name = {"comment": "issue_comment", "issue": "issues"}.get(name, name)
     issue = payload.get("issue") or payload.get("pull_request")
     try:
-        repo = str(payload["repository"]["full_name"])
+        repo = _utf8(str(payload["repository"]["full_name"]))
         if not isinstance(issue, dict):
             raise KeyError("issue")
         comment = payload.get("comment") if name == "issue_comment" else None
@@ -100,20 +100,26 @@ def read_event(path: Path, name: str | None) -> Event:
             action=str(payload.get("action") or ""),
             repo=repo,
             number=number,
-            title=str(issue.get("title") or ""),
-            body=str(issue.get("body") or ""),
+            title=_utf8(str(issue.get("title") or "")),
+            body=_utf8(str(issue.get("body") or "")),
             state=str(issue.get("state") or "open"),
-            author=str(who.get("login") or ""),
+            author=_utf8(str(who.get("login") or "")),
             author_is_bot=who.get("type") == "Bot" or str(who.get("login")).endswith("[bot]"),
-            labels=tuple(str(label.get("name")) for label in issue.get("labels") or ()),
+            labels=tuple(_utf8(str(label.get("name"))) for label in issue.get("labels") or ()),
             pull_request=name.startswith("pull_request") or "pull_request" in issue,
-            command=str(comment.get("body") or "") if isinstance(comment, dict) else None,
+            command=_utf8(str(comment.get("body") or "")) if isinstance(comment, dict) else None,
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         raise EventError(
             f"the event file {path} is not a GitHub issues or issue_comment event "
             "(it needs repository.full_name, and issue.number and issue.user)"
         ) from None
+
+
+def _utf8(text: str) -> str:
+    """``text`` without halves of surrogate pairs (JSON's ``"\\ud800"``), which no UTF-8
+    summary, output or log can hold: each becomes ``?``."""
+    return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")
 
 
 # --- Which events are left alone: one rule a function, in the order they are asked ---
@@ -291,15 +297,18 @@ def _longest_run(text: str, char: str) -> int:
     return best
 
 
-_SPECIAL = set("\\`*_[]<>!|~@&")
-"""What can start markup inside a line of Markdown (a mention, a link, HTML, emphasis)."""
+_SPECIAL = set("\\`*_[]<>!|~&")
+"""What can start markup inside a line of Markdown (a link, HTML, emphasis)."""
+_REFERENCES = {"@": "@\u200b", "#": "#\u200b"}
+"""What GitHub links after Markdown, where no backslash reaches (``\\@name`` still pings
+``name``): a zero-width space after it keeps ``@name`` and ``#123`` plain text."""
 
 
 def _text(text: str) -> str:
     """Plain text in Markdown: every character Markdown could read otherwise escaped
-    (``@name`` mentions, links, HTML)."""
+    (links, HTML), and ``@name`` mentions and ``#123`` references broken."""
     text = " ".join(text.split())
-    return "".join("\\" + c if c in _SPECIAL else c for c in text)
+    return "".join("\\" + c if c in _SPECIAL else _REFERENCES.get(c, c) for c in text)
 
 
 def _link(url: str) -> str:
@@ -404,9 +413,16 @@ def _is_ours(comment: Any) -> bool:
     who pastes the marker cannot have their comment edited or deleted)."""
     if not isinstance(comment, dict) or not isinstance(comment.get("body"), str):
         return False
-    user = comment.get("user") or {}
+    user = comment.get("user")
+    if not isinstance(user, dict) or not _is_id(comment.get("id")):
+        return False
     bot = user.get("type") == "Bot" or str(user.get("login", "")).endswith("[bot]")
-    return bot and comment["body"].startswith(MARKER) and "id" in comment
+    return bot and comment["body"].startswith(MARKER)
+
+
+def _is_id(value: Any) -> bool:
+    """A comment's id as GitHub gives it: a whole number (it goes into a request's path)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _id(data: Any) -> str:
@@ -428,7 +444,7 @@ def _write(
                 sys.stdout.write(content)
             continue
         try:
-            with open(path, "a", encoding="utf-8") as file:
+            with open(path, "a", encoding="utf-8", errors="replace") as file:
                 file.write(content)
         except OSError as exc:
             warn(f"cannot write ${variable} ({path}): {exc.strerror or exc}")

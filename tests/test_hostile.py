@@ -182,7 +182,7 @@ KNOWN: dict[str, Any] = {
     "related": None,
     "analysis": {"by": None, "date": None},
 }
-DERIVED = {"id", "title", "placeholders", "url", "json_url", "permalink", "related_ids"}
+DERIVED = {"id", "title", "placeholders", "url", "json_url", "permalink", "related_ids", "issues"}
 
 
 def expected_document(value: Any, spec: Any = KNOWN) -> Any:
@@ -237,6 +237,8 @@ def document_mismatches(out: Path, content: Path) -> list[str]:
         extra = set(document) - set(expected) - DERIVED
         if extra:
             found.append(f"{path.name}: fields not in the record: {sorted(extra)}")
+        if document["issues"] != {"count": 0, "open": 0, "closed": 0, "reported": []}:
+            found.append(f"{path.name}: issues {document['issues']!r} with no issue file")
         if document["url"] != f"{base}errors/{record_id}/":
             found.append(f"{path.name}: url {document['url']!r}")
         if document["json_url"] != f"{base}api/errors/{record_id}.json":
