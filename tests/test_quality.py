@@ -264,6 +264,9 @@ WALK_SETUP = """
 (selector) => {
   const visible = (el) => {
     const style = getComputedStyle(el);
+    // What a closed <details> holds is shown (and reached) once its summary opens it.
+    const folded = el.closest("details:not([open])");
+    if (folded && !el.closest("summary")) return false;
     return el.getClientRects().length > 0 && style.visibility !== "hidden"
       && !(el.type === "hidden") && !el.disabled;
   };
