@@ -294,6 +294,7 @@ def reported(
     from .files import shown_path
 
     by_id: dict[str, list[Issue]] = {}
+    seen: set[tuple[str, str, int]] = set()
     problems: list[Problem] = []
     lines: dict[str, dict[int, int]] = {}
     for issue in issues:
@@ -316,10 +317,10 @@ def reported(
                         code="W404",
                     )
                 )
-            else:
-                found = by_id.setdefault(owner, [])
-                if issue not in found:
-                    found.append(issue)
+            elif (owner, issue.repo, issue.number) not in seen:
+                # Once an issue: it may link a record by its id and by an old id.
+                seen.add((owner, issue.repo, issue.number))
+                by_id.setdefault(owner, []).append(issue)
     return {i: Reported(tuple(newest_first(found))) for i, found in by_id.items()}, problems
 
 
