@@ -211,9 +211,14 @@ def _build(
     return _scalar(node, constructor, shown, problems)
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 def _scalar(
     node: ScalarNode, constructor: yaml.SafeLoader, shown: str, problems: list[Problem]
 ) -> Any:
+    if node.tag == _STR:
+        return node.value  # what the constructor would make of it, without its dispatch
     try:
         return constructor.construct_object(node, deep=True)
     except yaml.MarkedYAMLError as exc:
