@@ -383,15 +383,16 @@ def _issues_import(ns: argparse.Namespace) -> int:
     rules = reports.Rules()
 
     def match(body: str) -> list[str]:
-        try:
-            return [found.id for found in reports.found_in(source, body, rules)]
-        except Unavailable:
-            return []
+        return [found.id for found in reports.found_in(source, body, rules)]
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    done = issues.import_issues(
-        exported, ns.repo, ns.content, match, ns.jobs or cores, ns.dry_run, skipped
-    )
+    try:
+        done = issues.import_issues(
+            exported, ns.repo, ns.content, match, ns.jobs or cores, ns.dry_run, skipped
+        )
+    except Unavailable as exc:  # matching failed: nothing is written, no link is lost
+        print(f"errdex: {exc}; nothing was written", file=sys.stderr)
+        return 1
     for line in done.skipped:
         print(f"errdex: {ns.file}: skipped {line}", file=sys.stderr)
     verb = "would write" if ns.dry_run else "wrote"

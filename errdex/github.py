@@ -114,13 +114,17 @@ class GitHub:
                     raw = _read(response, time.monotonic() + self.timeout)
                     return Answer(response.status, response.headers, _json(raw, method, url))
             except urllib.error.HTTPError as exc:
-                wait = self._wait(exc.code, exc.headers, tries)
+                wait = self._wait(exc.code, exc.headers, tries, method)
                 said = f"{method} {_shown(url)} answered {exc.code} {exc.reason}"
                 if wait is None:
                     raise GitHubError(said + _message(exc)) from None
             except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 reason = getattr(exc, "reason", exc)
                 said = f"{method} {_shown(url)} failed: {reason}"
+                if method == "POST":
+                    # It may have been done before the answer was lost: sent again, it
+                    # would post a second comment.
+                    raise GitHubError(said + "; not sent again") from None
                 wait = _backoff(tries)
             if self.waited + wait > self.max_wait:
                 raise GitHubError(
@@ -130,8 +134,9 @@ class GitHub:
             self.waited += wait
             pause(wait)
 
-    def _wait(self, status: int, headers: Message, tries: int) -> float | None:
-        """Seconds to wait before asking again, or None when asking again cannot help."""
+    def _wait(self, status: int, headers: Message, tries: int, method: str) -> float | None:
+        """Seconds to wait before asking again, or None when asking again cannot help (or,
+        for a POST that may have been done despite its error, could do it twice)."""
         retry_after = headers.get("Retry-After", "")
         limited = status == 429 or (
             status == 403 and (headers.get("x-ratelimit-remaining") == "0" or retry_after)
@@ -143,9 +148,19 @@ class GitHub:
             if reset.strip().isdigit():
                 return max(1.0, float(reset) - time.time())
             return 60.0  # GitHub's advice for a secondary limit that names no time
-        if status >= 500:
+        if status >= 500 and method != "POST":
             return _backoff(tries)
         return None
+
+    def login(self) -> str | None:
+        """The login the token acts as (a personal token's user), or None when the API
+        does not say (a workflow's or an app's token may not ask ``/user``)."""
+        try:
+            data = self.request("GET", "/user").data
+        except GitHubError:
+            return None
+        login = data.get("login") if isinstance(data, dict) else None
+        return login if isinstance(login, str) and login else None
 
     def pages(self, path: str) -> Iterator[Any]:
         """Every item of a list, following the Link header's ``next`` page by page (only

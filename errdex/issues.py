@@ -30,7 +30,6 @@ SHOWN = 5
 """Issues an error page lists (the newest); its JSON document has them all."""
 MAX_FILE = 64 * 1024 * 1024
 """Largest issue file a build reads."""
-_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*/(?!\.\.?$)[A-Za-z0-9_.-]+$")
 _ID = re.compile(r"^[0-9a-f]{16}$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$")
 _UNSHOWN = re.compile(
@@ -239,13 +238,15 @@ def _issue(repo: str, item: Mapping[str, Any]) -> tuple[Issue | None, str]:
         return None, f'state must be "open" or "closed", not {state!r}'
     if url != f"https://github.com/{repo}/issues/{number}":
         return None, f"url must be the issue's address, https://github.com/{repo}/issues/{number}"
-    if not isinstance(created, str) or not _WHEN.match(created):
+    if not isinstance(created, str) or not _WHEN.fullmatch(created):
         return None, "created must be a date, YYYY-MM-DD or ISO 8601"
-    if closed is not None and (not isinstance(closed, str) or not _WHEN.match(closed)):
+    if closed is not None and (not isinstance(closed, str) or not _WHEN.fullmatch(closed)):
         return None, "closed must be a date or null"
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
         return None, "labels must be a list of text"
-    if not isinstance(errors, list) or not all(isinstance(x, str) and _ID.match(x) for x in errors):
+    if not isinstance(errors, list) or not all(
+        isinstance(x, str) and _ID.fullmatch(x) for x in errors
+    ):
         return None, "errors must be a list of record ids (16 lowercase hex digits)"
     return Issue(
         repo,
@@ -368,9 +369,10 @@ def from_export(data: Any, repo: str) -> tuple[list[Exported], list[str]]:
         url = item.get("url") if "html_url" not in item else item.get("html_url")
         created = item.get("createdAt", item.get("created_at"))
         closed = item.get("closedAt", item.get("closed_at")) or None
+        given = item.get("labels") or []
         labels = [
             label.get("name") if isinstance(label, dict) else label
-            for label in item.get("labels") or []
+            for label in (given if isinstance(given, list) else [])
         ]
         title = item.get("title")
         body = item.get("body") or ""

@@ -155,7 +155,8 @@ def _fixed_words(entry: search.Entry) -> list[str]:
     return out
 
 
-_WHOLES: dict[int, Wholes] = {}
+_WHOLES: list[Wholes] = []
+"""The ``Wholes`` of the last index asked for (an import asks of one index)."""
 
 
 def _wholes(index: search.Searchable) -> Wholes | None:
@@ -163,10 +164,9 @@ def _wholes(index: search.Searchable) -> Wholes | None:
     site's files (it would have to read every word shard)."""
     if not isinstance(index, search.Index):
         return None
-    found = _WHOLES.get(id(index))
-    if found is None or found.index is not index:
-        found = _WHOLES[id(index)] = Wholes(index)
-    return found
+    if not _WHOLES or _WHOLES[0].index is not index:
+        _WHOLES[:] = [Wholes(index)]
+    return _WHOLES[0]
 
 
 MAX_FENCES = 10

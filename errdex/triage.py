@@ -378,7 +378,12 @@ def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Set
     issue = f"/repos/{event.repo}/issues/{event.number}"
     if not found and event.action == "opened":
         return "Nothing to post."  # a new issue has no comment of errdex's yet
-    ours = [c for c in client.pages(f"{issue}/comments?per_page=100") if _is_ours(c)]
+    comments = list(client.pages(f"{issue}/comments?per_page=100"))
+    ours = [c for c in comments if _is_ours(c)]
+    if not ours and any(_is_ours(c, any_author=True) for c in comments):
+        # Marked comments, none by a bot: ours when the token is a person's own.
+        me = client.login()
+        ours = [c for c in comments if _is_ours(c, me)]
     done = []
     if found:
         body = comment(event, found, settings)
@@ -408,16 +413,18 @@ def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Set
     return " ".join(done) or "Nothing to post."
 
 
-def _is_ours(comment: Any) -> bool:
-    """A comment errdex wrote: it starts with the marker and a bot wrote it (so a person
-    who pastes the marker cannot have their comment edited or deleted)."""
+def _is_ours(comment: Any, me: str | None = None, any_author: bool = False) -> bool:
+    """A comment errdex wrote: it starts with the marker and a bot wrote it, or ``me``,
+    the user whose token triage runs with (so a person who pastes the marker cannot have
+    their comment edited or deleted). ``any_author``: whoever wrote it."""
     if not isinstance(comment, dict) or not isinstance(comment.get("body"), str):
         return False
     user = comment.get("user")
     if not isinstance(user, dict) or not _is_id(comment.get("id")):
         return False
-    bot = user.get("type") == "Bot" or str(user.get("login", "")).endswith("[bot]")
-    return bot and comment["body"].startswith(MARKER)
+    login = str(user.get("login", ""))
+    by = any_author or user.get("type") == "Bot" or login.endswith("[bot]") or login == me
+    return by and comment["body"].startswith(MARKER)
 
 
 def _is_id(value: Any) -> bool:

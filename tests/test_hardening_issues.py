@@ -439,3 +439,27 @@ def test_an_answer_that_is_not_http_is_a_github_error_not_a_traceback(serve) -> 
     # Before: http.client.BadStatusLine escaped (an HTTPException, not an OSError).
     with pytest.raises(github.GitHubError, match="failed"):
         client.request("GET", "/repos/o/r/issues/1/comments")
+
+
+def test_a_value_with_a_line_break_at_its_end_is_not_an_id_or_a_date() -> None:
+    from errdex import issues
+
+    row = {
+        "number": 3,
+        "title": "T",
+        "state": "open",
+        "url": "https://github.com/o/r/issues/3",
+        "created": "2026-01-01",
+        "closed": None,
+        "labels": [],
+        "errors": ["0123456789abcdef"],
+    }
+    assert issues._issue("o/r", row)[0] is not None
+    assert issues._issue("o/r", {**row, "created": "2026-01-01\n"})[0] is None
+    assert issues._issue("o/r", {**row, "errors": ["0123456789abcdef\n"]})[0] is None
+    # An export whose labels are one text is read as no labels, never as its letters.
+    [one], _ = issues.from_export(
+        [{**row, "url": row["url"], "createdAt": "2026-01-01", "labels": "bug", "body": ""}],
+        "o/r",
+    )
+    assert one.issue.labels == ()

@@ -342,6 +342,10 @@ class FakeGitHub:
     failures: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     """Answers given, in order, before any request is served."""
     next_id: int = 5000
+    user: dict[str, str] | None = None
+    """What ``GET /user`` answers: None for a workflow's token, which may not ask."""
+    author: dict[str, str] | None = None
+    """Who the comments posted are by (the bot unless set)."""
 
     def writes(self) -> list[Request]:
         return [r for r in self.requests if r.method != "GET"]
@@ -357,7 +361,7 @@ class FakeGitHub:
             number = int(m.group(1))
             if method == "POST":
                 self.next_id += 1
-                made = {"id": self.next_id, "body": body["body"], "user": BOT}
+                made = {"id": self.next_id, "body": body["body"], "user": self.author or BOT}
                 self.comments.setdefault(number, []).append(made)
                 return 201, {}, made
             per_page = int(query.get("per_page", ["30"])[0])
@@ -378,6 +382,10 @@ class FakeGitHub:
                         item["body"] = body["body"]
                         return 200, {}, item
             return 404, {}, {"message": "Not Found"}
+        if path == "/user":
+            if self.user is None:
+                return 403, {}, {"message": "Resource not accessible by integration"}
+            return 200, {}, self.user
         if re.fullmatch(r"/repos/example/serve/issues/\d+/labels(/.+)?", path):
             return 200, {}, [{"name": n} for n in (body or {}).get("labels", [])]
         return 404, {}, {"message": "Not Found"}
@@ -546,6 +554,46 @@ def test_a_persons_comment_that_carries_the_marker_is_left_alone(  # type: ignor
 
     assert [r.method for r in api.writes()] == ["POST"]
     assert api.comments[7][0]["body"] == MARKER + " gotcha"
+
+
+def test_a_comment_posted_with_a_persons_token_is_found_again_as_theirs(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    maintainer = {"login": "maint", "type": "User"}
+    api.user = api.author = maintainer
+    api.comments[7] = [{"id": 1, "body": MARKER + " gotcha", "user": HUMAN}]
+    assert triage("opened.json", "--mode", "comment").code == 0
+    (ours,) = [c for c in api.comments[7] if c["user"] == maintainer]
+    api.requests.clear()
+
+    assert triage("edited.json", "--mode", "comment").code == 0
+
+    # The same comment is updated: not a second one, and never octocat's.
+    assert [(r.method, r.path) for r in api.writes()] == [
+        ("PATCH", f"/repos/example/serve/issues/comments/{ours['id']}")
+    ]
+    assert ("GET", "/user") in [(r.method, r.path) for r in api.requests]
+    assert api.comments[7][0]["body"] == MARKER + " gotcha"
+
+
+def test_a_post_that_fails_is_not_sent_again(triage, api: FakeGitHub) -> None:  # type: ignore[no-untyped-def]
+    api.comments[7] = []
+    # The listing answers; the POST gets a 502 (GitHub may have made the comment anyway).
+    api.failures = []
+    original = api.handle
+
+    def flaky(method: str, target: str, body: Any) -> tuple[int, dict[str, str], Any]:
+        if method == "POST":
+            return 502, {}, {"message": "Bad Gateway"}
+        return original(method, target, body)
+
+    api.handle = flaky  # type: ignore[method-assign]
+    result = triage("edited.json", "--mode", "comment")
+
+    assert result.code == 0
+    assert re.search(r"^::warning title=errdex triage::GitHub: POST .*502", result.out, re.M)
+    assert [r.method for r in api.writes()] == ["POST"]
+    assert result.waits == []
 
 
 def test_the_label_is_added_only_when_asked(triage, api: FakeGitHub) -> None:  # type: ignore[no-untyped-def]
@@ -726,10 +774,21 @@ def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
     env = {k: v for step in steps for k, v in step.get("env", {}).items()}
     assert "github.action_path" in env.get("ACTION_PATH", "")
     assert "inputs.site-url" in env["SITE_URL"]
-    # Every control of the command is an input.
-    parser_flags = {"--mode", "--min-confidence", "--min-own-text", "--limit", "--label"}
+    # Every control of the command is an input, and the script passes each on.
+    from errdex.cli import _parser
+
+    commands = next(a for a in _parser()._actions if a.__class__.__name__ == "_SubParsersAction")
+    options = {
+        option
+        for action in commands.choices["triage"]._actions  # type: ignore[attr-defined]
+        for option in action.option_strings
+        if option.startswith("--")
+    }
+    # Not inputs: where the event and site are (the workflow's), the cache, the timeout.
+    controls = options - {"--help", "--event", "--event-name", "--site", "--cache", "--timeout"}
+    assert {f"--{name}" for name in action["inputs"]} >= controls - {"--site"}
     script = "\n".join(_runs(steps))
-    assert all(flag in script for flag in parser_flags | {"--skip-label", "--max-wait"})
+    assert all(flag in script for flag in controls), controls
 
 
 def test_the_readme_workflow_gives_issues_write_to_the_comment_job_alone() -> None:
@@ -744,7 +803,9 @@ def test_the_readme_workflow_gives_issues_write_to_the_comment_job_alone() -> No
     for job in jobs.values():
         for script in _runs(job["steps"]):
             assert "${{" not in script, script
-    assert "python build.py triage" in readme
+    assert [step["uses"] for step in jobs["comment"]["steps"]] == ["errdex/errdex@v1"]
+    assert jobs["comment"]["steps"][0]["with"]["mode"] == "comment"
+    assert "mode" not in jobs["summary"]["steps"][0]["with"]  # the default: a dry run
 
 
 def test_the_label_goes_when_the_matches_go(  # type: ignore[no-untyped-def]
