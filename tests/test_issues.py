@@ -343,3 +343,32 @@ def test_whole_messages_are_found_by_a_word_no_value_runs_into() -> None:
         # The same whole matches, in the same order, as search ranks them.
         slow = [(key, m.entry.id, m.values) for key, m in search._ranked(index, reading) if m.exact]
         assert fast == slow, paste
+
+
+def test_every_whole_match_search_ranks_is_among_those_found_by_word() -> None:
+    """On an index big enough that search ranks only its best candidates, the records
+    filed by word hold every whole match search finds, with the same key and values."""
+    import random
+
+    from benchmarks.corpus import generate
+    from benchmarks.real_pastes import fill
+    from errdex import search
+    from errdex.reports import Wholes
+
+    records = generate(2000, seed=3)
+    entries = [
+        search.make_entry(i, f"{i:016x}", r["exception"], r["repo"], r["message"], "")
+        for i, r in enumerate(records)
+    ]
+    index = search.Index.build(entries)
+    wholes = Wholes(index)
+    rng = random.Random(3)
+    checked = 0
+    for record in rng.sample(records, 150):
+        reading = search.readings(f"{record['exception']}: {fill(record, rng)}")[0]
+        ranked = [(k, m.entry.id, m.values) for k, m in search._ranked(index, reading) if m.exact]
+        by_word = {m.entry.id: (k, m.entry.id, m.values) for k, m in wholes.ranked(reading)}
+        for found in ranked:
+            assert by_word.get(found[1]) == found, (record["message"], found)
+        checked += bool(ranked)
+    assert checked > 100  # most pastes are whole messages search finds
