@@ -128,12 +128,17 @@ def listed(content: Path) -> tuple[list[Path], list[Problem]]:
     from .files import shown_path
 
     folder = content / FOLDER
-    if not folder.is_dir() or folder.is_symlink():
+    linked = "is a link; issue files are read only from folders of the content folder"
+    if folder.is_symlink():
+        return [], [Problem(shown_path(folder), 0, linked, code="E100")]
+    if not folder.is_dir():
         return [], []
     found: list[Path] = []
     problems: list[Problem] = []
     for owner in sorted(folder.iterdir()):
-        if owner.is_dir() and not owner.is_symlink():
+        if owner.is_symlink() and owner.is_dir():
+            problems.append(Problem(shown_path(owner), 0, linked, code="E100"))
+        elif owner.is_dir():
             for path in sorted(owner.glob("*.json")):
                 if path.is_symlink() and not _inside(content, path):
                     what = "links outside the content folder (or nowhere); not read"

@@ -159,7 +159,7 @@ def test_an_issue_file_or_folder_that_links_outside_the_content_folder_is_refuse
     result = _import(run, content, [_gh(1)])
 
     assert result.code == 1
-    assert "to outside the content folder" in result.err
+    assert "content/issues: is a link" in result.err
     assert list(outside.iterdir()) == []
 
     (content / "issues").unlink()
@@ -193,6 +193,13 @@ def test_an_issue_file_or_folder_that_links_outside_the_content_folder_is_refuse
     assert built.code == 1
     assert "vllm.json: links outside the content folder (or nowhere); not read [E100]" in built.err
     assert not (tmp_path / "public").exists()
+
+    # A build never skips a linked issues/ folder (or owner folder) without a word.
+    shutil.rmtree(content / "issues")
+    (content / "issues").symlink_to(outside)
+    built = run("build", "--content", content, "--out", tmp_path / "public")
+    assert built.code == 1
+    assert "content/issues: is a link; issue files are read only from folders" in built.err
 
 
 @pytest.mark.parametrize(
