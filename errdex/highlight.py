@@ -180,8 +180,12 @@ class Highlighter:
         """
         lines = source_lines(code)
         suffix = PurePosixPath(filename).suffix
-        if suffix in _LINE_BY_LINE and not _SPANS_LINES.search(code):
-            return tuple(Markup(html) for html in self._by_line(lines, suffix))
+        if suffix in _LINE_BY_LINE:
+            if not _SPANS_LINES.search(code):
+                return tuple(Markup(html) for html in self._by_line(lines, suffix))
+            runs = _runs(lines)
+            if runs is not None:
+                return tuple(Markup(html) for html in self._by_runs(lines, runs, suffix))
         html = self._cached(_cache_key("lines", suffix, code), lambda: _lexer(suffix=suffix), code)
         if html is None:
             return tuple(Markup(escape(line)) for line in lines)
@@ -208,6 +212,23 @@ class Highlighter:
                 return None
             self._cache[key] = self._added[key] = _pygmentize(code, found)
         return self._cache[key]
+
+    def _by_runs(self, lines: list[str], runs: list[tuple[int, int]], suffix: str) -> list[str]:
+        """``lines`` highlighted a run at a time (see ``_runs``): a run of one line as
+        ``_by_line`` does, a longer one (a docstring, say) whole, each kept in the cache."""
+        single = iter(self._by_line([lines[a] for a, b in runs if b - a == 1], suffix))
+        out: list[str] = []
+        for start, stop in runs:
+            if stop - start == 1:
+                out.append(next(single))
+                continue
+            text = "\n".join(lines[start:stop]) + "\n"
+            html = self._cached(
+                _cache_key("lines", suffix, text), lambda: _lexer(suffix=suffix), text
+            )
+            assert html is not None, suffix
+            out += html.split("\n")[: stop - start]
+        return out
 
     def _by_line(self, lines: list[str], suffix: str) -> list[str]:
         keys = [_cache_key("line", suffix, line) for line in lines]
@@ -240,6 +261,69 @@ _SPANS_LINES = re.compile(
     r"|\b[fFrRbB]{1,2}[\"'][^\n]*\{[^}\n]*$",
     re.MULTILINE,
 )
+
+
+_CARRIES_ON = re.compile(
+    r"\\[ \t]*$|\b(?:def|class|import|from|case|match)[ \t]*$"
+    r"|\b[fFrRbB]{1,2}[\"'][^\n]*\{[^}\n]*$"
+)
+"""A line after which Pygments' state may not be its top one, a string aside (the
+patterns of _SPANS_LINES but the triple quotes, which ``_runs`` follows)."""
+
+
+def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
+    """The excerpt cut into runs of lines (start, stop) that Pygments' Python lexer
+    begins and ends at its top state: a line on its own, or a triple-quoted string with
+    the lines it spans. Each run highlighted alone gives what the whole excerpt gives
+    (tests check it on real code), and the runs recur: a docstring is quoted around
+    every raise of its function. None when a raw or formatted triple-quoted string is
+    there, which is highlighted whole as before."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    quote: str | None = None  # the triple quote a string that spans lines opened
+    # Pygments reads a triple-quoted string that starts a line as a docstring, to the
+    # next three quotes whatever comes before them; any other one minds backslashes.
+    escapes = True
+    for number, line in enumerate(lines):
+        at, end = 0, len(line)
+        while at < end:
+            char = line[at]
+            if quote is not None:
+                if char == "\\" and escapes:
+                    at += 2
+                elif line.startswith(quote, at):
+                    quote, at = None, at + 3
+                else:
+                    at += 1
+            elif char == "#":
+                break
+            elif char in "\"'":
+                prefix = at
+                while prefix > 0 and line[prefix - 1] in "rRbBuUfF":
+                    prefix -= 1
+                if line.startswith(char * 3, at):
+                    if set(line[prefix:at].lower()) & {"r", "f"}:
+                        return None
+                    quote, escapes = char * 3, bool(line[:prefix].strip())
+                    at += 3
+                    continue
+                at += 1  # a one-line string: to its closing quote, or the line's end
+                while at < end and line[at] != char:
+                    at += 2 if line[at] == "\\" else 1
+                at += 1
+            else:
+                at += 1
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        if (
+            quote is None
+            and not _CARRIES_ON.search(line)
+            and not following.lstrip().startswith("#!")
+        ):
+            out.append((start, number + 1))
+            start = number + 1
+    if start < len(lines):
+        out.append((start, len(lines)))
+    return out
 
 
 @lru_cache(maxsize=1)

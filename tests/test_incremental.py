@@ -306,6 +306,48 @@ def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> No
     assert checked > 250
 
 
+def test_excerpts_with_strings_over_lines_highlighted_by_runs_match_them_whole() -> None:
+    """Runs of lines (a docstring whole, other lines alone, each cached) give the bytes
+    of the whole excerpt highlighted at once, on windows of real code cut anywhere."""
+    import os
+    import random
+
+    import pygments
+    from pygments import highlight as pygmentize
+
+    from errdex.model import source_lines
+
+    rng = random.Random(11)
+    files = sorted(Path(os.path.dirname(pygments.__file__)).rglob("*.py"))
+    excerpts = [
+        '    """Starts in a docstring\n    and ends here."""\n    x = 1\n',
+        'def f():\n    """A docstring with \\""" an escaped quote,\n    and \'\'\' inside."""\n'
+        "    raise ValueError('no')\n",
+        'x = \'"""\'  # a one-line string that holds triple quotes\ny = 2\n',
+        '# a comment with """ in it\ny = """two\nlines"""\nz = 3\n',
+        'r = r"""raw\\"""\ns = f"""{x}\nmore"""\n',
+        "def \\\n  f(): pass\nclass\nA: pass\n",
+        'a = 1\n#!/usr/bin/env python\nb = """x\ny"""\n',
+    ]
+    for path in rng.sample(files, 60):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        for _ in range(4):
+            start = rng.randrange(max(1, len(lines) - 30))
+            excerpts.append("\n".join(lines[start : start + rng.randrange(3, 40)]) + "\n")
+    lexer = highlight._lexer(suffix=".py")
+    assert lexer is not None
+    highlighter = highlight.Highlighter()
+    by_runs = 0
+    for code in excerpts:
+        lines = source_lines(code)
+        whole = pygmentize(code, lexer, highlight._formatter()).split("\n")[: len(lines)]
+        assert [str(h) for h in highlighter.highlight_lines(code, "x.py")] == whole, code
+        by_runs += highlight._SPANS_LINES.search(code) is not None and (
+            highlight._runs(lines) is not None
+        )
+    assert by_runs > 60
+
+
 def test_a_docstring_excerpt_is_highlighted_whole() -> None:
     code = 'def f():\n    """A docstring\n    over lines."""\n    raise X()\n'
     lines = highlight.Highlighter().highlight_lines(code, "m.py")
