@@ -599,10 +599,10 @@ for _ in range(5):
             (pathlib.Path(folder) / "errors").mkdir()
             sys.stdin = io.StringIO(paste)
             quiet = io.StringIO()
-            started = time.perf_counter()
+            started = time.process_time()
             with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
                 main(["new", "--repo", "a/b", "--content", folder])
-            best[index] = min(best[index], time.perf_counter() - started)
+            best[index] = min(best[index], time.process_time() - started)
 print(json.dumps(best))
 """
 
