@@ -359,7 +359,6 @@ def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
 
 
 def _issues_import(ns: argparse.Namespace) -> int:
-    import os
 
     from . import issues, reports
     from .lookup import Unavailable, content_source
@@ -385,10 +384,9 @@ def _issues_import(ns: argparse.Namespace) -> int:
     def match(body: str) -> list[str]:
         return [found.id for found in reports.found_in(source, body, rules)]
 
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     try:
         done = issues.import_issues(
-            exported, ns.repo, ns.content, match, ns.jobs or cores, ns.dry_run, skipped
+            exported, ns.repo, ns.content, match, ns.jobs, ns.dry_run, skipped
         )
     except Unavailable as exc:  # matching failed: nothing is written, no link is lost
         print(f"errdex: {exc}; nothing was written", file=sys.stderr)

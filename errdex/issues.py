@@ -468,13 +468,14 @@ def import_issues(
     repo: str,
     content: Path,
     match: Callable[[str], list[str]],
-    jobs: int = 1,
+    jobs: int = 0,
     dry_run: bool = False,
     skipped: Sequence[str] = (),
 ) -> Imported:
     """Link each exported issue to the records ``match`` finds in its body, merge
-    them into the repo's issue file and write it (unless ``dry_run``). ``jobs`` processes
-    share the matching; a file that cannot be read stops the import before any work."""
+    them into the repo's issue file and write it (unless ``dry_run``). ``jobs``
+    processes share the matching of a big export (0: one a core); a file that cannot
+    be read stops the import before any work."""
     from . import parallel
     from .files import shown_path
     from .problems import BuildError
@@ -493,7 +494,7 @@ def import_issues(
         return [tuple(match(one.body)) for one in exported[piece[0] : piece[1]]]
 
     pieces = parallel.chunks(len(exported), 50)
-    with parallel.Tasks(link, jobs if len(exported) >= 200 else 1) as tasks:
+    with parallel.Tasks(link, parallel.jobs_for(len(exported), jobs)) as tasks:
         found = [ids for piece in tasks.map(pieces) for ids in piece]
     new = [replace(one.issue, errors=ids) for one, ids in zip(exported, found, strict=True)]
     numbers = {i.number for i in new}
