@@ -430,6 +430,11 @@ class Entry:
     old: tuple[str, str, str] | None = None
     """For an earlier wording of the record: the last release that words it so, the
     first that words it otherwise, and the record's message (its wording now)."""
+    joined: str = field(default="", repr=False, compare=False)
+    """``words`` between NULs (``"\0a\0b\0"``): whether some word ends or starts with a
+    given text is one substring test (``"ab\0" in joined``, ``"\0ab" in joined``)."""
+    literal_words: int = field(default=0, repr=False, compare=False)
+    """How many of ``words`` are not placeholders."""
 
 
 def make_entry(index: int, id: str, exception: str, repo: str, template: str, title: str) -> Entry:
@@ -462,6 +467,8 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
         tuple(words),
         cut,
         frozenset(words),
+        joined="\0" + "\0".join(words) + "\0",
+        literal_words=len(words) - words.count("*"),
     )
 
 
@@ -825,6 +832,11 @@ def align(
     template = _window(paste, template)
     n, m = len(paste), len(template)
     weights = [weight.get(w, UNKNOWN) for w in paste]
+    star = [word == "*" for word in template]
+    joined = "\0" + "\0".join(template) + "\0"
+    at: dict[str, list[int]] = {}
+    for j, word in enumerate(template):
+        at.setdefault(word, []).append(j)
     neg = -1e18
     # score[i][j]: best for the first i paste words ending before template word j;
     # hits and gain: the template words matched on that best path, and their weight.
@@ -837,28 +849,36 @@ def align(
     for i in range(n + 1):
         row, row_hits, row_gain = score[i], hits[i], gain[i]
         more = i < n
+        skips = i > 0
         if more:
             down, down_hits, down_gain = score[i + 1], hits[i + 1], gain[i + 1]
             pasted, gained_here = paste[i], weights[i]
             edge = i == 0 or i == n - 1
-            cut = len(pasted) >= 3 and edge
             cost = 0.0 if free and edge else gained_here
+            # The template words this paste word matches: itself, or, cut at an edge,
+            # a word it is the end (first) or the start (last) of.
+            matching = set(at.get(pasted, ()))
+            if len(pasted) >= 3 and edge and _cut_matches(pasted, joined, len(matching), i, n):
+                matching = {
+                    j
+                    for j, word in enumerate(template)
+                    if not star[j] and _same_word(pasted, word, i == 0, i == n - 1)
+                }
+        else:
+            matching = set()
         for j in range(m + 1):
             here = row[j]
             if here == neg:
                 continue
             matched, gained = row_hits[j], row_gain[j]
             if j < m:
-                word = template[j]
-                if word == "*":
+                if star[j]:
                     if here > row[j + 1] or (here == row[j + 1] and matched > row_hits[j + 1]):
                         row[j + 1], row_hits[j + 1], row_gain[j + 1] = here, matched, gained
                     if more and (here > down[j] or (here == down[j] and matched > down_hits[j])):
                         down[j], down_hits[j], down_gain[j] = here, matched, gained
                 else:
-                    if more and (
-                        pasted == word or (cut and _same_word(pasted, word, i == 0, i == n - 1))
-                    ):
+                    if j in matching:
                         value = here + gained_here
                         if value > down[j + 1] or (
                             value == down[j + 1] and matched + 1 > down_hits[j + 1]
@@ -866,7 +886,7 @@ def align(
                             down[j + 1] = value
                             down_hits[j + 1] = matched + 1
                             down_gain[j + 1] = gained + gained_here
-                    if i > 0:
+                    if skips:
                         value = here - SKIP
                         if value > row[j + 1] or (
                             value == row[j + 1] and matched > row_hits[j + 1]
@@ -903,9 +923,11 @@ class _Bounds:
         self.tail = paste[-1] if len(paste[-1]) >= 3 else None
 
     def of(self, entry: Entry) -> tuple[float, float, int]:
-        own, head, tail, last = entry.own, self.head, self.tail, self.last
-        head_ok = head is not None and any(other.endswith(head) for other in own)
-        tail_ok = tail is not None and any(other.startswith(tail) for other in own)
+        own, head, tail, last, joined = entry.own, self.head, self.tail, self.last, entry.joined
+        # Some template word ends with the head or starts with the tail: a substring test
+        # of the words between NULs (a paste word never holds a NUL).
+        head_ok = head is not None and head + "\0" in joined
+        tail_ok = tail is not None and "\0" + tail in joined
         most = 0.0
         lost = 0.0
         for i, word in enumerate(self.paste):
@@ -914,16 +936,23 @@ class _Bounds:
             elif not (self.free and (i == 0 or i == last)):
                 lost += self.weights[i]
         score = most if "*" in own else most - lost  # no placeholder: a word left over costs
-        reachable = sum(
-            1
-            for word in entry.words
-            if word != "*"
-            and (
-                word in self.said
-                or (head is not None and word.endswith(head))
-                or (tail is not None and word.startswith(tail))
+        said = self.said
+        if (head_ok and joined.count(head + "\0") > joined.count("\0" + head + "\0")) or (
+            tail_ok and joined.count("\0" + tail) > joined.count("\0" + tail + "\0")
+        ):
+            # A word other than the head itself ends with it (or one starts with the tail).
+            reachable = sum(
+                1
+                for word in entry.words
+                if word != "*"
+                and (
+                    word in said
+                    or (head is not None and word.endswith(head))
+                    or (tail is not None and word.startswith(tail))
+                )
             )
-        )
+        else:  # no word is a paste word's end or start but the paste word itself
+            reachable = sum(map(said.__contains__, entry.words))
         return most, score, reachable
 
 
@@ -942,6 +971,15 @@ def _window(paste: Sequence[str], template: Sequence[str]) -> Sequence[str]:
         if count > best:
             best, start = count, end - width + 1
     return template[start : start + width]
+
+
+def _cut_matches(pasted: str, joined: str, exact: int, i: int, n: int) -> bool:
+    """Whether a template word other than ``pasted`` itself ends with it (the paste's first
+    word, ``i == 0``) or starts with it (its last): ``joined`` holds the template's words
+    between NULs, ``exact`` is how many of them are ``pasted``."""
+    return (i == 0 and joined.count(pasted + "\0") > exact) or (
+        i == n - 1 and joined.count("\0" + pasted) > exact
+    )
 
 
 def _same_word(pasted: str, word: str, first: bool, last: bool) -> bool:
@@ -995,7 +1033,7 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
         if whole is not None:
             ranked.append(whole)
             continue
-        literal_words = sum(1 for w in entry.words if w != "*")
+        literal_words = entry.literal_words
         if bounds is None:
             continue
         # No alignment gains more than the weight of the paste's words the template has:
@@ -1034,7 +1072,7 @@ def whole_match(
     values = exact_values(entry, message, normalized, where)
     if values is None:
         return None
-    if entry.names and sum(1 for w in entry.words if w != "*") < FEW_WORDS:
+    if entry.names and entry.literal_words < FEW_WORDS:
         # "{name} conflicts with {other}" fits many texts: as good as a fair partial
         # match, no better.
         return (1, VAGUE_EXACT, 1.0, same_type, -entry.index), Match(
