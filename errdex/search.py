@@ -937,8 +937,14 @@ class _Bounds:
                 lost += self.weights[i]
         score = most if "*" in own else most - lost  # no placeholder: a word left over costs
         said = self.said
-        if (head_ok and joined.count(head + "\0") > joined.count("\0" + head + "\0")) or (
-            tail_ok and joined.count("\0" + tail) > joined.count("\0" + tail + "\0")
+        if (
+            head is not None
+            and head_ok
+            and joined.count(head + "\0") > joined.count("\0" + head + "\0")
+        ) or (
+            tail is not None
+            and tail_ok
+            and joined.count("\0" + tail) > joined.count("\0" + tail + "\0")
         ):
             # A word other than the head itself ends with it (or one starts with the tail).
             reachable = sum(
