@@ -94,6 +94,7 @@ def make_cases(
     for entry in index.entries:
         groups.setdefault(search.same_message(entry), set()).add(entry.id)
     sampled = [number for number, entry in enumerate(index.entries) if not vague(entry)]
+    by_id = {record_id(r): r for r in records}
     cases = []
     for kind in KINDS:
         made = 0
@@ -101,7 +102,7 @@ def make_cases(
             number = sampled[rng.randrange(len(sampled))]
             entry = index.entries[number]
             expected = set(groups[search.same_message(entry)])
-            paste = make_paste(records[number], kind, rng)
+            paste = make_paste(by_id[entry.id], kind, rng)
             if kind == "partial" and own_words(index, paste, entry) < PIECE_WORDS:
                 continue
             made += 1

@@ -509,6 +509,28 @@ def old_entries(records: Sequence[Record], config: SiteConfig, start: int) -> li
     return out
 
 
+def by_rarest_word(entries: Sequence[Entry]) -> list[Entry]:
+    """``entries`` ordered by their rarest word, then template, and numbered in that order;
+    earlier wordings (``Entry.old``) after all others, as before.
+
+    The browser's first answer reads a few record files (RECORDS_PER_FILE records each) of
+    a paste's best candidates; those share the paste's rare words, so with records of a
+    rare word side by side one file holds several of them. Measured on 400 pastes of the
+    synthetic 10,000-record corpus, the whole answer's top was in the files the first
+    answer read for all but 24 (62 in the order of the records).
+    """
+    frequency: Counter[str] = Counter()
+    for entry in entries:
+        frequency.update(entry.own)
+
+    def rarest(entry: Entry) -> str:
+        words = [w for w in entry.own if w != "*" and not is_digits(w)]
+        return min(words, key=lambda w: (frequency[w], w)) if words else ""
+
+    ordered = sorted(entries, key=lambda e: (e.old is not None, rarest(e), e.template))
+    return [e if e.index == k else replace(e, index=k) for k, e in enumerate(ordered)]
+
+
 @dataclass(frozen=True, slots=True)
 class Index:
     """Entries plus document frequencies: all that lookup needs."""
@@ -525,6 +547,9 @@ class Index:
 
     @classmethod
     def build(cls, entries: Sequence[Entry]) -> Index:
+        """The index of ``entries``, numbered anew so that each record file of the browser
+        index holds records that share their rarest word (``by_rarest_word``)."""
+        entries = by_rarest_word(entries)
         all_postings: dict[str, list[int]] = {}
         for entry in entries:
             for word in sorted(w for w in set(entry.words) if w != "*" and not is_digits(w)):

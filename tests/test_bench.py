@@ -165,7 +165,7 @@ def test_the_issue_corpus_is_the_same_for_a_seed_and_pastes_what_it_says() -> No
 
     records = {r["id"]: r for r in [*REAL_RECORDS, SAME_AS_A1]}
     index = bench_search.build_index(list(records.values()))
-    ids = list(records)
+    by_id = {entry.id: entry for entry in index.entries}
     made = bench_issues.make_issues(records, index, 30, seed=1)
     assert made == bench_issues.make_issues(records, index, 30, seed=1)
     assert [i.body for i in made] != [
@@ -179,7 +179,7 @@ def test_the_issue_corpus_is_the_same_for_a_seed_and_pastes_what_it_says() -> No
         else:
             assert issue.pasted and all(p.text in issue.body for p in issue.pasted)
         if issue.kind == "two errors":  # two different messages
-            messages = {search.same_message(index.entries[ids.index(p.id)]) for p in issue.pasted}
+            messages = {search.same_message(by_id[p.id]) for p in issue.pasted}
             assert len(messages) == 2
         if issue.kind in ("in passing", "piece"):
             assert issue.quoted.strip("…") and issue.quoted in issue.body

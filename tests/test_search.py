@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +187,8 @@ def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
         )
         for i in range(3000)
     ]
-    files = search.Index.build(many).files()
+    built = search.Index.build(many)
+    files = built.files()
     meta = files["search/meta.json"]
     assert meta["shards"] > 1
     assert (
@@ -195,8 +197,35 @@ def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
     )
     word = "setting1234"
     shard = files[f"search/words/{search.shard_of(word, meta['shards'])}.json"]
-    assert shard[word] == [1234]
+    assert shard[word] == [next(e.index for e in built.entries if e.id == f"{1234:016x}")]
     assert "must" in meta["common"]  # in every template: left out of the shards
+
+
+def test_records_sharing_a_rare_word_sit_in_one_record_file() -> None:
+    """The first answer reads a few record files of the best candidates: those share the
+    paste's rare words, so the index keeps the records of a rare word side by side."""
+    templates = [f"setting{i} must be below limit{i % 97} of {{x}}" for i in range(300)]
+    for i in range(0, 300, 20):  # 15 records of one rare word, spread over the input
+        templates[i] = f"the frobnicator {{name}} refused width{i}"
+    entries = [
+        search.make_entry(i, f"{i:016x}", "ValueError", "a/b", t, "")
+        for i, t in enumerate(templates)
+    ]
+    old = search.make_entry(300, f"{20:016x}", "ValueError", "a/b", "frobnicator gone {x}", "")
+    index = search.Index.build([*entries, replace(old, old=("v1", "v2", templates[20]))])
+    assert [e.index for e in index.entries] == list(range(301))
+    numbers = sorted(e.index for e in index.entries if "frobnicator" in e.words and not e.old)
+    assert len(numbers) == 15
+    assert len({n // search.RECORDS_PER_FILE for n in numbers}) <= 2
+    assert index.entries[-1].old is not None  # earlier wordings after every record's own
+    # Numbered anew, the index still finds every record by its words.
+    files = index.files()
+    meta = files["search/meta.json"]
+    posting = files[f"search/words/{search.shard_of('frobnicator', meta['shards'])}.json"]
+    assert posting["frobnicator"] == [*numbers, 300]
+    assert search.lookup(index, "ValueError: the frobnicator x refused width40")[0].entry.id == (
+        f"{40:016x}"
+    )
 
 
 def test_fnv1a_matches_the_published_test_values() -> None:
