@@ -8,7 +8,8 @@ then times, as separate processes started from nothing:
 - one CLI call, ``lookup --site DIR --json TEXT``, from process start to exit (target
   <= 300 ms wall at 10,000 records), over pastes of every kind;
 - ``lookup --batch``: the same pastes as JSON Lines on standard input, in lookups per CPU
-  second of that one process (target >= 200 on one core);
+  second of that one process, three processes in turn, the median judged (target >= 200
+  on one core);
 - bad input: a 10 MB paste, NUL bytes, binary garbage and a 100,000-line paste, each one
   call, the slowest printed: a clear answer in bounded time, never a traceback.
 """
@@ -41,6 +42,7 @@ from .search import build_index, machine, record_id
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_CALL_MS = 300.0
 TARGET_PER_SECOND = 200.0
+BATCH_RUNS = 3
 BASE = "https://errdex.example/"
 
 
@@ -169,14 +171,17 @@ def measure(size: int, args: argparse.Namespace) -> bool:
             f"{max(calls):.0f} ms over {len(calls)} calls (target <= {TARGET_CALL_MS:.0f} ms "
             f"at 10,000: {'met' if met else 'MISSED'})"
         )
-        cpu, wall, answered = batch(site, texts, cwd)
-        rate = len(texts) / cpu
+        # Three processes in turn, the median judged: this machine's speed drifts by a
+        # quarter from one run to the next.
+        runs = [batch(site, texts, cwd) for _ in range(BATCH_RUNS)]
+        rates = sorted(len(texts) / cpu for cpu, _, _ in runs)
+        rate = statistics.median(rates)
         met = rate >= TARGET_PER_SECOND
-        ok &= (met or size > 10_000) and answered == len(texts)
+        ok &= (met or size > 10_000) and all(answered == len(texts) for _, _, answered in runs)
         print(
-            f"  --batch: {len(texts)} lookups in {cpu:.2f} s CPU ({wall:.2f} s wall): "
-            f"{rate:.0f} lookups per CPU second (target >= {TARGET_PER_SECOND:.0f}: "
-            f"{'met' if met else 'MISSED'})"
+            f"  --batch: {len(texts)} lookups a process, {BATCH_RUNS} processes: median "
+            f"{rate:.0f} lookups per CPU second ({', '.join(f'{r:.0f}' for r in rates)}; "
+            f"target >= {TARGET_PER_SECOND:.0f}: {'met' if met else 'MISSED'})"
         )
         worst = ("", 0.0)
         for name, text in bad_inputs().items():

@@ -212,6 +212,9 @@ def _build(
 
 
 _STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"[1-9][0-9]{0,17}|0")
+"""An int that YAML 1.1 reads as Python does (no sign, ``_``, base prefix or leading 0)."""
 
 
 def _scalar(
@@ -219,6 +222,8 @@ def _scalar(
 ) -> Any:
     if node.tag == _STR:
         return node.value  # what the constructor would make of it, without its dispatch
+    if node.tag == _INT and _DECIMAL.fullmatch(node.value):
+        return int(node.value)  # a line number: the constructor's answer, sooner
     try:
         return constructor.construct_object(node, deep=True)
     except yaml.MarkedYAMLError as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from errdex.model import Part, TemplateError, derive_id, parse_template, short_title
@@ -88,3 +90,20 @@ def test_derived_ids_depend_on_repo_exception_and_message_only() -> None:
         derive_id("other/repo", "ValueError", message),
     }
     assert len(others) == 4 and "6d978e90b462139e" not in others
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["0", "7", "528", "012", "0x1f", "0o17", "1_000", "+3", "-4", "1:30", "99999999999999999999"],
+)
+def test_yaml_integers_read_as_yaml_reads_them(value: str, tmp_path: Path) -> None:
+    """Line numbers take a quick way past the YAML constructor: the same values, and an
+    octal ``012`` or a ``1_000`` still read as YAML 1.1 reads them."""
+    import yaml
+
+    from errdex.load import parse_yaml
+
+    doc, problems = parse_yaml(f"line: {value}\n", "x.yaml", tmp_path / "x.yaml")
+    assert not problems and doc is not None
+    expected = yaml.safe_load(f"line: {value}\n")["line"]
+    assert doc.data["line"] == expected and type(doc.data["line"]) is type(expected)
