@@ -368,7 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             profile(found.content, profiled)
             return 0
         for n in sizes:
-            records = corpus.generate(n, seed=ns.seed)
+            records = corpus.generate_many(n, seed=ns.seed)
             runs = bench_errdex(records, base / f"errdex-{n}")
             for name, binary in peers.items():
                 pages = corpus.markdown_pages(

@@ -3913,3 +3913,24 @@ def markdown_pages(
     """Every record as a Markdown page, by slug, with related links resolved."""
     slugs = related_slugs(records)
     return {page_slug(r): markdown_page(r, slugs, front_matter) for r in records}
+
+
+GENERATED = 50_000
+"""The most records one synthetic corpus holds before its vocabulary runs out."""
+
+
+def generate_many(size: int, seed: int = 0) -> list[dict[str, Any]]:
+    """``size`` synthetic records: above GENERATED, corpora of other seeds, each raised
+    by a repository of its own (so no two records share an id)."""
+    records: list[dict[str, Any]] = []
+    part = 0
+    while len(records) < size:
+        more = generate(min(GENERATED, size - len(records)), seed=seed + part)
+        if part:
+            more = [{**r, "repo": f"{r['repo']}-{part}"} for r in more]
+            for r in more:
+                if "id" in r:  # a stated id (a message raised twice): one of this part's
+                    r["id"] = hashlib.sha256(f"{part}:{r['id']}".encode()).hexdigest()[:16]
+        records += more
+        part += 1
+    return records

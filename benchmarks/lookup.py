@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import os
 import random
@@ -35,7 +34,7 @@ from typing import Any
 from errdex.mirror import dumps_compact
 from errdex.urls import page_url
 
-from .corpus import generate
+from .corpus import generate_many
 from .pastes import KINDS, foreign_paste, make_paste
 from .search import build_index, machine, record_id
 
@@ -127,30 +126,9 @@ def bad_inputs() -> dict[str, str]:
     }
 
 
-GENERATED = 50_000
-"""The most records one synthetic corpus holds before its vocabulary runs out."""
-
-
-def corpus(size: int, seed: int) -> list[dict[str, Any]]:
-    """``size`` synthetic records: above GENERATED, corpora of other seeds, each raised
-    by a repository of its own (so no two records share an id)."""
-    records: list[dict[str, Any]] = []
-    part = 0
-    while len(records) < size:
-        more = generate(min(GENERATED, size - len(records)), seed=seed + part)
-        if part:
-            more = [{**r, "repo": f"{r['repo']}-{part}"} for r in more]
-            for r in more:
-                if "id" in r:  # a stated id (a message raised twice): one of this part's
-                    r["id"] = hashlib.sha256(f"{part}:{r['id']}".encode()).hexdigest()[:16]
-        records += more
-        part += 1
-    return records
-
-
 def measure(size: int, args: argparse.Namespace) -> bool:
     ok = True
-    records = corpus(size, args.seed)
+    records = generate_many(size, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         started = time.perf_counter()

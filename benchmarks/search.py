@@ -40,7 +40,7 @@ from errdex.mirror import dumps_compact
 from errdex.model import derive_id
 
 from . import real, real_pastes
-from .corpus import generate
+from .corpus import generate_many
 from .pastes import KINDS, foreign_paste, make_paste
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -433,7 +433,7 @@ def main_synthetic(args: argparse.Namespace) -> bool:
     ok = True
     for size in sizes:
         started = time.perf_counter()
-        records = generate(size, seed=args.seed)
+        records = generate_many(size, seed=args.seed)
         index = build_index(records)
         cases = make_cases(records, index, args.per_kind, args.seed)
         unsampled = sum(1 for e in index.entries if vague(e))

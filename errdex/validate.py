@@ -53,7 +53,15 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
         and value.strip()
         and not _REFUSED.search(value)
         and (spec.pattern is None or re.fullmatch(spec.pattern, value))
+    ) or (
+        type(value) is int
+        and spec.kind == "int"
+        and (spec.minimum is None or value >= spec.minimum)
     ):
+        return
+    if spec.kind in ("list", "map") and type(value) is (list if spec.kind == "list" else dict):
+        # A well-shaped list or mapping: its own place is needed only for a missing field.
+        yield from _container(doc, spec, value, key)
         return
     line = doc.line(*key)
     where = ".".join(str(k) for k in key) or "the file"
@@ -103,30 +111,52 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
         if not isinstance(value, list):
             yield wrong("a list")
         else:
-            assert spec.items is not None
-            for index, item in enumerate(value):
-                yield from _shape(doc, spec.items, item, (*key, index))
+            yield from _container(doc, spec, value, key)
     elif not isinstance(value, dict):
         yield wrong("a mapping of fields")
     else:
-        known = {f.name: f for f in spec.fields}
-        for name, item in value.items():
-            if name in known:
-                yield from _shape(doc, known[name], item, (*key, name))
-                continue
-            close = difflib.get_close_matches(str(name), known, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+        yield from _container(doc, spec, value, key)
+
+
+_KNOWN: dict[int, dict[str, Field]] = {}
+
+
+def _known(spec: Field) -> dict[str, Field]:
+    """A mapping's fields by name, worked out once for each field of the schema (they
+    live as long as the program; a frozen Field would hash all it holds as a key)."""
+    found = _KNOWN.get(id(spec))
+    if found is None or next(iter(found.values()), None) not in spec.fields:
+        found = _KNOWN[id(spec)] = {f.name: f for f in spec.fields}
+    return found
+
+
+def _container(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem]:
+    """The problems of a list's items, or of a mapping's fields."""
+    if spec.kind == "list":
+        assert spec.items is not None
+        for index, item in enumerate(value):
+            yield from _shape(doc, spec.items, item, (*key, index))
+        return
+    known = _known(spec)
+    for name, item in value.items():
+        if name in known:
+            yield from _shape(doc, known[name], item, (*key, name))
+            continue
+        close = difflib.get_close_matches(str(name), known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        yield Problem(
+            doc.shown,
+            doc.line(*key, name),
+            f"unknown field {'.'.join(str(k) for k in (*key, name))!r}{hint}",
+            Severity.WARNING,
+            code="W203",
+        )
+    for field in spec.fields:
+        if field.required and field.name not in value:
+            missing = ".".join(str(k) for k in (*key, field.name))
             yield Problem(
-                doc.shown,
-                doc.line(*key, name),
-                f"unknown field {'.'.join(str(k) for k in (*key, name))!r}{hint}",
-                Severity.WARNING,
-                code="W203",
+                doc.shown, doc.line(*key), f"missing required field {missing!r}", code="E200"
             )
-        for field in spec.fields:
-            if field.required and field.name not in value:
-                missing = ".".join(str(k) for k in (*key, field.name))
-                yield Problem(doc.shown, line, f"missing required field {missing!r}", code="E200")
 
 
 Rule = Callable[[Document, dict[str, Any]], Iterator[Problem]]
