@@ -962,19 +962,14 @@ class _Bounds:
                 lost += self.weights[i]
         score = most if "*" in own else most - lost  # no placeholder: a word left over costs
         said = self.said
-        if (
-            head is not None
-            and head_ok
-            and joined.count(head + "\0") > joined.count("\0" + head + "\0")
-        ) or (
-            tail is not None
-            and tail_ok
-            and joined.count("\0" + tail) > joined.count("\0" + tail + "\0")
+        words = entry.words
+        if (head is not None and head_ok and _in_longer(joined, head, words.count(head), True)) or (
+            tail is not None and tail_ok and _in_longer(joined, tail, words.count(tail), False)
         ):
             # A word other than the head itself ends with it (or one starts with the tail).
             reachable = sum(
                 1
-                for word in entry.words
+                for word in words
                 if word != "*"
                 and (
                     word in said
@@ -983,7 +978,7 @@ class _Bounds:
                 )
             )
         else:  # no word is a paste word's end or start but the paste word itself
-            reachable = sum(map(said.__contains__, entry.words))
+            reachable = sum(map(said.__contains__, words))
         return most, score, reachable
 
 
@@ -1006,11 +1001,17 @@ def _window(paste: Sequence[str], template: Sequence[str]) -> Sequence[str]:
 
 def _cut_matches(pasted: str, joined: str, exact: int, i: int, n: int) -> bool:
     """Whether a template word other than ``pasted`` itself ends with it (the paste's first
-    word, ``i == 0``) or starts with it (its last): ``joined`` holds the template's words
-    between NULs, ``exact`` is how many of them are ``pasted``."""
-    return (i == 0 and joined.count(pasted + "\0") > exact) or (
-        i == n - 1 and joined.count("\0" + pasted) > exact
+    word, ``i == 0``) or starts with it (its last)."""
+    return (i == 0 and _in_longer(joined, pasted, exact, True)) or (
+        i == n - 1 and _in_longer(joined, pasted, exact, False)
     )
+
+
+def _in_longer(joined: str, word: str, exact: int, at_end: bool) -> bool:
+    """Whether a word other than ``word`` itself ends (``at_end``) or starts with it:
+    ``joined`` holds the words between NULs, ``exact`` is how many of them are ``word``.
+    Each word ending (starting) with it leaves one ``word + NUL`` (``NUL + word``)."""
+    return joined.count(word + "\0" if at_end else "\0" + word) > exact
 
 
 def _same_word(pasted: str, word: str, first: bool, last: bool) -> bool:

@@ -118,16 +118,17 @@ def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem
         yield from _container(doc, spec, value, key)
 
 
-_KNOWN: dict[int, dict[str, Field]] = {}
+_KNOWN: dict[int, tuple[Field, dict[str, Field]]] = {}
 
 
 def _known(spec: Field) -> dict[str, Field]:
-    """A mapping's fields by name, worked out once for each field of the schema (they
-    live as long as the program; a frozen Field would hash all it holds as a key)."""
+    """A mapping's fields by name, worked out once for each field of the schema. Kept by
+    identity (a frozen Field as a key would hash all it holds); the Field is kept too, so
+    its id is never another's."""
     found = _KNOWN.get(id(spec))
-    if found is None or next(iter(found.values()), None) not in spec.fields:
-        found = _KNOWN[id(spec)] = {f.name: f for f in spec.fields}
-    return found
+    if found is None or found[0] is not spec:
+        found = _KNOWN[id(spec)] = (spec, {f.name: f for f in spec.fields})
+    return found[1]
 
 
 def _container(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem]:
