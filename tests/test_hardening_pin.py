@@ -628,3 +628,14 @@ def test_new_takes_time_linear_in_the_paste(shape: str) -> None:
     small, large = time_new(SHAPES[shape], [1 << 20, 4 << 20])
     # Four times the input: linear work takes about 4 times as long, quadratic 16 times.
     assert large < 10 * small + 0.05, (shape, small, large)
+
+
+def test_an_excerpt_whose_last_line_ends_in_three_dots_is_re_pinned(tmp_path: Path) -> None:
+    # "    # input_ids, ..." closed the excerpt of a transformers record: it was taken for
+    # YAML's document end marker and cut off, so pin refused to rewrite the file.
+    path = tmp_path / "record.yaml"
+    path.write_text(record_text())
+    code = "    x = f(y)\n    # input_values, input_ids, ...\n"
+    moved = {"commit": NEXT, "path": "x.py", "line": 1, "excerpt": {"start": 1, "code": code}}
+    assert update.write_blocks(path, {"source": moved}) is None
+    assert yaml.safe_load(path.read_text())["source"] == moved

@@ -353,7 +353,10 @@ def _block(key: str, value: Any, indent: int, newline: str) -> str:
     pad = " " * indent
     # A document that ends in a ``|+`` scalar is closed with ``...``; here the next field,
     # or the end of the file, closes it.
-    lines = dump({key: value}).removesuffix("...\n").split("\n")[:-1]
+    text = dump({key: value})
+    if text.endswith("\n...\n"):  # the marker's own line, not a line of code ending in ...
+        text = text[:-4]
+    lines = text.split("\n")[:-1]
     return "".join((pad + line if line else line) + newline for line in lines)
 
 
