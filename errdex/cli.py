@@ -635,7 +635,13 @@ def _reconcile(ns: argparse.Namespace) -> int:
         kinds = (
             ("new", "refreshed", "unchanged", "no longer found")
             if ns.command == "scan"
-            else ("unchanged", "moved", "reworded", "removed", *(("new",) if release else ()))
+            else (
+                "unchanged",
+                "moved",
+                "reworded",
+                "removed",
+                *(("renamed", "new") if release else ()),
+            )
         )
         summary = ", ".join(f"{report.counts[k]} {k}" for k in kinds)
         would = " (dry run: nothing written)" if ns.dry_run else ""

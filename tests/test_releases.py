@@ -85,7 +85,7 @@ def walk(run, upstream: Path, content: Path):  # type: ignore[no-untyped-def]
 
 def test_pin_through_releases_writes_each_records_history(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
     pinned = walk(run, upstream, content)
-    assert "1 unchanged, 0 moved, 1 reworded, 0 removed, 1 new" in pinned.err
+    assert "1 unchanged, 0 moved, 1 reworded, 0 removed, 0 renamed, 1 new" in pinned.err
     assert "(release v1.1)" in pinned.err and "(release v1.2)" in pinned.err
     site = yaml.safe_load((content / "site.yaml").read_text())
     assert [(r["repo"], r["name"]) for r in site["releases"]] == [
@@ -135,7 +135,7 @@ def test_an_older_release_is_refused(run, upstream, content) -> None:  # type: i
     assert (content / "site.yaml").read_text() == before
     again = run("pin", upstream, "--repo", REPO, "--ref", "v1.2", "--content", content)
     assert again.code == 0, again.err
-    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed, 0 new" in again.err
+    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed, 0 renamed, 0 new" in again.err
 
 
 def test_pages_say_which_releases_raise_each_error(run, upstream, content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -355,9 +355,100 @@ def test_an_error_removed_earlier_is_not_reworded_into_a_later_raise_near_it(  #
     walk(run, upstream, content)
     done = run("pin", upstream, "--repo", REPO, "--ref", "v1.3", "--content", content)
     assert done.code == 0, done.err
-    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed, 1 new" in done.err
+    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed, 0 renamed, 1 new" in done.err
     found = records(content)
     gone = found["size is too big"]
     assert gone["source"]["removed_in"] == git(upstream, "rev-parse", "v1.2")
     assert [r["release"] for r in gone["releases"]] == ["v1.0", "v1.1"]
     assert [(r["release"], r["line"]) for r in found["no name"]["releases"]] == [("v1.3", 7)]
+
+
+COPY_V1 = {"pkg/m.py": 'def load(n):\n    if n < 0:\n        raise ValueError("bad size")\n'}
+COPY_V2 = {
+    **COPY_V1,
+    # A copy in a file that sorts first: a scan of this release gives it the message's id.
+    "pkg/a.py": 'def read(n):\n    if n < 0:\n        raise ValueError("bad size")\n',
+    "pkg/z.py": 'def save(n):\n    if n < 0:\n        raise ValueError("bad size")\n',
+}
+COPY_V3 = {
+    **COPY_V2,
+    # One more copy between the others: the ids of those after it stay as they were.
+    "pkg/b.py": 'def make(n):\n    if n < 0:\n        raise ValueError("bad size")\n',
+    "pkg/m.py": COPY_V1["pkg/m.py"] + '\n\ndef again(n):\n    raise ValueError("bad size")\n',
+}
+
+
+def current(content: Path) -> dict[str, tuple[str, str, int]]:
+    """Each record still raised: its id → (message, path, line)."""
+    out = {}
+    for path in (content / "errors").rglob("*.yaml"):
+        data = yaml.safe_load(path.read_text())
+        if "removed_in" not in data["source"]:
+            facts = (data["message"], data["source"]["path"], data["source"]["line"])
+            out[data.get("id", path.stem)] = facts
+    return out
+
+
+def every_id(content: Path) -> set[str]:
+    out = set()
+    for path in (content / "errors").rglob("*.yaml"):
+        data = yaml.safe_load(path.read_text())
+        out |= {data.get("id", path.stem), *data.get("aliases", ())}
+    return out
+
+
+def test_copies_of_a_message_get_the_ids_a_scan_of_the_newest_gives(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, content: Path
+) -> None:
+    # One message raised at one place, then at three, then at five: the walk from the
+    # first release ends with the records a scan of the last one writes, every id an
+    # earlier build had still answers, and the prose written on the first record stays
+    # on its page (that of the message's own id).
+    repo = tmp_path / "copies"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "dev@example.test")
+    git(repo, "config", "user.name", "Dev")
+    for files, tag in ((COPY_V1, "v1.0"), (COPY_V2, "v1.1"), (COPY_V3, "v1.2")):
+        for name, text in files.items():
+            (repo / name).parent.mkdir(exist_ok=True)
+            (repo / name).write_text(text)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", tag)
+        git(repo, "tag", tag)
+    assert run("scan", repo, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
+    plain = derive_id(REPO, "ValueError", "bad size")
+    [first] = (content / "errors").rglob("*.yaml")
+    first.write_text(first.read_text() + "meaning: The size is below zero.\n")
+    ids = every_id(content)
+    for tag in ("v1.1", "v1.2"):
+        pinned = run("pin", repo, "--repo", REPO, "--ref", tag, "--content", content)
+        assert pinned.code == 0, pinned.err
+        fresh = tmp_path / f"fresh-{tag}"
+        (fresh / "errors").mkdir(parents=True)
+        (fresh / "site.yaml").write_text(SITE_YAML)
+        assert run("scan", repo, "--repo", REPO, "--ref", tag, "--content", fresh).code == 0
+        assert current(content) == current(fresh), tag
+        assert ids <= every_id(content), f"{tag}: an id of an earlier build is gone"
+        ids = every_id(content)
+    assert len(current(content)) == 5
+    kept = yaml.safe_load(first.read_text())
+    assert kept["meaning"] == "The size is below zero."
+    assert "id" not in kept and kept["source"]["path"] == "pkg/a.py"
+    # The record that now holds m.py's raise carries the releases it was raised there.
+    [at_m] = [
+        r
+        for r in map(yaml.safe_load, map(Path.read_text, (content / "errors").rglob("*.yaml")))
+        if r["source"]["path"] == "pkg/m.py" and r["source"]["line"] == 3
+    ]
+    assert [(e["release"], e["path"]) for e in at_m["releases"]] == [
+        ("v1.0", "pkg/m.py"),
+        ("v1.1", "pkg/m.py"),
+        ("v1.2", "pkg/m.py"),
+    ]
+    assert "errdex pin: 3 unchanged, 0 moved, 0 reworded, 0 removed, 0 renamed, 2 new" in pinned.err
+    out = tmp_path / "public"
+    built = run("build", "--content", content, "--out", out)
+    assert built.code == 0, built.err
+    page = text_of(out / "errors" / plain / "index.html")
+    assert "The size is below zero." in page and "pkg/a.py" in page

@@ -238,7 +238,7 @@ def test_pin_follows_moves_rewordings_renames_and_removals(
         run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content
     )
     # v2 is a tag, so a release: the raise it added gets a record too, as scan writes it.
-    assert "errdex pin: 0 unchanged, 4 moved, 1 reworded, 1 removed, 1 new" in result.err
+    assert "errdex pin: 0 unchanged, 4 moved, 1 reworded, 1 removed, 0 renamed, 1 new" in result.err
     assert "(release v2)" in result.err
     after = records(content)
     v2 = git(upstream, "rev-parse", "v2")
@@ -260,7 +260,7 @@ def test_pin_follows_moves_rewordings_renames_and_removals(
     again = run_ok(
         run, "pin", upstream, "--repo", "example/up", "--ref", "v2", "--content", content
     )
-    assert "errdex pin: 6 unchanged, 0 moved, 0 reworded, 1 removed, 0 new" in again.err
+    assert "errdex pin: 6 unchanged, 0 moved, 0 reworded, 1 removed, 0 renamed, 0 new" in again.err
 
 
 def test_every_url_of_the_first_build_still_answers_after_a_pin(

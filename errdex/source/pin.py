@@ -50,17 +50,25 @@ def site_ids(repo: str, sites: list[RaiseSite]) -> list[tuple[str, bool]]:
 
     One message raised at several places would derive one id; every place after the
     first (in path and line order) gets an id of its own, derived from its path and
-    function too, and stated in its file so that it never changes.
+    function too (and, for a second raise of it in one function, its count there), and
+    stated in its file so that it never changes. A copy added elsewhere in a later
+    release leaves the ids of the others as they are.
     """
     out = []
     seen: Counter[str] = Counter()
+    here: Counter[tuple[str, str, str]] = Counter()
     for site in sites:
         derived = derive_id(repo, site.exception, site.template)
         seen[derived] += 1
         if seen[derived] == 1:
             out.append((derived, False))
             continue
-        place = f"{site.template}\x00{site.path}\x00{site.function or ''}\x00{seen[derived]}"
+        function = site.function or ""
+        here[derived, site.path, function] += 1
+        count = here[derived, site.path, function]
+        place = f"{site.template}\x00{site.path}\x00{function}"
+        if count > 1:
+            place += f"\x00{count}"
         out.append((derive_id(repo, site.exception, place), True))
     return out
 
@@ -395,6 +403,7 @@ def pin(
         return by_message[path]
 
     pending = []
+    placed: dict[Path, RaiseSite] = {}
     for record in records:
         source = record.data["source"]
         key = (record.data["exception"], record.data["message"])
@@ -420,33 +429,19 @@ def pin(
             pending.append(record)
             continue
         taken.add((site.path, site.line))
-        moved = (site.path, site.line) != (source["path"], source["line"])
-        new = source_data(site, commit)
-        blocks: dict[str, Any] = {"source": new} if new != source else {}
-        if release:
-            raised = _raised(record.data, release, commit, site)
-            if raised["releases"] != record.data.get("releases"):
-                blocks.update(raised)
-        writes.add(
-            record,
-            "moved" if moved else "unchanged",
-            f"{_shown(record)} → {site.path}:{site.line}" if moved else None,
-            blocks,
-        )
+        placed[record.path] = site
 
+    gone: dict[Path, tuple[str | None, dict[str, Any]]] = {}
+    renamed: dict[Path, str] = {}
     for record in pending:
-        blocks = {}
         source = record.data["source"]
         path, line, exception = source["path"], source["line"], record.data["exception"]
-        stale = release is not None and any(
-            isinstance(e, dict) and e.get("release") == release
-            for e in record.data.get("releases", ())
-        )
-        if source.get("removed_in") and not stale:
+        removed = _removed(record, commit, release)
+        if removed[0] is None:
             # Removed at an earlier pin: its place is that of an older version of the
             # file, so another raise near it now is no rewording of it. Only its own
             # words, found again (above), bring it back.
-            report.add("removed", None)
+            gone[record.path] = removed
             continue
         if path not in by_line:
             by_line[path] = _grouped(sites_in(path), lambda s: (s.exception, s.line), taken)
@@ -459,40 +454,90 @@ def pin(
             site = in_function.nearest(line)
         if site is not None:
             taken.add((site.path, site.line))
+            placed[record.path] = site
             # The id a scan would give the new words (so scanning this commit afresh
             # finds the record by it); the old id stays as an alias, whose page sends
-            # readers here: no link to the record breaks.
-            renamed = derive_id(repo, exception, site.template)
-            blocks = {} if record.id_stated else {"id": record.id}
-            if renamed not in ids:
-                ids.add(renamed)
-                aliases = [a for a in record.data.get("aliases", ()) if a != renamed]
-                blocks.update(id=renamed, aliases=[*aliases, record.id])
-            blocks.update(message=site.template, source=source_data(site, commit))
-            if release:
-                blocks.update(_raised(record.data, release, commit, site))
-            elif record.data.get("releases"):
-                # The releases before keep their wording, now that the message changes.
-                blocks["releases"] = _reworded(record.data, site.template)
-            writes.add(record, "reworded", f"{_shown(record)}: {site.template[:70]}", blocks)
+            # readers here: no link to the record breaks. (With a release, _as_scanned
+            # gives every record the id a scan of the release would.)
+            new_id = derive_id(repo, exception, site.template)
+            if new_id not in ids:
+                ids.add(new_id)
+                renamed[record.path] = new_id
             continue
-        gone = f"{_shown(record)} (last seen at {str(source['commit'])[:10]})"
-        blocks = {"source": {**_facts(source), "removed_in": source.get("removed_in") or commit}}
-        if stale:
-            # The newest release pinned again at another commit that no longer raises it.
-            kept = [
-                e
-                for e in record.data["releases"]
-                if not (isinstance(e, dict) and e.get("release") == release)
-            ]
-            blocks["releases"] = kept
-        writes.add(record, "removed", gone, blocks)
+        gone[record.path] = removed
+
+    new: list[tuple[RaiseSite, str, bool, update.Existing | None]] = []
     if release:
-        _create_new(
-            content, repo, tree, commit, release, cache, taken, ids, records, report, dry_run, walk
-        )
+        everything, _ = scan_tree(tree, _read(tree, tree.paths(), cache))
+        # (what it skipped is reported by the records that name those files, or by scan)
+        new = _as_scanned(repo, everything, records, placed, gone, renamed, commit, release)
+    # Every record's blocks, worked out whole before any is written: a record changed
+    # twice (placed, then an alias taken from it) is written once.
+    changes: dict[Path, tuple[str, str | None, dict[str, Any]]] = {}
+    for record in records:
+        if record.path in placed:
+            site = placed[record.path]
+            changes[record.path] = _placed(record, site, commit, release, renamed.get(record.path))
+        elif record.path in gone:
+            line, blocks = gone[record.path]
+            changes[record.path] = ("removed", line, blocks)
+    # An id a record takes is no longer another's alias (a link to it now means it).
+    taken_ids = {renamed[p] for p in renamed} | {record_id for _, record_id, _, _ in new}
+    if taken_ids:
+        for record in records:
+            data = {**record.data, **changes.get(record.path, ("", None, {}))[2]}
+            aliases = data.get("aliases") or []
+            if any(a in taken_ids for a in aliases):
+                kind, line, blocks = changes.get(record.path, ("unchanged", None, {}))
+                blocks = {**blocks, "aliases": [a for a in aliases if a not in taken_ids]}
+                changes[record.path] = (kind, line, blocks)
+    for record in records:
+        if record.path in changes:
+            kind, line, blocks = changes[record.path]
+            writes.add(record, kind, line, blocks)
     writes.run()
+    if release:
+        _create(content, repo, commit, release, new, records, report, dry_run, walk)
     return report
+
+
+def _placed(
+    record: update.Existing,
+    site: RaiseSite,
+    commit: str,
+    release: str | None,
+    new_id: str | None,
+) -> tuple[str, str | None, dict[str, Any]]:
+    """What a record raised at ``site`` reports and has written: its source, its words
+    when they changed (under ``new_id`` when it takes one, the old id kept as an alias),
+    and with ``release``, that release's entry."""
+    data = record.data
+    reworded = site.template != data["message"]
+    blocks: dict[str, Any] = {}
+    if new_id is not None and new_id != record.id:
+        aliases = [a for a in data.get("aliases") or () if a != new_id]
+        blocks.update(id=new_id, aliases=[*aliases, record.id])
+    elif reworded and not record.id_stated:
+        blocks["id"] = record.id  # new words would derive another id: this one stays
+    if reworded:
+        blocks["message"] = site.template
+    source = source_data(site, commit)
+    if reworded or source != data["source"]:
+        blocks["source"] = source
+    if release:
+        raised = _raised(data, release, commit, site)
+        if reworded or raised["releases"] != data.get("releases"):
+            blocks.update(raised)
+    elif reworded and data.get("releases"):
+        # The releases before keep their wording, now that the message changes.
+        blocks["releases"] = _reworded(data, site.template)
+    if reworded:
+        return "reworded", f"{_shown(record)}: {site.template[:70]}", blocks
+    if (site.path, site.line) != (data["source"]["path"], data["source"]["line"]):
+        return "moved", f"{_shown(record)} → {site.path}:{site.line}", blocks
+    if "id" in blocks:
+        return "renamed", f"{_shown(record)} → {blocks['id']}", blocks
+    return "unchanged", None, blocks
 
 
 def _read(
@@ -527,53 +572,130 @@ def _reworded(data: dict[str, Any], message: str, drop: str | None = None) -> li
     return entries
 
 
-def _create_new(
-    content: Path,
+def _as_scanned(
     repo: str,
-    tree: Tree,
+    everything: list[RaiseSite],
+    records: list[update.Existing],
+    placed: dict[Path, RaiseSite],
+    gone: dict[Path, tuple[str | None, dict[str, Any]]],
+    renamed: dict[Path, str],
     commit: str,
     release: str,
-    cache: dict[str, Scanned | str] | None,
-    taken: set[tuple[str, int]],
-    ids: set[str],
+) -> list[tuple[RaiseSite, str, bool, update.Existing | None]]:
+    """Give every raise of the release the record a scan of it would give it, so that
+    scanning an old release and pinning forward ends where scanning the new one does.
+
+    A record whose id a scan gives a raise holds that raise (its URL keeps showing that
+    message). Any other raise stays with the record matched to its place, which takes
+    the scan's id and keeps its own as an alias; a raise left without a record gets a new
+    one, with the releases of the record that held its place before. ``placed``,
+    ``gone`` and ``renamed`` are changed to say so; the new records are returned (raise,
+    id, whether the id is stated, the record whose place it was)."""
+    fresh = site_ids(repo, everything)
+    by_id = {r.id: r for r in records}
+    by_path = {r.path: r for r in records}
+    holder = {(s.path, s.line): path for path, s in placed.items()}
+    owned: dict[Path, RaiseSite] = {}
+    for site, (record_id, _) in zip(everything, fresh, strict=True):
+        owner = by_id.get(record_id)
+        if owner is not None:
+            owned[owner.path] = site
+    final = dict(owned)
+    ids: dict[Path, str] = {}
+    new = []
+    for site, (record_id, stated) in zip(everything, fresh, strict=True):
+        if record_id in by_id:
+            continue
+        was = holder.get((site.path, site.line))
+        if was is not None and was not in owned:
+            final[was] = site
+            ids[was] = record_id
+        else:
+            new.append((site, record_id, stated, by_path[was] if was is not None else None))
+    renamed.clear()
+    renamed.update(ids)
+    for record in records:
+        if record.path in final:
+            placed[record.path] = final[record.path]
+            gone.pop(record.path, None)
+        elif record.path in placed:
+            # Its place is held by the record whose id a scan gives it.
+            del placed[record.path]
+            gone[record.path] = _removed(record, commit, release)
+    return new
+
+
+def _removed(
+    record: update.Existing, commit: str, release: str | None
+) -> tuple[str | None, dict[str, Any]]:
+    """What a record no longer raised reports and has written: ``removed_in``, and the
+    entry of ``release`` dropped when that release is pinned again at another commit."""
+    source = record.data["source"]
+    stale = release is not None and any(
+        isinstance(e, dict) and e.get("release") == release for e in record.data.get("releases", ())
+    )
+    if source.get("removed_in") and not stale:
+        return None, {}
+    blocks: dict[str, Any] = {
+        "source": {**_facts(source), "removed_in": source.get("removed_in") or commit}
+    }
+    if stale:
+        blocks["releases"] = [
+            e
+            for e in record.data["releases"]
+            if not (isinstance(e, dict) and e.get("release") == release)
+        ]
+    return f"{_shown(record)} (last seen at {str(source['commit'])[:10]})", blocks
+
+
+def _create(
+    content: Path,
+    repo: str,
+    commit: str,
+    release: str,
+    new: list[tuple[RaiseSite, str, bool, update.Existing | None]],
     records: list[update.Existing],
     report: Report,
     dry_run: bool = False,
     walk: Walk | None = None,
 ) -> None:
     """A record for each raise of the release that no record has, as scan writes them."""
-    everything, skipped = scan_tree(tree, _read(tree, tree.paths(), cache))
-    del skipped  # reported by the records that name those files, or by scan
     exceptions, paths = Spellings(), Spellings()
     for r in records:
         exceptions.add((r.data["exception"],))
         paths.add(r.data["source"]["path"].split("/"))
-    for site, (record_id, stated) in zip(everything, site_ids(repo, everything), strict=True):
-        if (site.path, site.line) in taken or record_id in ids:
-            continue
+    used = {r.path for r in records}
+    for site, record_id, stated, was in new:
         clash = _spelling_clash(site, exceptions, paths)
         if clash:
             report.skipped.append(f"{site.path}:{site.line}: {clash}; skipped")
             continue
         exceptions.add((site.exception,))
         paths.add(site.path.split("/"))
-        ids.add(record_id)
-        releases = _raised({"message": site.template}, release, commit, site)["releases"]
+        before = was.data if was is not None else {"message": site.template}
+        releases = _raised(before, release, commit, site)["releases"]
         text = update.new_record(repo, site, commit, record_id if stated else None, releases)
+        # A record that took another id keeps its file: a new one beside it is numbered.
         path = update.file_name(content, repo, record_id)
+        number = 2
+        while path in used or path.exists() or path.is_symlink():
+            path = path.with_name(f"{record_id}-{number}.yaml")
+            number += 1
+        used.add(path)
+        where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
         if walk is not None:
             # Written with the rest at the end of the walk (Walk.finish).
             data: dict[str, Any] = {"id": record_id} if stated else {}
             data.update(repo=repo, exception=site.exception, message=site.template)
             data.update(source=source_data(site, commit), releases=releases)
             walk.created(update.Existing(path, data, record_id, stated), text)
-            report.add("new", f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
+            report.add("new", where)
             continue
         refused = update.create(path, text, dry_run)
         if refused:
             report.skipped.append(refused)
             continue
-        report.add("new", f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
+        report.add("new", where)
 
 
 def _shown(record: update.Existing) -> str:
