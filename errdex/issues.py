@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from .pickled import as_tuple
 from .problems import Problem, Severity
 
 FOLDER = "issues"
@@ -39,6 +40,7 @@ _UNSHOWN = re.compile(
 the rest of a page's line) and halves of surrogate pairs (which no UTF-8 file can hold)."""
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Issue:
     """One GitHub issue and the errors it pastes."""
@@ -79,6 +81,7 @@ def newest_first(issues: Iterable[Issue]) -> list[Issue]:
     return sorted(issues, key=lambda i: (i.created, i.number), reverse=True)
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Reported:
     """The issues that paste one error, newest first."""

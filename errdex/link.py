@@ -9,10 +9,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .model import ID_RE, Record, SiteConfig
+from .pickled import as_tuple
 from .problems import Problem, Severity
 from .urls import folder_name
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class RelatedLink:
     """A related entry as shown: linked to its record, or plain text when we have none."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .document import Document
+from .pickled import as_tuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ class TemplateError(ValueError):
         self.column = column
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Part:
     """A piece of a message template: literal text, or a placeholder named after its source."""
@@ -36,6 +38,7 @@ class Part:
     placeholder: bool = False
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Template:
     """A message with ``{name}`` placeholders; ``{{`` and ``}}`` stand for literal braces."""
@@ -140,6 +143,7 @@ def source_lines(text: str) -> list[str]:
     return lines
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Excerpt:
     """Source lines stored in the record, so a build needs no checkout."""
@@ -157,6 +161,7 @@ class Excerpt:
         return self.start + len(self.lines) - 1
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Source:
     """Where the error is raised, pinned to a commit."""
@@ -177,6 +182,7 @@ class Source:
         return self.commit[:10]
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Raised:
     """One release that raises a record's error (the record's ``releases``)."""
@@ -191,6 +197,7 @@ class Raised:
     """The item's line in the record file, for problems about it."""
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class FixBlock:
     """One code block of an example fix."""
@@ -200,6 +207,7 @@ class FixBlock:
     caption: str | None
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Related:
     """An entry of ``related``: a record id, or the text of an error message."""
@@ -209,6 +217,7 @@ class Related:
     """Where the entry is written, for warnings."""
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """Who or what wrote the prose of a record, and when."""
@@ -217,6 +226,7 @@ class Analysis:
     date: str
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True, eq=False)
 class Record:
     """One error a codebase can raise, as the site shows it."""
@@ -386,6 +396,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class SiteConfig:
     """The site's own settings, from ``content/site.yaml``."""
@@ -414,6 +425,7 @@ class SiteConfig:
         return next((found for name, found in self.releases if name == repo), ())
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Release:
     """A release of a repository: its name (a tag) and commit."""

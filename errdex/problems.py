@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from .pickled import as_tuple
+
 
 class Severity(Enum):
     ERROR = "error"
     WARNING = "warning"
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True, order=True)
 class Problem:
     """One thing wrong with the input, tied to the place a user must edit."""

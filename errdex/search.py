@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 from .history import old_wordings
 from .model import Record, SiteConfig, parse_template
+from .pickled import as_tuple
 
 # --- 1. Extracting the message -------------------------------------------------------
 
@@ -406,6 +407,7 @@ def rarity(postings: Mapping[str, Sequence[int]]) -> bytes:
     return bytes(sketch)
 
 
+@as_tuple
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A record as search sees it."""
