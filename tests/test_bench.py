@@ -22,6 +22,29 @@ def test_the_benchmark_times_errdex_and_sees_only_the_edited_files_change(
     assert edit.note.count("api/errors/") == 2 and edit.note.count("/index.html") == 1
 
 
+def test_the_edit_benchmark_makes_each_kind_of_edit_and_its_page_shows_it(
+    tmp_path: Path, capsys: Any
+) -> None:
+    records = corpus.generate(60, seed=2)
+    bench.bench_errdex(records, tmp_path)
+    capsys.readouterr()
+    bench.bench_edits(records, tmp_path)
+    shown = capsys.readouterr().out
+    kinds = re.findall(r"^  (\w[\w ]*?) +\d+\.\d\d s \(target <= ([\d.]+) s", shown, re.M)
+    assert kinds == [
+        ("prose", "0.3"),
+        ("first analysis", "1.0"),
+        ("message", "1.0"),
+        ("title", "1.0"),
+        ("related added", "1.0"),
+    ]
+    # Each is an update, not a full build, and says what it rendered.
+    lines = [line for line in shown.splitlines() if "target <=" in line]
+    assert all("update: 1 record changed" in line for line in lines), lines
+    assert "shown on" not in lines[0]  # prose shows nowhere else
+    assert all("shown on" in line for line in lines[1:])
+
+
 def test_the_report_gives_errdex_ratio_to_each_peer(capsys) -> None:  # type: ignore[no-untyped-def]
     runs = [
         bench.Run("errdex", "cold", 100, 1.0, 50),
