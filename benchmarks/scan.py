@@ -139,7 +139,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--real", action="store_true", help="time the pinned transformers wheel (benchmarks.real)"
     )
+    parser.add_argument(
+        "--releases",
+        action="store_true",
+        help="time scan and a pin through ten transformers releases (benchmarks.releases)",
+    )
     args = parser.parse_args(argv)
+    if args.releases:
+        from benchmarks import releases
+
+        print(f"corpus: {releases.PACKAGE} {', '.join(v for v, _ in releases.RELEASES)}")
+        return 0 if releases.walk(releases.checkout()) else 1
     if args.real:
         from benchmarks.real import corpus
 
