@@ -13,9 +13,9 @@ import hashlib
 import re
 import sqlite3
 from functools import lru_cache
-from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
+import pygments
 from markupsafe import Markup, escape
 
 from .model import source_lines
@@ -77,7 +77,7 @@ def highlight(code: str, lang: str) -> Markup:
     return Markup(escape(code) if lexer is None else _pygmentize(code, lexer))
 
 
-_CACHE_VERSION = f"errdex-highlight-2 pygments-{version('Pygments')}"
+_CACHE_VERSION = f"errdex-highlight-2 pygments-{pygments.__version__}"
 
 
 def _cache_key(kind: str, lang: str, code: str) -> str:

@@ -24,7 +24,6 @@ from .history import changes, history
 from .issues import most_reported
 from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template
-from .search import Entry
 from .theme import Theme
 from .urls import (
     exception_url,
@@ -38,6 +37,10 @@ from .urls import (
     repo_url,
     report_issue_url,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .search import Entry
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,7 +162,7 @@ def load(path: Path, out: Path) -> State | str:
     read = _read(path)
     if read is None or len(read[1]) < 32:
         return "the previous state is damaged or from another errdex"
-    links_digest, payload = read[1][:32], read[1][32:]
+    links_digest, payload = bytes(read[1][:32]), read[1][32:]
     try:
         state = pickle.loads(payload)
         if not isinstance(state, State):
@@ -304,17 +304,20 @@ def _journal_path(path: Path) -> Path:
     return path.with_name(path.name + ".journal")
 
 
-def _read(path: Path) -> tuple[bytes, bytes] | None:
+def _read(path: Path) -> tuple[bytes, memoryview] | None:
     """A file written by ``_write``: its digest and its payload; None if it is missing,
     truncated or damaged."""
     try:
         blob = path.read_bytes()
     except OSError:
         return None
-    head, _, rest = blob.partition(b"\n")
-    digest, payload = rest[:32], rest[32:]
+    if not blob.startswith(FORMAT):
+        return None
+    # Views, not copies: the links of a large site are tens of megabytes.
+    view = memoryview(blob)
+    digest, payload = bytes(view[len(FORMAT) : len(FORMAT) + 32]), view[len(FORMAT) + 32 :]
     # The digest guards against a truncated or damaged file: only a whole file is unpickled.
-    if head + b"\n" != FORMAT or hashlib.sha256(payload).digest() != digest:
+    if hashlib.sha256(payload).digest() != digest:
         return None
     return digest, payload
 

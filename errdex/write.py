@@ -74,14 +74,32 @@ def marker_bytes(files: Iterable[str]) -> bytes:
 
 
 def read_marker(folder: Path) -> set[str] | None:
-    """The files named by the marker in ``folder``; None when it has no readable one."""
+    """The files named by the marker in ``folder``; None when it has no readable one.
+
+    A build reads it up to three times (the checks of the output folder, then the update
+    or the swap): a marker whose file is as it was when last read is not read again."""
+    path = folder / MARKER
     try:
-        files = json.loads((folder / MARKER).read_bytes())["files"]
+        seen = os.stat(path)
+    except OSError:
+        return None
+    stamp = (seen.st_dev, seen.st_ino, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_size)
+    known = _markers.get(stamp)
+    if known is not None:
+        return set(known)
+    try:
+        files = json.loads(path.read_bytes())["files"]
     except (OSError, ValueError, TypeError, KeyError):
         return None
     if not isinstance(files, list) or not all(isinstance(name, str) for name in files):
         return None
+    _markers.clear()  # one output folder at a time is all a build reads
+    _markers[stamp] = frozenset(files)
     return set(files)
+
+
+_markers: dict[tuple[int, ...], frozenset[str]] = {}
+"""The marker last read, by its file's device, inode, times and size."""
 
 
 def _same(old: Path, data: bytes) -> bool:
