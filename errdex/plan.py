@@ -180,6 +180,8 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     if links is None:
         return Full("the previous state's links are missing or damaged", previous)
     if shown_changed:
+        if not state.lists(links):
+            return Full("the previous state's lists are missing or damaged", previous)
         return _relink(options, previous, links, records, shown_changed, files, kept + problems)
     warnings = sorted(kept + problems + _relined(previous, records))
     if failed(warnings, options.strict):

@@ -52,6 +52,10 @@ class Links:
     rows: bytes = field(default=b"", repr=False)
     """The rows of lists as the full build rendered them (``Renderer.rows``), pickled as
     one; those of the records in ``entries_changed`` are out of date."""
+    lists_file: str = ""
+    """Where ``entries`` and ``rows`` are kept (``*.lists``): they are most of the links'
+    bytes, and only an update that renders the lists again reads them (``lists``)."""
+    lists_digest: bytes = b""
 
 
 @dataclass(slots=True)
@@ -207,14 +211,41 @@ def links(state: State) -> Links | None:
     return state.links
 
 
+def lists(found: Links) -> bool:
+    """Read the links' ``entries`` and ``rows`` from their file, if not read yet; whether
+    they are there (the file may be missing, damaged or not the one the links name)."""
+    if found.entries or found.rows:
+        return True
+    read = _read(Path(found.lists_file))
+    if read is None or read[0] != found.lists_digest:
+        return False
+    try:
+        entries, rows = pickle.loads(read[1])
+    except Exception:
+        return False
+    if not (isinstance(entries, bytes) and isinstance(rows, bytes)):
+        return False
+    found.entries, found.rows = entries, rows
+    return True
+
+
 def save(path: Path, state: State) -> None:
     """Write the whole state (after a full build)."""
     assert state.links is not None
     # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
     _write_text(_out_path(path), state.out)
-    state.links_digest = _write(
-        _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
+    links = state.links
+    lists_file = _lists_path(path)
+    digest = _write(
+        lists_file, pickle.dumps((links.entries, links.rows), protocol=pickle.HIGHEST_PROTOCOL)
     )
+    bare_links = replace(
+        links, entries=b"", rows=b"", lists_file=str(lists_file), lists_digest=digest
+    )
+    state.links_digest = _write(
+        _links_path(path), pickle.dumps(bare_links, protocol=pickle.HIGHEST_PROTOCOL)
+    )
+    links.lists_file, links.lists_digest = str(lists_file), digest
     state.relinked = []
     bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
@@ -289,6 +320,7 @@ def sweep(cache: Path) -> None:
             continue
         forget(path)
         _links_path(path).unlink(missing_ok=True)
+        _lists_path(path).unlink(missing_ok=True)
         _out_path(path).unlink(missing_ok=True)  # last: until then, the rest is found
 
 
@@ -298,6 +330,10 @@ def _out_path(path: Path) -> Path:
 
 def _links_path(path: Path) -> Path:
     return path.with_name(path.name + ".links")
+
+
+def _lists_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lists")
 
 
 def _journal_path(path: Path) -> Path:
