@@ -53,8 +53,9 @@ class Links:
     """The rows of lists as the full build rendered them (``Renderer.rows``), pickled as
     one; those of the records in ``entries_changed`` are out of date."""
     lists_file: str = ""
-    """Where ``entries`` and ``rows`` are kept (``*.lists``): they are most of the links'
-    bytes, and only an update that renders the lists again reads them (``lists``)."""
+    """Where ``entries`` and ``rows`` are kept (``*.lists``, beside the state file; set
+    when the links are read): they are most of the links' bytes, and only an update
+    that renders the lists again reads them (``lists``)."""
     lists_digest: bytes = b""
 
 
@@ -201,6 +202,9 @@ def links(state: State) -> Links | None:
             return None
         if not isinstance(found, Links):
             return None
+        # Beside the state file wherever that is now (a cache named by a relative path
+        # from another folder), as the links file is found.
+        found.lists_file = str(_lists_path(Path(state.links_file).with_suffix("")))
         for change in state.relinked:
             found.records.update(change.records)
             found.groups.update(change.groups)
@@ -239,9 +243,7 @@ def save(path: Path, state: State) -> None:
     digest = _write(
         lists_file, pickle.dumps((links.entries, links.rows), protocol=pickle.HIGHEST_PROTOCOL)
     )
-    bare_links = replace(
-        links, entries=b"", rows=b"", lists_file=str(lists_file), lists_digest=digest
-    )
+    bare_links = replace(links, entries=b"", rows=b"", lists_file="", lists_digest=digest)
     state.links_digest = _write(
         _links_path(path), pickle.dumps(bare_links, protocol=pickle.HIGHEST_PROTOCOL)
     )

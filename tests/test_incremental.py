@@ -194,6 +194,22 @@ def test_a_prose_edit_reads_no_lists_and_an_edit_that_needs_them_finds_them_gone
     assert "shown on" in build("-v")  # the full build wrote them again
 
 
+def test_a_cache_named_from_another_folder_still_finds_its_lists(
+    tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
+    folder = tmp_path / "site"
+    folder.mkdir()
+    argv = ["build", "--content", content, "--out", tmp_path / "public", "-v"]
+    monkeypatch.chdir(folder)
+    assert run(*argv, "--cache", ".errdex/cache").code == 0
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text() + "title: A title of its own\n")  # shown on others
+    monkeypatch.chdir(tmp_path)  # the same cache, named from the folder above
+    err = run(*argv, "--cache", "site/.errdex/cache").err
+    assert "errdex: update: 1 record changed, shown on" in err, err
+
+
 def test_an_output_changed_behind_errdex_back_is_rebuilt(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     content, out, build = site
     shutil.rmtree(out)
