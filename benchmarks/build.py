@@ -127,10 +127,9 @@ def bench_errdex(records: list[dict[str, object]], work: Path) -> list[Run]:
     runs.append(Run("errdex", "warm", n, seconds, peak))
 
     # One record's prose changes, as an author's edit does.
-    index = next(i for i in range(n // 2, n) if records[i].get("meaning"))
+    index = _prose_target(records)
     target = content / corpus.record_path(index, records[index])
-    text = target.read_text(encoding="utf-8")
-    target.write_text(text.replace("\nmeaning: ", f"\nmeaning: {EDIT} ", 1), encoding="utf-8")
+    target.write_text(with_sentence(target.read_text(encoding="utf-8")), encoding="utf-8")
     before = _snapshot(out)
     seconds, peak = measure(command, work)
     after = _snapshot(out)
@@ -179,6 +178,25 @@ EDIT_TARGETS = {"prose": 0.3}
 one-record edit within 1 s."""
 
 
+def _prose_target(records: list[dict[str, object]]) -> int:
+    """The record whose meaning the one-record edit of ``bench_errdex`` changes."""
+    n = len(records)
+    return next(i for i in range(n // 2, n) if records[i].get("meaning"))
+
+
+def with_sentence(text: str, sentence: str = EDIT) -> str:
+    """A record file's text with ``sentence`` put before its meaning, however the meaning
+    is written (a block, quoted or plain), so that the YAML still reads."""
+    head, key, rest = text.partition("\nmeaning: ")
+    first, newline, after = rest.partition("\n")
+    if first.rstrip() in ("|", "|-", "|+", ">", ">-", ">+"):
+        indent = after[: len(after) - len(after.lstrip(" "))] or "  "
+        return f"{head}{key}{first}{newline}{indent}{sentence}\n{after}"
+    if first[:1] in ("'", '"'):
+        return f"{head}{key}{first[0]}{sentence} {rest[1:]}"
+    return f"{head}{key}{sentence} {rest}"
+
+
 def _edits(
     records: list[dict[str, object]], content: Path
 ) -> list[tuple[str, Path, str, str, str]]:
@@ -187,16 +205,26 @@ def _edits(
     from errdex.model import derive_id
 
     n = len(records)
+    taken = {_prose_target(records)}  # edited by bench_errdex already
 
     def pick(test: Callable[[dict[str, object]], object], start: int) -> int:
         order: list[int] = [*range(start, n), *range(start)]
-        return next(i for i in order if test(records[i]))
+        found = next(i for i in order if i not in taken and test(records[i]))
+        taken.add(found)
+        return found
+
+    def one_line(i: int, key: str) -> bool:
+        """Whether the file writes ``key`` on one line of its own (not as a block)."""
+        value, _, after = text(i).partition(f"\n{key}: ")[2].partition("\n")
+        return bool(value) and value[0] not in "|>" and not after.startswith((" ", "\t"))
 
     def path(i: int) -> Path:
         return content / corpus.record_path(i, records[i])
 
     def text(i: int) -> str:
-        return path(i).read_text(encoding="utf-8")
+        """The record file's text, ending in a line break (fields are added after it)."""
+        found = path(i).read_text(encoding="utf-8")
+        return found if found.endswith("\n") else found + "\n"
 
     def id_of(i: int) -> str:
         r = records[i]
@@ -204,14 +232,16 @@ def _edits(
 
     out = []
     i = pick(lambda r: r.get("meaning"), n // 2)
-    edited = text(i).replace("\nmeaning: ", f"\nmeaning: {EDIT} ", 1)
-    out.append(("prose", path(i), edited, EDIT, id_of(i)))
+    out.append(("prose", path(i), with_sentence(text(i)), EDIT, id_of(i)))
     i = pick(lambda r: not r.get("meaning") and not r.get("solutions"), n // 3)
     out.append(("first analysis", path(i), text(i) + FIRST_ANALYSIS, "Written after", id_of(i)))
     # A record that states its id keeps it when reworded (a small corpus may have none:
     # then the edit states the id the record had).
-    stated = [k for k in range(n) if records[k].get("id")]
-    i = pick(lambda r: r.get("id"), n // 4) if stated else n // 4
+    ids = {k for k in range(n) if records[k].get("id")}
+    stated = bool(ids - taken)
+    i = pick(lambda r: bool(r.get("id")) or not stated, n // 4)
+    if not one_line(i, "message"):
+        raise SystemExit(f"bench: the message of {path(i)} is not on one line")
     old = "message: " + text(i).split("\nmessage: ", 1)[1].split("\n", 1)[0]
     reworded = "message: Reworded by the benchmark, its id kept"
     if not stated:

@@ -25,9 +25,18 @@ def test_the_benchmark_times_errdex_and_sees_only_the_edited_files_change(
 def test_the_edit_benchmark_makes_each_kind_of_edit_and_its_page_shows_it(
     tmp_path: Path, capsys: Any
 ) -> None:
-    records = corpus.generate(60, seed=2)
+    records = corpus.generate_many(20, seed=1)  # block meanings that hold ': '
     bench.bench_errdex(records, tmp_path)
     capsys.readouterr()
+    edits = bench._edits(records, tmp_path / "content")
+    # Five records, none the one bench_errdex edited: no edit undoes another.
+    assert len({path for _, path, _, _, _ in edits}) == 5
+    assert bench._prose_target(records) not in {
+        n
+        for n in range(20)
+        if tmp_path / "content" / corpus.record_path(n, records[n])
+        in {path for _, path, _, _, _ in edits}
+    }
     bench.bench_edits(records, tmp_path)
     shown = capsys.readouterr().out
     kinds = re.findall(r"^  (\w[\w ]*?) +\d+\.\d\d s \(target <= ([\d.]+) s", shown, re.M)
