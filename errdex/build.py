@@ -480,9 +480,12 @@ def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
     assert update.site is not None
     lists = update.lists
     renderer.rows.update(update.rows)
-    files, names = renderer.some_site_files(
-        update.site, lambda rel: rel in lists or rel.startswith("search/"), update.entries
-    )
+    kept = update.search_kept
+
+    def wanted(rel: str) -> bool:
+        return rel in lists or (not kept and rel.startswith("search/"))
+
+    files, names = renderer.some_site_files(update.site, wanted, update.entries, kept)
     if set(names) != update.listed:
         raise _ListsChanged("the files that list errors would change")
     return files

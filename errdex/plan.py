@@ -110,13 +110,18 @@ class Partial:
     """Every record of ``site`` as search sees it, in order."""
     rows: dict[tuple[str, str, bool, bool], Markup] = field(default_factory=dict)
     """The rows of lists the last builds rendered that are still true."""
+    search_kept: tuple[str, ...] = ()
+    """The search index's files, when what search sees of every record is as the last
+    build indexed it (a first analysis, a related entry): they keep their bytes, and are
+    not made again."""
 
     def __str__(self) -> str:
         said = f"update: {_count(self.changed or len(self.records), 'record')} changed"
         if self.site is None:
             return said
         others = len(self.records) - self.changed
-        return f"{said}, shown on {_count(others, 'other error page')} and {len(self.lists)} lists"
+        said += f", shown on {_count(others, 'other error page')} and {len(self.lists)} lists"
+        return said + ("; search index kept" if self.search_kept else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +269,13 @@ def _relink(
         elif shown_ids.intersection(t for _, t in shown) or shown_ids.intersection(linking):
             render.add(r.id)
     groups = {}
-    lists = {"index.html", "options/index.html", "feed.xml", "api/errors.json"}
+    lists = {"index.html", "options/index.html", "feed.xml"}
+    # api/errors.json lists each error's id, title, message, exception and repo.
+    if any(
+        (r.title, r.message.display) != (old[r.id][0].title, old[r.id][0].message.display)
+        for r in shown_changed
+    ):
+        lists.add("api/errors.json")
     for record in shown_changed:
         key = (record.repo, record.source.path)
         before = tuple(old[i][0] for i in links.groups[key])
@@ -310,7 +321,14 @@ def _relink(
             return Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
         fresh[item.record.id] = item.record
 
-    searched = _entries(site, links, shown_ids)
+    searched, same_entries = _entries(site, links, shown_ids)
+    search_kept: tuple[str, ...] = ()
+    if same_entries and all(
+        (r.message, r.releases) == (old[r.id][0].message, old[r.id][0].releases)
+        for r in shown_changed
+    ):
+        # Search sees every record as the last build did, earlier wordings included.
+        search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
     stale = shown_ids | links.entries_changed.keys()
     rows = {key: row for key, row in pickle.loads(links.rows).items() if key[0] not in stale}
     warnings = sorted([p for p in found if p.code != "W402"] + linked)
@@ -335,26 +353,30 @@ def _relink(
         ),
         entries=list(searched.values()),
         rows=rows,
+        search_kept=search_kept,
     )
 
 
-def _entries(site: Site, links: state.Links, changed: set[str]) -> dict[str, Entry]:
+def _entries(site: Site, links: state.Links, changed: set[str]) -> tuple[dict[str, Entry], bool]:
     """Every record of ``site`` as search sees it, in order: as the state keeps them, but
-    for those whose summaries ``changed``."""
+    for those whose summaries ``changed``; and whether each is as the state keeps it."""
     from .search import make_entry
 
     kept = pickle.loads(links.entries)
     kept.update(links.entries_changed)
     out = {}
+    same = True
     for at, r in enumerate(site.records):
         if r.id in changed:
             entry = make_entry(at, r.id, r.exception, r.repo, r.message.source, r.title)
+            same = same and entry == kept.get(r.id)
         else:
             entry = kept[r.id]
             if entry.index != at:
                 entry = replace(entry, index=at)
+                same = False
         out[r.id] = entry
-    return out
+    return out, same
 
 
 def _count(number: int, noun: str) -> str:

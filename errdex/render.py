@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path, PurePosixPath
@@ -348,12 +348,17 @@ class Renderer:
         return self.some_site_files(site, None)[0]
 
     def some_site_files(
-        self, site: Site, wanted: Callable[[str], bool] | None, entries: list[Entry] | None = None
+        self,
+        site: Site,
+        wanted: Callable[[str], bool] | None,
+        entries: list[Entry] | None = None,
+        search_kept: Sequence[str] = (),
     ) -> tuple[dict[str, bytes], list[str]]:
         """The files of ``site_files`` that ``wanted`` names (all of them without it), and
         the names of all of them: an update renders only the lists that show its errors.
         ``entries`` are the records as search sees them, when known; those made here are
-        kept in ``entries``."""
+        kept in ``entries``. ``search_kept`` names the search index's files when they are
+        as the last build wrote them (not made again)."""
         recent = _recent(site, RECENT)
         names: list[str] = []
         out: dict[str, bytes] = {}
@@ -460,7 +465,10 @@ class Renderer:
             list_page(exception_url(exception), f"{exception} errors", records, exception=exception)
         from . import search
 
-        if wanted is None or wanted("search/meta.json"):
+        if search_kept:
+            self.entries = entries or []
+            names.extend(search_kept)
+        elif wanted is None or wanted("search/meta.json"):
             if entries is None:
                 entries = search.entries_from(site.records)
             self.entries = entries
