@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from .issues import Reported
 
 ID_RE = re.compile(r"^[0-9a-f]{16}$")
+SEARCH_MESSAGE_LIMIT = 2000
+"""Characters of a message that search indexes and aligns: a paste's message is cut
+here, and so is a template, counting its literal text and one for each placeholder.
+Written into meta.json for the browser; validation warns about longer messages (so it
+lives here, which validation imports anyway, rather than in search)."""
 TITLE_LIMIT = 72
 """Short titles (``<title>``, lists) are cut at a word boundary before this many characters."""
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .history import old_wordings
-from .model import Record, SiteConfig, parse_template
+from .model import SEARCH_MESSAGE_LIMIT, Record, SiteConfig, parse_template
 from .pickled import as_tuple
 
 # --- 1. Extracting the message -------------------------------------------------------
@@ -124,10 +124,6 @@ PASTE_LIMIT = 100_000
 """Characters of a paste that search reads, from its end (where a traceback's message
 is): a bot may hand ``lookup`` a whole log, and a link may carry any ``?q=``. A longer
 paste is cut, and the answer says so."""
-SEARCH_MESSAGE_LIMIT = 2000
-"""Characters of a message that search indexes and aligns: a paste's message is cut
-here, and so is a template, counting its literal text and one for each placeholder.
-Written into meta.json for the browser; validation warns about longer messages."""
 MAX_MESSAGE = SEARCH_MESSAGE_LIMIT
 """The same cut, by the name it had before templates were cut too."""
 MAX_READINGS = 8

@@ -13,10 +13,9 @@ from pygments.lexers import find_lexer_class_by_name
 from pygments.util import ClassNotFound
 
 from .document import Document, Key
-from .model import TemplateError, parse_template, source_lines
+from .model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from .problems import Problem, Severity
 from .schema import RECORD, SITE, Field
-from .search import SEARCH_MESSAGE_LIMIT
 from .urls import base_url_problem, exception_url, file_url
 
 MAX_EXCERPT_LINES = 1000
@@ -264,11 +263,23 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
 
 @functools.lru_cache(maxsize=256)
 def _known_language(name: str) -> bool:
+    # Pygments' own lexers are named in its table: known without importing them (a
+    # build that renders one page from the highlight cache needs no lexer). Anything
+    # else may be a plugin's, which Pygments finds.
+    if name.lower() in _builtin_aliases():
+        return True
     try:
         find_lexer_class_by_name(name)
     except ClassNotFound:
         return False
     return True
+
+
+@functools.cache
+def _builtin_aliases() -> frozenset[str]:
+    from pygments.lexers._mapping import LEXERS
+
+    return frozenset(alias for _, _, aliases, _, _ in LEXERS.values() for alias in aliases)
 
 
 def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from test_hostile import problem_lines, same_file
 
 from errdex.codes import CODES
-from errdex.search import SEARCH_MESSAGE_LIMIT
+from errdex.model import SEARCH_MESSAGE_LIMIT
 from errdex.validate import MAX_OUTPUT_PATH, REFUSED_CHARACTERS
 
 # The run fixture is shared by the examples of a test: each builds into a folder of its own.

@@ -22,10 +22,9 @@ from typing import Any
 from .. import validate
 from ..document import Document
 from ..load import MAX_FILE_BYTES
-from ..model import TemplateError, parse_template, source_lines
+from ..model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from ..problems import Severity
 from ..search import PATTERNS as SEARCH_PATTERNS
-from ..search import SEARCH_MESSAGE_LIMIT
 
 EXCERPT_CONTEXT = 15
 """Lines kept above and below a raise in its excerpt."""
