@@ -304,6 +304,9 @@ def _relink(
                     release_url(summary.repo, r.name) + "index.html"
                     for r in site.config.releases_of(summary.repo)
                 )
+    if groups:
+        # Errors of a file in another order: api/errors.json lists them in site order.
+        lists.add("api/errors.json")
     option_names = None
     if site.option_names != links.option_names:
         option_names = dict(site.option_names)
@@ -321,9 +324,9 @@ def _relink(
             return Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
         fresh[item.record.id] = item.record
 
-    searched, same_entries = _entries(site, links, shown_ids)
+    searched, differ = _entries(site, links, shown_ids)
     search_kept: tuple[str, ...] = ()
-    if same_entries and all(
+    if not differ and all(
         (r.message, r.releases) == (old[r.id][0].message, old[r.id][0].releases)
         for r in shown_changed
     ):
@@ -349,7 +352,7 @@ def _relink(
         lists=frozenset(lists),
         listed=frozenset(previous.outputs.keys() - error_files),
         links=state.LinksChange(
-            relinked, groups, option_names, {i: searched[i] for i in shown_ids}
+            relinked, groups, option_names, {i: searched[i] for i in shown_ids | differ}
         ),
         entries=list(searched.values()),
         rows=rows,
@@ -357,26 +360,30 @@ def _relink(
     )
 
 
-def _entries(site: Site, links: state.Links, changed: set[str]) -> tuple[dict[str, Entry], bool]:
+def _entries(
+    site: Site, links: state.Links, changed: set[str]
+) -> tuple[dict[str, Entry], set[str]]:
     """Every record of ``site`` as search sees it, in order: as the state keeps them, but
-    for those whose summaries ``changed``; and whether each is as the state keeps it."""
+    for those whose summaries ``changed``; and the ids of those that are not as the state
+    keeps them (changed, or at another place in the order)."""
     from .search import make_entry
 
     kept = pickle.loads(links.entries)
     kept.update(links.entries_changed)
     out = {}
-    same = True
+    differ = set()
     for at, r in enumerate(site.records):
         if r.id in changed:
             entry = make_entry(at, r.id, r.exception, r.repo, r.message.source, r.title)
-            same = same and entry == kept.get(r.id)
+            if entry != kept.get(r.id):
+                differ.add(r.id)
         else:
             entry = kept[r.id]
             if entry.index != at:
                 entry = replace(entry, index=at)
-                same = False
+                differ.add(r.id)
         out[r.id] = entry
-    return out, same
+    return out, differ
 
 
 def _count(number: int, noun: str) -> str:

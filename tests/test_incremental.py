@@ -644,6 +644,7 @@ def _issues(content: Path) -> None:
         "related added",
         "related removed",
         "line",  # its place among the errors of its file
+        "line, reordered",  # past another error of its file: the order of every list
         "option",  # an option its message names
         "two records",
     ],
@@ -698,6 +699,9 @@ def test_an_edit_of_what_other_pages_show_is_an_update_that_gives_a_fresh_builds
     elif edit == "line":
         change("r3.yaml", "line: 33", "line: 32")
         change("r3.yaml", "start: 31", "start: 30")
+    elif edit == "line, reordered":
+        change("r0.yaml", "  line: 3\n", "  line: 40\n")
+        change("r0.yaml", "    start: 1\n", "    start: 38\n")
     elif edit == "option":
         change("r0.yaml", "Part 0 of the --tensor-parallel-size", "Part 0 of the --max-model-len")
     elif edit == "two records":
@@ -751,6 +755,28 @@ def test_updates_of_what_other_pages_show_build_on_one_another(tmp_path: Path, r
         path.write_text(text.replace(old, new, 1))
         assert "errdex: update: " in build(), (name, old)
         assert _bytes(out) == _fresh(content, tmp_path, run), (name, old)
+
+
+def test_after_errors_change_places_the_next_update_still_keeps_the_search_index(
+    tmp_path: Path, run
+) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, cache = tmp_path / "public", tmp_path / "cache"
+
+    def build() -> str:
+        result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+        assert result.code == 0, result.err
+        return str(result.err)
+
+    build()
+    r0, r7 = content / "errors" / "r0.yaml", content / "errors" / "r7.yaml"
+    r0.write_text(
+        r0.read_text().replace("  line: 3\n", "  line: 40\n").replace("start: 1\n", "start: 38\n")
+    )
+    assert "search index kept" not in build()  # r0 and r3 change places
+    r7.write_text(r7.read_text().replace("source:", "meaning: Explained at last.\nsource:", 1))
+    assert "; search index kept" in build()  # the places the last update gave are kept
+    assert _bytes(out) == _fresh(content, tmp_path, run)
 
 
 def test_an_edit_that_gives_an_option_its_page_is_a_full_build(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
