@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -188,8 +189,12 @@ def with_sentence(text: str, sentence: str = EDIT) -> str:
     """A record file's text with ``sentence`` put before its meaning, however the meaning
     is written (a block, quoted or plain), so that the YAML still reads."""
     head, key, rest = text.partition("\nmeaning: ")
+    if not key:
+        raise SystemExit("bench: the record to edit writes no 'meaning: ' line")
     first, newline, after = rest.partition("\n")
-    if first.rstrip() in ("|", "|-", "|+", ">", ">-", ">+"):
+    if first[:1] in "|>":
+        if not re.fullmatch(r"[|>][-+]?", first.rstrip()):
+            raise SystemExit(f"bench: a block meaning the edit cannot add to: {first!r}")
         indent = after[: len(after) - len(after.lstrip(" "))] or "  "
         return f"{head}{key}{first}{newline}{indent}{sentence}\n{after}"
     if first[:1] in ("'", '"'):
