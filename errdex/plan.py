@@ -112,8 +112,8 @@ class Partial:
     """The rows of lists the last builds rendered that are still true."""
     search_kept: tuple[str, ...] = ()
     """The search index's files, when what search sees of every record is as the last
-    build indexed it (a first analysis, a related entry): they keep their bytes, and are
-    not made again."""
+    build indexed it (a first analysis, a title, a related entry): they keep their bytes,
+    and are not made again."""
 
     def __str__(self) -> str:
         said = f"update: {_count(self.changed or len(self.records), 'record')} changed"
@@ -375,7 +375,9 @@ def _entries(
     for at, r in enumerate(site.records):
         if r.id in changed:
             entry = make_entry(at, r.id, r.exception, r.repo, r.message.source, r.title)
-            if entry != kept.get(r.id):
+            before = kept.get(r.id)
+            # The index's files hold no title: another title leaves them as they were.
+            if before is None or replace(entry, title=before.title) != before:
                 differ.add(r.id)
         else:
             entry = kept[r.id]
