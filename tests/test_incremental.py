@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -609,6 +610,19 @@ def _stated_site(tmp_path: Path) -> dict[str, str]:
     return records
 
 
+def _verbose_builds(run, content: Path, tmp_path: Path) -> Callable[[], str]:  # type: ignore[no-untyped-def]
+    """A build of ``content`` into tmp_path/public with a cache of its own, ``-v``: it
+    must succeed, and gives what it said."""
+    out, cache = tmp_path / "public", tmp_path / "cache"
+
+    def build() -> str:
+        result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+        assert result.code == 0, result.err
+        return str(result.err)
+
+    return build
+
+
 def _issues(content: Path) -> None:
     """GitHub issues that paste records 2, 3 (not analysed) and 6 (another repo)."""
     for repo, pasted in (("example/project", [2, 3, 3, 2, 3]), ("other/tool", [6])):
@@ -731,12 +745,7 @@ def test_updates_of_what_other_pages_show_build_on_one_another(tmp_path: Path, r
     """Each update keeps what it changed in the links for the next one, and a prose edit
     after it renders from them."""
     content = make_content(tmp_path, _stated_site(tmp_path))
-    out, cache = tmp_path / "public", tmp_path / "cache"
-
-    def build() -> str:
-        result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
-        assert result.code == 0, result.err
-        return str(result.err)
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
 
     build()
     errors = content / "errors"
@@ -762,12 +771,7 @@ def test_after_errors_change_places_the_next_update_still_keeps_the_search_index
     tmp_path: Path, run
 ) -> None:  # type: ignore[no-untyped-def]
     content = make_content(tmp_path, _stated_site(tmp_path))
-    out, cache = tmp_path / "public", tmp_path / "cache"
-
-    def build() -> str:
-        result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
-        assert result.code == 0, result.err
-        return str(result.err)
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
 
     build()
     r0, r7 = content / "errors" / "r0.yaml", content / "errors" / "r7.yaml"
