@@ -185,7 +185,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     if links is None:
         return Full("the previous state's links are missing or damaged", previous)
     if shown_changed:
-        if not state.lists(links):
+        if not state.lists(previous):
             return Full("the previous state's lists are missing or damaged", previous)
         return _relink(options, previous, links, records, shown_changed, files, kept + problems)
     warnings = sorted(kept + problems + _relined(previous, records))
@@ -270,12 +270,6 @@ def _relink(
             render.add(r.id)
     groups = {}
     lists = {"index.html", "options/index.html", "feed.xml"}
-    # api/errors.json lists each error's id, title, message, exception and repo.
-    if any(
-        (r.title, r.message.display) != (old[r.id][0].title, old[r.id][0].message.display)
-        for r in shown_changed
-    ):
-        lists.add("api/errors.json")
     for record in shown_changed:
         key = (record.repo, record.source.path)
         before = tuple(old[i][0] for i in links.groups[key])
@@ -304,8 +298,12 @@ def _relink(
                     release_url(summary.repo, r.name) + "index.html"
                     for r in site.config.releases_of(summary.repo)
                 )
-    if groups:
-        # Errors of a file in another order: api/errors.json lists them in site order.
+    # api/errors.json lists each error's id, title, message, exception and repo, in site
+    # order (which changes when errors of a file change places: ``groups``).
+    if groups or any(
+        (r.title, r.message.display) != (old[r.id][0].title, old[r.id][0].message.display)
+        for r in shown_changed
+    ):
         lists.add("api/errors.json")
     option_names = None
     if site.option_names != links.option_names:

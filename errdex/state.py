@@ -52,11 +52,10 @@ class Links:
     rows: bytes = field(default=b"", repr=False)
     """The rows of lists as the full build rendered them (``Renderer.rows``), pickled as
     one; those of the records in ``entries_changed`` are out of date."""
-    lists_file: str = ""
-    """Where ``entries`` and ``rows`` are kept (``*.lists``, beside the state file; set
-    when the links are read): they are most of the links' bytes, and only an update
-    that renders the lists again reads them (``lists``)."""
     lists_digest: bytes = b""
+    """The digest of the file that keeps ``entries`` and ``rows`` (``*.lists``, beside the
+    state file): they are most of the links' bytes, and only an update that renders the
+    lists again reads them (``lists``)."""
 
 
 @dataclass(slots=True)
@@ -202,9 +201,6 @@ def links(state: State) -> Links | None:
             return None
         if not isinstance(found, Links):
             return None
-        # Beside the state file wherever that is now (a cache named by a relative path
-        # from another folder), as the links file is found.
-        found.lists_file = str(_lists_path(Path(state.links_file).with_suffix("")))
         for change in state.relinked:
             found.records.update(change.records)
             found.groups.update(change.groups)
@@ -215,12 +211,16 @@ def links(state: State) -> Links | None:
     return state.links
 
 
-def lists(found: Links) -> bool:
-    """Read the links' ``entries`` and ``rows`` from their file, if not read yet; whether
-    they are there (the file may be missing, damaged or not the one the links name)."""
+def lists(state: State) -> bool:
+    """Read the ``entries`` and ``rows`` of the state's links (read already) from their
+    file, if not read yet; whether they are there (the file may be missing, damaged or
+    not the one the links name). It is found beside the links file, wherever the cache
+    folder is named from."""
+    found = state.links
+    assert found is not None
     if found.entries or found.rows:
         return True
-    read = _read(Path(found.lists_file))
+    read = _read(_lists_path(Path(state.links_file).with_suffix("")))  # state-….bin.lists
     if read is None or read[0] != found.lists_digest:
         return False
     try:
@@ -243,11 +243,11 @@ def save(path: Path, state: State) -> None:
     digest = _write(
         lists_file, pickle.dumps((links.entries, links.rows), protocol=pickle.HIGHEST_PROTOCOL)
     )
-    bare_links = replace(links, entries=b"", rows=b"", lists_file="", lists_digest=digest)
+    bare_links = replace(links, entries=b"", rows=b"", lists_digest=digest)
     state.links_digest = _write(
         _links_path(path), pickle.dumps(bare_links, protocol=pickle.HIGHEST_PROTOCOL)
     )
-    links.lists_file, links.lists_digest = str(lists_file), digest
+    links.lists_digest = digest
     state.relinked = []
     bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
