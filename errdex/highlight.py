@@ -2,14 +2,13 @@
 
 Highlighting is most of the cost of a build. A ``Highlighter`` belongs to one build: it
 keeps what it made in memory and, opened on a cache file, between builds, in SQLite, keyed
-by a digest of the code, its language and the Pygments version. A full build reads every
+by the code and its language (the file is for one Pygments version). A full build reads every
 entry at once; a build that renders a few pages looks up just their code, and needs no
 lexer when it was all seen before.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sqlite3
 from functools import lru_cache
@@ -77,11 +76,13 @@ def highlight(code: str, lang: str) -> Markup:
     return Markup(escape(code) if lexer is None else _pygmentize(code, lexer))
 
 
-_CACHE_VERSION = f"errdex-highlight-2 pygments-{pygments.__version__}"
+_CACHE_VERSION = f"errdex-highlight-3 pygments-{pygments.__version__}"
 
 
 def _cache_key(kind: str, lang: str, code: str) -> str:
-    return hashlib.sha256(f"{kind}\x00{lang}\x00{code}".encode()).hexdigest()
+    """The code itself, not a digest of it: an excerpt of twenty lines is twenty
+    lookups, and a digest of each cost more than the rest of the lookup."""
+    return f"{kind}\x00{lang}\x00{code}"
 
 
 class Highlighter:
@@ -286,6 +287,8 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
     escapes = True
     for number, line in enumerate(lines):
         at, end = 0, len(line)
+        if quote is None and "'" not in line and '"' not in line:
+            end = 0  # no string starts or ends here; a comment changes nothing either
         while at < end:
             char = line[at]
             if quote is not None:
@@ -302,9 +305,13 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
                 while prefix > 0 and line[prefix - 1] in "rRbBuUfF":
                     prefix -= 1
                 if line.startswith(char * 3, at):
-                    if set(line[prefix:at].lower()) & {"r", "f"}:
+                    affix = line[prefix:at].lower()
+                    escapes = bool(line[:prefix].strip())
+                    # At a line's start, any prefix but f (and at most two letters) is
+                    # a docstring's, read to the next three quotes like an unprefixed one.
+                    if (escapes or len(affix) > 2 or "f" in affix) and set(affix) & {"r", "f"}:
                         return None
-                    quote, escapes = char * 3, bool(line[:prefix].strip())
+                    quote = char * 3
                     at += 3
                     continue
                 at += 1  # a one-line string: to its closing quote, or the line's end

@@ -102,6 +102,19 @@ _markers: dict[tuple[int, ...], frozenset[str]] = {}
 """The marker last read, by its file's device, inode, times and size."""
 
 
+def _write_new(path: str, data: bytes) -> None:
+    """Write ``data`` into the file ``path``, made or emptied first: three system calls,
+    where ``Path.write_bytes`` makes six (it asks whether the file is a terminal, and
+    where it stands)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
 def _same(old: Path, data: bytes) -> bool:
     try:
         return old.stat().st_size == len(data) and old.read_bytes() == data
@@ -368,6 +381,11 @@ class Staging:
         self.retired = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
         self.previous = previous
         self._folders: set[str] = set()
+        self._old = False
+        """Whether there is an old output to take unchanged files from."""
+        self._staged: dict[str, str] = {}
+        """Digest → the file staged with those bytes by this process: a second file with
+        the same bytes (an error's JSON at its two addresses) is a hard link to it."""
 
     def open(self) -> None:
         try:
@@ -377,6 +395,7 @@ class Staging:
             for leftover in (self.folder, self.retired):
                 shutil.rmtree(leftover, ignore_errors=True)
             self.folder.mkdir()
+            self._old = os.path.isdir(self.out)
         except OSError as exc:
             raise refusal(self.shown, f"cannot write beside it: {exc.strerror}") from exc
 
@@ -389,14 +408,23 @@ class Staging:
         if parent not in self._folders:
             os.makedirs(parent, exist_ok=True)
             self._folders.add(parent)
-        old = os.path.join(self.out, rel)
-        if self._unchanged(rel, old, data, made):
+        if self._old:
+            old = os.path.join(self.out, rel)
+            if self._unchanged(rel, old, data, made):
+                try:
+                    os.link(old, target)
+                    return made, False
+                except OSError:
+                    pass
+        twin = self._staged.get(made)
+        if twin is not None:
             try:
-                os.link(old, target)
-                return made, False
+                os.link(twin, target)
+                return made, True
             except OSError:
                 pass
-        Path(target).write_bytes(data)
+        _write_new(target, data)
+        self._staged[made] = target
         return made, True
 
     def _unchanged(self, rel: str, old: str, data: bytes, made: str) -> bool:

@@ -362,6 +362,11 @@ def test_excerpts_with_strings_over_lines_highlighted_by_runs_match_them_whole()
         'r = r"""raw\\"""\ns = f"""{x}\nmore"""\n',
         "def \\\n  f(): pass\nclass\nA: pass\n",
         'a = 1\n#!/usr/bin/env python\nb = """x\ny"""\n',
+        # a raw docstring is read like any docstring: to the next three quotes
+        'def f():\n    r"""Matches \\d+ and \\""" ends it\n    here."""\n    raise E()\n',
+        '    Rb"""a\n    b""" + x  # then code\nmatch = 1\n',
+        '    x = r"""not a docstring \\"""\n    still"""\n',
+        '    fr"""formatted {x}\n    raw"""\n',
     ]
     for path in rng.sample(files, 60):
         lines = path.read_text(encoding="utf-8").split("\n")
@@ -380,6 +385,17 @@ def test_excerpts_with_strings_over_lines_highlighted_by_runs_match_them_whole()
             highlight._runs(lines) is not None
         )
     assert by_runs > 60
+
+
+def test_a_raw_docstring_is_cut_into_runs_like_any_other() -> None:
+    """Raw docstrings are common (transformers has hundreds around its raises): their
+    excerpts are highlighted a run at a time, not each whole, and still match."""
+    from errdex.model import source_lines
+
+    code = 'def f():\n    r"""Raw \\d.\n\n    More."""\n    raise X()\n'
+    assert highlight._runs(source_lines(code)) == [(0, 1), (1, 4), (4, 5)]
+    assert highlight._runs(source_lines('    y = f"""{a}\n    b"""\n')) is None
+    assert highlight._runs(source_lines('    y = r"""a\n    b"""\n')) is None
 
 
 def test_a_docstring_excerpt_is_highlighted_whole() -> None:

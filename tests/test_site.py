@@ -137,6 +137,37 @@ def test_two_builds_give_the_same_bytes_and_the_second_writes_nothing(
     assert snapshot(first) == before  # same bytes and same modification times
 
 
+def test_an_errors_json_at_its_two_addresses_is_one_file_written_once(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cold build makes a file per error fewer: the extension-less address of its JSON
+    is a hard link to the .json. Where links cannot be made, both are written."""
+    import os
+
+    out = tmp_path / "linked"
+    assert run("build", "--content", CONTENT, "--out", out).code == 0
+    documents = sorted((out / "api" / "errors").glob("*.json"))
+    assert documents
+    for document in documents:
+        bare = document.with_suffix("")
+        assert bare.read_bytes() == document.read_bytes()
+        assert os.path.samefile(bare, document)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", refuse)
+    copied = tmp_path / "copied"
+    assert run("build", "--content", CONTENT, "--out", copied, "--no-cache").code == 0
+    assert snapshot(copied).keys() == snapshot(out).keys()
+    for document in sorted((copied / "api" / "errors").glob("*.json")):
+        bare = document.with_suffix("")
+        assert bare.read_bytes() == document.read_bytes()
+        assert not os.path.samefile(bare, document)
+
+
 def test_editing_one_record_rewrites_only_what_shows_it(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
