@@ -262,7 +262,9 @@ def test_hostile_markdown_and_fields_render_inert(tmp_path: Path, run) -> None: 
     assert doc.find("a", string="a link")["href"] == "https://example.org"
 
 
+@pytest.mark.parametrize("how", [(), ("--no-cache",)], ids=["update", "full build"])
 def test_a_write_that_fails_midway_leaves_the_old_site_intact(
+    how: tuple[str, ...],
     tmp_path: Path,
     run,
     monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
@@ -272,18 +274,27 @@ def test_a_write_that_fails_midway_leaves_the_old_site_intact(
     assert run("build", "--content", content, "--out", out).code == 0
     before = snapshot(out)
     (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Changed.\n")
-    real_write = Path.write_bytes
-    written: list[Path] = []
+    from errdex import write
 
-    def failing_write(self: Path, data: bytes) -> int:
-        if len(written) == 2:
-            raise OSError(28, "No space left on device")
-        written.append(self)
-        return real_write(self, data)
+    real_write, real_new = Path.write_bytes, write._write_new
+    written: list[object] = []
 
-    monkeypatch.setattr(Path, "write_bytes", failing_write)
+    def failing(real):  # type: ignore[no-untyped-def]
+        def call(path, data: bytes):  # type: ignore[no-untyped-def]
+            if len(written) == 2:
+                raise OSError(28, "No space left on device")
+            written.append(path)
+            return real(path, data)
+
+        return call
+
+    # An update writes beside the old files (Path.write_bytes), a full build into a
+    # folder of its own (write._write_new): the third file fails either way.
+    monkeypatch.setattr(Path, "write_bytes", failing(real_write))
+    monkeypatch.setattr(write, "_write_new", failing(real_new))
     with pytest.raises(OSError, match="No space left"):
-        run("build", "--content", content, "--out", out)
+        run("build", "--content", content, "--out", out, *how)
+    assert len(written) == 2
     assert snapshot(out) == before
     # Nothing half-written beside it either (the lock file is how builds take turns).
     assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "content", "public"]
