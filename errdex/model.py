@@ -51,16 +51,14 @@ class Template:
     source: str
     """The template as written in the record."""
     parts: tuple[Part, ...]
+    display: str
+    """The message as a reader sees it: placeholders as ``{name}``, braces unescaped.
+    Made once (``parse_template``): linking and every page that lists the error ask."""
 
     @property
     def names(self) -> tuple[str, ...]:
         """Placeholder names in order of first appearance, without repeats."""
         return tuple(dict.fromkeys(p.text for p in self.parts if p.placeholder))
-
-    @property
-    def display(self) -> str:
-        """The message as a reader sees it: placeholders as ``{name}``, braces unescaped."""
-        return "".join("{" + p.text + "}" if p.placeholder else p.text for p in self.parts)
 
 
 _BRACE = re.compile(r"[{}]")
@@ -98,7 +96,8 @@ def parse_template(source: str) -> Template:
             i = end + 1
     if literal:
         parts.append(Part("".join(literal)))
-    return Template(source=source, parts=tuple(parts))
+    display = "".join("{" + p.text + "}" if p.placeholder else p.text for p in parts)
+    return Template(source=source, parts=tuple(parts), display=display)
 
 
 def _matching_brace(source: str, start: int) -> int:

@@ -15,7 +15,6 @@ trust); ``errdex build -v`` prints it, and the state keeps it.
 from __future__ import annotations
 
 import hashlib
-import pickle
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -223,8 +222,7 @@ def _relink(
         repo_url,
     )
 
-    dump = pickle.HIGHEST_PROTOCOL
-    old = {rid: pickle.loads(blob) for rid, blob in links.records.items()}
+    old = {rid: state.unpickled(blob) for rid, blob in links.records.items()}
     for record in shown_changed:
         before = old[record.id][0]
         for what, now, then in (
@@ -264,7 +262,7 @@ def _relink(
         linking = tuple(b.id for b in site.backlinks.get(r.id, ()))
         _, old_shown, old_linking = old[r.id]
         if r.id in changed or shown != old_shown or linking != old_linking:
-            relinked[r.id] = pickle.dumps((r, shown, linking), protocol=dump)
+            relinked[r.id] = state.pickled((r, shown, linking))
             render.add(r.id)
         elif shown_ids.intersection(t for _, t in shown) or shown_ids.intersection(linking):
             render.add(r.id)
@@ -331,7 +329,7 @@ def _relink(
         # Search sees every record as the last build did, earlier wordings included.
         search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
     stale = shown_ids | links.entries_changed.keys()
-    rows = {key: row for key, row in pickle.loads(links.rows).items() if key[0] not in stale}
+    rows = {key: row for key, row in state.unpickled(links.rows).items() if key[0] not in stale}
     warnings = sorted([p for p in found if p.code != "W402"] + linked)
     if failed(warnings, options.strict):
         raise BuildError(warnings)
@@ -366,8 +364,7 @@ def _entries(
     keeps them (changed, or at another place in the order)."""
     from .search import make_entry
 
-    kept = pickle.loads(links.entries)
-    kept.update(links.entries_changed)
+    kept = {**state.unpickled(links.entries), **links.entries_changed}
     out = {}
     differ = set()
     for at, r in enumerate(site.records):
@@ -433,7 +430,7 @@ def _context(records: list[Record], links: state.Links) -> ErrorContext:
         record_id: str,
     ) -> tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]:
         if record_id not in stored:
-            stored[record_id] = pickle.loads(links.records[record_id])
+            stored[record_id] = state.unpickled(links.records[record_id])
         return stored[record_id]
 
     def get(record_id: str) -> Record:
@@ -488,7 +485,6 @@ def full_state(
 ) -> state.State:
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
     record as search saw it)."""
-    dump = pickle.HIGHEST_PROTOCOL
     return state.State(
         key=key,
         reason=reason,
@@ -507,7 +503,7 @@ def full_state(
         links=state.Links(
             config=site.config,
             records={
-                r.id: pickle.dumps(
+                r.id: state.pickled(
                     (
                         r.summary(),
                         tuple(
@@ -515,15 +511,14 @@ def full_state(
                             for link in site.related[r.id]
                         ),
                         tuple(b.id for b in site.backlinks.get(r.id, ())),
-                    ),
-                    protocol=dump,
+                    )
                 )
                 for r in site.records
             },
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
-            entries=pickle.dumps({e.id: e for e in entries}, protocol=dump),
-            rows=pickle.dumps(rows, protocol=dump),
+            entries=state.pickled({e.id: e for e in entries}),
+            rows=state.pickled(rows),
         ),
     )
 

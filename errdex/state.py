@@ -103,6 +103,53 @@ class LinksChange:
     entries: dict[str, Any]
 
 
+_keeping = False
+"""Whether this process keeps what it unpickled for its next build (``keep_unpickled``)."""
+_unpickled: dict[bytes, Any] = {}
+"""Pickled bytes → what they hold, for the blobs the last build of this process read."""
+_unpickled_now: dict[bytes, Any] = {}
+"""The same, for the blobs the current build read or wrote so far."""
+
+
+def keep_unpickled() -> None:
+    """From now on, keep what builds unpickle for the next build of this process.
+
+    ``serve`` builds again and again in one process, and each update reads the summaries
+    of every record from the state: unpickling them is most of an update at 10,000
+    records. What is kept is never changed (records and summaries are frozen, and the
+    dicts are copied before any change), and only the blobs of the last build are."""
+    global _keeping
+    _keeping = True
+
+
+def unpickled(blob: bytes) -> Any:
+    """``pickle.loads(blob)``; what the last build read or wrote when ``keep_unpickled``."""
+    if not _keeping:
+        return pickle.loads(blob)
+    found = _unpickled_now.get(blob, _unpickled)
+    if found is _unpickled:
+        found = _unpickled.get(blob, _unpickled)
+        if found is _unpickled:
+            found = pickle.loads(blob)
+        _unpickled_now[blob] = found
+    return found
+
+
+def pickled(value: Any) -> bytes:
+    """``value`` pickled; kept for the next build's ``unpickled`` when ``keep_unpickled``
+    (``value`` must not change after)."""
+    blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    if _keeping:
+        _unpickled_now[blob] = value
+    return blob
+
+
+def _new_build() -> None:
+    """Forget the blobs no build since the one before this has read or written."""
+    global _unpickled, _unpickled_now
+    _unpickled, _unpickled_now = _unpickled_now, {}
+
+
 def code_key() -> str:
     """A digest of errdex's own code, of Python's version and of the libraries that render."""
     digest = hashlib.sha256(FORMAT)
@@ -161,6 +208,7 @@ def path_for(cache: Path, out: Path) -> Path:
 
 def load(path: Path, out: Path) -> State | str:
     """The state, or why there is none that can be trusted for this build."""
+    _new_build()
     if not path.exists():
         return "no previous state"
     read = _read(path)

@@ -40,18 +40,24 @@ def test_the_edit_benchmark_makes_each_kind_of_edit_and_its_page_shows_it(
     bench.bench_edits(records, tmp_path)
     shown = capsys.readouterr().out
     kinds = re.findall(r"^  (\w[\w ]*?) +\d+\.\d\d s \(target <= ([\d.]+) s", shown, re.M)
-    assert kinds == [
+    each = [
         ("prose", "0.3"),
         ("first analysis", "1.0"),
         ("message", "1.0"),
         ("title", "1.0"),
         ("related added", "1.0"),
     ]
+    assert kinds == each + each  # as new processes, then saved while serve runs
+    processes, in_serve = shown.split("saved while serve runs:")
     # Each is an update, not a full build, and says what it rendered.
-    lines = [line for line in shown.splitlines() if "target <=" in line]
+    lines = [line for line in processes.splitlines() if "target <=" in line]
     assert all("update: 1 record changed" in line for line in lines), lines
     assert "shown on" not in lines[0]  # prose shows nowhere else
     assert all("shown on" in line for line in lines[1:])
+    # serve says what it re-rendered: the edited record, of another five.
+    served = [line for line in in_serve.splitlines() if "target <=" in line]
+    assert all(re.search(r" [12] of 20 error pages re-rendered \(changed: ", x) for x in served)
+    assert len({line.split("(changed: ")[1].split(")")[0] for line in served}) == 5
 
 
 def test_the_report_gives_errdex_ratio_to_each_peer(capsys) -> None:  # type: ignore[no-untyped-def]

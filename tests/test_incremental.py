@@ -816,3 +816,42 @@ def test_an_edit_that_gives_an_option_its_page_is_a_full_build(tmp_path: Path, r
     assert "errdex: full build: content/errors/r4.yaml: the options that have pages changed" in err
     assert (out / "options" / "new_knob" / "index.html").exists()
     assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["as serve builds", "as a new process"])
+def test_serve_finds_the_summaries_its_last_build_unpickled(
+    kept: bool,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """serve builds in one process: an update that links every record again takes the
+    summaries the last build wrote or read from memory, not from the state's bytes, and
+    still makes what a build from nothing makes."""
+    import pickle
+
+    from errdex import state
+    from errdex.model import Record
+
+    monkeypatch.setattr(state, "_keeping", kept)
+    real_loads = pickle.loads
+    summaries_read: list[str] = []
+
+    def counting(blob: bytes) -> object:
+        value = real_loads(blob)
+        if isinstance(value, tuple) and value and isinstance(value[0], Record):
+            summaries_read.append(value[0].id)
+        return value
+
+    monkeypatch.setattr(state.pickle, "loads", counting)
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    command = ("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    assert run(*command).code == 0  # a full build: it pickles every summary
+    path = content / "errors" / "r1.yaml"
+    path.write_text(path.read_text() + "title: Retitled\n")
+    summaries_read.clear()
+    result = run(*command)
+    assert "update: 1 record changed, shown on" in result.err
+    assert len(summaries_read) == (0 if kept else 4)
+    assert _bytes(out) == _fresh(content, tmp_path, run)
