@@ -106,48 +106,53 @@ class LinksChange:
 _keeping = False
 """Whether this process keeps what it unpickled for its next build (``keep_unpickled``)."""
 _unpickled: dict[bytes, Any] = {}
-"""Pickled bytes → what they hold, for the blobs the last build of this process read."""
-_unpickled_now: dict[bytes, Any] = {}
-"""The same, for the blobs the current build read or wrote so far."""
+"""Pickled bytes → what they hold: the blobs builds of this process read or wrote."""
+_LISTS_KEPT = 2
+"""Blobs kept beside the records' own: the last ``entries`` and ``rows`` of the links."""
 
 
 def keep_unpickled() -> None:
-    """From now on, keep what builds unpickle for the next build of this process.
+    """From now on, keep what builds unpickle or pickle for the next build of this process.
 
-    ``serve`` builds again and again in one process, and each update reads the summaries
-    of every record from the state: unpickling them is most of an update at 10,000
-    records. What is kept is never changed (records and summaries are frozen, and the
-    dicts are copied before any change), and only the blobs of the last build are."""
+    ``serve`` builds again and again in one process, and each update that links every
+    record again reads the summaries of all of them from the state: unpickling them is
+    most of such an update at 10,000 records. What is kept is never changed (records and
+    summaries are frozen, and the dicts are copied before any change). What the links
+    no longer hold is dropped whenever they are read (``_prune``)."""
     global _keeping
     _keeping = True
 
 
 def unpickled(blob: bytes) -> Any:
-    """``pickle.loads(blob)``; what the last build read or wrote when ``keep_unpickled``."""
+    """``pickle.loads(blob)``; taken from memory, once read or written, when keeping."""
     if not _keeping:
         return pickle.loads(blob)
-    found = _unpickled_now.get(blob, _unpickled)
+    found = _unpickled.get(blob, _unpickled)
     if found is _unpickled:
-        found = _unpickled.get(blob, _unpickled)
-        if found is _unpickled:
-            found = pickle.loads(blob)
-        _unpickled_now[blob] = found
+        found = _unpickled[blob] = pickle.loads(blob)
     return found
 
 
 def pickled(value: Any) -> bytes:
-    """``value`` pickled; kept for the next build's ``unpickled`` when ``keep_unpickled``
-    (``value`` must not change after)."""
+    """``value`` pickled, and kept for ``unpickled`` when keeping (it must not change)."""
     blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     if _keeping:
-        _unpickled_now[blob] = value
+        _unpickled[blob] = value
     return blob
 
 
-def _new_build() -> None:
-    """Forget the blobs no build since the one before this has read or written."""
-    global _unpickled, _unpickled_now
-    _unpickled, _unpickled_now = _unpickled_now, {}
+def _prune(found: Links) -> None:
+    """Keep what the records of ``found`` are pickled as, and the last search entries
+    and list rows (written by the same full build, in that order)."""
+    global _unpickled
+    if not _keeping:
+        return
+    wanted = set(found.records.values())
+    # A record is kept as a tuple; the entries and the rows are dicts.
+    lists = [blob for blob, value in _unpickled.items() if isinstance(value, dict)]
+    lists = lists[-_LISTS_KEPT:]
+    wanted.update(lists)
+    _unpickled = {blob: value for blob, value in _unpickled.items() if blob in wanted}
 
 
 def code_key() -> str:
@@ -208,7 +213,6 @@ def path_for(cache: Path, out: Path) -> Path:
 
 def load(path: Path, out: Path) -> State | str:
     """The state, or why there is none that can be trusted for this build."""
-    _new_build()
     if not path.exists():
         return "no previous state"
     read = _read(path)
@@ -255,6 +259,7 @@ def links(state: State) -> Links | None:
             found.entries_changed.update(change.entries)
             if change.option_names is not None:
                 found.option_names = change.option_names
+        _prune(found)
         state.links = found
     return state.links
 

@@ -846,12 +846,22 @@ def test_serve_finds_the_summaries_its_last_build_unpickled(
     monkeypatch.setattr(state.pickle, "loads", counting)
     content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
     out, cache = tmp_path / "public", tmp_path / "cache"
+    monkeypatch.setattr(state, "_unpickled", {})
     command = ("build", "--content", content, "--out", out, "--cache", cache, "-v")
     assert run(*command).code == 0  # a full build: it pickles every summary
-    path = content / "errors" / "r1.yaml"
-    path.write_text(path.read_text() + "title: Retitled\n")
-    summaries_read.clear()
-    result = run(*command)
-    assert "update: 1 record changed, shown on" in result.err
-    assert len(summaries_read) == (0 if kept else 4)
-    assert _bytes(out) == _fresh(content, tmp_path, run)
+    for n, shows in enumerate([False, True, True]):
+        # A prose edit in between reads few summaries: the others are kept all the same.
+        path = content / "errors" / f"r{n}.yaml"
+        text = path.read_text()
+        path.write_text(text + "title: Retitled\n" if shows else text.replace("first", "new"))
+        summaries_read.clear()
+        result = run(*command)
+        assert result.code == 0, result.err
+        assert ("update: 1 record changed, shown on" in result.err) == shows, result.err
+        if shows:
+            assert len(summaries_read) == (0 if kept else 4)
+        assert _bytes(out) == _fresh(content, tmp_path, run)
+    # What is kept: the four summaries the links held when last read, the one the last
+    # edit made (its old one goes when the links are read next), the search entries and
+    # the list rows; not the summaries the edits before replaced.
+    assert len(state._unpickled) == (4 + 1 + 2 if kept else 0)
