@@ -272,6 +272,17 @@ _CARRIES_ON = re.compile(
 patterns of _SPANS_LINES but the triple quotes, which ``_runs`` follows)."""
 
 
+_LAST_WORDS = ("\\", "def", "class", "import", "from", "case", "match")
+
+
+def _carries_on(line: str) -> bool:
+    """``_CARRIES_ON.search(line)``, looked for only where it can match: each of its
+    patterns needs a brace, or one of ``_LAST_WORDS`` at the line's end."""
+    if "{" not in line and not line.rstrip(" \t").endswith(_LAST_WORDS):
+        return False
+    return _CARRIES_ON.search(line) is not None
+
+
 def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
     """The excerpt cut into runs of lines (start, stop) that Pygments' Python lexer
     begins and ends at its top state: a line on its own, or a triple-quoted string with
@@ -323,7 +334,7 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
         following = lines[number + 1] if number + 1 < len(lines) else ""
         if (
             quote is None
-            and not _CARRIES_ON.search(line)
+            and not _carries_on(line)
             and not following.lstrip().startswith("#!")
         ):
             out.append((start, number + 1))

@@ -387,6 +387,36 @@ def test_excerpts_with_strings_over_lines_highlighted_by_runs_match_them_whole()
     assert by_runs > 60
 
 
+def test_the_quick_look_for_a_line_that_carries_on_agrees_with_the_pattern() -> None:
+    """``_carries_on`` skips the pattern where it cannot match: on every line of
+    Pygments' own code, and on lines made to end each way, it answers as the pattern."""
+    import os
+
+    import pygments
+
+    lines = [
+        "x = 1 \\",
+        "    def",
+        "class\t",
+        "from  ",
+        "import",
+        "match",
+        'f"{x',
+        'rb"{',
+        "y = {1: 2}",
+        "a_def",
+        "matches",
+    ]
+    for path in sorted(Path(os.path.dirname(pygments.__file__)).rglob("*.py"))[:80]:
+        lines += path.read_text(encoding="utf-8").split("\n")
+    found = 0
+    for line in lines:
+        expected = highlight._CARRIES_ON.search(line) is not None
+        assert highlight._carries_on(line) == expected, line
+        found += expected
+    assert found > 10
+
+
 def test_a_raw_docstring_is_cut_into_runs_like_any_other() -> None:
     """Raw docstrings are common (transformers has hundreds around its raises): their
     excerpts are highlighted a run at a time, not each whole, and still match."""
