@@ -332,11 +332,7 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
             else:
                 at += 1
         following = lines[number + 1] if number + 1 < len(lines) else ""
-        if (
-            quote is None
-            and not _carries_on(line)
-            and not following.lstrip().startswith("#!")
-        ):
+        if quote is None and not _carries_on(line) and not following.lstrip().startswith("#!"):
             out.append((start, number + 1))
             start = number + 1
     if start < len(lines):
