@@ -366,7 +366,11 @@ def _edits_in_serve(records: list[dict[str, object]], work: Path, taken: set[int
             )
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=60)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
     return met
 
 

@@ -288,13 +288,15 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
     begins and ends at its top state: a line on its own, or a triple-quoted string with
     the lines it spans. Each run highlighted alone gives what the whole excerpt gives
     (tests check it on real code), and the runs recur: a docstring is quoted around
-    every raise of its function. None when a raw or formatted triple-quoted string is
-    there, which is highlighted whole as before."""
+    every raise of its function. None when a formatted triple-quoted string is there,
+    or a raw one that does not start its line (a docstring, which may be raw): those
+    excerpts are highlighted whole."""
     out: list[tuple[int, int]] = []
     start = 0
     quote: str | None = None  # the triple quote a string that spans lines opened
     # Pygments reads a triple-quoted string that starts a line as a docstring, to the
-    # next three quotes whatever comes before them; any other one minds backslashes.
+    # next three quotes whatever comes before them; any other one this follows (not raw,
+    # not formatted) minds backslashes.
     escapes = True
     for number, line in enumerate(lines):
         at, end = 0, len(line)

@@ -107,8 +107,6 @@ _keeping = False
 """Whether this process keeps what it unpickled for its next build (``keep_unpickled``)."""
 _unpickled: dict[bytes, Any] = {}
 """Pickled bytes → what they hold: the blobs builds of this process read or wrote."""
-_LISTS_KEPT = 2
-"""Blobs kept beside the records' own: the last ``entries`` and ``rows`` of the links."""
 
 
 def keep_unpickled() -> None:
@@ -118,7 +116,8 @@ def keep_unpickled() -> None:
     record again reads the summaries of all of them from the state: unpickling them is
     most of such an update at 10,000 records. What is kept is never changed (records and
     summaries are frozen, and the dicts are copied before any change). What the links
-    no longer hold is dropped whenever they are read (``_prune``)."""
+    no longer hold is dropped whenever a full build saves them or an update reads them
+    (``_prune``)."""
     global _keeping
     _keeping = True
 
@@ -142,16 +141,18 @@ def pickled(value: Any) -> bytes:
 
 
 def _prune(found: Links) -> None:
-    """Keep what the records of ``found`` are pickled as, and the last search entries
-    and list rows (written by the same full build, in that order)."""
+    """Keep what the records of ``found`` are pickled as, and its search entries and
+    list rows: when a full build saves them, all three; when they are read, the records'
+    and the only dicts kept (those of the full build that wrote them, as updates pickle
+    no dicts)."""
     global _unpickled
     if not _keeping:
         return
     wanted = set(found.records.values())
-    # A record is kept as a tuple; the entries and the rows are dicts.
-    lists = [blob for blob, value in _unpickled.items() if isinstance(value, dict)]
-    lists = lists[-_LISTS_KEPT:]
-    wanted.update(lists)
+    if found.entries or found.rows:
+        wanted.update((found.entries, found.rows))
+    else:
+        wanted.update(blob for blob, value in _unpickled.items() if isinstance(value, dict))
     _unpickled = {blob: value for blob, value in _unpickled.items() if blob in wanted}
 
 
@@ -292,6 +293,7 @@ def save(path: Path, state: State) -> None:
     # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
     _write_text(_out_path(path), state.out)
     links = state.links
+    _prune(links)  # what an earlier full build in this process kept goes
     lists_file = _lists_path(path)
     digest = _write(
         lists_file, pickle.dumps((links.entries, links.rows), protocol=pickle.HIGHEST_PROTOCOL)

@@ -103,10 +103,10 @@ _markers: dict[tuple[int, ...], frozenset[str]] = {}
 
 
 def _write_new(path: str, data: bytes) -> None:
-    """Write ``data`` into the file ``path``, made or emptied first: three system calls,
-    where ``Path.write_bytes`` makes six (it asks whether the file is a terminal, and
-    where it stands)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    """Write ``data`` into the new file ``path`` (one already there is an error: it may
+    be a link to another file): three system calls, where ``Path.write_bytes`` makes six
+    (it asks whether the file is a terminal, and where it stands)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     try:
         view = memoryview(data)
         while view:
@@ -383,9 +383,10 @@ class Staging:
         self._folders: set[str] = set()
         self._old = False
         """Whether there is an old output to take unchanged files from."""
-        self._staged: dict[str, str] = {}
-        """Digest → the file staged with those bytes by this process: a second file with
-        the same bytes (an error's JSON at its two addresses) is a hard link to it."""
+        self._last: tuple[str, int, str] | None = None
+        """The digest, size and staged path of the file this process wrote last: the next
+        file, when it has the same bytes (an error's JSON at its second address, right
+        after the first), is a hard link to it."""
 
     def open(self) -> None:
         try:
@@ -400,7 +401,8 @@ class Staging:
             raise refusal(self.shown, f"cannot write beside it: {exc.strerror}") from exc
 
     def put(self, rel: str, data: bytes) -> tuple[str, bool]:
-        """Stage one file; returns its digest and whether it was written (not linked)."""
+        """Stage one file; returns its digest and whether it is new (written, or linked
+        to its twin just written) rather than linked from the old output."""
         check_relative(rel)
         made = digest(data)
         target = os.path.join(self.folder, rel)
@@ -416,15 +418,15 @@ class Staging:
                     return made, False
                 except OSError:
                     pass
-        twin = self._staged.get(made)
-        if twin is not None:
+        last = self._last
+        if last is not None and last[:2] == (made, len(data)):
             try:
-                os.link(twin, target)
+                os.link(last[2], target)
                 return made, True
             except OSError:
                 pass
         _write_new(target, data)
-        self._staged[made] = target
+        self._last = (made, len(data), target)
         return made, True
 
     def _unchanged(self, rel: str, old: str, data: bytes, made: str) -> bool:

@@ -895,3 +895,28 @@ def test_serve_finds_the_summaries_its_last_build_unpickled(
     # edit made (its old one goes when the links are read next), the search entries and
     # the list rows; not the summaries the edits before replaced.
     assert len(state._unpickled) == (4 + 1 + 2 if kept else 0)
+    # A full build (a record added) keeps what it wrote, and nothing of the one before.
+    (content / "errors" / "r4.yaml").write_text(_record(4))
+    assert "full build: 1 record added" in run(*command).err
+    assert len(state._unpickled) == (5 + 2 if kept else 0)
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_serve_keeps_what_its_builds_unpickle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from errdex import cli, state
+    from errdex import serve as serving
+
+    monkeypatch.setattr(state, "_keeping", False)
+    keeping: list[bool] = []
+
+    def served(*args: object, **kwargs: object) -> int:
+        keeping.append(state._keeping)
+        return 0
+
+    monkeypatch.setattr(serving, "serve", served)
+    content = make_content(tmp_path, {"r0.yaml": _record(0)})
+    argv = ["serve", "--content", str(content), "--out", str(tmp_path / "o"), "--no-watch"]
+    assert cli.main(argv) == 0
+    assert keeping == [True]
