@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from functools import lru_cache
 from urllib.parse import quote, urlencode
 
 from .model import Record, SiteConfig
@@ -21,6 +22,7 @@ _NOT_IN_NAMES = re.compile(r'[<>:"|?*\x00-\x1f]')
 """What Windows refuses in a file name."""
 
 
+@lru_cache(maxsize=1 << 16)
 def folder_name(name: str) -> str:
     """``name`` as a folder that every file system holds, and no file system reads as
     another name.
@@ -74,7 +76,11 @@ def github_permalink(record: Record, line: int | None = None) -> str:
 
 
 def github_line(repo: str, commit: str, path: str, line: int) -> str:
-    return f"https://github.com/{repo}/blob/{commit}/{quote(path)}#L{line}"
+    return f"https://github.com/{repo}/blob/{commit}/{_quoted(path)}#L{line}"
+
+
+_quoted = lru_cache(maxsize=1 << 12)(quote)
+"""A path quoted for a URL, once: every line of an excerpt links to GitHub."""
 
 
 def release_url(repo: str, release: str) -> str:
