@@ -244,3 +244,32 @@ def test_the_issue_score_takes_a_same_message_record_as_right_and_prose_links_as
     wrong = bench_issues.score([bug], {1: ["c3"]}, index)
     assert wrong.total.right == 0 and wrong.missed == [(bug, pasted)]
     assert wrong.false_links == [(bug, "c3")]
+
+
+def test_over_turns_each_tool_is_compared_by_its_fastest_runs(capsys) -> None:  # type: ignore[no-untyped-def]
+    first = [
+        bench.Run("errdex", "cold", 100, 3.0, 50),
+        bench.Run("errdex", "warm", 100, 0.1, 20),
+        bench.Run("errdex", "edit", 1, 0.2, 20),
+        bench.Run("hugo", "cold", 100, 2.0, 80),
+        bench.Run("hugo", "warm", 100, 2.0, 80),
+    ]
+    second = [
+        bench.Run("errdex", "cold", 100, 1.0, 60),
+        bench.Run("errdex", "warm", 100, 0.2, 20),
+        bench.Run("errdex", "edit", 1, 0.3, 20),
+        bench.Run("hugo", "cold", 100, 4.0, 80),
+        bench.Run("hugo", "warm", 100, 3.0, 80),
+    ]
+    fastest = bench.best([first, second])
+    assert {(r.tool, r.mode): r.seconds for r in fastest} == {
+        ("errdex", "cold"): 1.0,
+        ("errdex", "warm"): 0.1,
+        ("errdex", "edit"): 0.2,
+        ("hugo", "cold"): 2.0,
+        ("hugo", "warm"): 2.0,
+    }
+    bench.report(100, fastest, "the fastest of 2 turns")
+    shown = capsys.readouterr().out
+    assert "== 100 records, the fastest of 2 turns ==" in shown
+    assert "errdex vs hugo: cold 2.00x the pages/s" in shown
