@@ -408,7 +408,10 @@ class Staging:
         target = os.path.join(self.folder, rel)
         parent = os.path.dirname(target)
         if parent not in self._folders:
-            os.makedirs(parent, exist_ok=True)
+            try:  # most folders are new, under one made before (errors/<id>/)
+                os.mkdir(parent)
+            except OSError:
+                os.makedirs(parent, exist_ok=True)
             self._folders.add(parent)
         if self._old:
             old = os.path.join(self.out, rel)
