@@ -18,6 +18,7 @@ installed are skipped: ``./dev bench build`` installs them (benchmarks/peers.txt
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import queue
 import re
@@ -301,15 +302,21 @@ def _edits_as_processes(records: list[dict[str, object]], work: Path, taken: set
             "?",
         )
         page = out / "errors" / record_id / "index.html"
-        if marker not in page.read_text(encoding="utf-8"):
-            raise SystemExit(f"bench: the {kind} edit did not reach its page")
-        limit = EDIT_TARGETS.get(kind, 1.0)
-        met &= seconds <= limit
-        print(
-            f"  {kind:15} {seconds:6.2f} s (target <= {limit} s: "
-            f"{'met' if seconds <= limit else 'MISSED'}); {touched} files rewritten; {chosen}"
-        )
+        met &= _judged(kind, seconds, page, marker, f"{touched} files rewritten; {chosen}")
     return met
+
+
+def _judged(kind: str, seconds: float, page: Path, marker: str, said: str) -> bool:
+    """Print one edit's time against its target, after checking its page shows it;
+    whether the target is met."""
+    if marker not in page.read_text(encoding="utf-8"):
+        raise SystemExit(f"bench: the {kind} edit did not reach its page ({page})")
+    limit = EDIT_TARGETS.get(kind, 1.0)
+    print(
+        f"  {kind:15} {seconds:6.2f} s (target <= {limit} s: "
+        f"{'met' if seconds <= limit else 'MISSED'}); {said}"
+    )
+    return seconds <= limit
 
 
 def _edits_in_serve(records: list[dict[str, object]], work: Path, taken: set[int]) -> bool:
@@ -355,15 +362,8 @@ def _edits_in_serve(records: list[dict[str, object]], work: Path, taken: set[int
             line = said("errdex: rebuilt in ")
             seconds = float(line.removeprefix("errdex: rebuilt in ").split("s", 1)[0])
             page = served / "errors" / record_id / "index.html"
-            if marker not in page.read_text(encoding="utf-8"):
-                raise SystemExit(f"bench: the {kind} edit did not reach its page in serve")
-            limit = EDIT_TARGETS.get(kind, 1.0)
-            met &= seconds <= limit
             what = line.split(": ", 2)[2].strip() if line.count(": ") >= 2 else ""
-            print(
-                f"  {kind:15} {seconds:6.2f} s (target <= {limit} s: "
-                f"{'met' if seconds <= limit else 'MISSED'}); {what}"
-            )
+            met &= _judged(kind, seconds, page, marker, what)
     finally:
         process.send_signal(signal.SIGINT)
         try:
@@ -563,52 +563,67 @@ def main(argv: Sequence[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "errdex")], check=True)
     cores = len(os.sched_getaffinity(0))
     print(f"bench: {cores} cores, Python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}")
-    runners = {"hugo": bench_hugo, "pelican": bench_pelican, "mkdocs": bench_mkdocs}
     with tempfile.TemporaryDirectory(prefix="errdex-bench-") as scratch:
         base = ns.keep or Path(scratch)
         if ns.corpus == "real":
             found = real.corpus(build=False)
             print(f"bench: corpus {found.version}, scanned by errdex (benchmarks/real.py)")
             records = real.load_records(found)
-            turns = []
-            for turn in range(ns.turns):
-                folder = base / f"turn-{turn + 1}" if ns.turns > 1 else base
-                runs = bench_errdex_real(found.content, folder / "errdex-real")
-                for name, binary in peers.items():
-                    pages = corpus.markdown_pages(
-                        records, front_matter="pelican" if name == "pelican" else "yaml"
-                    )
-                    runs += runners[name](pages, folder / f"{name}-real", binary)
-                report(len(records), runs, _turn(turn, ns.turns))
-                turns.append(runs)
-            if ns.turns > 1:
-                report(len(records), best(turns), f"the fastest of {ns.turns} turns")
+            runs = functools.partial(_real_runs, found.content)
+            _compare(records, "real", runs, peers, base, ns.turns)
             profiled = base / "profile"
             profiled.mkdir()
             profile(found.content, profiled)
             return 0
         for n in sizes:
             records = corpus.generate_many(n, seed=ns.seed)
-            turns = []
-            for turn in range(ns.turns):
-                folder = base / f"turn-{turn + 1}" if ns.turns > 1 else base
-                runs = bench_errdex(records, folder / f"errdex-{n}")
-                if ns.edits and turn == 0:
-                    bench_edits(records, folder / f"errdex-{n}")
-                for name, binary in peers.items():
-                    pages = corpus.markdown_pages(
-                        records, front_matter="pelican" if name == "pelican" else "yaml"
-                    )
-                    runs += runners[name](pages, folder / f"{name}-{n}", binary)
-                report(n, runs, _turn(turn, ns.turns))
-                turns.append(runs)
-            if ns.turns > 1:
-                report(n, best(turns), f"the fastest of {ns.turns} turns")
+            runs = functools.partial(_synthetic_runs, records, ns.edits)
+            _compare(records, str(n), runs, peers, base, ns.turns)
     return 0
 
 
-def _turn(turn: int, turns: int) -> str:
-    return f"turn {turn + 1} of {turns}" if turns > 1 else ""
+def _real_runs(content: Path, folder: Path, turn: int) -> list[Run]:
+    return bench_errdex_real(content, folder / "errdex-real")
+
+
+def _synthetic_runs(
+    records: list[dict[str, object]], edits: bool, folder: Path, turn: int
+) -> list[Run]:
+    """errdex's builds of the synthetic corpus; with ``edits``, in the first turn, each
+    kind of one-record edit after them."""
+    work = folder / f"errdex-{len(records)}"
+    runs = bench_errdex(records, work)
+    if edits and turn == 0:
+        bench_edits(records, work)
+    return runs
+
+
+PEER_RUNNERS = {"hugo": bench_hugo, "pelican": bench_pelican, "mkdocs": bench_mkdocs}
+
+
+def _compare(
+    records: list[dict[str, object]],
+    name: str,
+    errdex_runs: Callable[[Path, int], list[Run]],
+    peers: dict[str, str],
+    base: Path,
+    turns: int,
+) -> None:
+    """errdex's runs (``errdex_runs(folder, turn)``), then each peer's build of the same
+    pages, ``turns`` times in fresh folders; a report of each turn, and of the fastest."""
+    done = []
+    for turn in range(turns):
+        folder = base / f"turn-{turn + 1}" if turns > 1 else base
+        runs = errdex_runs(folder, turn)
+        for peer, binary in peers.items():
+            pages = corpus.markdown_pages(
+                records, front_matter="pelican" if peer == "pelican" else "yaml"
+            )
+            runs += PEER_RUNNERS[peer](pages, folder / f"{peer}-{name}", binary)
+        report(len(records), runs, f"turn {turn + 1} of {turns}" if turns > 1 else "")
+        done.append(runs)
+    if turns > 1:
+        report(len(records), best(done), f"the fastest of {turns} turns")
 
 
 def best(turns: list[list[Run]]) -> list[Run]:

@@ -81,7 +81,7 @@ _CACHE_VERSION = f"errdex-highlight-3 pygments-{pygments.__version__}"
 
 def _cache_key(kind: str, lang: str, code: str) -> str:
     """The code itself, not a digest of it: an excerpt of twenty lines is twenty
-    lookups, and a digest of each cost more than the rest of the lookup."""
+    lookups, and a dict or SQLite finds the text as well as its digest."""
     return f"{kind}\x00{lang}\x00{code}"
 
 

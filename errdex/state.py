@@ -126,10 +126,9 @@ def unpickled(blob: bytes) -> Any:
     """``pickle.loads(blob)``; taken from memory, once read or written, when keeping."""
     if not _keeping:
         return pickle.loads(blob)
-    found = _unpickled.get(blob, _unpickled)
-    if found is _unpickled:
-        found = _unpickled[blob] = pickle.loads(blob)
-    return found
+    if blob not in _unpickled:
+        _unpickled[blob] = pickle.loads(blob)
+    return _unpickled[blob]
 
 
 def pickled(value: Any) -> bytes:

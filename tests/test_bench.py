@@ -247,20 +247,14 @@ def test_the_issue_score_takes_a_same_message_record_as_right_and_prose_links_as
 
 
 def test_over_turns_each_tool_is_compared_by_its_fastest_runs(capsys) -> None:  # type: ignore[no-untyped-def]
-    first = [
-        bench.Run("errdex", "cold", 100, 3.0, 50),
-        bench.Run("errdex", "warm", 100, 0.1, 20),
-        bench.Run("errdex", "edit", 1, 0.2, 20),
-        bench.Run("hugo", "cold", 100, 2.0, 80),
-        bench.Run("hugo", "warm", 100, 2.0, 80),
-    ]
-    second = [
-        bench.Run("errdex", "cold", 100, 1.0, 60),
-        bench.Run("errdex", "warm", 100, 0.2, 20),
-        bench.Run("errdex", "edit", 1, 0.3, 20),
-        bench.Run("hugo", "cold", 100, 4.0, 80),
-        bench.Run("hugo", "warm", 100, 3.0, 80),
-    ]
+    def turn(*seconds: float) -> list[bench.Run]:
+        """A turn's runs: errdex cold, warm and edit, then hugo cold and warm."""
+        kinds = [("errdex", "cold"), ("errdex", "warm"), ("errdex", "edit")]
+        kinds += [("hugo", "cold"), ("hugo", "warm")]
+        return [bench.Run(t, m, 100, s, 50) for (t, m), s in zip(kinds, seconds, strict=True)]
+
+    first = turn(3.0, 0.1, 0.2, 2.0, 2.0)
+    second = turn(1.0, 0.2, 0.3, 4.0, 3.0)
     fastest = bench.best([first, second])
     assert {(r.tool, r.mode): r.seconds for r in fastest} == {
         ("errdex", "cold"): 1.0,
