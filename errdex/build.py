@@ -40,7 +40,6 @@ from .write import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from markupsafe import Markup
 
     from .highlight import Highlighter
     from .issues import Issue
@@ -139,6 +138,7 @@ def _run(
 ) -> tuple[_Work, WriteStats, list[Problem]]:
     """Read what ``chosen`` needs, render and write it, and keep what was done."""
     if isinstance(chosen, plan.Full):
+        gc.enable()  # with the rare collections of ``_few_collections``
         work = _Work.whole(*_read(options, parallel_read=True))
     else:
         work = _Work.update(chosen)
@@ -334,15 +334,21 @@ def _extra_assets(doc: Any, options: Options) -> list[Problem]:
 def _few_collections() -> Iterator[None]:
     """Python's cycle collector walks every object it tracks, again and again as a build
     makes hundreds of thousands of them, none of which form cycles that must go before
-    the build ends. Collect rarely; what is loaded by then is frozen out of its walks
-    (which also keeps forked workers from copying the pages it would touch)."""
-    threshold = gc.get_threshold()
+    the build ends. It does not run while the state is read and the plan made (which
+    make what the build keeps), nor in an update (which makes little garbage, freed when
+    it ends); a full build collects rarely (``_run``), and what it loaded by then is
+    frozen out of the walks (which also keeps forked workers from copying the pages they
+    would touch)."""
+    threshold, enabled = gc.get_threshold(), gc.isenabled()
+    gc.disable()
     gc.set_threshold(50_000, 50, 100)
     try:
         yield
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
+        if enabled:
+            gc.enable()
 
 
 # --- render --------------------------------------------------------------------------
@@ -528,7 +534,7 @@ def _remember(
     out: Path,
     outputs: dict[str, str],
     entries: list[Entry],
-    rows: dict[tuple[str, str, bool, bool], Markup],
+    rows: dict[tuple[str, str, bool, bool], str],
 ) -> None:
     """Keep what this build did for the next one's plan."""
     if isinstance(chosen, plan.Partial):
