@@ -24,7 +24,6 @@ from .problems import BuildError, Problem, Severity, failed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from markupsafe import Markup
 
     from .build import Options
     from .link import Site
@@ -106,9 +105,10 @@ class Partial:
     links: state.LinksChange | None = None
     """What changed in the state's links."""
     entries: list[Entry] | None = None
-    """Every record of ``site`` as search sees it, in order."""
-    rows: dict[tuple[str, str, bool, bool], Markup] = field(default_factory=dict)
-    """The rows of lists the last builds rendered that are still true."""
+    """Every record of ``site`` as search sees it, in order, when the search index is
+    made again."""
+    rows: dict[tuple[str, str, bool, bool], str] = field(default_factory=dict)
+    """The rows of lists the last builds rendered that are still true, as text."""
     search_kept: tuple[str, ...] = ()
     """The search index's files, when what search sees of every record is as the last
     build indexed it (a first analysis, a title, a related entry): they keep their bytes,
@@ -320,14 +320,20 @@ def _relink(
             return Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
         fresh[item.record.id] = item.record
 
-    searched, differ = _entries(site, links, shown_ids)
     search_kept: tuple[str, ...] = ()
-    if not differ and all(
+    entries: list[Entry] | None = None
+    if not groups and all(
         (r.message, r.releases) == (old[r.id][0].message, old[r.id][0].releases)
         for r in shown_changed
     ):
-        # Search sees every record as the last build did, earlier wordings included.
+        # Search sees every record as the last build did, at the same place, earlier
+        # wordings included: the index's files hold no title.
         search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
+        searched = _changed_entries(site, shown_ids)
+    else:
+        searched, differ = _entries(site, links, shown_ids)
+        entries = list(searched.values())
+        searched = {i: searched[i] for i in shown_ids | differ}
     stale = shown_ids | links.entries_changed.keys()
     rows = {key: row for key, row in state.unpickled(links.rows).items() if key[0] not in stale}
     warnings = sorted([p for p in found if p.code != "W402"] + linked)
@@ -347,13 +353,22 @@ def _relink(
         site=site,
         lists=frozenset(lists),
         listed=frozenset(previous.outputs.keys() - error_files),
-        links=state.LinksChange(
-            relinked, groups, option_names, {i: searched[i] for i in shown_ids | differ}
-        ),
-        entries=list(searched.values()),
+        links=state.LinksChange(relinked, groups, option_names, searched),
+        entries=entries,
         rows=rows,
         search_kept=search_kept,
     )
+
+
+def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
+    """The records of ``site`` whose summaries ``changed``, as search sees them."""
+    from .search import make_entry
+
+    return {
+        r.id: make_entry(at, r.id, r.exception, r.repo, r.message.source, r.title)
+        for at, r in enumerate(site.records)
+        if r.id in changed
+    }
 
 
 def _entries(
@@ -481,7 +496,7 @@ def full_state(
     outputs: dict[str, str],
     warnings: list[Problem],
     entries: list[Entry],
-    rows: dict[tuple[str, str, bool, bool], Markup],
+    rows: dict[tuple[str, str, bool, bool], str],
 ) -> state.State:
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
     record as search saw it)."""
@@ -518,7 +533,8 @@ def full_state(
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
             entries=state.pickled({e.id: e for e in entries}),
-            rows=state.pickled(rows),
+            # As plain text: unpickling a Markup costs three times a str.
+            rows=state.pickled({key: str(row) for key, row in rows.items()}),
         ),
     )
 
