@@ -40,7 +40,6 @@ from .write import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-
     from .highlight import Highlighter
     from .issues import Issue
     from .link import Site
@@ -347,8 +346,7 @@ def _few_collections() -> Iterator[None]:
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
-        if enabled:
-            gc.enable()
+        (gc.enable if enabled else gc.disable)()
 
 
 # --- render --------------------------------------------------------------------------

@@ -24,7 +24,6 @@ from .problems import BuildError, Problem, Severity, failed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-
     from .build import Options
     from .link import Site
     from .model import Record

@@ -8,6 +8,7 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
@@ -920,3 +921,48 @@ def test_serve_keeps_what_its_builds_unpickle(
     argv = ["serve", "--content", str(content), "--out", str(tmp_path / "o"), "--no-watch"]
     assert cli.main(argv) == 0
     assert keeping == [True]
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
+def test_a_build_leaves_the_cycle_collector_as_it_found_it(
+    enabled: bool,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Builds turn Python's cycle collector off while they read the state and in updates,
+    and collect rarely in full builds: serve, which builds again and again in one
+    process, finds it as it was after each, and nothing stays frozen."""
+    import gc
+
+    from errdex import build as build_module
+
+    collecting: list[bool] = []  # whether the collector runs as each build renders
+    real_render = build_module._render
+
+    def render(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(gc.isenabled())
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "_render", render)
+    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(3)})
+    command = ("build", "--content", content, "--out", tmp_path / "public", "-v")
+    threshold = (700, 10, 10)
+    gc.set_threshold(*threshold)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        for edit in ("", "title: Retitled\n"):
+            path = content / "errors" / "r1.yaml"
+            path.write_text(path.read_text() + edit)
+            collecting.clear()
+            result = run(*command)
+            assert result.code == 0, result.err
+            assert collecting == ["full build" in result.err], result.err
+            assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == (
+                enabled,
+                threshold,
+                0,
+            )
+    finally:
+        gc.enable()
+        gc.set_threshold(*threshold)

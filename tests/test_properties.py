@@ -803,10 +803,12 @@ _json_values = st.recursive(
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda children: st.lists(children, max_size=4)
-    | st.tuples(children, children)
-    | st.dictionaries(st.text(max_size=6), children, max_size=4)
-    | st.dictionaries(st.integers(-3, 3), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.tuples(children, children)
+        | st.dictionaries(st.text(max_size=6), children, max_size=4)
+        | st.dictionaries(st.integers(-3, 3), children, max_size=3)
+    ),
     max_leaves=30,
 )
 
