@@ -245,10 +245,15 @@ def _relink(
             moved = zip(summary.related, lines, strict=True)
             summary = replace(summary, related=tuple(Related(e.text, n) for e, n in moved))
         summaries.append(summary)
-    site, linked = link(links.config, summaries, check_names=False)
     where = ", ".join(sorted(r.file for r in shown_changed))
-    if any(p.severity is Severity.ERROR for p in linked):
-        return Full(f"{where}: linking it again finds errors", previous)
+    linked: list[Problem] | None = None
+    if all(_link_facts(r) == _link_facts(old[r.id][0]) for r in shown_changed):
+        # A title or a first analysis: every link and list is as it was, of new summaries.
+        site = linked_as_before(links, old, {r.id: r for r in summaries})
+    else:
+        site, linked = link(links.config, summaries, check_names=False)
+        if any(p.severity is Severity.ERROR for p in linked):
+            return Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
         return Full(f"{where}: the options that have pages changed", previous)
 
@@ -335,7 +340,11 @@ def _relink(
         searched = {i: searched[i] for i in shown_ids | differ}
     stale = shown_ids | links.entries_changed.keys()
     rows = {key: row for key, row in state.unpickled(links.rows).items() if key[0] not in stale}
-    warnings = sorted([p for p in found if p.code != "W402"] + linked)
+    if linked is None:
+        # What linking warns of is as it was, at the lines the entries are on now.
+        warnings = sorted(found + _relined(previous, records))
+    else:
+        warnings = sorted([p for p in found if p.code != "W402"] + linked)
     if failed(warnings, options.strict):
         raise BuildError(warnings)
     error_files: set[str] = set()
@@ -356,6 +365,64 @@ def _relink(
         entries=entries,
         rows=rows,
         search_kept=search_kept,
+    )
+
+
+def _link_facts(record: Record) -> tuple[object, ...]:
+    """What ``link`` reads of a record, but for what no update may change (its id, repo,
+    exception, source path and aliases) and the lines problems cite."""
+    return (
+        record.message,
+        tuple(entry.text for entry in record.related),
+        sorted(record.options),
+        record.releases,
+        record.source.line,
+    )
+
+
+def linked_as_before(
+    links: state.Links,
+    old: dict[str, tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]],
+    records: dict[str, Record],
+) -> Site:
+    """What ``link`` makes of ``records`` when none of them changed what it links by
+    (``_link_facts``) since ``links`` were made: the same orders, lists and links, read
+    from the links rather than found again (a fifth of an update at 10,000 records).
+    ``old``: the links' records, unpickled."""
+    from .link import RelatedLink, Site
+
+    ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
+    by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
+    aliases = {alias: r for r in by_id.values() for alias in r.aliases}
+    related = {
+        rid: tuple(RelatedLink(text, records[t] if t else None) for text, t in old[rid][1])
+        for rid in by_id
+    }
+    by_repo: dict[str, list[Record]] = {}
+    by_exception: dict[str, list[Record]] = {}
+    by_file: dict[tuple[str, str], list[Record]] = {}
+    by_option: dict[str, list[Record]] = {}
+    for record in ordered:
+        by_repo.setdefault(record.repo, []).append(record)
+        by_exception.setdefault(record.exception, []).append(record)
+        by_file.setdefault((record.repo, record.source.path), []).append(record)
+        for key in sorted({key for key, _, _ in record.options}):
+            if key in links.option_names:
+                by_option.setdefault(key, []).append(record)
+    return Site(
+        config=links.config,
+        records=ordered,
+        by_id=by_id,
+        aliases=aliases,
+        related=related,
+        by_repo={name: tuple(items) for name, items in sorted(by_repo.items())},
+        by_exception={name: tuple(items) for name, items in sorted(by_exception.items())},
+        by_file={key: tuple(items) for key, items in sorted(by_file.items())},
+        by_option={key: tuple(items) for key, items in sorted(by_option.items())},
+        option_names=dict(links.option_names),
+        backlinks={
+            rid: tuple(records[i] for i in old[rid][2]) for rid in sorted(old) if old[rid][2]
+        },
     )
 
 

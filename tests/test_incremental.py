@@ -966,3 +966,91 @@ def test_a_build_leaves_the_cycle_collector_as_it_found_it(
     finally:
         gc.enable()
         gc.set_threshold(*threshold)
+
+
+def _linked_shape(site: Any) -> dict[str, Any]:
+    """What a linked site holds, by record id."""
+
+    def ids(records: Any) -> list[str]:
+        return [r.id for r in records]
+
+    return {
+        "records": ids(site.records),
+        "by_id": list(site.by_id),
+        "aliases": {alias: r.id for alias, r in site.aliases.items()},
+        "related": {
+            rid: [(s.text, s.record.id if s.record else None) for s in shown]
+            for rid, shown in site.related.items()
+        },
+        "backlinks": {rid: ids(records) for rid, records in site.backlinks.items()},
+        **{
+            name: {key: ids(records) for key, records in getattr(site, name).items()}
+            for name in ("by_repo", "by_exception", "by_file", "by_option")
+        },
+        "option_names": site.option_names,
+    }
+
+
+def test_an_update_that_changes_nothing_linking_reads_gets_what_linking_gives(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A title or a first analysis changes nothing that linking reads: such an update
+    takes every list and link from the state instead of linking all the records again,
+    and has what linking them would give it. A message edit links them again."""
+    import pickle
+
+    from errdex import link as link_module
+    from errdex import plan, state
+
+    records = corpus.generate(300, seed=5)
+    content = tmp_path / "content"
+    corpus.write_content(content, records)
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    command = ("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    assert run(*command).code == 0
+    found = state.load(state.path_for(cache, out), out)
+    assert not isinstance(found, str)
+    links = state.links(found)
+    assert links is not None
+    old = {rid: pickle.loads(blob) for rid, blob in links.records.items()}
+    summaries = {rid: value[0] for rid, value in old.items()}
+    linked, _ = link_module.link(links.config, list(summaries.values()), check_names=False)
+    again = plan.linked_as_before(links, old, summaries)
+    shape = _linked_shape(linked)
+    assert _linked_shape(again) == shape
+    assert all(again.by_id[rid] is summary for rid, summary in summaries.items())
+    # The corpus has what there is to get wrong.
+    assert all(shape[name] for name in ("related", "backlinks", "by_option", "option_names"))
+    assert len(shape["by_file"]) < len(shape["records"])
+
+    linkings = []
+    real_link = link_module.link
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        linkings.append(True)
+        return real_link(*args, **kwargs)
+
+    monkeypatch.setattr(link_module, "link", counting)
+
+    def path(i: int) -> Path:
+        return content / corpus.record_path(i, records[i])
+
+    untitled = next(i for i, r in enumerate(records) if not r.get("title"))
+    unexplained = next(i for i, r in enumerate(records) if not r.get("meaning"))
+    stated = next(i for i, r in enumerate(records) if r.get("id") and i != untitled)
+    message = next(x for x in path(stated).read_text().splitlines() if x.startswith("message: "))
+    for i, old_text, new_text, links_again in (
+        (untitled, "\nsource:", "\ntitle: Retitled by the test\nsource:", False),
+        (unexplained, "\nsource:", "\nmeaning: Explained by the test.\nsource:", False),
+        (stated, message, "message: Reworded by the test", True),
+    ):
+        text = path(i).read_text()
+        assert old_text in text
+        path(i).write_text(text.replace(old_text, new_text, 1))
+        linkings.clear()
+        result = run(*command)
+        assert "errdex: update: 1 record changed, shown on" in result.err, result.err
+        assert bool(linkings) == links_again, i
+        assert _bytes(out) == _fresh(content, tmp_path, run), i
