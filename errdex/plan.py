@@ -15,8 +15,10 @@ trust); ``errdex build -v`` prints it, and the state keeps it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from . import issues, state
 from .files import record_stats, shown_path
@@ -262,9 +264,12 @@ def _relink(
     render = set(changed)
     relinked = {}
     for r in site.records:
-        shown = tuple((s.text, s.record.id if s.record else None) for s in site.related[r.id])
-        linking = tuple(b.id for b in site.backlinks.get(r.id, ()))
         _, old_shown, old_linking = old[r.id]
+        if linked is None:  # linked as before
+            shown, linking = old_shown, old_linking
+        else:
+            shown = tuple((s.text, s.record.id if s.record else None) for s in site.related[r.id])
+            linking = tuple(b.id for b in site.backlinks.get(r.id, ()))
         if r.id in changed or shown != old_shown or linking != old_linking:
             relinked[r.id] = state.pickled((r, shown, linking))
             render.add(r.id)
@@ -394,10 +399,12 @@ def linked_as_before(
     ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
     by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
     aliases = {alias: r for r in by_id.values() for alias in r.aliases}
-    related = {
-        rid: tuple(RelatedLink(text, records[t] if t else None) for text, t in old[rid][1])
-        for rid in by_id
-    }
+    def related(rid: str) -> tuple[RelatedLink, ...]:
+        return tuple(RelatedLink(text, records[t] if t else None) for text, t in old[rid][1])
+
+    def backlinks(rid: str) -> tuple[Record, ...]:
+        return tuple(records[i] for i in old[rid][2])
+
     by_repo: dict[str, list[Record]] = {}
     by_exception: dict[str, list[Record]] = {}
     by_file: dict[tuple[str, str], list[Record]] = {}
@@ -414,16 +421,41 @@ def linked_as_before(
         records=ordered,
         by_id=by_id,
         aliases=aliases,
-        related=related,
+        related=_Made(list(by_id), related),
         by_repo={name: tuple(items) for name, items in sorted(by_repo.items())},
         by_exception={name: tuple(items) for name, items in sorted(by_exception.items())},
         by_file={key: tuple(items) for key, items in sorted(by_file.items())},
         by_option={key: tuple(items) for key, items in sorted(by_option.items())},
         option_names=dict(links.option_names),
-        backlinks={
-            rid: tuple(records[i] for i in old[rid][2]) for rid in sorted(old) if old[rid][2]
-        },
+        backlinks=_Made(sorted(rid for rid, value in old.items() if value[2]), backlinks),
     )
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Made(Mapping[K, V]):
+    """A mapping of the given keys, in their order, whose values are made when first
+    asked for: an update asks for the related errors and backlinks of the few pages it
+    renders, not of every record."""
+
+    def __init__(self, keys: list[K], make: Callable[[K], V]) -> None:
+        self._keys, self._known, self._make = keys, set(keys), make
+        self._made: dict[K, V] = {}
+
+    def __getitem__(self, key: K) -> V:
+        if key not in self._made:
+            if key not in self._known:
+                raise KeyError(key)
+            self._made[key] = self._make(key)
+        return self._made[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
