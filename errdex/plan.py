@@ -399,6 +399,7 @@ def linked_as_before(
     ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
     by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
     aliases = {alias: r for r in by_id.values() for alias in r.aliases}
+
     def related(rid: str) -> tuple[RelatedLink, ...]:
         return tuple(RelatedLink(text, records[t] if t else None) for text, t in old[rid][1])
 
