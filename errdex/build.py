@@ -459,14 +459,17 @@ def _render(
     try:
         with parallel.Tasks(render_chunk, jobs) as tasks:
             chunks = tasks.map(parallel.chunks(len(records)))
-            site_files = {}
-            if work.site is not None:
-                site_files = renderer.site_files(work.site)
-            elif work.relisted is not None and work.relisted.site is not None:
-                site_files = _lists(renderer, work.relisted)
-            for rel, data in site_files.items():
+
+            def put(rel: str, data: bytes) -> None:
+                nonlocal written
                 outputs[rel], wrote = writer.put(rel, data)
                 written += wrote
+
+            if work.site is not None:
+                renderer.site_files(work.site, put)  # each written as it is made
+            elif work.relisted is not None and work.relisted.site is not None:
+                for rel, data in _lists(renderer, work.relisted).items():
+                    put(rel, data)
             for chunk in chunks:
                 outputs.update(chunk.outputs)
                 written += chunk.written

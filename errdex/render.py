@@ -348,9 +348,13 @@ class Renderer:
             json_url(record.id).removesuffix(".json"): document,
         }
 
-    def site_files(self, site: Site) -> dict[str, bytes]:
-        """Every file but those of single errors: assets, lists, indexes, search, feeds."""
-        return self.some_site_files(site, None)[0]
+    def site_files(
+        self, site: Site, emit: Callable[[str, bytes], None] | None = None
+    ) -> dict[str, bytes]:
+        """Every file but those of single errors: assets, lists, indexes, search, feeds.
+        With ``emit``, each is handed to it as soon as it is made, and none is kept: the
+        lists of a big site run to hundreds of megabytes."""
+        return self.some_site_files(site, None, emit=emit)[0]
 
     def some_site_files(
         self,
@@ -358,19 +362,22 @@ class Renderer:
         wanted: Callable[[str], bool] | None,
         entries: list[Entry] | None = None,
         search_kept: Sequence[str] = (),
+        emit: Callable[[str, bytes], None] | None = None,
     ) -> tuple[dict[str, bytes], list[str]]:
         """The files of ``site_files`` that ``wanted`` names (all of them without it), and
         the names of all of them: an update renders only the lists that show its errors.
         ``entries`` are the records as search sees them, when known; those made here are
         kept in ``entries``. ``search_kept`` names the search index's files when they are
-        as the last build wrote them (not made again)."""
+        as the last build wrote them (not made again). ``emit``: as for ``site_files``."""
         recent = _recent(site, RECENT)
         names: list[str] = []
         out: dict[str, bytes] = {}
 
         def put(rel: str, make: Callable[[], bytes]) -> None:
             names.append(rel)
-            if wanted is None or wanted(rel):
+            if emit is not None:
+                emit(rel, make())
+            elif wanted is None or wanted(rel):
                 out[rel] = make()
 
         def page(template: str, path: str, root: str | None = None, **context: Any) -> bytes:
