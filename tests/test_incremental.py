@@ -416,6 +416,15 @@ def test_the_quick_look_for_a_line_that_carries_on_agrees_with_the_pattern() -> 
         assert highlight._carries_on(line) == expected, line
         found += expected
     assert found > 10
+    # And so does the look for an excerpt that spans lines, on excerpts cut from them.
+    spans = []
+    for start in range(0, len(lines), 7):
+        code = "\n".join(lines[start : start + 9])
+        expected = highlight._SPANS_LINES.search(code) is not None
+        assert highlight._spans_lines(code) == expected, code
+        spans.append(expected)
+        assert highlight._spans_lines("#!/bin/sh\n" + code)
+    assert 100 < sum(spans) < len(spans) - 100
 
 
 def test_a_raw_docstring_is_cut_into_runs_like_any_other() -> None:
