@@ -26,9 +26,11 @@ from __future__ import annotations
 import base64
 import bisect
 import heapq
+import itertools
 import math
 import operator
 import re
+import sys
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -455,7 +457,9 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
     normalized = [normalized_text(lit, i > 0, i < last) for i, lit in enumerate(literals)]
     words: list[str] = []
     for position, literal in enumerate(normalized):
-        words.extend(tokens(literal))
+        # Interned: the entries of a site share their words, in memory and in the
+        # state, and looking them up is comparing pointers.
+        words.extend(map(sys.intern, tokens(literal)))
         if position < len(names) and (not words or words[-1] != "*"):
             words.append("*")
     return Entry(
@@ -562,23 +566,22 @@ class Index:
         """The index of ``entries``, numbered anew so that each record file of the browser
         index holds records that share their rarest word (``by_rarest_word``)."""
         entries = by_rarest_word(entries)
-        all_postings: dict[str, list[int]] = {}
-        indexed: dict[str, bool] = {}  # whether a word is one (placeholders and numbers not)
-        for entry in entries:
+        found: dict[str, list[int]] = {}
+        for entry in entries:  # in the order of their numbers: each posting comes sorted
             for word in entry.own:
-                if word not in indexed:
-                    indexed[word] = word != "*" and not is_digits(word)
-            for word in sorted(w for w in entry.own if indexed[w]):
-                all_postings.setdefault(word, []).append(entry.index)
+                if word in found:
+                    found[word].append(entry.index)
+                else:
+                    found[word] = [entry.index]
         n = len(entries)
         limit = max(1, int(n * COMMON_SHARE)) if n >= 200 else n + 1
-        common = {w: len(p) for w, p in all_postings.items() if len(p) > limit}
-        postings = {w: p for w, p in all_postings.items() if w not in common}
-        sizes = [0] * n
-        for posting in postings.values():
-            for number in posting:
-                sizes[number] += 1
-        return cls(tuple(entries), postings, common, sizes, tuple(sorted(postings)))
+        # Placeholders and numbers are not words of the index; words in order.
+        words = sorted(w for w in found if w != "*" and not is_digits(w))
+        common = {w: len(found[w]) for w in words if len(found[w]) > limit}
+        postings = {w: found[w] for w in words if w not in common}
+        counted = Counter(itertools.chain.from_iterable(postings.values()))
+        sizes = [counted[number] for number in range(n)]
+        return cls(tuple(entries), postings, common, sizes, tuple(postings))
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
