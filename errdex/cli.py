@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -295,9 +296,13 @@ def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
     from .build import Options
     from .theme import site_theme
 
+    # One name for the folder however it is spelled (``content``, ``./content``, its
+    # absolute path) and from wherever: the last build's state names record files so.
+    # Messages still show paths as the user would type them (``files.shown_path``).
+    content = Path(os.path.abspath(ns.content))
     return Options(
-        content=ns.content,
-        theme=site_theme(ns.content),
+        content=content,
+        theme=site_theme(content),
         out=ns.out,
         base_url=base_url or getattr(ns, "base_url", None),
         strict=ns.strict,

@@ -144,6 +144,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     """What this build must do, given the last one's state (or why there is none)."""
     if isinstance(previous, str):
         return Full(previous)
+    state.rebased(previous)  # its warnings, shown from here
     changed_key = [name for name in key if previous.key.get(name) != key[name]]
     if changed_key:
         return Full(f"{' and '.join(changed_key)} changed", previous)

@@ -1063,3 +1063,33 @@ def test_an_update_that_changes_nothing_linking_reads_gets_what_linking_gives(
         assert "errdex: update: 1 record changed, shown on" in result.err, result.err
         assert bool(linkings) == links_again, i
         assert _bytes(out) == _fresh(content, tmp_path, run), i
+
+
+def test_the_content_folder_spelled_another_way_names_the_same_records(
+    site,  # type: ignore[no-untyped-def]
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``content``, ``./content`` and the folder's absolute path are one folder: a build
+    after one spelled another way, or run from another folder, finds nothing changed
+    (it was a full build of every record 'added' and 'removed')."""
+    content, out, _ = site
+    monkeypatch.chdir(content.parent)
+    cache = content.parent / "cache"
+
+    def said(spelled: str | Path) -> str:
+        result = run("build", "--content", spelled, "--out", out, "--cache", cache, "-v")
+        assert result.code == 0, result.err
+        return str(result.err.splitlines()[0])
+
+    said("content")
+    assert said("./content") == "errdex: nothing changed"
+    assert said(content) == "errdex: nothing changed"
+    assert said(Path("..") / content.parent.name / "content") == "errdex: nothing changed"
+    # From another folder too; the warnings the state keeps name their files from there.
+    monkeypatch.chdir(content.parent.parent)
+    result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    assert result.err.startswith("errdex: nothing changed"), result.err
+    warned = [line.split(":")[0] for line in result.err.splitlines() if ": warning: " in line]
+    assert warned and all(Path(path).is_file() for path in warned), result.err
+    assert warned[0].startswith(f"{content.parent.name}/content/errors/"), warned
