@@ -1,9 +1,7 @@
 #!/usr/bin/env python3
 """Build the errdex site: ``python build.py [build|check|serve] …`` (see ``--help``)."""
 
-import sys
-
-from errdex.cli import main
+from errdex.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

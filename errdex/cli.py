@@ -256,6 +256,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run() -> None:
+    """The ``errdex`` command: ``main``, then out at once. Python's own exit frees every
+    object one by one (0.07 s after an update of a 10,000-record site, 5% of it) and
+    has nothing else left to do: every file is written and closed, every worker joined
+    and every lock released when ``main`` returns."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe (``| head``): what was wanted was read
+        code = code or 1
+    os._exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):

@@ -378,3 +378,25 @@ def test_a_corrupt_or_foreign_cache_is_never_trusted(
     }
     again = run("build", "--content", content, "--out", cached, "--cache", cache)
     assert "0 files written" in again.err  # the rebuilt cache gives the same bytes
+
+
+def test_the_command_exits_with_its_status_once_all_it_says_is_out(tmp_path: Path) -> None:
+    """``build.py`` (and the ``errdex`` command) leave without Python's teardown: each
+    exits with the build's status, after every line it prints is out, piped or not."""
+    out = tmp_path / "public"
+
+    def errdex(*argv: str | Path) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, str(ROOT / "build.py"), *map(str, argv)]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+
+    built = errdex("build", "--content", CONTENT, "--out", out, "--no-cache")
+    assert built.returncode == 0, built.stderr
+    assert built.stderr.rstrip().splitlines()[-1].startswith("errdex: built 7 error pages into")
+    found = errdex("lookup", "must be divisible by dcp", "--site", out, "--json")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["matches"], found.stdout  # the whole document came out
+    broken = make_content(tmp_path / "broken", {"bad.yaml": "repo: [unclosed\n"})
+    failed = errdex("build", "--content", broken, "--out", tmp_path / "other", "--no-cache")
+    assert failed.returncode == 1
+    assert failed.stderr.startswith("broken/content/errors/bad.yaml:2: YAML syntax error")
+    assert failed.stderr.rstrip().endswith("nothing was written")
