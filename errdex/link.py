@@ -91,26 +91,11 @@ def link(
                 aliases[alias] = record
 
     problems += _release_problems(config, list(by_id.values()))
-    by_message: dict[str, list[Record]] = defaultdict(list)
-    for record in by_id.values():
-        by_message[record.message.display].append(record)
-        if record.message.source != record.message.display:
-            by_message[record.message.source].append(record)
-
-    messages = sorted(by_message)
+    by_message = Messages(by_id.values())
     related: dict[str, tuple[RelatedLink, ...]] = {}
     for record in by_id.values():
-        links: list[RelatedLink] = []
-        for entry in record.related:
-            target, problem = _resolve(record, entry.text, by_id, aliases, by_message, messages)
-            if problem:
-                message, severity = problem
-                code = "E401" if severity is Severity.ERROR else "W402"
-                problems.append(Problem(record.file, entry.line, message, severity, code))
-            if target is record:
-                continue
-            links.append(RelatedLink(target.message.display if target else entry.text, target))
-        related[record.id] = tuple(links)
+        related[record.id], found = related_of(record, by_id, aliases, by_message)
+        problems += found
 
     ordered = tuple(sorted(by_id.values(), key=_order))
     by_repo: dict[str, list[Record]] = defaultdict(list)
@@ -158,6 +143,50 @@ def link(
         backlinks={key: tuple(items) for key, items in sorted(backlinks.items())},
     )
     return site, problems
+
+
+class Messages(dict[str, list[Record]]):
+    """Each message (as shown, and as written when that differs) → the records that
+    have it; and the messages, sorted (``sorted``), for entries that cut one short."""
+
+    def __init__(self, records: Iterable[Record]) -> None:
+        super().__init__()
+        for record in records:
+            self.setdefault(record.message.display, []).append(record)
+            if record.message.source != record.message.display:
+                self.setdefault(record.message.source, []).append(record)
+        self.sorted = sorted(self)
+
+
+def related_of(
+    record: Record,
+    by_id: Mapping[str, Record],
+    aliases: Mapping[str, Record],
+    by_message: Messages,
+) -> tuple[tuple[RelatedLink, ...], list[Problem]]:
+    """The related entries of ``record`` as shown, each linked to the record it names
+    when there is one, and what to say of those that name none (or itself)."""
+    links: list[RelatedLink] = []
+    problems = []
+    for entry in record.related:
+        target, problem = _resolve(record, entry.text, by_id, aliases, by_message)
+        if problem:
+            message, severity = problem
+            code = "E401" if severity is Severity.ERROR else "W402"
+            problems.append(Problem(record.file, entry.line, message, severity, code))
+        if target is record:
+            continue
+        links.append(RelatedLink(target.message.display if target else entry.text, target))
+    return tuple(links), problems
+
+
+def may_name(text: str, messages: Iterable[str]) -> bool:
+    """Whether a related entry written ``text`` could name a record with one of
+    ``messages``: it is one of them, or the start of one (``_by_text``)."""
+    if ID_RE.fullmatch(text):
+        return False
+    stem = _stem(text)
+    return any(m == text or (stem is not None and m.startswith(stem)) for m in messages)
 
 
 def _path_clashes(by_file: Mapping[tuple[str, str], list[Record]]) -> list[Problem]:
@@ -287,8 +316,7 @@ def _resolve(
     text: str,
     by_id: Mapping[str, Record],
     aliases: Mapping[str, Record],
-    by_message: Mapping[str, list[Record]],
-    messages: list[str],
+    by_message: Messages,
 ) -> tuple[Record | None, tuple[str, Severity] | None]:
     """Find the record a related entry names, and what to say if it names none or itself."""
     if ID_RE.fullmatch(text):
@@ -296,7 +324,7 @@ def _resolve(
         if target is None:
             return None, (f"related id {text} matches no record", Severity.ERROR)
     else:
-        matches = _by_text(record, text, by_message, messages)
+        matches = _by_text(record, text, by_message)
         if len(matches) != 1:
             what = "no record has" if not matches else f"{len(matches)} records have"
             return None, (
@@ -309,9 +337,7 @@ def _resolve(
     return target, None
 
 
-def _by_text(
-    record: Record, text: str, by_message: Mapping[str, list[Record]], messages: list[str]
-) -> list[Record]:
+def _by_text(record: Record, text: str, by_message: Messages) -> list[Record]:
     """Records with exactly this message, else those whose message starts with it.
 
     Related entries are often copied from a list that cuts messages short, with or
@@ -319,10 +345,11 @@ def _by_text(
     """
     candidates = by_message.get(text)
     if not candidates:
-        stem = text.rstrip().removesuffix("…").removesuffix("...").rstrip()
-        if len(stem) < 12:
+        stem = _stem(text)
+        if stem is None:
             return []
-        # ``messages`` is sorted: those starting with the stem are one run of it.
+        # The messages in order: those starting with the stem are one run of them.
+        messages = by_message.sorted
         at = bisect.bisect_left(messages, stem)
         candidates = []
         while at < len(messages) and messages[at].startswith(stem):
@@ -330,6 +357,13 @@ def _by_text(
             at += 1
     same_repo = [r for r in candidates if r.repo == record.repo] or candidates
     return list({id(r): r for r in same_repo}.values())
+
+
+def _stem(text: str) -> str | None:
+    """What a related entry that cuts a message short keeps of it (None: too little to
+    tell one message from another)."""
+    stem = text.rstrip().removesuffix("…").removesuffix("...").rstrip()
+    return stem if len(stem) >= 12 else None
 
 
 def _release_problems(config: SiteConfig, records: list[Record]) -> list[Problem]:

@@ -15,10 +15,11 @@ trust); ``errdex build -v`` prints it, and the state keeps it.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from . import issues, state
 from .files import record_stats, shown_path
@@ -144,10 +145,12 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     """What this build must do, given the last one's state (or why there is none)."""
     if isinstance(previous, str):
         return Full(previous)
-    state.rebased(previous)  # its warnings, shown from here
     changed_key = [name for name in key if previous.key.get(name) != key[name]]
     if changed_key:
         return Full(f"{' and '.join(changed_key)} changed", previous)
+    if previous.cwd != os.getcwd():
+        # Every path a message shows is shown from the working folder.
+        return Full(f"run from another folder than the last build ({previous.cwd})", previous)
     items, found = record_stats(options.content)
     if found:
         return Full("the record files have problems", previous)
@@ -249,24 +252,31 @@ def _relink(
             summary = replace(summary, related=tuple(Related(e.text, n) for e, n in moved))
         summaries.append(summary)
     where = ", ".join(sorted(r.file for r in shown_changed))
-    linked: list[Problem] | None = None
+    shown_ids = {r.id for r in shown_changed}
+    # The records whose related entries were found again, and those whose related
+    # entries or backlinks may have changed (None: all of them).
+    again: set[str] | None = None
+    touched: set[str] | None = None
     if all(_link_facts(r) == _link_facts(old[r.id][0]) for r in shown_changed):
-        # A title or a first analysis: every link and list is as it was, of new summaries.
-        site = linked_as_before(links, old, {r.id: r for r in summaries})
+        # A title, a first analysis, a message or a related entry: every order and list
+        # is as it was, and few related entries can be other than they were.
+        site, linked, again, targets = linked_again(
+            links, old, {r.id: r for r in summaries}, shown_ids
+        )
+        touched = again | targets
     else:
         site, linked = link(links.config, summaries, check_names=False)
-        if any(p.severity is Severity.ERROR for p in linked):
-            return Full(f"{where}: linking it again finds errors", previous)
+    if any(p.severity is Severity.ERROR for p in linked):
+        return Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
         return Full(f"{where}: the options that have pages changed", previous)
 
     changed = set(fresh)
-    shown_ids = {r.id for r in shown_changed}
     render = set(changed)
     relinked = {}
     for r in site.records:
         _, old_shown, old_linking = old[r.id]
-        if linked is None:  # linked as before
+        if touched is not None and r.id not in touched:
             shown, linking = old_shown, old_linking
         else:
             shown = tuple((s.text, s.record.id if s.record else None) for s in site.related[r.id])
@@ -346,11 +356,17 @@ def _relink(
         searched = {i: searched[i] for i in shown_ids | differ}
     stale = shown_ids | links.entries_changed.keys()
     rows = {key: row for key, row in state.unpickled(links.rows).items() if key[0] not in stale}
-    if linked is None:
-        # What linking warns of is as it was, at the lines the entries are on now.
-        warnings = sorted(found + _relined(previous, records))
-    else:
-        warnings = sorted([p for p in found if p.code != "W402"] + linked)
+    # What linking warns of is found again for the records linked again; for the others
+    # it is as it was (at the lines the state keeps).
+    relinked_files = None if again is None else {site.by_id[i].file for i in again}
+    warnings = sorted(
+        [
+            p
+            for p in found
+            if p.code != "W402" or (relinked_files is not None and p.path not in relinked_files)
+        ]
+        + linked
+    )
     if failed(warnings, options.strict):
         raise BuildError(warnings)
     error_files: set[str] = set()
@@ -375,37 +391,77 @@ def _relink(
 
 
 def _link_facts(record: Record) -> tuple[object, ...]:
-    """What ``link`` reads of a record, but for what no update may change (its id, repo,
-    exception, source path and aliases) and the lines problems cite."""
-    return (
-        record.message,
-        tuple(entry.text for entry in record.related),
-        sorted(record.options),
-        record.releases,
-        record.source.line,
-    )
+    """What ``link`` reads of a record that only a full link may follow: all of it but
+    the message and the related entries (``linked_again`` follows those), what no update
+    may change (its id, repo, exception, source path and aliases) and the lines problems
+    cite."""
+    return (sorted(record.options), record.releases, record.source.line)
 
 
-def linked_as_before(
-    links: state.Links,
-    old: dict[str, tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]],
-    records: dict[str, Record],
-) -> Site:
-    """What ``link`` makes of ``records`` when none of them changed what it links by
-    (``_link_facts``) since ``links`` were made: the same orders, lists and links, read
-    from the links rather than found again (a fifth of an update at 10,000 records).
-    ``old``: the links' records, unpickled."""
-    from .link import RelatedLink, Site
+Stored: TypeAlias = "tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]"
+"""A record as the state's links keep it: its summary, its related entries as shown
+(text, the id linked to), and the ids of the records that link to it."""
+
+
+def linked_again(
+    links: state.Links, old: dict[str, Stored], records: dict[str, Record], changed: set[str]
+) -> tuple[Site, list[Problem], set[str], set[str]]:
+    """What ``link`` makes of ``records`` when of those that ``changed`` since ``links``
+    were made (``old``: their records, unpickled) no more than messages and related
+    entries did (``_link_facts``). Orders and lists are read from the links; related
+    entries are found again only where a change can move them: those of the changed
+    records, of the records that link to one whose message changed (they show it), and
+    of those with an entry that names such a message, as it was or as it is now. Then
+    the backlinks of the errors those now link to, or no longer do.
+
+    Returns the site, the problems of the entries found again, the ids of the records
+    whose entries were found again, and of those whose backlinks may have changed."""
+    from .link import Messages, RelatedLink, Site, may_name, related_of
 
     ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
     by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
     aliases = {alias: r for r in by_id.values() for alias in r.aliases}
 
+    again = set(changed)
+    named: set[str] = set()  # the messages that changed, as they were and are
+    for rid in changed:
+        was, now = old[rid][0].message, records[rid].message
+        if was != now:
+            named.update((was.display, was.source, now.display, now.source))
+            again.update(old[rid][2])
+    if named:
+        for record in by_id.values():
+            if record.id not in again and any(may_name(e.text, named) for e in record.related):
+                again.add(record.id)
+    by_message = Messages(by_id.values())
+    found: dict[str, tuple[RelatedLink, ...]] = {}
+    problems: list[Problem] = []
+    for rid in sorted(again):
+        found[rid], said = related_of(records[rid], by_id, aliases, by_message)
+        problems += said
+
+    # Whose backlinks change: the errors the records found again link to now or did.
+    before = {rid: {t for _, t in old[rid][1] if t} for rid in again}
+    after = {rid: {link.record.id for link in found[rid] if link.record} for rid in again}
+    targets = set().union(*(before[rid] ^ after[rid] for rid in again))
+    place = {r.id: n for n, r in enumerate(ordered)}
+    linking = {
+        t: tuple(
+            sorted(
+                [i for i in old[t][2] if i not in again] + [i for i in again if t in after[i]],
+                key=place.__getitem__,
+            )
+        )
+        for t in targets
+    }
+
     def related(rid: str) -> tuple[RelatedLink, ...]:
+        if rid in found:
+            return found[rid]
         return tuple(RelatedLink(text, records[t] if t else None) for text, t in old[rid][1])
 
-    def backlinks(rid: str) -> tuple[Record, ...]:
-        return tuple(records[i] for i in old[rid][2])
+    def linking_ids(rid: str) -> tuple[str, ...]:
+        return linking[rid] if rid in linking else old[rid][2]
 
     by_repo: dict[str, list[Record]] = {}
     by_exception: dict[str, list[Record]] = {}
@@ -418,7 +474,7 @@ def linked_as_before(
         for key in sorted({key for key, _, _ in record.options}):
             if key in links.option_names:
                 by_option.setdefault(key, []).append(record)
-    return Site(
+    site = Site(
         config=links.config,
         records=ordered,
         by_id=by_id,
@@ -429,8 +485,12 @@ def linked_as_before(
         by_file={key: tuple(items) for key, items in sorted(by_file.items())},
         by_option={key: tuple(items) for key, items in sorted(by_option.items())},
         option_names=dict(links.option_names),
-        backlinks=_Made(sorted(rid for rid, value in old.items() if value[2]), backlinks),
+        backlinks=_Made(
+            sorted(rid for rid in old if linking_ids(rid)),
+            lambda rid: tuple(records[i] for i in linking_ids(rid)),
+        ),
     )
+    return site, problems, again, targets
 
 
 K = TypeVar("K")

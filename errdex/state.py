@@ -91,8 +91,8 @@ class State:
     """What updates changed in the links since the full build wrote them (kept in the
     journal), applied in order when the links are read."""
     cwd: str = field(default_factory=os.getcwd)
-    """The working folder of the build that made it: the paths of ``warnings`` are
-    shown from there (``rebased``)."""
+    """The working folder of the build that made it: the paths its problems and the
+    records it keeps name are shown from there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +229,7 @@ def load(path: Path, out: Path) -> State | str:
         for entry in _journal(path, links_digest):
             state.files.update(entry["files"])
             state.outputs.update(entry["outputs"])
-            state.warnings, state.cwd = entry["warnings"], entry["cwd"]
+            state.warnings = entry["warnings"]
             state.lines.update(entry["lines"])
             if entry["links"] is not None:
                 state.relinked.append(entry["links"])
@@ -241,18 +241,6 @@ def load(path: Path, out: Path) -> State | str:
     if state.stamp != stamp(out):
         return f"{out} changed since the last build into it (removed, or built without this cache)"
     return state
-
-
-def rebased(state: State) -> None:
-    """Show the state's warnings from this working folder rather than from the one the
-    build that found them ran in (their paths are shown relative to it)."""
-    here = os.getcwd()
-    if state.cwd == here:
-        return
-    from .files import shown_path
-
-    state.warnings = [replace(p, path=shown_path(Path(state.cwd, p.path))) for p in state.warnings]
-    state.cwd = here
 
 
 def links(state: State) -> Links | None:
@@ -347,7 +335,6 @@ def note(
         "files": files,
         "outputs": outputs,
         "warnings": state.warnings,
-        "cwd": state.cwd,
         "lines": lines or {},
         "links": links,
         "stamp": state.stamp if out is not None else None,

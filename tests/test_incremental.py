@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -207,8 +208,8 @@ def test_a_cache_named_from_another_folder_still_finds_its_lists(
     assert run(*argv, "--cache", ".errdex/cache").code == 0
     path = content / "errors" / "r2.yaml"
     path.write_text(path.read_text() + "title: A title of its own\n")  # shown on others
-    monkeypatch.chdir(tmp_path)  # the same cache, named from the folder above
-    err = run(*argv, "--cache", "site/.errdex/cache").err
+    # The same cache, named another way.
+    err = run(*argv, "--cache", f"../{folder.name}/.errdex/cache").err
     assert "errdex: update: 1 record changed, shown on" in err, err
 
 
@@ -1000,18 +1001,21 @@ def _linked_shape(site: Any) -> dict[str, Any]:
     }
 
 
-def test_an_update_that_changes_nothing_linking_reads_gets_what_linking_gives(
+def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linking_gives(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A title or a first analysis changes nothing that linking reads: such an update
-    takes every list and link from the state instead of linking all the records again,
-    and has what linking them would give it. A message edit links them again."""
+    """An update that changes no more than messages and related entries (a title, a
+    first analysis, a message, an entry) takes every order and list from the state and
+    finds again only the related entries the change can move, instead of linking all the
+    records again: it has what linking them all gives, problems included. Another change
+    (an option a message names) links them all."""
     import pickle
 
     from errdex import link as link_module
     from errdex import plan, state
+    from errdex.model import Related, parse_template
 
     records = corpus.generate(300, seed=5)
     content = tmp_path / "content"
@@ -1025,14 +1029,51 @@ def test_an_update_that_changes_nothing_linking_reads_gets_what_linking_gives(
     assert links is not None
     old = {rid: pickle.loads(blob) for rid, blob in links.records.items()}
     summaries = {rid: value[0] for rid, value in old.items()}
-    linked, _ = link_module.link(links.config, list(summaries.values()), check_names=False)
-    again = plan.linked_as_before(links, old, summaries)
-    shape = _linked_shape(linked)
-    assert _linked_shape(again) == shape
-    assert all(again.by_id[rid] is summary for rid, summary in summaries.items())
+
+    def agrees(now: dict[str, Any], changed: set[str]) -> set[str]:
+        """Whether linking again gets what linking every record gets; what it found again."""
+        linked, problems = link_module.link(links.config, list(now.values()), check_names=False)
+        site, said, again, _ = plan.linked_again(links, old, now, changed)
+        assert _linked_shape(site) == _linked_shape(linked)
+        assert all(site.by_id[rid] is summary for rid, summary in now.items())
+        files = {now[rid].file for rid in again}
+        assert sorted(said) == sorted(p for p in problems if p.path in files)
+        return again
+
+    shape = _linked_shape(link_module.link(links.config, list(summaries.values()))[0])
     # The corpus has what there is to get wrong.
     assert all(shape[name] for name in ("related", "backlinks", "by_option", "option_names"))
     assert len(shape["by_file"]) < len(shape["records"])
+    assert agrees(summaries, set()) == set()
+    linked_to = next(rid for rid, value in old.items() if len(value[2]) > 1)
+    linking = next(rid for rid, value in old.items() if value[1] and rid != linked_to)
+    # Another error that others name by its message: given that message too, both are
+    # named ambiguously.
+    named = next(
+        rid
+        for rid, value in old.items()
+        if rid != linked_to
+        and any(
+            e.text == value[0].message.display for other in value[2] for e in old[other][0].related
+        )
+    )
+    for rid, change in (
+        (linked_to, {"message": parse_template("Reworded by the test")}),
+        (linked_to, {"message": summaries[named].message}),
+        (linking, {"related": ()}),
+        (linking, {"related": (*summaries[linking].related, Related(linked_to, 900))}),
+        (linking, {"title": "Retitled by the test"}),
+    ):
+        now = {**summaries, rid: replace(summaries[rid], **change)}
+        again = agrees(now, {rid})
+        assert rid in again and len(again) < len(now) // 4, change
+        if "message" in change:  # those that linked to it are found again
+            assert set(old[rid][2]) <= again
+    # Those that named the other error's message are found again, and name two now.
+    now = {**summaries, linked_to: replace(summaries[linked_to], message=summaries[named].message)}
+    assert set(old[named][2]) <= agrees(now, {linked_to})
+    problems = link_module.link(links.config, list(now.values()))[1]
+    assert any("2 records have the message" in p.message for p in problems)
 
     linkings = []
     real_link = link_module.link
@@ -1048,12 +1089,16 @@ def test_an_update_that_changes_nothing_linking_reads_gets_what_linking_gives(
 
     untitled = next(i for i, r in enumerate(records) if not r.get("title"))
     unexplained = next(i for i, r in enumerate(records) if not r.get("meaning"))
-    stated = next(i for i, r in enumerate(records) if r.get("id") and i != untitled)
-    message = next(x for x in path(stated).read_text().splitlines() if x.startswith("message: "))
-    for i, old_text, new_text, links_again in (
+    stated = [i for i, r in enumerate(records) if r.get("id") and i != untitled]
+    message = [
+        next(x for x in path(i).read_text().splitlines() if x.startswith("message: "))
+        for i in stated[:2]
+    ]
+    for i, old_text, new_text, links_all in (
         (untitled, "\nsource:", "\ntitle: Retitled by the test\nsource:", False),
         (unexplained, "\nsource:", "\nmeaning: Explained by the test.\nsource:", False),
-        (stated, message, "message: Reworded by the test", True),
+        (stated[0], message[0], "message: Reworded by the test", False),
+        (stated[1], message[1], "message: Reworded with --max-model-len by the test", True),
     ):
         text = path(i).read_text()
         assert old_text in text
@@ -1061,7 +1106,7 @@ def test_an_update_that_changes_nothing_linking_reads_gets_what_linking_gives(
         linkings.clear()
         result = run(*command)
         assert "errdex: update: 1 record changed, shown on" in result.err, result.err
-        assert bool(linkings) == links_again, i
+        assert bool(linkings) == links_all, i
         assert _bytes(out) == _fresh(content, tmp_path, run), i
 
 
@@ -1071,8 +1116,8 @@ def test_the_content_folder_spelled_another_way_names_the_same_records(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``content``, ``./content`` and the folder's absolute path are one folder: a build
-    after one spelled another way, or run from another folder, finds nothing changed
-    (it was a full build of every record 'added' and 'removed')."""
+    after one spelled another way finds nothing changed (it was a full build of every
+    record 'added' and 'removed')."""
     content, out, _ = site
     monkeypatch.chdir(content.parent)
     cache = content.parent / "cache"
@@ -1086,10 +1131,10 @@ def test_the_content_folder_spelled_another_way_names_the_same_records(
     assert said("./content") == "errdex: nothing changed"
     assert said(content) == "errdex: nothing changed"
     assert said(Path("..") / content.parent.name / "content") == "errdex: nothing changed"
-    # From another folder too; the warnings the state keeps name their files from there.
+    # From another folder, each path a message shows is shown from there: a full build.
     monkeypatch.chdir(content.parent.parent)
     result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
-    assert result.err.startswith("errdex: nothing changed"), result.err
+    assert result.err.startswith("errdex: full build: run from another folder"), result.err
     warned = [line.split(":")[0] for line in result.err.splitlines() if ": warning: " in line]
     assert warned and all(Path(path).is_file() for path in warned), result.err
     assert warned[0].startswith(f"{content.parent.name}/content/errors/"), warned
