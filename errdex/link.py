@@ -182,7 +182,8 @@ def related_of(
 
 def may_name(text: str, messages: Iterable[str]) -> bool:
     """Whether a related entry written ``text`` could name a record with one of
-    ``messages``: it is one of them, or the start of one (``_by_text``)."""
+    ``messages``: it is one of them, or the start of one (``_by_text``). Either way
+    the message starts with the entry's first ``STEM`` characters."""
     if ID_RE.fullmatch(text):
         return False
     stem = _stem(text)
@@ -359,11 +360,15 @@ def _by_text(record: Record, text: str, by_message: Messages) -> list[Record]:
     return list({id(r): r for r in same_repo}.values())
 
 
+STEM = 12
+"""Characters a related entry that cuts a message short must keep of it, at least."""
+
+
 def _stem(text: str) -> str | None:
     """What a related entry that cuts a message short keeps of it (None: too little to
     tell one message from another)."""
     stem = text.rstrip().removesuffix("…").removesuffix("...").rstrip()
-    return stem if len(stem) >= 12 else None
+    return stem if len(stem) >= STEM else None
 
 
 def _release_problems(config: SiteConfig, records: list[Record]) -> list[Problem]:

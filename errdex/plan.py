@@ -416,7 +416,7 @@ def linked_again(
 
     Returns the site, the problems of the entries found again, the ids of the records
     whose entries were found again, and of those whose backlinks may have changed."""
-    from .link import Messages, RelatedLink, Site, may_name, related_of
+    from .link import STEM, Messages, RelatedLink, Site, may_name, related_of
 
     ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
     by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
@@ -430,8 +430,11 @@ def linked_again(
             named.update((was.display, was.source, now.display, now.source))
             again.update(old[rid][2])
     if named:
+        heads = {message[:STEM] for message in named}  # a quick look first
         for record in by_id.values():
-            if record.id not in again and any(may_name(e.text, named) for e in record.related):
+            if record.id not in again and any(
+                e.text[:STEM] in heads and may_name(e.text, named) for e in record.related
+            ):
                 again.add(record.id)
     by_message = Messages(by_id.values())
     found: dict[str, tuple[RelatedLink, ...]] = {}
