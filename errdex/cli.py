@@ -262,11 +262,11 @@ def run() -> None:
     has nothing else left to do: every file is written and closed, every worker joined
     and every lock released when ``main`` returns."""
     code = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:  # a closed pipe (``| head``): what was wanted was read
-        code = code or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (``| head``), or a closed stream
+            code = code or 1
     os._exit(code)
 
 
@@ -308,12 +308,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
     from .build import Options
+    from .files import shown_path
     from .theme import site_theme
 
-    # One name for the folder however it is spelled (``content``, ``./content``, its
-    # absolute path) and from wherever: the last build's state names record files so.
-    # Messages still show paths as the user would type them (``files.shown_path``).
-    content = Path(os.path.abspath(ns.content))
+    # One name for a folder inside the working one however it is spelled (``content``,
+    # ``./content``, its absolute path): the last build's state names record files so,
+    # and messages show them so. One outside it keeps its spelling (``../content``).
+    inside = shown_path(Path(os.path.abspath(ns.content)))
+    content = Path(os.path.normpath(ns.content) if os.path.isabs(inside) else inside)
     return Options(
         content=content,
         theme=site_theme(content),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .model import ID_RE, Record, SiteConfig
@@ -98,23 +98,13 @@ def link(
         problems += found
 
     ordered = tuple(sorted(by_id.values(), key=_order))
-    by_repo: dict[str, list[Record]] = defaultdict(list)
-    by_exception: dict[str, list[Record]] = defaultdict(list)
-    by_file: dict[tuple[str, str], list[Record]] = defaultdict(list)
-    by_option: dict[str, list[Record]] = defaultdict(list)
     spellings: dict[str, set[str]] = defaultdict(set)
     backlinks: dict[str, list[Record]] = defaultdict(list)
     named: set[str] = set()
     # Records come in order, so a record already listed is the last one of its list
     # (compared by identity: a record's equality compares every field).
     for record in ordered:
-        by_repo[record.repo].append(record)
-        by_exception[record.exception].append(record)
-        by_file[(record.repo, record.source.path)].append(record)
-        for key, spelling, strong in sorted(record.options):
-            listed = by_option[key]
-            if not listed or listed[-1] is not record:
-                listed.append(record)
+        for key, spelling, strong in record.options:
             spellings[key].add(spelling)
             if strong:
                 named.add(key)
@@ -123,26 +113,56 @@ def link(
                 linking = backlinks[shown.record.id]
                 if not linking or linking[-1] is not record:
                     linking.append(record)
+    # A snake_case name seen only in prose code (a function, a variable) is an option
+    # only if some message or flag names it too.
+    by_repo, by_exception, by_file, by_option = lists_of(ordered, named)
     if check_names:
         problems += _path_clashes(by_file)
         problems += _folder_clashes(list(by_id.values()))  # filled in (file, id) order
-    # A snake_case name seen only in prose code (a function, a variable) is an option
-    # only if some message or flag names it too.
-    by_option = defaultdict(list, {k: v for k, v in by_option.items() if k in named})
     site = Site(
         config=config,
         records=ordered,
         by_id=by_id,
         aliases=aliases,
         related=related,
-        by_repo={name: tuple(items) for name, items in sorted(by_repo.items())},
-        by_exception={name: tuple(items) for name, items in sorted(by_exception.items())},
-        by_file={key: tuple(items) for key, items in sorted(by_file.items())},
-        by_option={key: tuple(items) for key, items in sorted(by_option.items())},
-        option_names={key: tuple(sorted(spellings[key])) for key in sorted(by_option)},
+        by_repo=by_repo,
+        by_exception=by_exception,
+        by_file=by_file,
+        by_option=by_option,
+        option_names={key: tuple(sorted(spellings[key])) for key in by_option},
         backlinks={key: tuple(items) for key, items in sorted(backlinks.items())},
     )
     return site, problems
+
+
+Lists = tuple[
+    dict[str, tuple[Record, ...]],
+    dict[str, tuple[Record, ...]],
+    dict[tuple[str, str], tuple[Record, ...]],
+    dict[str, tuple[Record, ...]],
+]
+
+
+def lists_of(ordered: Iterable[Record], options: Container[str]) -> Lists:
+    """The errors of each repo, exception, file and option (those of ``options``), each
+    list in the order of ``ordered`` and the lists in the order of their names."""
+    by_repo: dict[str, list[Record]] = {}
+    by_exception: dict[str, list[Record]] = {}
+    by_file: dict[tuple[str, str], list[Record]] = {}
+    by_option: dict[str, list[Record]] = {}
+    for record in ordered:
+        by_repo.setdefault(record.repo, []).append(record)
+        by_exception.setdefault(record.exception, []).append(record)
+        by_file.setdefault((record.repo, record.source.path), []).append(record)
+        for key in {key for key, _, _ in record.options}:
+            if key in options:
+                by_option.setdefault(key, []).append(record)
+    return (
+        {name: tuple(items) for name, items in sorted(by_repo.items())},
+        {name: tuple(items) for name, items in sorted(by_exception.items())},
+        {key: tuple(items) for key, items in sorted(by_file.items())},
+        {key: tuple(items) for key, items in sorted(by_option.items())},
+    )
 
 
 class Messages(dict[str, list[Record]]):
@@ -190,7 +210,7 @@ def may_name(text: str, messages: Iterable[str]) -> bool:
     return any(m == text or (stem is not None and m.startswith(stem)) for m in messages)
 
 
-def _path_clashes(by_file: Mapping[tuple[str, str], list[Record]]) -> list[Problem]:
+def _path_clashes(by_file: Mapping[tuple[str, str], Sequence[Record]]) -> list[Problem]:
     """A source path that is also a folder of another one (``pkg`` and ``pkg/a.py``): their
     file pages cannot both exist, and no real tree holds both."""
     problems = []

@@ -260,8 +260,10 @@ def _relink(
     if all(_link_facts(r) == _link_facts(old[r.id][0]) for r in shown_changed):
         # A title, a first analysis, a message or a related entry: every order and list
         # is as it was, and few related entries can be other than they were.
+        # Every record read again is found again: the warnings of its file were dropped,
+        # a prose edit's included.
         site, linked, again, targets = linked_again(
-            links, old, {r.id: r for r in summaries}, shown_ids
+            links, old, {r.id: r for r in summaries}, shown_ids | fresh.keys()
         )
         touched = again | targets
     else:
@@ -392,9 +394,9 @@ def _relink(
 
 def _link_facts(record: Record) -> tuple[object, ...]:
     """What ``link`` reads of a record that only a full link may follow: all of it but
-    the message and the related entries (``linked_again`` follows those), what no update
-    may change (its id, repo, exception, source path and aliases) and the lines problems
-    cite."""
+    the message and the related entries (``linked_again`` follows those) and what no
+    update may change (its id, repo, exception, source path and aliases). The source line
+    is here as it orders the errors of a file."""
     return (sorted(record.options), record.releases, record.source.line)
 
 
@@ -416,7 +418,7 @@ def linked_again(
 
     Returns the site, the problems of the entries found again, the ids of the records
     whose entries were found again, and of those whose backlinks may have changed."""
-    from .link import STEM, Messages, RelatedLink, Site, may_name, related_of
+    from .link import STEM, Messages, RelatedLink, Site, lists_of, may_name, related_of
 
     ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
     by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
@@ -466,27 +468,18 @@ def linked_again(
     def linking_ids(rid: str) -> tuple[str, ...]:
         return linking[rid] if rid in linking else old[rid][2]
 
-    by_repo: dict[str, list[Record]] = {}
-    by_exception: dict[str, list[Record]] = {}
-    by_file: dict[tuple[str, str], list[Record]] = {}
-    by_option: dict[str, list[Record]] = {}
-    for record in ordered:
-        by_repo.setdefault(record.repo, []).append(record)
-        by_exception.setdefault(record.exception, []).append(record)
-        by_file.setdefault((record.repo, record.source.path), []).append(record)
-        for key in sorted({key for key, _, _ in record.options}):
-            if key in links.option_names:
-                by_option.setdefault(key, []).append(record)
+    # The options that have pages are as they were: no option of a record changed.
+    by_repo, by_exception, by_file, by_option = lists_of(ordered, links.option_names)
     site = Site(
         config=links.config,
         records=ordered,
         by_id=by_id,
         aliases=aliases,
         related=_Made(list(by_id), related),
-        by_repo={name: tuple(items) for name, items in sorted(by_repo.items())},
-        by_exception={name: tuple(items) for name, items in sorted(by_exception.items())},
-        by_file={key: tuple(items) for key, items in sorted(by_file.items())},
-        by_option={key: tuple(items) for key, items in sorted(by_option.items())},
+        by_repo=by_repo,
+        by_exception=by_exception,
+        by_file=by_file,
+        by_option=by_option,
         option_names=dict(links.option_names),
         backlinks=_Made(
             sorted(rid for rid in old if linking_ids(rid)),

@@ -457,8 +457,9 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
     normalized = [normalized_text(lit, i > 0, i < last) for i, lit in enumerate(literals)]
     words: list[str] = []
     for position, literal in enumerate(normalized):
-        # Interned: the entries of a site share their words, in memory and in the
-        # state, and looking them up is comparing pointers.
+        # Interned: the entries of a site share their words, in memory and in the state
+        # (which unpickles them shared), and a word found in a dict is mostly found by
+        # its pointer.
         words.extend(map(sys.intern, tokens(literal)))
         if position < len(names) and (not words or words[-1] != "*"):
             words.append("*")

@@ -1138,3 +1138,44 @@ def test_the_content_folder_spelled_another_way_names_the_same_records(
     warned = [line.split(":")[0] for line in result.err.splitlines() if ": warning: " in line]
     assert warned and all(Path(path).is_file() for path in warned), result.err
     assert warned[0].startswith(f"{content.parent.name}/content/errors/"), warned
+    # A folder outside the working one is shown as it was typed.
+    beside = content.parent.parent / "beside"
+    beside.mkdir()
+    monkeypatch.chdir(beside)
+    result = run("build", "--content", f"../{content.parent.name}/content", "--out", out)
+    assert f"\n../{content.parent.name}/content/errors/r0.yaml:" in "\n" + result.err, result.err
+
+
+@pytest.mark.parametrize("prose", ["situations: New prose.\n", "situations: |\n  one\n  two\n"])
+def test_an_update_of_two_records_warns_as_a_fresh_build_does(
+    prose: str,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """One record, whose related entry names nothing (W402), gets a prose edit (its lines
+    move or not) and another a title in the same update: the update warns of that entry,
+    at its line, as a build from nothing does, and so does the build after it."""
+    records = _stated_site(tmp_path)
+    records["r0.yaml"] = records["r0.yaml"].replace(
+        "related:\n", "related:\n  - A message no record has at all\n", 1
+    )
+    content = make_content(tmp_path, records)
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
+
+    def warned(err: str) -> list[str]:
+        return sorted(line for line in err.splitlines() if ": warning: " in line)
+
+    assert "A message no record has at all" in "".join(warned(build()))
+    for name, old, new in (
+        ("r0.yaml", "source:", prose + "source:"),
+        ("r3.yaml", "source:", "title: A title of its own\nsource:"),
+    ):
+        path = content / "errors" / name
+        path.write_text(path.read_text().replace(old, new, 1))
+    err = build()
+    assert "errdex: update: 2 records changed, shown on" in err, err
+    fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
+    assert warned(err) == warned(fresh.err)
+    assert any("A message no record has at all" in line for line in warned(err))
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+    assert warned(build()) == warned(fresh.err)  # nothing changed: as the state keeps them
