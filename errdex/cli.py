@@ -267,7 +267,8 @@ def run() -> None:
         sys.exit(code)  # a profiler, a debugger or coverage writes what it found at exit
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: closed when the command started (``>&-``)
+                stream.flush()
         except (OSError, ValueError):  # a closed pipe (``| head``), or a closed stream
             code = code or 1
     os._exit(code)
@@ -309,16 +310,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _one_name(folder: Path) -> Path:
+    """One name for a folder inside the working one however it is spelled (``content``,
+    ``./content``, its absolute path, through a link to the working folder): the last
+    build's state names record files so, and messages show them so. Any other keeps
+    its spelling (``../content``), and so does one whose ``..`` would lead elsewhere
+    once written away (after a link)."""
+    from .files import shown_path
+
+    spelled = os.path.abspath(folder)
+    head, name = os.path.split(spelled)
+    for candidate in (spelled, os.path.join(os.path.realpath(head), name)):
+        inside = shown_path(Path(candidate))
+        if not os.path.isabs(inside):
+            try:
+                if os.path.samefile(inside, folder):
+                    return Path(inside)
+            except OSError:
+                pass  # missing: the build says so, as the user wrote it
+    return folder
+
+
 def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
     from .build import Options
-    from .files import shown_path
     from .theme import site_theme
 
-    # One name for a folder inside the working one however it is spelled (``content``,
-    # ``./content``, its absolute path): the last build's state names record files so,
-    # and messages show them so. One outside it keeps its spelling (``../content``).
-    inside = shown_path(Path(os.path.abspath(ns.content)))
-    content = Path(os.path.normpath(ns.content) if os.path.isabs(inside) else inside)
+    content = _one_name(ns.content)
     return Options(
         content=content,
         theme=site_theme(content),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -395,6 +396,18 @@ def test_the_command_exits_with_its_status_once_all_it_says_is_out(tmp_path: Pat
     found = errdex("lookup", "must be divisible by dcp", "--site", out, "--json")
     assert found.returncode == 0, found.stderr
     assert json.loads(found.stdout)["matches"], found.stdout  # the whole document came out
+    # Its output closed as it starts (``>&-``): the build is done all the same.
+    argv = ["build", "--content", str(CONTENT), "--out", str(tmp_path / "closed"), "--no-cache"]
+    closed = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), *argv],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+        timeout=120,
+    )
+    assert closed.returncode == 0, closed.stderr
+    assert (tmp_path / "closed" / "index.html").is_file()
     broken = make_content(tmp_path / "broken", {"bad.yaml": "repo: [unclosed\n"})
     failed = errdex("build", "--content", broken, "--out", tmp_path / "other", "--no-cache")
     assert failed.returncode == 1
