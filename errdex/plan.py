@@ -137,6 +137,11 @@ class UpToDate:
 
 Plan = Full | Partial | UpToDate
 
+LINKED = frozenset({"W402", "W404"})
+"""The warnings found once the records are linked (a related entry that names no
+record, an issue that links an error no record has): a build that stops at a record's
+error before then does not have them."""
+
 UPDATE_UP_TO = 200
 """More changed records than this are rendered faster by a full build on every core."""
 
@@ -170,7 +175,8 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     shown = {shown_path(Path(item.path)) for item in parsed}
     kept = [p for p in previous.warnings if p.path not in shown]
     if any(p.severity is Severity.ERROR for p in problems):
-        raise BuildError(sorted(kept + problems))
+        # As a build from nothing stops: before linking, so without what linking finds.
+        raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems))
     records = []
     files = {}
     shown_changed = []

@@ -308,7 +308,7 @@ def save(path: Path, state: State) -> None:
     state.relinked = []
     bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
-    _journal_path(path).unlink(missing_ok=True)
+    journal_path(path).unlink(missing_ok=True)
 
 
 def note(
@@ -341,7 +341,7 @@ def note(
     }
     payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
     framed = len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
-    with _journal_path(path).open("ab") as journal:
+    with journal_path(path).open("ab") as journal:
         if journal.tell() == 0:
             journal.write(FORMAT + state.links_digest)
         journal.write(framed)
@@ -349,7 +349,7 @@ def note(
 
 def _journal(path: Path, links_digest: bytes) -> Iterator[dict[str, Any]]:
     try:
-        blob = _journal_path(path).read_bytes()
+        blob = journal_path(path).read_bytes()
     except OSError:
         return
     head = FORMAT + links_digest
@@ -395,7 +395,8 @@ def _lists_path(path: Path) -> Path:
     return path.with_name(path.name + ".lists")
 
 
-def _journal_path(path: Path) -> Path:
+def journal_path(path: Path) -> Path:
+    """Where the updates since the full build that wrote ``path`` are kept."""
     return path.with_name(path.name + ".journal")
 
 
@@ -438,4 +439,4 @@ def forget(path: Path) -> None:
     """Drop the state before a full build changes the output folder; a crash then means a
     full build next time, never a stale state."""
     path.unlink(missing_ok=True)
-    _journal_path(path).unlink(missing_ok=True)
+    journal_path(path).unlink(missing_ok=True)

@@ -246,6 +246,10 @@ def test_an_error_in_an_edit_stops_the_build_and_keeps_the_site(site, tmp_path, 
     assert result.code == 1
     assert "r1.yaml:8: source.line must be a whole number" in result.err
     assert snapshot(out) == before
+    # It says what a build from nothing says: the error, without what linking warns of.
+    fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
+    assert fresh.code == 1
+    assert result.err == fresh.err
 
 
 def test_a_write_that_fails_in_an_edit_leaves_the_site_as_it_was(
@@ -1138,6 +1142,20 @@ def test_the_content_folder_spelled_another_way_names_the_same_records(
     warned = [line.split(":")[0] for line in result.err.splitlines() if ": warning: " in line]
     assert warned and all(Path(path).is_file() for path in warned), result.err
     assert warned[0].startswith(f"{content.parent.name}/content/errors/"), warned
+    # Through a link to the working folder, and not through a link's ``..``.
+    linked_here = content.parent.parent / "linked-here"
+    linked_here.symlink_to(content.parent)
+    monkeypatch.chdir(linked_here)
+    assert said("content").startswith("errdex: full build: run from another folder")
+    assert said(linked_here / "content") == "errdex: nothing changed"
+    monkeypatch.chdir(content.parent)
+    (content.parent / "sub" / "deeper").mkdir(parents=True)
+    (content.parent / "elsewhere").symlink_to(content.parent / "sub" / "deeper")
+    decoy = content.parent / "sub" / "content"
+    shutil.copytree(content, decoy)  # what elsewhere/../content names, not ./content
+    decoyed = content.parent / "decoy-out"
+    result = run("build", "--content", "elsewhere/../content", "--out", decoyed, "--no-cache")
+    assert result.code == 0 and "elsewhere/../content/errors/" in result.err, result.err
     # A folder outside the working one is shown as it was typed.
     beside = content.parent.parent / "beside"
     beside.mkdir()

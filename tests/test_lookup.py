@@ -131,6 +131,17 @@ def test_an_index_older_than_the_records_is_said(  # type: ignore[no-untyped-def
     assert stale.code == 0 and "size = -1" in stale.out
     (note,) = [line for line in stale.err.splitlines() if "older" in line]
     assert "size.yaml" in note and "--content" in note
+    # A build after the edit, an update that leaves the index's own files as they were
+    # (a prose edit), makes the index as new as the records again.
+    record = content / "errors" / "a" / "b" / "size.yaml"
+    record.write_text(record.read_text() + "situations: Edited after the build.\n")
+    for path in (out, out / ".errdex-site", out / "search" / "meta.json", *cache.glob("state-*")):
+        os.utime(path, (later - 120, later - 120))  # the full build, before the edit
+    updated = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    assert "errdex: update: 1 record changed" in updated.err, updated.err
+    os.utime(record, (time.time() - 1, time.time() - 1))  # edited before that update
+    again = run("lookup", paste, "--site", out, "--content", content, "--cache", cache)
+    assert again.code == 0 and "older" not in again.err, again.err
 
 
 def test_without_site_or_content_public_is_read_when_it_holds_an_index(  # type: ignore[no-untyped-def]
