@@ -15,6 +15,7 @@ import http.server
 import ipaddress
 import json
 import os
+import signal
 import socket
 import sys
 import threading
@@ -371,7 +372,8 @@ def serve(
             with building:
                 status.publish(build(url, changed))
 
-        try:  # Ctrl-C stops it at any point, and says so
+        terminated = _stop_on_term()
+        try:  # Ctrl-C (or a SIGTERM: kill, a container stopping) stops it, and says so
             warning = _exposure(host, server.server_port)
             if warning:
                 print(warning, file=sys.stderr, flush=True)
@@ -394,7 +396,25 @@ def serve(
             print("errdex: stopped", file=sys.stderr)
         finally:
             stop.set()
+            terminated()
     return 0
+
+
+def _stop_on_term() -> Callable[[], None]:
+    """Take SIGTERM as Ctrl-C while serving (in the main thread, where signals are
+    handled); returns what puts the old handler back."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, before)
+
+    return restore
 
 
 WATCH_TICK_MS = 250

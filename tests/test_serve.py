@@ -141,3 +141,19 @@ def test_an_override_saved_while_serving_is_built_and_shown(
     ours = page.locator("p.ours")
     expect(ours).to_have_text("Served as ours.", timeout=15_000)
     expect(ours).to_have_css("color", "rgb(1, 2, 3)")
+
+
+def test_serve_stops_on_sigterm_as_on_ctrl_c(tmp_path: Path) -> None:
+    """``kill`` (or a container stopping) sends SIGTERM: serve stops as Ctrl-C stops it,
+    saying so, with status 0."""
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    command = [sys.executable, str(ROOT / "build.py"), "serve", "--port", "0"]
+    command += ["--content", str(content), "--out", str(tmp_path / "served"), "--no-cache"]
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    for line in process.stderr:
+        if "serving" in line:
+            break
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=10) == 0
+    assert "errdex: stopped" in process.stderr.read()
