@@ -524,13 +524,9 @@ class _Made(Mapping[K, V]):
 
 def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
     """The records of ``site`` whose summaries ``changed``, as search sees them."""
-    from .search import make_entry
+    from .search import entry_of
 
-    return {
-        r.id: make_entry(at, r.id, r.exception, r.repo, r.message.source, r.title)
-        for at, r in enumerate(site.records)
-        if r.id in changed
-    }
+    return {r.id: entry_of(at, r) for at, r in enumerate(site.records) if r.id in changed}
 
 
 def _entries(
@@ -539,14 +535,14 @@ def _entries(
     """Every record of ``site`` as search sees it, in order: as the state keeps them, but
     for those whose summaries ``changed``; and the ids of those that are not as the state
     keeps them (changed, or at another place in the order)."""
-    from .search import make_entry
+    from .search import entry_of
 
     kept = {**state.unpickled(links.entries), **links.entries_changed}
     out = {}
     differ = set()
     for at, r in enumerate(site.records):
         if r.id in changed:
-            entry = make_entry(at, r.id, r.exception, r.repo, r.message.source, r.title)
+            entry = entry_of(at, r)
             before = kept.get(r.id)
             # The index's files hold no title: another title leaves them as they were.
             if before is None or replace(entry, title=before.title) != before:
@@ -601,11 +597,9 @@ def _context(records: list[Record], links: state.Links) -> ErrorContext:
     from .link import RelatedLink
     from .render import ErrorContext
 
-    stored: dict[str, tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]] = {}
+    stored: dict[str, Stored] = {}
 
-    def entry(
-        record_id: str,
-    ) -> tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]:
+    def entry(record_id: str) -> Stored:
         if record_id not in stored:
             stored[record_id] = state.unpickled(links.records[record_id])
         return stored[record_id]

@@ -375,10 +375,11 @@ class Renderer:
 
         def put(rel: str, make: Callable[[], bytes]) -> None:
             names.append(rel)
-            if emit is not None:
-                emit(rel, make())
-            elif wanted is None or wanted(rel):
-                out[rel] = make()
+            if wanted is None or wanted(rel):
+                if emit is None:
+                    out[rel] = make()
+                else:
+                    emit(rel, make())
 
         def page(template: str, path: str, root: str | None = None, **context: Any) -> bytes:
             return self.page(template, path, site.config, root, site=site, recent=recent, **context)

@@ -492,11 +492,15 @@ def _cut(literals: list[str], names: list[str]) -> tuple[list[str], list[str], b
     return literals, names, False
 
 
+def entry_of(index: int, record: Record) -> Entry:
+    """``record`` as search sees it, numbered ``index``."""
+    return make_entry(
+        index, record.id, record.exception, record.repo, record.message.source, record.title
+    )
+
+
 def entries_from(records: Sequence[Record]) -> list[Entry]:
-    return [
-        make_entry(i, r.id, r.exception, r.repo, r.message.source, r.title)
-        for i, r in enumerate(records)
-    ]
+    return [entry_of(i, r) for i, r in enumerate(records)]
 
 
 def old_entries(records: Sequence[Record], config: SiteConfig, start: int) -> list[Entry]:
