@@ -4,8 +4,10 @@ Nothing is written until everything is loaded, validated and linked.
 
 ``plan.decide`` compares the content with what the last build into the same output left
 in the cache folder, and chooses: a full build, an update of the few errors whose files
-changed, or nothing; it says why. A full build reads every record and links them; an
-update has read the records it renders. Then one path renders either: the pages of the
+changed, or nothing; it says why. A full build reads every record and links them (a big
+one reads on every core, and keeps only the records' summaries while the whole records
+wait in files for the workers that render their pages, see ``_Stash``); an update has
+read the records it renders. Then one path renders either: the pages of the
 errors (on forked workers for a big site, see ``parallel``) and, in a full build, every
 page that lists them (in an update that changed what lists show, those that show it),
 into a writer. A full build's writer stages a new folder and swaps
@@ -18,7 +20,10 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import pickle
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -136,19 +141,20 @@ def _run(
     state_file: Path | None,
 ) -> tuple[_Work, WriteStats, list[Problem]]:
     """Read what ``chosen`` needs, render and write it, and keep what was done."""
-    if isinstance(chosen, plan.Full):
-        gc.enable()  # with the rare collections of ``_few_collections``
-        work = _Work.whole(*_read(options, parallel_read=True))
-    else:
-        work = _Work.update(chosen)
-    gc.freeze()
-    highlighter, cache_warnings = _highlighter(options, read_all=work.site is not None)
-    with contextlib.closing(highlighter):
-        with _template_errors(options):
-            renderer = _renderer(options, highlighter)
-            writer = _writer_for(chosen, options.out, state_file)
-            stats, outputs = _render(renderer, work, writer, options.jobs)
-        highlighter.save()
+    with _Stash() as stash:
+        if isinstance(chosen, plan.Full):
+            gc.enable()  # with the rare collections of ``_few_collections``
+            work = _Work.whole(*_read(options, parallel_read=True, stash=stash), stash=stash)
+        else:
+            work = _Work.update(chosen)
+        gc.freeze()
+        highlighter, cache_warnings = _highlighter(options, read_all=work.site is not None)
+        with contextlib.closing(highlighter):
+            with _template_errors(options):
+                renderer = _renderer(options, highlighter)
+                writer = _writer_for(chosen, options.out, state_file)
+                stats, outputs = _render(renderer, work, writer, options.jobs)
+            highlighter.save()
     if state_file:
         _remember(
             state_file, chosen, work, key, options.out, outputs, renderer.entries, renderer.rows
@@ -210,12 +216,22 @@ class _Work:
     """Every record file, in a full build."""
     relisted: plan.Partial | None = None
     """An update that renders the lists showing what changed (``plan.Partial.site``)."""
+    stash: _Stash | None = None
+    """Where the records are, whole, when ``records`` are their summaries."""
 
     @classmethod
-    def whole(cls, site: Site, warnings: list[Problem], parsed: list[plan.Parsed]) -> _Work:
+    def whole(
+        cls,
+        site: Site,
+        warnings: list[Problem],
+        parsed: list[plan.Parsed],
+        stash: _Stash | None = None,
+    ) -> _Work:
         from .render import ErrorContext
 
-        return cls(site.records, ErrorContext.of(site), warnings, len(site.records), site, parsed)
+        context = ErrorContext.of(site)
+        stash = stash if stash is not None and stash.pieces else None
+        return cls(site.records, context, warnings, len(site.records), site, parsed, stash=stash)
 
     @classmethod
     def update(cls, update: plan.Partial) -> _Work:
@@ -223,10 +239,62 @@ class _Work:
         return cls(update.records, update.context, update.warnings, pages, relisted=update)
 
 
-def _read(options: Options, parallel_read: bool) -> tuple[Site, list[Problem], list[plan.Parsed]]:
+class _Stash:
+    """Records read on other cores, kept whole in files until their pages are rendered.
+
+    The build keeps only their summaries, which is all the lists and the links need: the
+    workers that render the pages are forked from it, and every page a process touches
+    (a reference count changing is enough) is copied for that process, so records kept
+    in the build would be held about twice over the workers' run. A worker reads each
+    piece back, renders it and lets it go."""
+
+    def __init__(self) -> None:
+        self.folder: Path | None = None
+        self.pieces = 0
+        """How many pieces the folder holds (0: none, the records are in the build)."""
+
+    def start(self) -> None:
+        """Make the folder, before the workers that write to it are forked."""
+        self.folder = Path(tempfile.mkdtemp(prefix="errdex-records-"))
+
+    def parse(self, job: tuple[int, list[tuple[str, int, int]]]) -> list[plan.Parsed]:
+        """``plan.parse`` of one piece of record files, in a worker: the records go to
+        the folder, their summaries back to the build."""
+        number, items = job
+        assert self.folder is not None
+        parsed = plan.parse(items)
+        whole = [item.record for item in parsed if item.record is not None]
+        with open(self.folder / str(number), "wb") as file:
+            pickle.dump(whole, file, protocol=pickle.HIGHEST_PROTOCOL)
+        return [
+            item if item.record is None else replace(item, record=item.record.summary())
+            for item in parsed
+        ]
+
+    def take(self, number: int) -> list[Record]:
+        """The records of piece ``number``, whole; read once."""
+        assert self.folder is not None
+        path = self.folder / str(number)
+        with open(path, "rb") as file:
+            records: list[Record] = pickle.load(file)
+        path.unlink()
+        return records
+
+    def __enter__(self) -> _Stash:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _read(
+    options: Options, parallel_read: bool, stash: _Stash | None = None
+) -> tuple[Site, list[Problem], list[plan.Parsed]]:
     """Load, validate, model and link every record (on every core for a big site when
     ``parallel_read``); raise BuildError if anything is wrong. Returns the linked site,
-    its warnings and every record file as read."""
+    its warnings and every record file as read. With ``stash``, records read on other
+    cores are kept there whole, and the site and the files as read hold their summaries."""
     from . import issues
     from .link import link
     from .model import site_from
@@ -237,9 +305,15 @@ def _read(options: Options, parallel_read: bool) -> tuple[Site, list[Problem], l
     items, found = record_stats(options.content)
     problems += found
     jobs = parallel.jobs_for(len(items), options.jobs) if parallel_read else 1
-    with parallel.Tasks(plan.parse, jobs) as tasks:
-        pieces = [items[start:stop] for start, stop in parallel.chunks(len(items))]
-        parsed = [item for piece in tasks.map(pieces) for item in piece]
+    pieces = [items[start:stop] for start, stop in parallel.chunks(len(items))]
+    if stash is None or jobs < 2:
+        with parallel.Tasks(plan.parse, jobs) as tasks:
+            parsed = [item for piece in tasks.map(pieces) for item in piece]
+    else:
+        stash.start()
+        with parallel.Tasks(stash.parse, jobs) as tasks:
+            parsed = [item for piece in tasks.map(enumerate(pieces)) for item in piece]
+        stash.pieces = len(pieces)
     for item in parsed:
         problems += item.problems
     if failed(problems, options.strict) or config_doc is None:
@@ -440,15 +514,21 @@ def _render(
     files from them), the site's own meanwhile in this process. Returns what was written,
     and each output file's digest."""
     records, context, highlighter = work.records, work.context, renderer.highlighter
+    stash = work.stash
+    bounds = parallel.chunks(len(records))
 
-    def render_chunk(bounds: tuple[int, int]) -> _Rendered:
+    def render_chunk(piece: int) -> _Rendered:
         outputs: dict[str, str] = {}
         written = 0
-        for record in records[bounds[0] : bounds[1]]:
+        if stash is None:
+            whole: Sequence[Record] = records[bounds[piece][0] : bounds[piece][1]]
+        else:
+            whole = stash.take(piece)
+        for record in whole:
             for rel, data in renderer.error_files(record, context).items():
                 outputs[rel], wrote = writer.put(rel, data)
                 written += wrote
-        return _Rendered(outputs, written, highlighter.take_added(), bounds[1] - bounds[0])
+        return _Rendered(outputs, written, highlighter.take_added(), len(whole))
 
     jobs = parallel.jobs_for(len(records), jobs) if writer.forks else 1
     if jobs > 1:
@@ -458,7 +538,7 @@ def _render(
     written = 0
     try:
         with parallel.Tasks(render_chunk, jobs) as tasks:
-            chunks = tasks.map(parallel.chunks(len(records)))
+            chunks = tasks.map(range(len(bounds) if stash is None else stash.pieces))
 
             def put(rel: str, data: bytes) -> None:
                 nonlocal written

@@ -79,6 +79,10 @@ def highlight(code: str, lang: str) -> Markup:
 _CACHE_VERSION = f"errdex-highlight-3 pygments-{pygments.__version__}"
 
 
+MERGED_AT_ONCE = 5_000
+"""Entries a build that merges its workers' entries holds before writing them."""
+
+
 def _cache_key(kind: str, lang: str, code: str) -> str:
     """The code itself, not a digest of it: an excerpt of twenty lines is twenty
     lookups, and a dict or SQLite finds the text as well as its digest."""
@@ -164,9 +168,15 @@ class Highlighter:
         return added
 
     def merge(self, entries: dict[str, str]) -> None:
-        """Add entries a worker made, so the cache file keeps them."""
-        self._cache.update(entries)
+        """Add entries a worker made, for the cache file: written a few thousand at a
+        time and then forgotten (the build that merges renders no code itself), so they
+        are not all held at once. An entry is true whatever becomes of the build, so one
+        written before the build fails does no harm."""
+        if self._db is None:
+            return
         self._added.update(entries)
+        if len(self._added) >= MERGED_AT_ONCE:
+            self.save()
 
     def highlight(self, code: str, lang: str) -> Markup:
         """``code`` as HTML spans for a ``<pre>``; plain escaped text for an unknown language."""

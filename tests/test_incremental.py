@@ -320,6 +320,63 @@ def test_every_core_builds_the_same_bytes_as_one(tmp_path: Path, run) -> None:  
     assert outs["1"] == outs["2"]
 
 
+def test_records_read_on_every_core_are_kept_aside_then_gone(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A full build on every core keeps the records its workers read in a folder of its
+    own until their pages are rendered: the pages are the same as one process renders,
+    with the cache and an update after it too, and the folder is gone afterwards, also
+    when the build stops at a bad record."""
+    import tempfile
+
+    from errdex import parallel
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    records = corpus.generate(parallel.PARALLEL_FROM + 50, seed=4)
+    content = tmp_path / "content"
+    corpus.write_content(content, records)
+    alone = tmp_path / "alone"
+    assert run("build", "--content", content, "--out", alone, "--no-cache", "--jobs", "1").code == 0
+    out = tmp_path / "public"
+    built = run("build", "--content", content, "--out", out, "--jobs", "2", "-v")
+    assert built.code == 0, built.err
+    assert "full build" in built.err
+    assert _bytes(out) == _bytes(alone)
+    assert list(scratch.iterdir()) == []
+
+    # What the workers highlighted reached the cache file: one process renders it all
+    # again from there, highlighting nothing.
+    def no_pygments(*args: object) -> str:
+        raise AssertionError("highlighted again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(highlight, "_pygmentize", no_pygments)
+        again = tmp_path / "again"
+        assert run("build", "--content", content, "--out", again, "--jobs", "1").code == 0
+    assert _bytes(again) == _bytes(alone)
+
+    # An update after it renders from the summaries that build kept.
+    target = content / corpus.record_path(7, records[7])
+    target.write_text(target.read_text().replace("\nmessage: ", "\ntitle: Renamed\nmessage: ", 1))
+    updated = run("build", "--content", content, "--out", out, "--jobs", "2", "-v")
+    assert "update: 1 record changed, shown on" in updated.err
+    assert run("build", "--content", content, "--out", alone, "--no-cache", "--jobs", "1").code == 0
+    assert _bytes(out) == _bytes(alone)
+
+    before = _bytes(out)
+    (content / corpus.record_path(9, records[9])).write_text("repo: [unclosed\n")
+    (content / "site.yaml").write_text((content / "site.yaml").read_text() + "\n")
+    failed = run("build", "--content", content, "--out", out, "--jobs", "2")
+    assert failed.code == 1
+    assert corpus.record_path(9, records[9]) in failed.err
+    assert _bytes(out) == before
+    assert list(scratch.iterdir()) == []
+
+
 def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> None:
     from pygments import highlight as pygmentize
 
