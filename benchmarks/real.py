@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -166,25 +166,20 @@ def load_records(found: Corpus) -> list[dict[str, Any]]:
 
 
 def load_index(found: Corpus) -> search.Index:
-    """The search index as the built site serves it (``search/meta.json`` and chunks)."""
+    """The search index as the built site serves it (``search/meta.json`` and the record
+    files)."""
     folder = found.site / "search"
     meta = json.loads((folder / "meta.json").read_text())
     entries: list[search.Entry] = []
-    for chunk in range(-(-int(meta["count"]) // int(meta["chunk"]))):
-        for id, exception, repo, template in json.loads(
-            (folder / "records" / f"{chunk}.json").read_text()
+    for file in range(int(meta["record_files"])):
+        for number, id, exception, repo, template, *old in json.loads(
+            (folder / "records" / f"{file}.json").read_text()
         ):
-            entries.append(
-                search.make_entry(
-                    len(entries),
-                    id,
-                    meta["exceptions"][exception],
-                    meta["repos"][repo],
-                    template,
-                    "",
-                )
+            entry = search.make_entry(
+                number, id, meta["exceptions"][exception], meta["repos"][repo], template, ""
             )
-    return search.Index.build(entries)
+            entries.append(replace(entry, old=tuple(old)) if old else entry)
+    return search.Index.build(sorted(entries, key=lambda e: e.index))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 ``python build.py lookup --site DIR|URL`` reads the files the build writes for the
 browser (``search/meta.json``, then only the word shards the paste's words fall in and
-the record chunks of its candidates, as static/search.js does) and runs the matching of
+the record files of its candidates, as static/search.js does) and runs the matching of
 errdex/search.py over them: the same answers as from the YAML, without reading it.
 Nothing here imports a YAML parser, the renderer or a highlighter.
 
@@ -162,7 +162,8 @@ def _json(store: Store, rel: str) -> Any:
 
 
 class _Entries(Sequence[search.Entry]):
-    """The index's records, read a chunk at a time and made into entries when first used."""
+    """The index's records, read a record file at a time and made into entries when first
+    used."""
 
     def __init__(self, index: SiteIndex) -> None:
         self.site = index
@@ -225,17 +226,18 @@ class SiteIndex:
                 )
             self.count = _int(meta["count"])
             self.shards = _int(meta["shards"], 1)
-            self.chunk = _int(meta["chunk"], 1)
+            self.record_files = _int(meta["record_files"], 1)
+            self.files: list[int] = list(meta["files"])
             self.common: dict[str, int] = dict(meta["common"])
             self.sizes: list[int] = list(meta["sizes"])
             self.repos: list[str] = list(meta["repos"])
             self.exceptions: list[str] = list(meta["exceptions"])
         except (KeyError, TypeError, ValueError):
             raise _damaged(store, "search/meta.json", "lacks what lookup needs") from None
-        if len(self.sizes) != self.count:
+        if len(self.sizes) != self.count or len(self.files) != self.count:
             raise _damaged(store, "search/meta.json", "has sizes that do not fit its count")
         self._shards: dict[int, dict[str, list[int]]] = {}
-        self._chunks: dict[int, list[Any]] = {}
+        self._rows: dict[int, dict[int, list[Any]]] = {}
         self.entries = _Entries(self)
         self.postings = _Postings(self)
 
@@ -256,16 +258,20 @@ class SiteIndex:
         return found
 
     def entry(self, number: int) -> search.Entry:
-        chunk, at = divmod(number, self.chunk)
-        rows = self._chunks.get(chunk)
-        rel = f"search/records/{chunk}.json"
+        file = self.files[number]
+        rel = f"search/records/{file}.json"
+        if not isinstance(file, int) or not 0 <= file < self.record_files:
+            raise _damaged(self.store, "search/meta.json", f"names no record file for {number}")
+        rows = self._rows.get(file)
         if rows is None:
-            rows = _json(self.store, rel)
-            if not isinstance(rows, list):
-                raise _damaged(self.store, rel, "is not a record chunk")
-            self._chunks[chunk] = rows
+            held = _json(self.store, rel)
+            if not isinstance(held, list) or not all(
+                isinstance(row, list) and row and isinstance(row[0], int) for row in held
+            ):
+                raise _damaged(self.store, rel, "is not a record file")
+            rows = self._rows[file] = {row[0]: row[1:] for row in held}
         try:
-            id, exception, repo, template, *old = rows[at]
+            id, exception, repo, template, *old = rows[number]
             entry = search.make_entry(
                 number, id, self.exceptions[exception], self.repos[repo], template, ""
             )
@@ -273,7 +279,7 @@ class SiteIndex:
                 until, since, now = old
                 entry = replace(entry, old=(str(until), str(since), str(now)))
             return entry
-        except (ValueError, TypeError, IndexError, AttributeError):
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError):
             raise _damaged(self.store, rel, f"has no readable record {number}") from None
 
 

@@ -367,7 +367,7 @@ COMMON_SHARE = 0.2
 """A word in more than this share of templates (on a site of 200 or more) is 'common':
 it is left out of the inverted index and weighs little."""
 RECORDS_PER_FILE = 16
-"""Records per record file of the browser index."""
+"""Records per record file of the browser index, about (see ``record_files``)."""
 SHARD_TARGET = 500
 """About this many postings per word shard. Smaller shards keep what a long paste reads
 small (it looks up to LOOKUP_WORDS words, each in its shard); bigger ones give the first
@@ -521,27 +521,42 @@ def old_entries(records: Sequence[Record], config: SiteConfig, start: int) -> li
     return out
 
 
-def by_rarest_word(entries: Sequence[Entry]) -> list[Entry]:
-    """``entries`` ordered by their rarest word, then template, and numbered in that order;
-    earlier wordings (``Entry.old``) after all others, as before.
+def numbered(entries: Sequence[Entry]) -> list[Entry]:
+    """``entries`` numbered by record id (earlier wordings, ``Entry.old``, after all
+    others, then by wording): a record keeps its number when its message, title or
+    anything else changes, so the postings of the words it did not gain or lose keep
+    their bytes."""
+    ordered = sorted(entries, key=lambda e: (e.old is not None, e.id, e.template))
+    return [_numbered(e, k) for k, e in enumerate(ordered)]
 
-    The browser's first answer reads a few record files (RECORDS_PER_FILE records each) of
-    a paste's best candidates; those share the paste's rare words, so with records of a
-    rare word side by side one file holds several of them. Measured on 400 pastes of the
-    synthetic 10,000-record corpus, the whole answer's top was in the files the first
-    answer read for all but 24 (62 in the order of the records).
-    """
+
+def record_files(entries: Sequence[Entry]) -> tuple[int, list[int]]:
+    """How many record files the browser index has, and the file of each entry.
+
+    The browser's first answer reads a few record files of a paste's best candidates;
+    those share the paste's rare words, so the records of a word that is their rarest
+    share a file (RECORDS_PER_FILE of them at a time, a file holding a few such groups):
+    the file is chosen by a hash of the word, not by a place in an order, so a reworded
+    message moves its record and few others. The count is a power of two, the same
+    while the site grows or shrinks by a few records (what the first answer then finds
+    is measured in README.md, "The first query of a fresh page")."""
+    count = 1
+    while count * RECORDS_PER_FILE < len(entries):
+        count *= 2
     frequency: Counter[str] = Counter()
     for entry in entries:
         frequency.update(entry.own)
     # Each word's place in the order of rarity (placeholders and numbers have none).
     rank = {w: (n, w) for w, n in frequency.items() if w != "*" and not is_digits(w)}
-
-    def key(entry: Entry) -> tuple[bool, str, str]:
+    members: Counter[str] = Counter()
+    files = []
+    for entry in entries:
         ranked = [rank[w] for w in entry.own if w in rank]
-        return (entry.old is not None, min(ranked)[1] if ranked else "", entry.template)
-
-    return [_numbered(e, k) for k, e in enumerate(sorted(entries, key=key))]
+        word = min(ranked)[1] if ranked else ""
+        group = members[word] // RECORDS_PER_FILE
+        members[word] += 1
+        files.append(fnv1a(f"{word}\0{group}") % count)
+    return count, files
 
 
 def _numbered(entry: Entry, index: int) -> Entry:
@@ -568,9 +583,8 @@ class Index:
 
     @classmethod
     def build(cls, entries: Sequence[Entry]) -> Index:
-        """The index of ``entries``, numbered anew so that each record file of the browser
-        index holds records that share their rarest word (``by_rarest_word``)."""
-        entries = by_rarest_word(entries)
+        """The index of ``entries``, numbered anew (``numbered``)."""
+        entries = numbered(entries)
         found: dict[str, list[int]] = {}
         for entry in entries:  # in the order of their numbers: each posting comes sorted
             for word in entry.own:
@@ -607,12 +621,14 @@ class Index:
             words[shard_of(word, shards)][word] = self.postings[word]
         repos = sorted({e.repo for e in self.entries})
         exceptions = sorted({e.exception for e in self.entries})
+        count, files = record_files(self.entries)
         out: dict[str, Any] = {
             "search/meta.json": {
                 "version": INDEX_VERSION,
                 "count": len(self.entries),
                 "shards": shards,
-                "chunk": RECORDS_PER_FILE,
+                "record_files": count,
+                "files": files,
                 "common": self.common,
                 "sizes": self.sizes,
                 "rarity": base64.b64encode(rarity(self.postings)).decode("ascii"),
@@ -647,12 +663,16 @@ class Index:
         }
         for number, shard in enumerate(words):
             out[f"search/words/{number}.json"] = shard
-        for start in range(0, len(self.entries), RECORDS_PER_FILE):
-            out[f"search/records/{start // RECORDS_PER_FILE}.json"] = [
-                [e.id, exceptions.index(e.exception), repos.index(e.repo), e.template]
+        rows: list[list[Any]] = [[] for _ in range(count)]
+        repo_numbers = {repo: n for n, repo in enumerate(repos)}
+        exception_numbers = {exception: n for n, exception in enumerate(exceptions)}
+        for e, file in zip(self.entries, files, strict=True):
+            rows[file].append(
+                [e.index, e.id, exception_numbers[e.exception], repo_numbers[e.repo], e.template]
                 + (list(e.old) if e.old else [])
-                for e in self.entries[start : start + RECORDS_PER_FILE]
-            ]
+            )
+        for number, held in enumerate(rows):
+            out[f"search/records/{number}.json"] = held
         return out
 
 
@@ -678,9 +698,10 @@ def starting(words: Iterable[str], prefix: str) -> list[str]:
     return sorted(w for w in words if w.startswith(prefix))
 
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 """The layout of the browser index; lookup refuses another. 2: words are sharded by
-their first PREFIX characters."""
+their first PREFIX characters. 3: records are numbered by id, and ``files`` (in
+meta.json) names the record file of each, whose rows start with their numbers."""
 PREFIX = 3
 """Characters of a word that choose its shard: a word cut short (the last of a piece of
 a message) finds the words it starts in the shard it would be in itself."""

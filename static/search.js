@@ -526,11 +526,16 @@
     return cut;
   }
 
+  // A record file holds rows that start with their records' numbers; meta.json's
+  // `files` names the file of each number.
   function entriesOf(numbers) {
     return Promise.all(numbers.map(async function (number) {
-      var chunk = Math.floor(number / M.chunk);
-      var records = await cached(chunks, chunk, "records/" + chunk + ".json");
-      if (!entries.has(number)) { entries.set(number, makeEntry(number, records[number % M.chunk])); }
+      var file = M.files[number];
+      var rows = await cached(chunks, file, "records/" + file + ".json");
+      if (!entries.has(number)) {
+        var row = rows.find(function (r) { return r[0] === number; });
+        entries.set(number, makeEntry(number, row.slice(1)));
+      }
       return entries.get(number);
     }));
   }
@@ -658,18 +663,18 @@
     while (left > 0 && lists.some(function (list, r) { return next[r] < list.length; })) {
       turns.forEach(function (r) {
         var list = lists[r];
-        while (next[r] < list.length && files.has(Math.floor(list[next[r]] / M.chunk))) {
+        while (next[r] < list.length && files.has(M.files[list[next[r]]])) {
           next[r] += 1;
         }
         if (next[r] < list.length && left > 0) {
-          files.add(Math.floor(list[next[r]] / M.chunk));
+          files.add(M.files[list[next[r]]]);
           left -= 1;
         }
       });
     }
     var first = null;
     for (var r = 0; r < reads.length; r++) {
-      var numbers = lists[r].filter(function (e) { return files.has(Math.floor(e / M.chunk)); });
+      var numbers = lists[r].filter(function (e) { return files.has(M.files[e]); });
       var results = score(all[r], reads[r], weights[r], await entriesOf(numbers));
       if (results.length && results[0].key[0] === 2) { return answer(all[r], results, limit); }
       if (results.length && !first) { first = answer(all[r], results, limit); }

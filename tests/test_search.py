@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -191,10 +192,13 @@ def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
     files = built.files()
     meta = files["search/meta.json"]
     assert meta["shards"] > 1
-    assert (
-        len([f for f in files if f.startswith("search/records/")])
-        == 3000 // search.RECORDS_PER_FILE + 1
-    )
+    # A power of two, at least one file for every RECORDS_PER_FILE records.
+    assert meta["record_files"] == 256 >= 3000 / search.RECORDS_PER_FILE
+    assert len([f for f in files if f.startswith("search/records/")]) == 256
+    # Each file's rows start with the numbers meta.json says it holds.
+    for number in (0, 1234, 2999):
+        rows = files[f"search/records/{meta['files'][number]}.json"]
+        assert [row[1] for row in rows if row[0] == number] == [built.entries[number].id]
     word = "setting1234"
     shard = files[f"search/words/{search.shard_of(word, meta['shards'])}.json"]
     assert shard[word] == [next(e.index for e in built.entries if e.id == f"{1234:016x}")]
@@ -217,16 +221,41 @@ def test_records_sharing_a_rare_word_sit_in_one_record_file() -> None:
     assert [e.index for e in index.entries] == list(range(301))
     numbers = sorted(e.index for e in index.entries if "frobnicator" in e.words and not e.old)
     assert len(numbers) == 15
-    assert len({n // search.RECORDS_PER_FILE for n in numbers}) <= 2
-    assert index.entries[-1].old is not None  # earlier wordings after every record's own
-    # Numbered anew, the index still finds every record by its words.
     files = index.files()
     meta = files["search/meta.json"]
+    assert len({meta["files"][n] for n in numbers}) == 1
+    assert index.entries[-1].old is not None  # earlier wordings after every record's own
+    # Numbered anew, the index still finds every record by its words.
     posting = files[f"search/words/{search.shard_of('frobnicator', meta['shards'])}.json"]
     assert posting["frobnicator"] == [*numbers, 300]
     assert search.lookup(index, "ValueError: frobnicator x must be below 40")[0].entry.id == (
         f"{40:016x}"
     )
+
+
+def test_a_reworded_message_changes_few_files_of_the_index() -> None:
+    """A record keeps its number when its message changes, and its file moves by a hash
+    of its rarest word: the files a site host must take again after a reworded message
+    are meta.json, the shards of the words it lost or gained and the record files it
+    left and joined, not every file numbered after it."""
+    rng = random.Random(7)
+    vocabulary = [f"word{k}" for k in range(2000)]
+
+    def entry(i: int, words: list[str]) -> search.Entry:
+        template = " ".join(words) + " must be {x}"
+        return search.make_entry(i, f"{i * 7919 % 10007:016x}", "ValueError", "a/b", template, "")
+
+    texts = [rng.sample(vocabulary, 6) for _ in range(3000)]
+    before = search.Index.build([entry(i, t) for i, t in enumerate(texts)]).files()
+    texts[1500] = ["reworded", "entirely", *texts[1500][2:]]
+    after = search.Index.build([entry(i, t) for i, t in enumerate(texts)]).files()
+    assert before.keys() == after.keys()
+    changed = [rel for rel in after if after[rel] != before[rel]]
+    # meta.json, two record files at most, a shard for each word lost or gained.
+    assert "search/meta.json" in changed
+    assert len([rel for rel in changed if rel.startswith("search/records/")]) <= 2
+    assert len([rel for rel in changed if rel.startswith("search/words/")]) <= 4
+    assert len(before) > 250
 
 
 def test_fnv1a_matches_the_published_test_values() -> None:
@@ -260,5 +289,6 @@ def test_lookup_names_an_index_of_another_release(run, tmp_path: Path) -> None: 
     (tmp_path / "search" / "meta.json").write_text('{"version": 1}')
     result = run("lookup", "x must be y", "--site", tmp_path)
     assert result.code == 1
-    assert "search index is of another errdex release (version 1, this one reads 2)" in (result.err)
+    said = f"of another errdex release (version 1, this one reads {search.INDEX_VERSION})"
+    assert said in result.err
     assert "Traceback" not in result.err
