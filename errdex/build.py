@@ -18,6 +18,7 @@ memory. Last, the state records what was done, for the next build's plan.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import pickle
@@ -141,20 +142,35 @@ def _run(
     state_file: Path | None,
 ) -> tuple[_Work, WriteStats, list[Problem]]:
     """Read what ``chosen`` needs, render and write it, and keep what was done."""
-    with _Stash() as stash:
+    with _Stash() as stash, contextlib.ExitStack() as cleanup:
+        made: list[tuple[Highlighter, list[Problem], Renderer]] = []
+
+        def prepare(warm: bool) -> None:
+            """The highlighter and the compiled templates (with ``warm``, the lexers too,
+            for the workers to share)."""
+            highlighter, warnings = _highlighter(options, read_all=isinstance(chosen, plan.Full))
+            cleanup.enter_context(contextlib.closing(highlighter))
+            with _template_errors(options):
+                renderer = _renderer(options, highlighter)
+                if warm:
+                    renderer.warm()
+            made.append((highlighter, warnings, renderer))
+
         if isinstance(chosen, plan.Full):
             gc.enable()  # with the rare collections of ``_few_collections``
-            work = _Work.whole(*_read(options, parallel_read=True, stash=stash), stash=stash)
+            # Made while other cores read the records, if they do.
+            read = _read(options, True, stash, meanwhile=functools.partial(prepare, True))
+            work = _Work.whole(*read, stash=stash)
         else:
             work = _Work.update(chosen)
         gc.freeze()
-        highlighter, cache_warnings = _highlighter(options, read_all=work.site is not None)
-        with contextlib.closing(highlighter):
-            with _template_errors(options):
-                renderer = _renderer(options, highlighter)
-                writer = _writer_for(chosen, options.out, state_file)
-                stats, outputs = _render(renderer, work, writer, options.jobs)
-            highlighter.save()
+        if not made:
+            prepare(False)
+        highlighter, cache_warnings, renderer = made[0]
+        with _template_errors(options):
+            writer = _writer_for(chosen, options.out, state_file)
+            stats, outputs = _render(renderer, work, writer, options.jobs)
+        highlighter.save()
     if state_file:
         _remember(
             state_file, chosen, work, key, options.out, outputs, renderer.entries, renderer.rows
@@ -289,12 +305,17 @@ class _Stash:
 
 
 def _read(
-    options: Options, parallel_read: bool, stash: _Stash | None = None
+    options: Options,
+    parallel_read: bool,
+    stash: _Stash | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> tuple[Site, list[Problem], list[plan.Parsed]]:
     """Load, validate, model and link every record (on every core for a big site when
     ``parallel_read``); raise BuildError if anything is wrong. Returns the linked site,
     its warnings and every record file as read. With ``stash``, records read on other
-    cores are kept there whole, and the site and the files as read hold their summaries."""
+    cores are kept there whole, and the site and the files as read hold their summaries;
+    ``meanwhile`` is then called while they read (a BuildError it raises is raised once
+    the records are found to have none)."""
     from . import issues
     from .link import link
     from .model import site_from
@@ -305,6 +326,7 @@ def _read(
     items, found = record_stats(options.content)
     problems += found
     jobs = parallel.jobs_for(len(items), options.jobs) if parallel_read else 1
+    deferred: BuildError | None = None
     pieces = [items[start:stop] for start, stop in parallel.chunks(len(items))]
     if stash is None or jobs < 2:
         with parallel.Tasks(plan.parse, jobs) as tasks:
@@ -312,7 +334,13 @@ def _read(
     else:
         stash.start()
         with parallel.Tasks(stash.parse, jobs) as tasks:
-            parsed = [item for piece in tasks.map(enumerate(pieces)) for item in piece]
+            results = tasks.map(enumerate(pieces))
+            if meanwhile is not None:
+                try:
+                    meanwhile()
+                except BuildError as exc:
+                    deferred = exc
+            parsed = [item for piece in results for item in piece]
         stash.pieces = len(pieces)
     for item in parsed:
         problems += item.problems
@@ -326,6 +354,8 @@ def _read(
         problems += found
     if failed(problems, options.strict):
         raise BuildError(sorted(problems))
+    if deferred is not None:
+        raise deferred
     return site, sorted(problems), parsed
 
 

@@ -166,7 +166,9 @@ def test_extra_css_and_js_load_on_every_page_under_hashed_names(run, own: Path) 
     assert "with extra_css, every page loads" in result.err and "[W311]" in result.err
 
 
-def test_a_template_error_in_an_override_is_named_at_its_line(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+def _fails_at_a_broken_footer(run, own: Path) -> Path:  # type: ignore[no-untyped-def]
+    """Break the site's base template at its line 3 and build: the build names it there
+    and writes nothing. Returns the template."""
     template = own / "templates" / "base.html"
     template.write_text(
         '{% extends "errdex/base.html" %}\n\n{% block footer %}{{ x( }}{% endblock %}\n'
@@ -176,12 +178,37 @@ def test_a_template_error_in_an_override_is_named_at_its_line(run, own: Path) ->
     assert "templates/base.html:3: template error: " in result.err and "[E106]" in result.err
     assert "Traceback" not in result.err
     assert not (own / "public").exists()
+    return template
+
+
+def test_a_template_error_in_an_override_is_named_at_its_line(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    template = _fails_at_a_broken_footer(run, own)
     template.write_text(
         '{% extends "errdex/base.html" %}\n{% block footer %}\n{{ nope.x }}{% endblock %}\n'
     )
     result = build(run, own)
     assert result.code == 1
     assert "templates/base.html:3: template error: 'nope' is undefined [E106]" in result.err
+
+
+def test_a_big_site_names_a_broken_template_as_a_small_one_does(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    """A site big enough to be read on every core compiles its templates while the
+    records are read; what is wrong is said in the same order all the same: the
+    records' errors first, and a template's once the records have none."""
+    from benchmarks import corpus
+    from errdex import parallel
+
+    records = corpus.generate(parallel.PARALLEL_FROM + 20, seed=2)
+    for number, record in enumerate(records):
+        path = own / "content" / "errors" / corpus.record_path(number, record)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(corpus.dump_record(record))
+    _fails_at_a_broken_footer(run, own)
+    (own / "content" / "errors" / "r.yaml").write_text("repo: [unclosed\n")
+    result = build(run, own)
+    assert result.code == 1
+    assert "r.yaml:2: YAML syntax error" in result.err and "templates/base.html" not in result.err
+    assert not (own / "public").exists()
 
 
 def test_init_makes_a_site_folder_and_writes_over_nothing(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
