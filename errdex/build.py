@@ -262,33 +262,58 @@ class _Stash:
     workers that render the pages are forked from it, and every page a process touches
     (a reference count changing is enough) is copied for that process, so records kept
     in the build would be held about twice over the workers' run. A worker reads each
-    piece back, renders it and lets it go."""
+    piece back, renders it and lets it go. A piece that cannot be written (no room in
+    the temporary folder, no such folder) stays whole in the build, as all of them did."""
 
     def __init__(self) -> None:
         self.folder: Path | None = None
         self.pieces = 0
-        """How many pieces the folder holds (0: none, the records are in the build)."""
+        """How many pieces there are (0: none, the records are in the build)."""
+        self.held: dict[int, list[Record]] = {}
+        """The pieces that stayed in the build, whole."""
 
     def start(self) -> None:
         """Make the folder, before the workers that write to it are forked."""
-        self.folder = Path(tempfile.mkdtemp(prefix="errdex-records-"))
+        try:
+            self.folder = Path(tempfile.mkdtemp(prefix="errdex-records-"))
+        except OSError:
+            self.folder = None
 
-    def parse(self, job: tuple[int, list[tuple[str, int, int]]]) -> list[plan.Parsed]:
+    def parse(self, job: tuple[int, list[tuple[str, int, int]]]) -> tuple[bool, list[plan.Parsed]]:
         """``plan.parse`` of one piece of record files, in a worker: the records go to
-        the folder, their summaries back to the build."""
+        the folder, their summaries back to the build; or, if the piece cannot be
+        written, the records themselves. Returns whether it was written, and them."""
         number, items = job
-        assert self.folder is not None
         parsed = plan.parse(items)
-        whole = [item.record for item in parsed if item.record is not None]
-        with open(self.folder / str(number), "wb") as file:
-            pickle.dump(whole, file, protocol=pickle.HIGHEST_PROTOCOL)
-        return [
+        try:
+            self._write(number, [item.record for item in parsed if item.record is not None])
+        except OSError:
+            return False, parsed
+        summaries = [
             item if item.record is None else replace(item, record=item.record.summary())
             for item in parsed
         ]
+        return True, summaries
+
+    def _write(self, number: int, records: list[Record]) -> None:
+        if self.folder is None:
+            raise FileNotFoundError("no folder for the records")
+        path = self.folder / str(number)
+        try:
+            with open(path, "wb") as file:
+                pickle.dump(records, file, protocol=pickle.HIGHEST_PROTOCOL)
+        except OSError:
+            path.unlink(missing_ok=True)
+            raise
+
+    def keep(self, number: int, parsed: list[plan.Parsed]) -> None:
+        """Hold piece ``number`` in the build: it could not be written."""
+        self.held[number] = [item.record for item in parsed if item.record is not None]
 
     def take(self, number: int) -> list[Record]:
-        """The records of piece ``number``, whole; read once."""
+        """The records of piece ``number``, whole; given once."""
+        if number in self.held:
+            return self.held.pop(number)
         assert self.folder is not None
         path = self.folder / str(number)
         with open(path, "rb") as file:
@@ -333,6 +358,7 @@ def _read(
             parsed = [item for piece in tasks.map(pieces) for item in piece]
     else:
         stash.start()
+        parsed = []
         with parallel.Tasks(stash.parse, jobs) as tasks:
             results = tasks.map(enumerate(pieces))
             if meanwhile is not None:
@@ -340,7 +366,10 @@ def _read(
                     meanwhile()
                 except BuildError as exc:
                     deferred = exc
-            parsed = [item for piece in results for item in piece]
+            for number, (written, piece) in enumerate(results):
+                if not written:
+                    stash.keep(number, piece)
+                parsed += piece
         stash.pieces = len(pieces)
     for item in parsed:
         problems += item.problems

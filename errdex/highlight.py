@@ -49,14 +49,16 @@ def _lexer(name: str | None = None, suffix: str | None = None) -> Lexer | None:
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
     from pygments.util import ClassNotFound
 
+    from .lexing import faster
+
     # stripnl=False: a leading blank line of an excerpt must keep its line number.
     try:
         if name:
-            return get_lexer_by_name(name, stripnl=False, ensurenl=True)
+            return faster(get_lexer_by_name(name, stripnl=False, ensurenl=True))
         if suffix in _BY_SUFFIX:
-            return get_lexer_by_name(_BY_SUFFIX[suffix], stripnl=False, ensurenl=True)
+            return faster(get_lexer_by_name(_BY_SUFFIX[suffix], stripnl=False, ensurenl=True))
         if suffix:
-            return get_lexer_for_filename("x" + suffix, stripnl=False, ensurenl=True)
+            return faster(get_lexer_for_filename("x" + suffix, stripnl=False, ensurenl=True))
     except ClassNotFound:
         return None
     return None
@@ -157,9 +159,13 @@ class Highlighter:
 
     def warm(self) -> None:
         """Make the formatter and the lexers most excerpts need now (before forking)."""
+        from .lexing import join_all
+
         _formatter()
         for suffix in _BY_SUFFIX:
-            _lexer(suffix=suffix)
+            lexer = _lexer(suffix=suffix)
+            if lexer is not None:
+                join_all(lexer)
 
     def take_added(self) -> dict[str, str]:
         """The entries made since the last call (in a worker: what the parent lacks)."""

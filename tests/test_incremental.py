@@ -377,6 +377,48 @@ def test_records_read_on_every_core_are_kept_aside_then_gone(
     assert list(scratch.iterdir()) == []
 
 
+def test_records_that_cannot_be_kept_aside_stay_in_the_build(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No temporary folder, or no room left in it for some pieces: the build keeps those
+    records itself and gives the same bytes."""
+    import errno
+    import tempfile
+
+    from errdex import build, parallel
+
+    records = corpus.generate(parallel.PARALLEL_FROM + 150, seed=6)
+    content = tmp_path / "content"
+    corpus.write_content(content, records)
+    alone = tmp_path / "alone"
+    assert run("build", "--content", content, "--out", alone, "--no-cache", "--jobs", "1").code == 0
+    with monkeypatch.context() as patched:
+        patched.setattr(tempfile, "tempdir", str(tmp_path / "no such folder"))
+        out = tmp_path / "no-folder"
+        built = run("build", "--content", content, "--out", out, "--no-cache", "--jobs", "2")
+        assert built.code == 0, built.err
+        assert _bytes(out) == _bytes(alone)
+
+    written = build._Stash._write
+
+    def full_for_some(self: build._Stash, number: int, held: list[Any]) -> None:
+        if number % 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written(self, number, held)
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.setattr(build._Stash, "_write", full_for_some)
+    out = tmp_path / "full"
+    built = run("build", "--content", content, "--out", out, "--no-cache", "--jobs", "2")
+    assert built.code == 0, built.err
+    assert _bytes(out) == _bytes(alone)
+    assert list(scratch.iterdir()) == []
+
+
 def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> None:
     from pygments import highlight as pygmentize
 
