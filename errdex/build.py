@@ -101,6 +101,7 @@ def build(options: Options) -> Result:
     with output_lock(options.out), _few_collections():
         if options.cache:
             state.sweep(options.cache)
+            _Stash.sweep(options.cache)
         previous = state.load(state_file, options.out) if state_file else "no cache (--no-cache)"
         chosen = plan.decide(options, key, previous)
         if options.verbose:
@@ -142,7 +143,7 @@ def _run(
     state_file: Path | None,
 ) -> tuple[_Work, WriteStats, list[Problem]]:
     """Read what ``chosen`` needs, render and write it, and keep what was done."""
-    with _Stash() as stash, contextlib.ExitStack() as cleanup:
+    with _Stash(options.cache) as stash, contextlib.ExitStack() as cleanup:
         made: list[tuple[Highlighter, list[Problem], Renderer]] = []
 
         def prepare(warm: bool) -> None:
@@ -159,7 +160,8 @@ def _run(
         if isinstance(chosen, plan.Full):
             gc.enable()  # with the rare collections of ``_few_collections``
             # Made while other cores read the records, if they do.
-            read = _read(options, True, stash, meanwhile=functools.partial(prepare, True))
+            meanwhile = functools.partial(prepare, True)
+            read = _read(options, True, stash, meanwhile=meanwhile, summaries=True)
             work = _Work.whole(*read, stash=stash)
         else:
             work = _Work.update(chosen)
@@ -189,7 +191,7 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
     from .render import Renderer
 
     require_output(options.out, options.content)  # what a build refuses, check says so
-    work = _Work.whole(*_read(options, parallel_read=False))
+    work = _Work.whole(*_read(options, parallel_read=False, summaries=True))
     writer = _Collect(options.out)
     with _template_errors(options):
         stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, jobs=1)
@@ -246,8 +248,13 @@ class _Work:
         from .render import ErrorContext
 
         context = ErrorContext.of(site)
-        stash = stash if stash is not None and stash.pieces else None
-        return cls(site.records, context, warnings, len(site.records), site, parsed, stash=stash)
+        records: Sequence[Record] = site.records
+        if stash is None or not stash.pieces:
+            # The records as read, in the site's order (which may hold their summaries).
+            stash = None
+            whole = {item.record.id: item.record for item in parsed if item.record is not None}
+            records = tuple(whole[record.id] for record in site.records)
+        return cls(records, context, warnings, len(site.records), site, parsed, stash=stash)
 
     @classmethod
     def update(cls, update: plan.Partial) -> _Work:
@@ -265,7 +272,13 @@ class _Stash:
     piece back, renders it and lets it go. A piece that cannot be written (no room in
     the temporary folder, no such folder) stays whole in the build, as all of them did."""
 
-    def __init__(self) -> None:
+    PREFIX = "records-"
+    """The folder's name in the cache folder: ``records-<pid>-<random>``."""
+
+    def __init__(self, cache: Path | None) -> None:
+        self.cache = cache
+        """Where the folder goes: the cache folder, so that the next build removes it if
+        this one is killed; the system's temporary folder without one."""
         self.folder: Path | None = None
         self.pieces = 0
         """How many pieces there are (0: none, the records are in the build)."""
@@ -275,9 +288,23 @@ class _Stash:
     def start(self) -> None:
         """Make the folder, before the workers that write to it are forked."""
         try:
-            self.folder = Path(tempfile.mkdtemp(prefix="errdex-records-"))
+            if self.cache is None:
+                self.folder = Path(tempfile.mkdtemp(prefix="errdex-records-"))
+            else:
+                self.cache.mkdir(parents=True, exist_ok=True)
+                prefix = f"{self.PREFIX}{os.getpid()}-"
+                self.folder = Path(tempfile.mkdtemp(prefix=prefix, dir=self.cache))
         except OSError:
             self.folder = None
+
+    @classmethod
+    def sweep(cls, cache: Path) -> None:
+        """Remove the folders of builds that were killed (their process is gone)."""
+        for folder in cache.glob(f"{cls.PREFIX}*-*"):
+            pid = folder.name.removeprefix(cls.PREFIX).partition("-")[0]
+            if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+                continue
+            shutil.rmtree(folder, ignore_errors=True)
 
     def parse(self, job: tuple[int, list[tuple[str, int, int]]]) -> tuple[bool, list[plan.Parsed]]:
         """``plan.parse`` of one piece of record files, in a worker: the records go to
@@ -329,18 +356,32 @@ class _Stash:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's
+    return True
+
+
 def _read(
     options: Options,
     parallel_read: bool,
     stash: _Stash | None = None,
     meanwhile: Callable[[], None] | None = None,
+    summaries: bool = False,
 ) -> tuple[Site, list[Problem], list[plan.Parsed]]:
     """Load, validate, model and link every record (on every core for a big site when
     ``parallel_read``); raise BuildError if anything is wrong. Returns the linked site,
     its warnings and every record file as read. With ``stash``, records read on other
     cores are kept there whole, and the site and the files as read hold their summaries;
     ``meanwhile`` is then called while they read (a BuildError it raises is raised once
-    the records are found to have none)."""
+    the records are found to have none). With ``summaries``, the site is linked from
+    every record's summary however it was read, so the pages that list records show the
+    same whether one core read them or several (the records as read stay in the files
+    returned)."""
     from . import issues
     from .link import link
     from .model import site_from
@@ -353,9 +394,14 @@ def _read(
     jobs = parallel.jobs_for(len(items), options.jobs) if parallel_read else 1
     deferred: BuildError | None = None
     pieces = [items[start:stop] for start, stop in parallel.chunks(len(items))]
+    shown: list[Record] = []
+    """What the site is linked from: with ``summaries``, every record's summary."""
     if stash is None or jobs < 2:
         with parallel.Tasks(plan.parse, jobs) as tasks:
             parsed = [item for piece in tasks.map(pieces) for item in piece]
+        shown = [item.record for item in parsed if item.record is not None]
+        if summaries:
+            shown = [record.summary() for record in shown]
     else:
         stash.start()
         parsed = []
@@ -367,16 +413,20 @@ def _read(
                 except BuildError as exc:
                     deferred = exc
             for number, (written, piece) in enumerate(results):
+                records = [item.record for item in piece if item.record is not None]
                 if not written:
                     stash.keep(number, piece)
+                    if summaries:
+                        records = [record.summary() for record in records]
                 parsed += piece
+                shown += records
         stash.pieces = len(pieces)
     for item in parsed:
         problems += item.problems
     if failed(problems, options.strict) or config_doc is None:
         raise BuildError(sorted(problems))
     config = site_from(config_doc, options.base_url)
-    site, linked = link(config, [item.record for item in parsed if item.record is not None])
+    site, linked = link(config, shown)
     problems += linked
     if reports:
         site, found = _reported(site, reports, options.content)

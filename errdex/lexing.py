@@ -89,8 +89,18 @@ def _scoped(pattern: re.Pattern[str], base: int) -> str | None:
     return f"(?{on}{'-' + off if off else ''}:{source})"
 
 
-_STATES: dict[type, dict[str, _Joined | None]] = {}
-"""Per lexer class: each state's rules, joined (made when a state is first entered)."""
+_STATES: dict[int, tuple[object, dict[str, _Joined | None]]] = {}
+"""Per table of states (a lexer class's, or an instance's own: some lexers make theirs
+from their options): the table, and each state's rules joined (made when a state is
+first entered)."""
+
+
+def _joined_of(lexer: RegexLexer) -> dict[str, _Joined | None]:
+    table = lexer._tokens  # type: ignore[attr-defined]
+    found = _STATES.get(id(table))
+    if found is None or found[0] is not table:
+        found = _STATES[id(table)] = (table, {})
+    return found[1]
 
 
 def faster(lexer: Lexer) -> Lexer:
@@ -108,7 +118,7 @@ def join_all(lexer: Lexer) -> None:
     """Join the rules of every state of ``lexer``'s class now, not as each is first
     entered: a build does it once before it forks its workers, which then share them."""
     if isinstance(lexer, RegexLexer):
-        joined = _STATES.setdefault(type(lexer), {})
+        joined = _joined_of(lexer)
         for state, rules in lexer._tokens.items():  # type: ignore[attr-defined]
             if state not in joined:
                 joined[state] = _join(rules)
@@ -119,7 +129,7 @@ def _tokens(
 ) -> Iterator[tuple[int, Any, str]]:
     """``RegexLexer.get_tokens_unprocessed``, a state's rules tried in one call."""
     definitions: dict[str, list[Rule]] = lexer._tokens  # type: ignore[attr-defined]
-    joined = _STATES.setdefault(type(lexer), {})
+    joined = _joined_of(lexer)
     states = list(stack)
     pos = 0
     while True:

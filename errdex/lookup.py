@@ -234,8 +234,10 @@ class SiteIndex:
             self.exceptions: list[str] = list(meta["exceptions"])
         except (KeyError, TypeError, ValueError):
             raise _damaged(store, "search/meta.json", "lacks what lookup needs") from None
-        if len(self.sizes) != self.count or len(self.files) != self.count:
+        if len(self.sizes) != self.count:
             raise _damaged(store, "search/meta.json", "has sizes that do not fit its count")
+        if len(self.files) != self.count:
+            raise _damaged(store, "search/meta.json", "has record files that do not fit its count")
         self._shards: dict[int, dict[str, list[int]]] = {}
         self._rows: dict[int, dict[int, list[Any]]] = {}
         self.entries = _Entries(self)
@@ -259,9 +261,9 @@ class SiteIndex:
 
     def entry(self, number: int) -> search.Entry:
         file = self.files[number]
-        rel = f"search/records/{file}.json"
-        if not isinstance(file, int) or not 0 <= file < self.record_files:
+        if type(file) is not int or not 0 <= file < self.record_files:
             raise _damaged(self.store, "search/meta.json", f"names no record file for {number}")
+        rel = f"search/records/{file}.json"
         rows = self._rows.get(file)
         if rows is None:
             held = _json(self.store, rel)
@@ -273,7 +275,7 @@ class SiteIndex:
         try:
             id, exception, repo, template, *old = rows[number]
             entry = search.make_entry(
-                number, id, self.exceptions[exception], self.repos[repo], template, ""
+                number, id, self.exceptions[_int(exception)], self.repos[_int(repo)], template, ""
             )
             if old:
                 until, since, now = old

@@ -326,9 +326,10 @@ def test_records_read_on_every_core_are_kept_aside_then_gone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A full build on every core keeps the records its workers read in a folder of its
-    own until their pages are rendered: the pages are the same as one process renders,
-    with the cache and an update after it too, and the folder is gone afterwards, also
-    when the build stops at a bad record."""
+    own until their pages are rendered (in the cache folder, else the system's temporary
+    one): the pages are the same as one process renders, with the cache and an update
+    after it too, and the folder is gone afterwards, also when the build stops at a bad
+    record; one a killed build left is removed by the next."""
     import tempfile
 
     from errdex import parallel
@@ -341,12 +342,25 @@ def test_records_read_on_every_core_are_kept_aside_then_gone(
     corpus.write_content(content, records)
     alone = tmp_path / "alone"
     assert run("build", "--content", content, "--out", alone, "--no-cache", "--jobs", "1").code == 0
+    uncached = tmp_path / "uncached"
+    built = run("build", "--content", content, "--out", uncached, "--no-cache", "--jobs", "2")
+    assert built.code == 0, built.err
+    assert _bytes(uncached) == _bytes(alone)
+    assert list(scratch.iterdir()) == []
+
+    cache = tmp_path / "cache"
+    killed = cache / "records-999999999-abc"  # no such process
+    killed.mkdir(parents=True)
+    (killed / "0").write_bytes(b"left by a build that was killed")
+    running = cache / "records-1-abc"  # a process that runs
+    running.mkdir()
     out = tmp_path / "public"
-    built = run("build", "--content", content, "--out", out, "--jobs", "2", "-v")
+    built = run("build", "--content", content, "--out", out, "--cache", cache, "--jobs", "2", "-v")
     assert built.code == 0, built.err
     assert "full build" in built.err
     assert _bytes(out) == _bytes(alone)
-    assert list(scratch.iterdir()) == []
+    assert sorted(p.name for p in cache.glob("records-*")) == ["records-1-abc"]
+    running.rmdir()
 
     # What the workers highlighted reached the cache file: one process renders it all
     # again from there, highlighting nothing.
@@ -356,13 +370,16 @@ def test_records_read_on_every_core_are_kept_aside_then_gone(
     with monkeypatch.context() as patched:
         patched.setattr(highlight, "_pygmentize", no_pygments)
         again = tmp_path / "again"
-        assert run("build", "--content", content, "--out", again, "--jobs", "1").code == 0
+        again_built = run(
+            "build", "--content", content, "--out", again, "--cache", cache, "--jobs", "1"
+        )
+        assert again_built.code == 0, again_built.err
     assert _bytes(again) == _bytes(alone)
 
     # An update after it renders from the summaries that build kept.
     target = content / corpus.record_path(7, records[7])
     target.write_text(target.read_text().replace("\nmessage: ", "\ntitle: Renamed\nmessage: ", 1))
-    updated = run("build", "--content", content, "--out", out, "--jobs", "2", "-v")
+    updated = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
     assert "update: 1 record changed, shown on" in updated.err
     assert run("build", "--content", content, "--out", alone, "--no-cache", "--jobs", "1").code == 0
     assert _bytes(out) == _bytes(alone)
@@ -370,10 +387,11 @@ def test_records_read_on_every_core_are_kept_aside_then_gone(
     before = _bytes(out)
     (content / corpus.record_path(9, records[9])).write_text("repo: [unclosed\n")
     (content / "site.yaml").write_text((content / "site.yaml").read_text() + "\n")
-    failed = run("build", "--content", content, "--out", out, "--jobs", "2")
+    failed = run("build", "--content", content, "--out", out, "--cache", cache, "--jobs", "2")
     assert failed.code == 1
     assert corpus.record_path(9, records[9]) in failed.err
     assert _bytes(out) == before
+    assert list(cache.glob("records-*")) == []
     assert list(scratch.iterdir()) == []
 
 

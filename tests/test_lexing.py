@@ -56,6 +56,14 @@ def test_any_text_gets_pygments_tokens(text: str) -> None:
     _same("bash", text)
 
 
+def test_lexers_that_make_their_states_from_their_options_keep_them_apart() -> None:
+    text = "class ñame { }\n"
+    for level in ("none", "full", "basic"):
+        slow = get_lexer_by_name("csharp", unicodelevel=level)
+        fast = lexing.faster(get_lexer_by_name("csharp", unicodelevel=level))
+        assert list(fast.get_tokens(text)) == list(slow.get_tokens(text)), level
+
+
 def test_a_lexer_with_a_tokenizer_of_its_own_is_left_as_it_is() -> None:
     lexer = get_lexer_by_name("python")
     assert lexing.faster(lexer) is lexer

@@ -197,6 +197,27 @@ def test_a_folder_that_holds_no_index_or_a_damaged_one_is_a_clear_error(  # type
     assert result.code == 1 and "not a word shard" in result.err
     assert run("lookup", "x", "--site", broken, "--timeout", "0").code == 1
 
+    # The record files meta.json names, and the rows in them (index version 3).
+    shutil.rmtree(broken / "search")
+    shutil.copytree(site[1] / "search", broken / "search")
+    meta_path = broken / "search" / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    for files, said in (
+        ([True] * meta["count"], "names no record file for "),
+        ([meta["record_files"]] * meta["count"], "names no record file for "),
+        ([0], "has record files that do not fit its count"),
+    ):
+        meta_path.write_text(json.dumps({**meta, "files": files}))
+        result = run("lookup", TRACEBACK, "--site", broken)
+        assert result.code == 1 and said in result.err, (files, result.err)
+        assert "Traceback" not in result.err
+    meta_path.write_text(json.dumps(meta))
+    for records in (broken / "search" / "records").iterdir():
+        rows = json.loads(records.read_text())
+        records.write_text(json.dumps([[row[0], row[1], -1, *row[3:]] for row in rows]))
+    result = run("lookup", TRACEBACK, "--site", broken)
+    assert result.code == 1 and "has no readable record" in result.err, result.err
+
 
 # --- A published site over HTTP ------------------------------------------------------
 

@@ -211,6 +211,33 @@ def test_a_big_site_names_a_broken_template_as_a_small_one_does(run, own: Path) 
     assert not (own / "public").exists()
 
 
+def test_lists_show_the_same_however_many_cores_read_the_records(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    """A site's own home page that counts the records with prose sees summaries, read
+    on one core or on several: the same page either way."""
+    from benchmarks import corpus
+    from errdex import parallel
+
+    records = corpus.generate(parallel.PARALLEL_FROM + 20, seed=2)
+    for number, record in enumerate(records):
+        path = own / "content" / "errors" / corpus.record_path(number, record)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(corpus.dump_record(record))
+    (own / "templates" / "home.html").write_text(
+        '{% extends "errdex/home.html" %}\n{% block main %}<p id="count">'
+        '{{ site.records|selectattr("meaning")|list|length }} with a meaning of '
+        "{{ site.records|length }}</p>{% endblock %}\n"
+    )
+    pages = {}
+    for jobs in ("1", "2"):
+        out = own / f"out-{jobs}"
+        built = run("build", "--content", own / "content", "--out", out, "--jobs", jobs)
+        assert built.code == 0, built.err
+        pages[jobs] = (out / "index.html").read_text()
+    assert pages["1"] == pages["2"]
+    assert f"0 with a meaning of {len(records) + 1}" in pages["1"]
+    assert any(record.get("meaning") for record in records)
+
+
 def test_init_makes_a_site_folder_and_writes_over_nothing(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     folder = tmp_path / "mysite"
     made = run("init", folder, "--repo", "Acme/widgets")
