@@ -13,6 +13,7 @@ import re
 import sqlite3
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import pygments
 from markupsafe import Markup, escape
@@ -52,16 +53,19 @@ def _lexer(name: str | None = None, suffix: str | None = None) -> Lexer | None:
     from .lexing import faster
 
     # stripnl=False: a leading blank line of an excerpt must keep its line number.
+    options: dict[str, Any] = {"stripnl": False, "ensurenl": True}
     try:
         if name:
-            return faster(get_lexer_by_name(name, stripnl=False, ensurenl=True))
-        if suffix in _BY_SUFFIX:
-            return faster(get_lexer_by_name(_BY_SUFFIX[suffix], stripnl=False, ensurenl=True))
-        if suffix:
-            return faster(get_lexer_for_filename("x" + suffix, stripnl=False, ensurenl=True))
+            found = get_lexer_by_name(name, **options)
+        elif suffix in _BY_SUFFIX:
+            found = get_lexer_by_name(_BY_SUFFIX[suffix], **options)
+        elif suffix:
+            found = get_lexer_for_filename("x" + suffix, **options)
+        else:
+            return None
     except ClassNotFound:
         return None
-    return None
+    return faster(found)
 
 
 _BY_SUFFIX = {".py": "python", ".pyi": "python"}

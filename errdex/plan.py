@@ -655,7 +655,8 @@ def full_state(
     rows: dict[tuple[str, str, bool, bool], str],
 ) -> state.State:
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
-    record as search saw it)."""
+    record as search saw it). A full build links ``site`` from the records' summaries
+    (``build._read``), so they are kept as they are."""
     return state.State(
         key=key,
         reason=reason,
@@ -676,7 +677,7 @@ def full_state(
             records={
                 r.id: state.pickled(
                     (
-                        r.summary(),
+                        r,
                         tuple(
                             (link.text, link.record.id if link.record else None)
                             for link in site.related[r.id]
