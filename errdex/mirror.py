@@ -120,6 +120,36 @@ def alias_document(alias: str, record: Record, site: Site) -> dict[str, Any]:
     }
 
 
+def index_bytes(site: Site) -> bytes:
+    """``dumps(index_document(site))``, written an error at a time: every value is text,
+    so each error is one format of seven escaped strings (api/errors.json lists every
+    error, and an update that retitles one writes it again)."""
+    base = site.config.base_url
+    errors = []
+    for r in site.records:
+        url = base + page_url(r.id)
+        errors.append(
+            _ERROR
+            % (
+                _string(r.exception),
+                _string(r.id),
+                _string(base + json_url(r.id)),
+                _string(r.message.display),
+                _string(r.repo),
+                _string(r.title),
+                _string(url),
+            )
+        )
+    listed = ("[\n" + ",\n".join(errors) + "\n  ]") if errors else "[]"
+    return f'{{\n  "count": {len(errors)},\n  "errors": {listed}\n}}\n'.encode()
+
+
+_ERROR = (
+    '    {\n      "exception": %s,\n      "id": %s,\n      "json_url": %s,\n'
+    '      "message": %s,\n      "repo": %s,\n      "title": %s,\n      "url": %s\n    }'
+)
+
+
 def index_document(site: Site) -> dict[str, Any]:
     base = site.config.base_url
     return {

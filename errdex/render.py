@@ -492,7 +492,7 @@ class Renderer:
                 put(rel, partial(mirror.dumps_compact, data))
         else:
             names.append("search/meta.json")
-        put("api/errors.json", lambda: mirror.dumps(mirror.index_document(site)))
+        put("api/errors.json", partial(mirror.index_bytes, site))
         pages = sorted(
             [quote(page_url(record.id)) for record in site.records]
             + [

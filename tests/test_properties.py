@@ -831,3 +831,37 @@ def test_the_mirror_refuses_what_json_cannot_hold(value: object) -> None:
 
     with pytest.raises((ValueError, TypeError)):
         mirror.dumps(value)
+
+
+_record_texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+
+
+@SETTINGS
+@given(
+    base=_record_texts,
+    records=st.lists(
+        st.tuples(_record_texts, _record_texts, _record_texts, _record_texts, _record_texts),
+        max_size=4,
+    ),
+)
+@example(base="https://e.test/", records=[])
+@example(base="", records=[("a\n\"", "b\u2028", "é", "\x00", "\\")])
+def test_the_list_of_every_error_is_the_bytes_of_its_document(
+    base: str, records: list[tuple[str, str, str, str, str]]
+) -> None:
+    """api/errors.json is written an error at a time (``mirror.index_bytes``): the same
+    bytes as its document through the mirror's encoder, whatever the text holds."""
+    from types import SimpleNamespace
+
+    from errdex import mirror
+
+    site: Any = SimpleNamespace(
+        config=SimpleNamespace(base_url=base),
+        records=[
+            SimpleNamespace(
+                id=rid, title=title, message=SimpleNamespace(display=msg), exception=exc, repo=repo
+            )
+            for rid, title, msg, exc, repo in records
+        ],
+    )
+    assert mirror.index_bytes(site) == mirror.dumps(mirror.index_document(site))
