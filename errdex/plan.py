@@ -524,9 +524,10 @@ class _Made(Mapping[K, V]):
 
 def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
     """The records of ``site`` whose summaries ``changed``, as search sees them."""
-    from .search import entry_of
+    from .search import entry_of, id_numbers
 
-    return {r.id: entry_of(at, r) for at, r in enumerate(site.records) if r.id in changed}
+    number = id_numbers(site.records)
+    return {r.id: entry_of(number[r.id], r) for r in site.records if r.id in changed}
 
 
 def _entries(
@@ -534,23 +535,25 @@ def _entries(
 ) -> tuple[dict[str, Entry], set[str]]:
     """Every record of ``site`` as search sees it, in order: as the state keeps them, but
     for those whose summaries ``changed``; and the ids of those that are not as the state
-    keeps them (changed, or at another place in the order)."""
-    from .search import entry_of
+    keeps them. Each is numbered as the index numbers it (by id: the same ids as the last
+    build's, or this would be a full build)."""
+    from .search import entry_of, id_numbers
 
     kept = {**state.unpickled(links.entries), **links.entries_changed}
+    number = id_numbers(site.records)
     out = {}
     differ = set()
-    for at, r in enumerate(site.records):
+    for r in site.records:
         if r.id in changed:
-            entry = entry_of(at, r)
+            entry = entry_of(number[r.id], r)
             before = kept.get(r.id)
             # The index's files hold no title: another title leaves them as they were.
             if before is None or replace(entry, title=before.title) != before:
                 differ.add(r.id)
         else:
             entry = kept[r.id]
-            if entry.index != at:
-                entry = replace(entry, index=at)
+            if entry.index != number[r.id]:
+                entry = replace(entry, index=number[r.id])
                 differ.add(r.id)
         out[r.id] = entry
     return out, differ

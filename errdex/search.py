@@ -500,7 +500,16 @@ def entry_of(index: int, record: Record) -> Entry:
 
 
 def entries_from(records: Sequence[Record]) -> list[Entry]:
-    return [entry_of(i, r) for i, r in enumerate(records)]
+    """``records`` as search sees them, in their order, each numbered as the index
+    numbers it (``numbered``), so that building the index makes none of them again."""
+    number = id_numbers(records)
+    return [entry_of(number[r.id], r) for r in records]
+
+
+def id_numbers(records: Iterable[Record]) -> dict[str, int]:
+    """Each record's number in the search index: its place in the order of ids (the ids
+    of a site's records are distinct; earlier wordings are numbered after them)."""
+    return {rid: k for k, rid in enumerate(sorted(r.id for r in records))}
 
 
 def old_entries(records: Sequence[Record], config: SiteConfig, start: int) -> list[Entry]:
@@ -546,16 +555,21 @@ def record_files(entries: Sequence[Entry]) -> tuple[int, list[int]]:
     frequency: Counter[str] = Counter()
     for entry in entries:
         frequency.update(entry.own)
-    # Each word's place in the order of rarity (placeholders and numbers have none).
-    rank = {w: (n, w) for w, n in frequency.items() if w != "*" and not is_digits(w)}
+    # Each word's place in the order of rarity, fewest records first, then by the word
+    # (placeholders and numbers have none).
+    words = sorted((n, w) for w, n in frequency.items() if w != "*" and not is_digits(w))
+    rank = {w: k for k, (_, w) in enumerate(words)}
     members: Counter[str] = Counter()
+    hashed: dict[str, int] = {}  # the file of each group, hashed once
     files = []
     for entry in entries:
         ranked = [rank[w] for w in entry.own if w in rank]
-        word = min(ranked)[1] if ranked else ""
-        group = members[word] // RECORDS_PER_FILE
+        word = words[min(ranked)][1] if ranked else ""
+        group = f"{word}\0{members[word] // RECORDS_PER_FILE}"
         members[word] += 1
-        files.append(fnv1a(f"{word}\0{group}") % count)
+        if group not in hashed:
+            hashed[group] = fnv1a(group) % count
+        files.append(hashed[group])
     return count, files
 
 
