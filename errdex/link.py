@@ -98,24 +98,17 @@ def link(
         problems += found
 
     ordered = tuple(sorted(by_id.values(), key=_order))
-    spellings: dict[str, set[str]] = defaultdict(set)
     backlinks: dict[str, list[Record]] = defaultdict(list)
-    named: set[str] = set()
     # Records come in order, so a record already listed is the last one of its list
     # (compared by identity: a record's equality compares every field).
     for record in ordered:
-        for key, spelling, strong in record.options:
-            spellings[key].add(spelling)
-            if strong:
-                named.add(key)
         for shown in related[record.id]:
             if shown.record is not None:
                 linking = backlinks[shown.record.id]
                 if not linking or linking[-1] is not record:
                     linking.append(record)
-    # A snake_case name seen only in prose code (a function, a variable) is an option
-    # only if some message or flag names it too.
-    by_repo, by_exception, by_file, by_option = lists_of(ordered, named)
+    option_names = option_names_of(ordered)
+    by_repo, by_exception, by_file, by_option = lists_of(ordered, option_names)
     if check_names:
         problems += _path_clashes(by_file)
         problems += _folder_clashes(list(by_id.values()))  # filled in (file, id) order
@@ -129,10 +122,24 @@ def link(
         by_exception=by_exception,
         by_file=by_file,
         by_option=by_option,
-        option_names={key: tuple(sorted(spellings[key])) for key in by_option},
+        option_names=option_names,
         backlinks={key: tuple(items) for key, items in sorted(backlinks.items())},
     )
     return site, problems
+
+
+def option_names_of(records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
+    """The options that get a page, each with its spellings, in the order of their keys.
+    A snake_case name seen only in prose code (a function, a variable) is an option only
+    if some message or flag names it too."""
+    spellings: dict[str, set[str]] = defaultdict(set)
+    named: set[str] = set()
+    for record in records:
+        for key, spelling, strong in record.options:
+            spellings[key].add(spelling)
+            if strong:
+                named.add(key)
+    return {key: tuple(sorted(spellings[key])) for key in sorted(named)}
 
 
 Lists = tuple[

@@ -400,10 +400,10 @@ def _relink(
 
 def _link_facts(record: Record) -> tuple[object, ...]:
     """What ``link`` reads of a record that only a full link may follow: all of it but
-    the message and the related entries (``linked_again`` follows those) and what no
-    update may change (its id, repo, exception, source path and aliases). The source line
-    is here as it orders the errors of a file."""
-    return (sorted(record.options), record.releases, record.source.line)
+    the message, the related entries and the options (``linked_again`` follows those) and
+    what no update may change (its id, repo, exception, source path and aliases). The
+    source line is here as it orders the errors of a file."""
+    return (record.releases, record.source.line)
 
 
 Stored: TypeAlias = "tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]"
@@ -424,7 +424,16 @@ def linked_again(
 
     Returns the site, the problems of the entries found again, the ids of the records
     whose entries were found again, and of those whose backlinks may have changed."""
-    from .link import STEM, Messages, RelatedLink, Site, lists_of, may_name, related_of
+    from .link import (
+        STEM,
+        Messages,
+        RelatedLink,
+        Site,
+        lists_of,
+        may_name,
+        option_names_of,
+        related_of,
+    )
 
     ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
     by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
@@ -474,8 +483,10 @@ def linked_again(
     def linking_ids(rid: str) -> tuple[str, ...]:
         return linking[rid] if rid in linking else old[rid][2]
 
-    # The options that have pages are as they were: no option of a record changed.
-    by_repo, by_exception, by_file, by_option = lists_of(ordered, links.option_names)
+    option_names = dict(links.option_names)
+    if any(old[rid][0].options != records[rid].options for rid in changed):
+        option_names = option_names_of(ordered)
+    by_repo, by_exception, by_file, by_option = lists_of(ordered, option_names)
     site = Site(
         config=links.config,
         records=ordered,
@@ -486,7 +497,7 @@ def linked_again(
         by_exception=by_exception,
         by_file=by_file,
         by_option=by_option,
-        option_names=dict(links.option_names),
+        option_names=option_names,
         backlinks=_Made(
             sorted(rid for rid in old if linking_ids(rid)),
             lambda rid: tuple(records[i] for i in linking_ids(rid)),

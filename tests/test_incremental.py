@@ -1130,8 +1130,9 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
     """An update that changes no more than messages and related entries (a title, a
     first analysis, a message, an entry) takes every order and list from the state and
     finds again only the related entries the change can move, instead of linking all the
-    records again: it has what linking them all gives, problems included. Another change
-    (an option a message names) links them all."""
+    records again: it has what linking them all gives, problems included, options a
+    reworded message names or no longer names too. Another change (a line) links them
+    all."""
     import pickle
 
     from errdex import link as link_module
@@ -1178,12 +1179,19 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
             e.text == value[0].message.display for other in value[2] for e in old[other][0].related
         )
     )
+    optioned = next(rid for rid, value in old.items() if value[0].options)
+    key, spelling, _ = sorted(old[optioned][0].options)[0]
     for rid, change in (
         (linked_to, {"message": parse_template("Reworded by the test")}),
         (linked_to, {"message": summaries[named].message}),
         (linking, {"related": ()}),
         (linking, {"related": (*summaries[linking].related, Related(linked_to, 900))}),
         (linking, {"title": "Retitled by the test"}),
+        # Options a reworded message names or no longer names: an option's list, its
+        # spellings, an option that gets a page or loses it.
+        (optioned, {"options": frozenset()}),
+        (linked_to, {"options": frozenset({(key, spelling.upper(), True)})}),
+        (linked_to, {"options": frozenset({("made_by_the_test", "--made-by-the-test", True)})}),
     ):
         now = {**summaries, rid: replace(summaries[rid], **change)}
         again = agrees(now, {rid})
@@ -1215,11 +1223,13 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
         next(x for x in path(i).read_text().splitlines() if x.startswith("message: "))
         for i in stated[:2]
     ]
+    line = next(x for x in path(stated[2]).read_text().splitlines() if x.startswith("  line: "))
     for i, old_text, new_text, links_all in (
+        (stated[2], line, f"  line: {int(line.split()[1]) - 1}", True),
         (untitled, "\nsource:", "\ntitle: Retitled by the test\nsource:", False),
         (unexplained, "\nsource:", "\nmeaning: Explained by the test.\nsource:", False),
         (stated[0], message[0], "message: Reworded by the test", False),
-        (stated[1], message[1], "message: Reworded with --max-model-len by the test", True),
+        (stated[1], message[1], "message: Reworded with --max-model-len by the test", False),
     ):
         text = path(i).read_text()
         assert old_text in text
