@@ -790,8 +790,13 @@ class _InPlace:
         self.files: dict[str, bytes] = {}
 
     def put(self, rel: str, data: bytes) -> tuple[str, bool]:
-        self.files[rel] = data
-        return digest(data), False
+        made = digest(data)
+        # A file the last build wrote with these bytes is left as it is, unread (errdex
+        # trusts the output it built; one an update stopped midway has no digest), unless
+        # it was deleted since.
+        if self.previous.outputs.get(rel) != made or not os.path.lexists(self.out / rel):
+            self.files[rel] = data
+        return made, False
 
     def commit(self, outputs: dict[str, str], written: int) -> WriteStats:
         if self.state_file:

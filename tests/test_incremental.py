@@ -221,6 +221,27 @@ def test_an_output_changed_behind_errdex_back_is_rebuilt(site, tmp_path: Path, r
     assert _bytes(out) == _fresh(content, tmp_path, run)
 
 
+def test_an_update_writes_only_files_whose_bytes_changed_and_puts_back_deleted_ones(
+    site,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """A retitled error renders its lists and feed again; those whose bytes are as the
+    last build wrote them keep their modification time, and one deleted by hand since
+    comes back."""
+    content, out, build = site
+    (out / "feed.xml").unlink()
+    before = snapshot(out)
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text() + "title: Retitled by the test\n")
+    err = build("-v")
+    assert "update: 1 record changed" in err, err
+    after = snapshot(out)
+    assert "feed.xml" in after
+    assert after["index.html"] == before["index.html"]  # rendered again, the same bytes
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
 def test_warnings_follow_their_lines_in_a_prose_edit(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     content, _, build = site
     path = content / "errors" / "r0.yaml"
