@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeAlias, TypeVar
@@ -282,7 +282,16 @@ def _relink(
     changed = set(fresh)
     render = set(changed)
     relinked = {}
-    for r in site.records:
+    looked_at: Iterable[Record] = site.records
+    if touched is not None:
+        # Of the others, only the errors that linked to a changed one or that it linked
+        # to can show it: their related entries and backlinks are as they were.
+        near = touched | changed
+        for rid in shown_ids:
+            near.update(old[rid][2])
+            near.update(t for _, t in old[rid][1] if t)
+        looked_at = [r for r in site.records if r.id in near]
+    for r in looked_at:
         _, old_shown, old_linking = old[r.id]
         if touched is not None and r.id not in touched:
             shown, linking = old_shown, old_linking
