@@ -21,9 +21,20 @@
   var entries = new Map();
   var patterns = null;
 
+  // A browser keeps the index's files for a while, so it may hold some of an earlier
+  // build beside others of the last one: a record file without a row that meta.json puts
+  // there, or a file that is gone, is such a mix. Every file is then fetched again past
+  // the cache, once (`lookup`).
+  var reload = false;
+
+  function Stale(message) { this.message = message; }
+
   function fetchJSON(path) {
-    return fetch(root + "search/" + path).then(function (r) {
-      if (!r.ok) { throw new Error("search index: " + path + " " + r.status); }
+    return fetch(root + "search/" + path, reload ? { cache: "reload" } : {}).then(function (r) {
+      if (!r.ok) {
+        var said = "search index: " + path + " " + r.status;
+        throw reload ? new Error(said) : new Stale(said);
+      }
       return r.json();
     });
   }
@@ -462,6 +473,18 @@
   // `early`, when given, gets a first answer as soon as the best candidate is known (a few
   // files, see quickAnswer); the whole answer, the one Python gives, always follows.
   async function lookup(paste, limit, early) {
+    try {
+      return await lookupOnce(paste, limit, early);
+    } catch (e) {
+      if (!(e instanceof Stale) || reload) { throw e instanceof Stale ? new Error(e.message) : e; }
+      reload = true;
+      meta = null;
+      [shards, chunks, entries].forEach(function (map) { map.clear(); });
+      return lookupOnce(paste, limit, early);
+    }
+  }
+
+  async function lookupOnce(paste, limit, early) {
     await load();
     var all = readings(paste);
     if (early) {
@@ -533,7 +556,8 @@
       var file = M.files[number];
       var rows = await cached(chunks, file, "records/" + file + ".json");
       if (!entries.has(number)) {
-        var row = rows.find(function (r) { return r[0] === number; });
+        var row = Array.isArray(rows) && rows.find(function (r) { return r[0] === number; });
+        if (!row) { throw new Stale("search index: records/" + file + ".json has no " + number); }
         entries.set(number, makeEntry(number, row.slice(1)));
       }
       return entries.get(number);

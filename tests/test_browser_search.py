@@ -154,6 +154,42 @@ def test_search_makes_no_request_outside_the_site(browser: Browser, site_url: st
     assert hosts == {site_url.split("/")[2]}
 
 
+def test_record_files_of_an_earlier_build_are_fetched_again(page: Page, site_url: str) -> None:
+    """A browser that kept the index's files of an earlier build (search/ is cached for a
+    while) finds a record file without the rows meta.json puts there: every file is
+    fetched again past the cache, once, and the search answers as on a fresh visit."""
+    asked: list[str] = []
+
+    def earlier(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(status=200, content_type="application/json", body="[]")
+        else:
+            route.continue_()
+
+    page.route("**/search/records/*.json", earlier)
+    page.goto(site_url)
+    page.get_by_label("Paste an error message, a traceback or a log line").fill(TRACEBACK)
+    first = page.locator("#results-main [role=option]").first
+    expect(first).to_contain_text("Decode context parallelism for GQA/MQA requires")
+    assert asked.count(asked[0]) == 2, asked  # the file of the earlier build, then again
+
+
+def test_a_search_index_gone_even_past_the_cache_says_so(page: Page, site_url: str) -> None:
+    """When a record file lacks its rows even fetched again, search says it failed (once),
+    rather than showing a wrong page."""
+    page.route(
+        "**/search/records/*.json",
+        lambda route: route.fulfill(status=200, content_type="application/json", body="[]"),
+    )
+    page.goto(site_url)
+    said = page.evaluate(
+        "(paste) => window.errdexSearch.lookup(paste).then(() => 'answered', (e) => e.message)",
+        TRACEBACK,
+    )
+    assert said.startswith("search index: records/") and "has no" in said, said
+
+
 def test_the_search_page_reads_its_query(page: Page, site_url: str) -> None:
     page.goto(site_url + "search/?q=" + "PCP%20does%20not%20support%20data%20parallelism%20yet.")
     expect(page.locator("#results-main [role=option]").first).to_contain_text(
