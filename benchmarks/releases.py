@@ -312,9 +312,19 @@ def walk(repo: Path) -> bool:
     tags = [f"v{v}" for v, _ in RELEASES]
     with tempfile.TemporaryDirectory() as tmp:
         content = fresh_content(Path(tmp) / "walk")
-        scanned = errdex("scan", repo, "--repo", REPO, "--ref", tags[0], "--content", content)
+        scanned = errdex(
+            "scan", repo, "--repo", REPO, "--ref", tags[0], "--content", content, "--no-cache"
+        )
         pinned = errdex(
-            "pin", repo, "--repo", REPO, "--ref", f"{tags[1]}..{tags[-1]}", "--content", content
+            "pin",
+            repo,
+            "--repo",
+            REPO,
+            "--ref",
+            f"{tags[1]}..{tags[-1]}",
+            "--content",
+            content,
+            "--no-cache",
         )
     met = pinned <= TARGET_SECONDS
     print(
@@ -348,12 +358,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ok = walk(repo)
     with tempfile.TemporaryDirectory() as tmp:
         walked = fresh_content(Path(tmp) / "walk")
-        errdex("scan", repo, "--repo", REPO, "--ref", tags[-3], "--content", walked)
+        errdex("scan", repo, "--repo", REPO, "--ref", tags[-3], "--content", walked, "--no-cache")
         errdex(
-            "pin", repo, "--repo", REPO, "--ref", tags[-2], "--ref", tags[-1], "--content", walked
+            "pin",
+            repo,
+            "--repo",
+            REPO,
+            "--ref",
+            tags[-2],
+            "--ref",
+            tags[-1],
+            "--content",
+            walked,
+            "--no-cache",
         )
         direct = fresh_content(Path(tmp) / "direct")
-        errdex("scan", repo, "--repo", REPO, "--ref", tags[-1], "--content", direct)
+        errdex("scan", repo, "--repo", REPO, "--ref", tags[-1], "--content", direct, "--no-cache")
         ours, theirs = current(walked), current(direct)
         same = sum(1 for i, facts in theirs.items() if ours.get(i) == facts)
         ok &= same == len(theirs) == len(ours)

@@ -205,6 +205,13 @@ def _parser() -> argparse.ArgumentParser:
             "--content", type=_path, default=Path("content"), help="content folder (content)"
         )
         cmd.add_argument("--dry-run", action="store_true", help="report, write nothing")
+        cmd.add_argument(
+            "--cache",
+            type=_path,
+            default=Path(".errdex/cache"),
+            help="keep what each source file gave here, for the next run (.errdex/cache)",
+        )
+        cmd.add_argument("--no-cache", action="store_true", help="parse every file, keep none")
 
     cmd = commands.add_parser("init", help="start a site folder of your own")
     cmd.add_argument("folder", nargs="?", type=_path, default=Path("."), help="where (.)")
@@ -644,6 +651,23 @@ def _reconcile(ns: argparse.Namespace) -> int:
     except scan.SourceError as exc:
         print(f"errdex: {exc}", file=sys.stderr)
         return 1
+    from .write import UnsafeCache, check_cache
+
+    kept = None if ns.no_cache else ns.cache
+    if kept is not None:
+        try:
+            check_cache(kept, None, ns.content)
+        except UnsafeCache as exc:
+            print(f"errdex: {exc}; nothing was written", file=sys.stderr)
+            return 1
+    with scan.parses_kept(kept, save=not ns.dry_run):
+        return _reconciled(ns, steps, git)
+
+
+def _reconciled(ns: argparse.Namespace, steps: list[tuple[str, str | None]], git: bool) -> int:
+    """``_reconcile`` once its arguments and the source tree are found good."""
+    from .source import pin, scan
+
     # Several releases: the records stay in memory from one to the next (and the files
     # parsed, by blob), and each record file is written once at the end.
     walk = pin.Walk() if ns.command == "pin" and len(steps) > 1 else None

@@ -275,7 +275,7 @@ class UnsafeCache(ValueError):
     """A cache folder a build could not keep its files in."""
 
 
-def check_cache(cache: Path, out: Path, content: Path) -> None:
+def check_cache(cache: Path, out: Path | None, content: Path) -> None:
     """Refuse a cache folder a build would lose or could not write, and make it: a cache
     that cannot be made is said before any work, never as a traceback at the end."""
     target, here = _real(cache), Path.cwd().resolve()
@@ -284,7 +284,7 @@ def check_cache(cache: Path, out: Path, content: Path) -> None:
             f"--cache {str(cache)!r}: cannot be this folder or one above it (the cache's "
             "files would land among the project's); give a folder of its own"
         )
-    if target.is_relative_to(output_target(out)):
+    if out is not None and target.is_relative_to(output_target(out)):
         raise UnsafeCache(
             f"--cache {cache}: is inside the output folder {out}, which every build "
             "replaces; keep the cache elsewhere (.errdex/cache by default)"

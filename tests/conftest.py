@@ -56,11 +56,12 @@ class Run:
 
 
 def with_cache(argv: list[str], cache: Path) -> list[str]:
-    """``argv`` with ``--cache cache`` added when it is a build or serve that names no cache
-    (nor ``--no-cache``): the default would be the checkout's own ``.errdex/cache``."""
+    """``argv`` with ``--cache cache`` added when it is a build, serve, scan or pin that
+    names no cache (nor ``--no-cache``): the default would be the checkout's own
+    ``.errdex/cache``."""
     implied = not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"))
     command = "build" if implied else argv[0]
-    if command in ("build", "serve") and not {"--cache", "--no-cache"} & set(argv):
+    if command in ("build", "serve", "scan", "pin") and not {"--cache", "--no-cache"} & set(argv):
         return [*argv, "--cache", str(cache)]
     return argv
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import SITE_YAML, soup
+from conftest import SITE_YAML, soup, with_cache
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -90,10 +90,10 @@ Runner = Callable[..., Outcome]
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Runner:
+def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Runner:
     def call(*argv: object) -> Outcome:
         capsys.readouterr()
-        code = main([str(a) for a in argv])
+        code = main(with_cache([str(a) for a in argv], tmp_path / "cache"))
         captured = capsys.readouterr()
         return Outcome(code, captured.out, captured.err)
 
@@ -440,7 +440,9 @@ def quiet(*argv: object) -> tuple[int, str]:
     status and what it printed to stderr."""
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in argv])
+        code = main(
+            [*map(str, argv), "--no-cache"] if argv[0] in ("scan", "pin") else list(map(str, argv))
+        )
     return code, err.getvalue()
 
 

@@ -207,6 +207,44 @@ def test_rescanning_refreshes_source_facts_and_never_touches_prose(
     assert data["meaning"] == "TP must split evenly over DCP ranks.\n"
 
 
+def test_a_rescan_parses_only_the_files_that_changed(
+    run,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    content: Path,
+) -> None:
+    """scan keeps what each source file gave in its cache folder (not with --dry-run),
+    by the file's path and text: the next run takes an unchanged file's raises from
+    there, parses a changed one again, and with --no-cache parses every file."""
+    import pickle
+
+    from errdex.source import scan
+
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "config.py").write_text(FIRST)
+    (tree / "pkg" / "helpers.py").write_text(HELPER)
+    cache = tmp_path / "cache"
+    argv = ["scan", tree, "--repo", "example/up", "--commit", "0" * 40, "--content", content]
+    dry = run_ok(run, *argv, "--cache", cache, "--dry-run")
+    assert "6 new" in dry.err and not list(cache.glob("scan-*.bin"))
+    assert "6 new" in run_ok(run, *argv, "--cache", cache).err
+    (kept,) = cache.glob("scan-*.bin")
+    found = pickle.loads(kept.read_bytes())
+    assert len(found) == 2
+    # What the cache says of helpers.py is what a rescan believes: emptied, its raise is
+    # no longer found.
+    found[scan._digest("pkg/helpers.py", HELPER)] = scan.Scanned([], [])
+    kept.write_bytes(pickle.dumps(found))
+    again = run_ok(run, *argv, "--cache", cache)
+    assert "0 new, 0 refreshed, 5 unchanged, 1 no longer found" in again.err
+    # A file that changed is parsed again, and --no-cache parses every file.
+    (tree / "pkg" / "config.py").write_text(FIRST + "\n\ndef late():\n    raise OSError('late')\n")
+    again = run_ok(run, *argv, "--cache", cache)
+    assert "1 new, 5 refreshed, 0 unchanged, 1 no longer found" in again.err  # its excerpts
+    fresh = run_ok(run, *argv, "--no-cache")
+    assert "0 new, 0 refreshed, 7 unchanged, 0 no longer found" in fresh.err
+
+
 def test_pin_follows_moves_rewordings_renames_and_removals(
     run,
     upstream: Path,

@@ -11,10 +11,14 @@ a cut message) or skipped, and each such change is reported with its file and li
 from __future__ import annotations
 
 import ast
+import hashlib
+import os
+import pickle
 import re
 import string
 import subprocess
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -292,8 +296,70 @@ FILES_PER_TASK = 50
 """Files a worker scans at a time: parsing one takes a few milliseconds."""
 
 
+_kept: dict[bytes, Scanned | str] | None = None
+"""What files gave, by ``_digest`` of their path and text, while ``parses_kept`` is open."""
+_used: dict[bytes, Scanned | str] = {}
+"""What the files of this run gave: what ``parses_kept`` keeps for the next."""
+
+
+@contextmanager
+def parses_kept(folder: Path | None, save: bool = True) -> Iterator[None]:
+    """While open, ``scan_files`` parses only the files that are not as a run before found
+    them (by a digest of each file's path and text, kept in ``folder``): a rescan with
+    nothing new, or a pin to a commit that changed a tenth of the files, parses that
+    much. The file is errdex's code's and Python's own (``scan-<key>.bin``); with
+    ``save``, what this run's files gave replaces it at the end. Without a folder, every
+    file is parsed."""
+    global _kept, _used
+    if folder is None:
+        yield
+        return
+    from ..state import code_key
+
+    path = folder / f"scan-{code_key()[:16]}.bin"
+    try:
+        found = pickle.loads(path.read_bytes())
+        _kept = found if isinstance(found, dict) else {}
+    except Exception:  # none yet, or damaged: parsed again
+        _kept = {}
+    _used = {}
+    try:
+        yield
+        if save and _used:
+            folder.mkdir(parents=True, exist_ok=True)
+            partial = folder / f".{path.name}.{os.getpid()}"
+            partial.write_bytes(pickle.dumps(_used, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(partial, path)
+            for other in folder.glob("scan-*.bin"):  # an earlier errdex's
+                if other != path:
+                    other.unlink(missing_ok=True)
+    finally:
+        _kept, _used = None, {}
+
+
+def _digest(path: str, text: str) -> bytes:
+    both = path.encode("utf-8", "surrogateescape") + b"\0" + text.encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(both, digest_size=16).digest()
+
+
 def scan_files(files: list[tuple[str, str | None]]) -> list[Scanned | str]:
-    """What each (path, text) gave, or why it was skipped (``path: …; skipped``), in order.
+    """What each (path, text) gave, or why it was skipped (``path: …; skipped``), in order;
+    while ``parses_kept`` is open, as a run before found it when the file is the same."""
+    if _kept is None:
+        return _parse_files(files)
+    keys = [None if text is None else _digest(path, text) for path, text in files]
+    out: list[Scanned | str | None] = [_kept.get(key) if key else None for key in keys]
+    todo = [n for n, found in enumerate(out) if found is None]
+    for n, found in zip(todo, _parse_files([files[n] for n in todo]), strict=True):
+        out[n] = found
+    done = [found for found in out if found is not None]
+    assert len(done) == len(files)
+    _used.update((key, found) for key, found in zip(keys, done, strict=True) if key)
+    return done
+
+
+def _parse_files(files: list[tuple[str, str | None]]) -> list[Scanned | str]:
+    """What each (path, text) gave, parsed now.
 
     Many files are parsed on every core: parsing is most of a scan. Workers are forked
     once the texts are read, so only the bounds of each task and its sites travel.
