@@ -208,7 +208,6 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument(
             "--cache",
             type=_path,
-            default=Path(".errdex/cache"),
             help="keep what each source file gave here, for the next run (.errdex/cache)",
         )
         cmd.add_argument("--no-cache", action="store_true", help="parse every file, keep none")
@@ -653,13 +652,19 @@ def _reconcile(ns: argparse.Namespace) -> int:
         return 1
     from .write import UnsafeCache, check_cache
 
-    kept = None if ns.no_cache else ns.cache
-    if kept is not None:
+    kept = None if ns.no_cache else (ns.cache or Path(".errdex/cache"))
+    if kept is not None and ns.dry_run:
+        kept = kept if kept.is_dir() else None  # read when there, never made
+    elif kept is not None:
         try:
             check_cache(kept, None, ns.content)
         except UnsafeCache as exc:
-            print(f"errdex: {exc}; nothing was written", file=sys.stderr)
-            return 1
+            if ns.cache is not None:
+                print(f"errdex: {exc}; nothing was written", file=sys.stderr)
+                return 1
+            # The default one (run from inside the content folder, say): parse every file.
+            print(f"errdex: parsed files are not kept: {exc}", file=sys.stderr)
+            kept = None
     with scan.parses_kept(kept, save=not ns.dry_run):
         return _reconciled(ns, steps, git)
 

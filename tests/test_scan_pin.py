@@ -245,6 +245,54 @@ def test_a_rescan_parses_only_the_files_that_changed(
     assert "0 new, 0 refreshed, 7 unchanged, 0 no longer found" in fresh.err
 
 
+def test_a_scan_cache_that_is_damaged_or_cannot_be_kept_never_stops_a_scan(
+    run,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    content: Path,
+) -> None:
+    """A cache file holding other values is parsed anew; a cache that cannot be written
+    at the end is said, with the records written and no partial file left; only errdex's
+    own cache files are removed; a dry run makes no cache folder; and the default cache
+    folder, when it would lie inside the content folder, is left out with a note."""
+    import pickle
+    import sys
+
+    from conftest import ROOT
+
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "config.py").write_text(FIRST)
+    argv = ["scan", tree, "--repo", "example/up", "--commit", "0" * 40, "--content", content]
+    cache = tmp_path / "cache"
+    run_ok(run, *argv, "--cache", cache, "--dry-run")
+    assert not cache.exists()
+    assert "5 new" in run_ok(run, *argv, "--cache", cache).err
+    (kept,) = cache.glob("scan-*.bin")
+    kept.write_bytes(pickle.dumps(dict.fromkeys(pickle.loads(kept.read_bytes()), 42)))
+    (cache / "scan-2024.bin").write_text("somebody else's")
+    again = run_ok(run, *argv, "--cache", cache)
+    assert "0 new, 0 refreshed, 5 unchanged" in again.err
+    assert (cache / "scan-2024.bin").read_text() == "somebody else's"
+    # The cache's own name taken by a folder: said, and the scan still done.
+    blocked = tmp_path / "blocked"
+    (blocked / kept.name).mkdir(parents=True)
+    done = run(*argv, "--cache", blocked)
+    assert done.code == 0, done.err
+    assert f"the parsed files were not kept in {blocked}" in done.err
+    assert sorted(p.name for p in blocked.iterdir()) == [kept.name]
+    # Run from inside the content folder, the default cache would land in it.
+    inside = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), *map(str, argv[:-1]), "."],
+        cwd=content,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert inside.returncode == 0, inside.stderr
+    assert "errdex: parsed files are not kept: --cache .errdex/cache" in inside.stderr
+    assert not (content / ".errdex").exists()
+
+
 def test_pin_follows_moves_rewordings_renames_and_removals(
     run,
     upstream: Path,

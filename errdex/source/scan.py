@@ -17,8 +17,9 @@ import pickle
 import re
 import string
 import subprocess
+import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -317,24 +318,48 @@ def parses_kept(folder: Path | None, save: bool = True) -> Iterator[None]:
     from ..state import code_key
 
     path = folder / f"scan-{code_key()[:16]}.bin"
+    _kept = {}
     try:
-        found = pickle.loads(path.read_bytes())
-        _kept = found if isinstance(found, dict) else {}
-    except Exception:  # none yet, or damaged: parsed again
-        _kept = {}
+        if path.is_file():  # not a pipe, say, that would never end
+            found = pickle.loads(path.read_bytes())
+            if isinstance(found, dict) and all(
+                isinstance(value, (Scanned, str)) for value in found.values()
+            ):
+                _kept = found
+    except Exception:  # damaged: parsed again
+        pass
     _used = {}
     try:
         yield
         if save and _used:
-            folder.mkdir(parents=True, exist_ok=True)
-            partial = folder / f".{path.name}.{os.getpid()}"
-            partial.write_bytes(pickle.dumps(_used, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(partial, path)
-            for other in folder.glob("scan-*.bin"):  # an earlier errdex's
-                if other != path:
-                    other.unlink(missing_ok=True)
+            _save(folder, path)
     finally:
         _kept, _used = None, {}
+
+
+_KEPT_NAME = re.compile(r"scan-[0-9a-f]{16}\.bin")
+"""The names of the files ``parses_kept`` keeps: only such a file is ever removed."""
+
+
+def _save(folder: Path, path: Path) -> None:
+    """Keep what this run's files gave in ``path``, in place of an earlier errdex's file.
+    A cache that cannot be written is said on stderr: the records are written already."""
+    partial = folder / f".{path.name}.{os.getpid()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(pickle.dumps(_used, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(partial, path)
+        for other in folder.iterdir():  # an earlier errdex's, or another Python's
+            if other != path and _KEPT_NAME.fullmatch(other.name) and other.is_file():
+                other.unlink(missing_ok=True)
+    except OSError as exc:
+        with suppress(OSError):
+            partial.unlink(missing_ok=True)
+        print(
+            f"errdex: the parsed files were not kept in {folder} ({exc.strerror or exc}); "
+            "the next run parses them again",
+            file=sys.stderr,
+        )
 
 
 def _digest(path: str, text: str) -> bytes:
