@@ -293,6 +293,25 @@ def test_a_scan_cache_that_is_damaged_or_cannot_be_kept_never_stops_a_scan(
     assert not (content / ".errdex").exists()
 
 
+def test_a_source_file_that_starts_with_a_byte_order_mark_is_scanned(
+    run,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    content: Path,
+) -> None:
+    """Python runs a file that starts with a UTF-8 byte order mark; scan reads it too, at
+    the same lines, and its excerpt holds no mark."""
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "config.py").write_bytes(b"\xef\xbb\xbf" + FIRST.encode())
+    result = run_ok(
+        run, "scan", tree, "--repo", "example/up", "--commit", "0" * 40, "--content", content
+    )
+    assert "5 new" in result.err and "skipped: " not in result.err
+    record = records(content)["tp_size={tp} must be divisible by dcp_size={dcp}."]
+    assert record["source"]["line"] == 7
+    assert "\ufeff" not in record["source"]["excerpt"]["code"]
+
+
 def test_pin_follows_moves_rewordings_renames_and_removals(
     run,
     upstream: Path,

@@ -229,6 +229,8 @@ def scan_text(text: str, path: str) -> list[RaiseSite]:
 
 def scan_source(text: str, path: str) -> Scanned:
     """``scan_text``, with a note for each raise that was simplified or skipped."""
+    # A byte order mark, as Python reads a file: before its first line, not in it.
+    text = text.removeprefix("\ufeff")
     try:
         tree = ast.parse(text, filename=path)
     except (RecursionError, MemoryError):
