@@ -127,7 +127,6 @@ def index_bytes(site: Site) -> bytes:
     base = site.config.base_url
     errors = []
     for r in site.records:
-        url = base + page_url(r.id)
         errors.append(
             _ERROR
             % (
@@ -137,7 +136,7 @@ def index_bytes(site: Site) -> bytes:
                 _string(r.message.display),
                 _string(r.repo),
                 _string(r.title),
-                _string(url),
+                _string(base + page_url(r.id)),
             )
         )
     listed = ("[\n" + ",\n".join(errors) + "\n  ]") if errors else "[]"

@@ -375,12 +375,10 @@ def scan_files(files: list[tuple[str, str | None]]) -> list[Scanned | str]:
     if _kept is None:
         return _parse_files(files)
     keys = [None if text is None else _digest(path, text) for path, text in files]
-    out: list[Scanned | str | None] = [_kept.get(key) if key else None for key in keys]
-    todo = [n for n, found in enumerate(out) if found is None]
-    for n, found in zip(todo, _parse_files([files[n] for n in todo]), strict=True):
-        out[n] = found
-    done = [found for found in out if found is not None]
-    assert len(done) == len(files)
+    known = [_kept.get(key) if key else None for key in keys]
+    todo = [item for item, found in zip(files, known, strict=True) if found is None]
+    parsed = iter(_parse_files(todo))
+    done = [next(parsed) if found is None else found for found in known]
     _used.update((key, found) for key, found in zip(keys, done, strict=True) if key)
     return done
 
