@@ -75,7 +75,13 @@ def _tree_memory(pid: int) -> int:
 def measure(
     command: Sequence[str], cwd: Path, env: dict[str, str] | None = None
 ) -> tuple[float, float]:
-    """Run ``command``; return its wall time (s) and the peak memory of its tree (MB)."""
+    """Run ``command``; return its wall time (s) and the peak memory of its tree (MB).
+
+    The file system's pending writes are flushed first, untimed: on this kind of disk,
+    creating files is several times slower while an earlier build's output (or a removed
+    tree) is still being written back, which charged each tool for whatever ran before
+    it."""
+    os.sync()
     started = time.perf_counter()
     process = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
