@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import pygments
@@ -200,7 +200,7 @@ class Highlighter:
         output splits cleanly into lines, even inside multi-line strings.
         """
         lines = source_lines(code)
-        suffix = PurePosixPath(filename).suffix
+        suffix = _suffix(filename)
         if suffix in _LINE_BY_LINE:
             if not _spans_lines(code):
                 return tuple(Markup(html) for html in self._by_line(lines, suffix))
@@ -265,6 +265,15 @@ class Highlighter:
             cache.update(made)
             self._added.update(made)
         return [cache[key] for key in keys]
+
+
+def _suffix(filename: str) -> str:
+    """``PurePosixPath(filename).suffix``, without making a path for every excerpt."""
+    name = filename.rpartition("/")[2]
+    if name in ("", "."):  # a path's empty and "." steps are none of its own
+        name = next((part for part in reversed(filename.split("/")) if part not in ("", ".")), "")
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 # Excerpts of one codebase share most of their lines: the same file is quoted around

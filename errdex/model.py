@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
@@ -421,12 +422,19 @@ class SiteConfig:
     """Record id → the GitHub issues that paste it (``content/issues/``; see issues.py)."""
 
     def reported_of(self, record_id: str) -> Reported:
-        from .issues import NONE
-
-        return self.reported.get(record_id, NONE)
+        found = self.reported.get(record_id)
+        return _no_reports() if found is None else found
 
     def releases_of(self, repo: str) -> tuple[Release, ...]:
         return next((found for name, found in self.releases if name == repo), ())
+
+
+@functools.cache
+def _no_reports() -> Reported:
+    """``issues.NONE``, imported when first asked for (``issues`` imports this module)."""
+    from .issues import NONE
+
+    return NONE
 
 
 @as_tuple

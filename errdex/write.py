@@ -22,7 +22,7 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .problems import BuildError, Problem
 
@@ -39,19 +39,21 @@ class UnsafePath(ValueError):
     """An output path that would land outside the output folder."""
 
 
-def check_relative(rel: str) -> PurePosixPath:
-    path = PurePosixPath(rel)
+def check_relative(rel: str) -> None:
+    """Refuse a path that could leave the output folder or name errdex's marker: empty,
+    absolute, with ``..``, a backslash, a NUL or a drive. Empty and ``.`` steps are
+    dropped first, as a path does (``a/./b`` is ``a/b``)."""
+    parts = [part for part in rel.split("/") if part not in ("", ".")]
     if (
         not rel
         or rel == MARKER
-        or path.is_absolute()
+        or rel.startswith("/")
         or "\\" in rel
         or "\x00" in rel
-        or any(part in ("..", ".") for part in path.parts)
-        or (path.parts and ":" in path.parts[0])
+        or ".." in parts
+        or (parts and ":" in parts[0])
     ):
         raise UnsafePath(f"refusing to write outside the output folder: {rel!r}")
-    return path
 
 
 MARKER = ".errdex-site"

@@ -623,3 +623,25 @@ def test_an_edit_saved_during_the_first_build_is_built(tmp_path: Path, serving) 
     record.write_text(record.read_text() + "title: Saved while serve started\n")
     port = served.port
     assert wait_for(lambda: "Saved while serve started" in _titles(port), 60), served.err
+
+
+@pytest.mark.parametrize(
+    "rel",
+    ["", "/etc/passwd", "../outside", "errors/../../x", "a\\b", "a\x00b", "c:/x", MARKER],
+)
+def test_a_file_name_that_leaves_the_output_is_refused(rel: str) -> None:
+    """Every file a build writes goes through this check, whatever made its name (a
+    theme's template, a record's path in a file page's address)."""
+    from errdex.write import UnsafePath, check_relative
+
+    with pytest.raises(UnsafePath, match="refusing to write outside the output folder"):
+        check_relative(rel)
+
+
+@pytest.mark.parametrize(
+    "rel", ["index.html", "errors/abc/index.html", "repos/o/r/files/a/./b.py/index.html"]
+)
+def test_a_file_name_inside_the_output_is_taken(rel: str) -> None:
+    from errdex.write import check_relative
+
+    check_relative(rel)
