@@ -6,10 +6,10 @@ import hashlib
 import heapq
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -78,6 +78,16 @@ class ErrorContext:
         return cls(site.config, site.related, site.backlinks, site.by_file, site.option_names)
 
 
+class _Environment(jinja2.Environment):
+    """Each template's globals in one dict of their own, not a chain over the
+    environment's: Jinja compares them with the page's at every ``{% from … import %}``
+    (twice a page), a lookup through the chain for each global. So every global is
+    set before the first template is loaded (``Renderer.__init__``)."""
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
 def make_env(
     theme: Theme, highlighter: Highlighter, cache: Path | None = None
 ) -> jinja2.Environment:
@@ -85,10 +95,13 @@ def make_env(
 
     With ``cache``, compiled templates are kept there (keyed by their source), so a build
     that renders a few pages does not compile the templates again."""
-    env = jinja2.Environment(
+    env = _Environment(
         loader=template_loader(theme),
         bytecode_cache=jinja2.FileSystemBytecodeCache(str(cache)) if cache else None,
         autoescape=True,
+        # One environment a build: its templates cannot change under it, so a template
+        # is not looked at on disk again each time a page asks for it.
+        auto_reload=False,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -146,14 +159,23 @@ def code_rows(lines: Iterable[CodeLine]) -> Markup:
     raising line marked. Made here rather than in a template loop: it is the longest
     part of a page, and a loop of its own in Jinja costs more than the rest of the page."""
     rows = []
+    escaped: dict[str, str] = {}
+    """Each link up to its ``#L``, escaped: the lines of an excerpt share it."""
     for line in lines:
         html = line.html
         if line.is_raise:
             html = Markup('<mark><span class="visually-hidden">Raised here: </span>') + html
             html += Markup("</mark>")
+        start, mark, number = line.href.rpartition("#L")
+        if mark and number.isdigit():
+            if start not in escaped:
+                escaped[start] = escape(start)
+            href = f"{escaped[start]}#L{number}"
+        else:
+            href = escape(line.href)
         rows.append(
             f'<span class="line{" raise" if line.is_raise else ""}">'
-            f'<a class="ln" href="{escape(line.href)}" aria-label="Line {line.number} on GitHub">'
+            f'<a class="ln" href="{href}" aria-label="Line {line.number} on GitHub">'
             f'{line.number}</a><span class="src">{html}</span>\n</span>'
         )
     return Markup("".join(rows))
@@ -242,25 +264,10 @@ class Renderer:
     def __init__(self, theme: Theme, highlighter: Highlighter, cache: Path | None = None) -> None:
         self.highlighter = highlighter
         self.env = make_env(theme, highlighter, cache)
-        if theme.site_templates is not None:
-            # The site's own templates, compiled now: one that does not is named at its
-            # line before anything is rendered.
-            for path in sorted(theme.site_templates.rglob("*")):
-                if path.is_file() and path.suffix in TEMPLATE_SUFFIXES:
-                    name = path.relative_to(theme.site_templates).as_posix()
-                    if name.startswith("."):
-                        continue
-                    try:
-                        self.env.get_template(name)
-                    except UnicodeDecodeError:
-                        raise jinja2.TemplateSyntaxError(
-                            "not UTF-8 text", 1, name, str(path)
-                        ) from None
-        self.assets = hashed_assets(theme)
         # An error is listed on many pages (its file's, its neighbours', those it relates
         # to): its row is rendered once per kind of row and reused.
-        macro = self.env.get_template("_macros.html").module.error_row  # type: ignore[attr-defined]
         rows: dict[tuple[str, str, bool, bool], str] = {}
+        macro: Any = None  # the macro that renders a row, loaded once the globals are set
 
         def row(r: Record, root: str, show_line: bool = False, show_repo: bool = True) -> Markup:
             key = (r.id, root, show_line, show_repo)
@@ -285,6 +292,22 @@ class Renderer:
 
         self.env.globals["row"] = row
         self.env.globals["rows"] = rows_of
+        if theme.site_templates is not None:
+            # The site's own templates, compiled now: one that does not is named at its
+            # line before anything is rendered.
+            for path in sorted(theme.site_templates.rglob("*")):
+                if path.is_file() and path.suffix in TEMPLATE_SUFFIXES:
+                    name = path.relative_to(theme.site_templates).as_posix()
+                    if name.startswith("."):
+                        continue
+                    try:
+                        self.env.get_template(name)
+                    except UnicodeDecodeError:
+                        raise jinja2.TemplateSyntaxError(
+                            "not UTF-8 text", 1, name, str(path)
+                        ) from None
+        self.assets = hashed_assets(theme)
+        macro = self.env.get_template("_macros.html").module.error_row  # type: ignore[attr-defined]
         self.rows = rows
         """The rows rendered so far (Markup), and those an update starts from: the rows the
         last builds kept, as text (the state keeps them as ``str``, which unpickles three
@@ -304,7 +327,8 @@ class Renderer:
         ``root`` overrides the relative prefix, for a page served at any address (404).
         """
         if root is None:
-            root = "../" * (len(PurePosixPath(path).parts) - 1)
+            # As many steps up as the path has folders (its steps "" and "." are none).
+            root = "../" * (sum(part not in ("", ".") for part in path.split("/")) - 1)
         # Source paths become part of some addresses: encode them as URLs.
         canonical = config.base_url + quote(
             path.removesuffix("index.html") if path.endswith("index.html") else path
