@@ -757,3 +757,60 @@ def test_a_control_character_anywhere_is_refused_or_never_reaches_the_site(
         errors = errors_of(result)
         assert errors and all(same_file(e["path"], content / "errors" / "r.yaml") for e in errors)
         assert str(lines[field]) in [e["line"] for e in errors], errors
+
+
+_ODD_VALUES = (
+    None,
+    "",
+    " ",
+    "x",
+    "\x00",
+    3,
+    -1,
+    0,
+    True,
+    1.5,
+    [],
+    {},
+    ["a"],
+    {"a": 1},
+    "2020-01-01",
+    "2020-1-1",
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_quick_check_of_a_record_finds_the_problems_the_full_one_does(data: Any) -> None:
+    """check_shape answers most records with a quick pass; a record it passes must be one
+    the full check (which words each problem) finds nothing wrong with."""
+    import copy
+    import dataclasses
+
+    from errdex import load, validate
+    from errdex.schema import RECORD
+
+    paths = sorted((Path(__file__).parent.parent / "content" / "errors").rglob("*.yaml"))
+    doc, _ = load.load_file(data.draw(st.sampled_from(paths)))
+    assert doc is not None
+    value = copy.deepcopy(doc.data)
+    node = value
+    for _ in range(data.draw(st.integers(0, 3))):  # somewhere in the record
+        if not isinstance(node, (dict, list)) or not node:
+            break
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        key = data.draw(st.sampled_from(keys))
+        if isinstance(node[key], (dict, list)) and data.draw(st.booleans()):
+            node = node[key]
+            continue
+        change = data.draw(st.sampled_from(["replace", "remove", "add"]))
+        if change == "replace":
+            node[key] = data.draw(st.sampled_from(_ODD_VALUES))
+        elif change == "remove" and isinstance(node, dict):
+            del node[key]
+        elif isinstance(node, dict):
+            node[f"{key}_extra"] = "x"
+        break
+    changed = dataclasses.replace(doc, data=value)
+    full = list(validate._shape(changed, RECORD, value, ()))
+    assert validate.check_shape(changed, RECORD) == full
