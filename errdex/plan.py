@@ -48,6 +48,8 @@ class Parsed:
     record: Record | None
     """None when the file has errors."""
     problems: list[Problem]
+    digest: str = ""
+    """``summary_digest`` of the record (made where it was read, on any core)."""
 
 
 def parse(items: list[tuple[str, int, int]]) -> list[Parsed]:
@@ -63,7 +65,8 @@ def parse(items: list[tuple[str, int, int]]) -> list[Parsed]:
             found += validate.check_record(doc)
             if not any(p.severity is Severity.ERROR for p in found):
                 record = record_from(doc)
-        parsed.append(Parsed(path, ctime, size, record, found))
+        digest = "" if record is None else summary_digest(record)
+        parsed.append(Parsed(path, ctime, size, record, found, digest))
     return parsed
 
 
@@ -183,7 +186,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     for item in parsed:
         record = item.record
         assert record is not None
-        digest = summary_digest(record)
+        digest = item.digest
         where = shown_path(Path(item.path))
         if record.id != previous.ids.get(item.path):
             return Full(f"{where}: its id changed", previous)
@@ -687,7 +690,7 @@ def full_state(
         out=str(out.resolve()),
         stamp=state.stamp(out),
         files={
-            item.path: (item.ctime, item.size, summary_digest(item.record))
+            item.path: (item.ctime, item.size, item.digest)
             for item in parsed
             if item.record is not None
         },
