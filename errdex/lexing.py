@@ -7,6 +7,10 @@ tokenizer that joins the rules of each state into one alternation, so one call f
 rule that matches first, as trying them in order would (an alternation tries its branches
 in order at the same place, and nothing follows a branch). The winning rule's own
 expression runs again only when its action reads the match (``bygroups``, ``using``).
+An alternation still tries its branches one by one, so each state also keeps, for each
+ASCII character, the join of only the rules that can start with it (read from each
+rule's parsed expression, case folding included; a rule that can start with anything,
+or match nothing at all, is in every one): in Python's root state, 1 to 13 rules of 56.
 
 The tokens are Pygments' own, one for one: the state changes and the line-end recovery
 are those of ``RegexLexer.get_tokens_unprocessed``. A state whose rules cannot be joined
@@ -18,8 +22,9 @@ tests compare the two on every excerpt and fix of the synthetic corpus.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any
 
 from pygments.lexer import Lexer, RegexLexer
@@ -32,14 +37,19 @@ _BACK_REFERENCE = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
 
 
 class _Joined:
-    """The rules of one state as one expression, and the rule each branch stands for."""
+    """The rules of one state as one expression, and the rule each branch stands for;
+    with ``first``, the same for each ASCII character a token may start with: only the
+    rules that can match there, in their order."""
 
-    __slots__ = ("match", "rules")
+    __slots__ = ("first", "match", "rules")
 
     def __init__(self, match: Callable[[str, int], re.Match[str] | None], rules: dict[int, int]):
         self.match = match
         self.rules = rules
         """Group number of a branch → the number of its rule in the state."""
+        self.first: list[_Joined] | None = None
+        """By code point below 128: the join of the rules that can match at that character
+        (``_first``); None when every character needs them all."""
 
 
 def _join(rules: list[Rule]) -> _Joined | None:
@@ -54,10 +64,35 @@ def _join(rules: list[Rule]) -> _Joined | None:
         return None
     if any(_BACK_REFERENCE.search(p.pattern) for p in patterns):
         return None
-    base = patterns[0].flags
+    whole = _compiled(patterns, range(len(patterns)))
+    if whole is None:
+        return None
+    starts = [_first(pattern) for pattern in patterns]
+    if all(start is None for start in starts):
+        return whole
+    by_rules: dict[tuple[int, ...], _Joined] = {}
+    table = []
+    for code in range(_ASCII):
+        chosen = tuple(n for n, start in enumerate(starts) if start is None or code in start)
+        if chosen not in by_rules:
+            found = whole if len(chosen) == len(patterns) else _compiled(patterns, chosen)
+            if found is None:
+                return whole
+            by_rules[chosen] = found
+        table.append(by_rules[chosen])
+    whole.first = table
+    return whole
+
+
+def _compiled(patterns: list[re.Pattern[str]], chosen: Sequence[int]) -> _Joined | None:
+    """The rules numbered ``chosen`` joined, in that order (none: a join that never
+    matches); None when they cannot be."""
+    if not chosen:
+        return _Joined(_NEVER.match, {})
+    base = patterns[chosen[0]].flags
     branches = []
-    for number, pattern in enumerate(patterns):
-        scoped = _scoped(pattern, base)
+    for number in chosen:
+        scoped = _scoped(patterns[number], base)
         if scoped is None:
             return None
         branches.append(f"(?P<_r{number}>{scoped})")
@@ -65,7 +100,106 @@ def _join(rules: list[Rule]) -> _Joined | None:
         joined = re.compile("|".join(branches), base)
     except (re.error, OverflowError, RecursionError):
         return None
-    return _Joined(joined.match, {joined.groupindex[f"_r{n}"]: n for n in range(len(rules))})
+    return _Joined(joined.match, {joined.groupindex[f"_r{n}"]: n for n in chosen})
+
+
+_NEVER = re.compile(r"(?!)")
+_ASCII = 128
+
+
+def _first(pattern: re.Pattern[str]) -> frozenset[int] | None:
+    """The ASCII characters a match of ``pattern`` can start with (more, never fewer);
+    None when it can start with any, or match nothing at all."""
+    try:
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+        start, empty = _sequence(list(tree), tree.state.flags)
+    except Exception:  # anything the reading below does not know
+        return None
+    return None if empty or start is None else frozenset(start)
+
+
+def _sequence(items: list[Any], flags: int) -> tuple[set[int] | None, bool]:
+    """What a sequence can start with (None: anything), and whether it can match empty."""
+    found: set[int] = set()
+    for op, av in items:
+        start, empty = _item(op, av, flags)
+        if start is None:
+            return None, False
+        found |= start
+        if not empty:
+            return found, False
+    return found, True
+
+
+_EVERY = frozenset(range(_ASCII))
+
+
+def _item(op: Any, av: Any, flags: int) -> tuple[set[int] | None, bool]:
+    """What one node of a parsed expression can start with, and whether it can match
+    empty; None for a node this does not know."""
+    c = _constants
+    folded = bool(flags & re.IGNORECASE)
+    if op is c.LITERAL:
+        if av >= _ASCII:  # under IGNORECASE, K (U+212A) matches k
+            return (None if folded else set()), False
+        char = chr(av)
+        return ({ord(char.lower()), ord(char.upper())} if folded else {av}), False
+    if op in (c.NOT_LITERAL, c.ANY):
+        return set(_EVERY), False
+    if op is c.IN:
+        return _in(av, flags), False
+    if op is c.BRANCH:
+        found: set[int] = set()
+        empty = False
+        for branch in av[1]:
+            start, can = _sequence(list(branch), flags)
+            if start is None:
+                return None, False
+            found |= start
+            empty = empty or can
+        return found, empty
+    if op is c.SUBPATTERN:
+        _, add, remove, inner = av
+        return _sequence(list(inner), (flags | add) & ~remove)
+    if op is c.ATOMIC_GROUP:
+        return _sequence(list(av), flags)
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        low, _, inner = av
+        start, empty = _sequence(list(inner), flags)
+        return start, empty or low == 0
+    if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+        return set(), True  # matches no character itself: what follows starts the match
+    return None, False
+
+
+def _in(items: list[Any], flags: int) -> set[int] | None:
+    """The ASCII characters of a character class, asked of the class rebuilt as an
+    expression under the same flags."""
+    c = _constants
+    parts: list[str] = []
+    for op, av in items:
+        if op is c.NEGATE:
+            parts.insert(0, "^")
+        elif op is c.LITERAL:
+            parts.append(re.escape(chr(av)))
+        elif op is c.RANGE:
+            parts.append(f"{re.escape(chr(av[0]))}-{re.escape(chr(av[1]))}")
+        elif op is c.CATEGORY and av in _CATEGORIES:
+            parts.append(_CATEGORIES[av])
+        else:
+            return None
+    cls = re.compile(f"[{''.join(parts)}]", flags & (re.IGNORECASE | re.ASCII | re.LOCALE))
+    return {code for code in range(_ASCII) if cls.fullmatch(chr(code))}
+
+
+_CATEGORIES = {
+    _constants.CATEGORY_DIGIT: r"\d",
+    _constants.CATEGORY_NOT_DIGIT: r"\D",
+    _constants.CATEGORY_SPACE: r"\s",
+    _constants.CATEGORY_NOT_SPACE: r"\S",
+    _constants.CATEGORY_WORD: r"\w",
+    _constants.CATEGORY_NOT_WORD: r"\W",
+}
 
 
 _LETTERS = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s", re.VERBOSE: "x"}
@@ -140,6 +274,8 @@ def _tokens(
         one = joined[state]
         found: re.Match[str] | None = None
         if one is not None:
+            if one.first is not None and pos < len(text) and (code := ord(text[pos])) < _ASCII:
+                one = one.first[code]
             whole = one.match(text, pos)
             if whole is not None:
                 branch = whole.lastindex

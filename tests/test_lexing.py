@@ -3,6 +3,9 @@ what every page shows as code depends on it."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -70,3 +73,49 @@ def test_a_lexer_with_a_tokenizer_of_its_own_is_left_as_it_is() -> None:
     assert "get_tokens_unprocessed" in vars(lexer)  # a plain regex lexer: sped up
     own = get_lexer_by_name("pycon")  # tokenizes line by line itself
     assert "get_tokens_unprocessed" not in vars(lexing.faster(own))
+
+
+def test_real_python_gets_pygments_tokens() -> None:
+    """errdex's own source and its tests: real code, whole files (each state's rules are
+    tried only where they can match the next character; the tokens must not change)."""
+    root = Path(__file__).parent.parent
+    for path in sorted([*root.glob("errdex/*.py"), *root.glob("tests/test_*.py")]):
+        _same("python", path.read_text(encoding="utf-8"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["sql", "ini", "dockerfile", "javascript", "c", "rust", "html", "diff"]),
+    st.text(
+        alphabet=st.sampled_from(list("aZk_1 \n\t\"'#()[]{}<>:;=\\/.@*-+$`éK\u212a")), max_size=80
+    ),
+)
+def test_any_text_gets_pygments_tokens_in_other_languages(lang: str, text: str) -> None:
+    """Languages with case-blind rules and other character classes than Python's: the
+    rules tried at a character come from each rule's expression, case folding included
+    (the Kelvin sign matches k when case is ignored)."""
+    _same(lang, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "starts"),
+    [
+        (r"def\b", "d"),
+        (r"(?i)select", "sS"),
+        (r"(?i)\u212a", None),  # the Kelvin sign matches k and K when case is ignored
+        (r"[a-c]+|_", "abc_"),
+        (r"\s*x", " \t\n\r\x0b\x0cx"),
+        (r"(?=a)[a-c]", "a"),  # more than can match is allowed, never fewer
+        (r"x?", None),  # matches nothing at all
+    ],
+)
+def test_the_first_characters_of_a_rule_include_every_one_it_can_start_with(
+    pattern: str, starts: str | None
+) -> None:
+    found = lexing._first(re.compile(pattern))
+    if starts is None:
+        assert found is None
+    else:
+        assert found is not None
+        assert {ord(c) for c in starts} <= found
+        assert not any(chr(c) in "qQ" for c in found)  # no rule here starts with q
