@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 # The rest is imported by the commands that need it: a build with nothing to do starts
 # without loading the renderer, Pygments or the search index.
 
+DEFAULT_CACHE = Path(".errdex/cache")
+"""The cache folder of every command that keeps one, unless ``--cache`` says otherwise."""
+
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
@@ -62,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument(
             "--cache",
             type=_path,
-            default=Path(".errdex/cache"),
+            default=DEFAULT_CACHE,
             help="keep highlighted code and the last build's state here (.errdex/cache)",
         )
         cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
@@ -112,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--cache",
         type=_path,
-        default=Path(".errdex/cache"),
+        default=DEFAULT_CACHE,
         help="keep files fetched from a --site URL here (.errdex/cache)",
     )
     cmd.add_argument("--no-cache", action="store_true", help="keep no fetched files")
@@ -251,7 +254,7 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=_path, default=Path(".errdex/serve"), help="output folder (.errdex/serve)"
     )
     cmd.add_argument(
-        "--cache", type=_path, default=Path(".errdex/cache"), help="cache folder (.errdex/cache)"
+        "--cache", type=_path, default=DEFAULT_CACHE, help="cache folder (.errdex/cache)"
     )
     cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
     cmd.add_argument("--port", type=_port, default=8000, help="port (8000; 0 picks a free one)")
@@ -652,7 +655,7 @@ def _reconcile(ns: argparse.Namespace) -> int:
         return 1
     from .write import UnsafeCache, check_cache
 
-    kept = None if ns.no_cache else (ns.cache or Path(".errdex/cache"))
+    kept = None if ns.no_cache else (ns.cache or DEFAULT_CACHE)
     if kept is not None and ns.dry_run:
         kept = kept if kept.is_dir() else None  # read when there, never made
     elif kept is not None:
