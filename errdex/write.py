@@ -291,6 +291,13 @@ def check_cache(cache: Path, out: Path | None, content: Path) -> None:
             f"--cache {cache}: is inside the output folder {out}, which every build "
             "replaces; keep the cache elsewhere (.errdex/cache by default)"
         )
+    site = next((f for f in (target, *target.parents) if (f / MARKER).is_file()), None)
+    if site is not None:
+        # scan and pin know no output folder: any site errdex built is one.
+        raise UnsafeCache(
+            f"--cache {cache}: is inside {site}, a site errdex built, which every build "
+            "replaces; keep the cache elsewhere (.errdex/cache by default)"
+        )
     if target.is_relative_to(_real(content)):
         raise UnsafeCache(
             f"--cache {cache}: is inside the content folder {content} (serve would take "

@@ -288,6 +288,30 @@ def test_old_line_endings_count_as_one_line_each(tmp_path: Path, cli: Runner, en
     assert raised_row(out, record["_file"].stem) == ("4", "    raise OSError('gone')")
 
 
+def test_a_cache_inside_a_built_site_is_refused_and_nothing_is_written(
+    tmp_path: Path, cli: Runner
+) -> None:
+    # scan has no output folder to compare with: any folder errdex built is one, and its
+    # next build would refuse the files a cache left there.
+    source = write_tree(tmp_path / "src", {"m.py": FINE})
+    content = new_content(tmp_path)
+    scan(cli, source, content)
+    out = build(cli, content)
+    (source / "n.py").write_text(FINE.replace("no key", "no value"))
+    before = {p: p.read_bytes() for p in sorted(tmp_path.rglob("*")) if p.is_file()}
+    for cache in (out, out / "cache", out / "errors" / "deeper"):
+        result = cli(
+            "scan", source, "--repo", REPO, "--commit", COMMIT, "--content", content,
+            "--cache", cache,
+        )  # fmt: skip
+        assert result.code == 1
+        assert f"--cache {cache}: is inside {out}, a site errdex built" in result.err
+        assert "nothing was written" in result.err
+    assert {p: p.read_bytes() for p in sorted(tmp_path.rglob("*")) if p.is_file()} == before
+    assert len(records(content)) == 1
+    build(cli, content)
+
+
 # --- Item 12: a git file name with a newline ----------------------------------------------
 
 
