@@ -293,6 +293,48 @@ def test_a_scan_cache_that_is_damaged_or_cannot_be_kept_never_stops_a_scan(
     assert not (content / ".errdex").exists()
 
 
+def test_the_scan_caches_of_other_versions_are_kept_a_while(
+    run,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    content: Path,
+) -> None:
+    """Two errdex or Python versions sharing a cache folder keep their own files: a scan
+    removes only those of other versions beyond the three written last, or not written
+    for a week, and never a file that is not a scan cache."""
+    import os
+    import time
+
+    from errdex.state import code_key
+
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "config.py").write_text(FIRST)
+    argv = ["scan", tree, "--repo", "example/up", "--commit", "0" * 40, "--content", content]
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    now = time.time()
+    ages = {"a": 60, "b": 3600, "c": 86_400, "d": 2 * 86_400, "e": 8 * 86_400}
+    for name, age in ages.items():
+        other = cache / f"scan-{name * 16}.bin"
+        other.write_bytes(b"another version's")
+        os.utime(other, (now - age, now - age))
+    (cache / "scan-notes.bin").write_text("somebody else's")
+    run_ok(run, *argv, "--cache", cache)
+    mine = f"scan-{code_key()[:16]}.bin"
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        [
+            mine,
+            "scan-aaaaaaaaaaaaaaaa.bin",
+            "scan-bbbbbbbbbbbbbbbb.bin",
+            "scan-cccccccccccccccc.bin",
+            "scan-notes.bin",
+        ]
+    )
+    assert (cache / "scan-aaaaaaaaaaaaaaaa.bin").read_bytes() == b"another version's"
+    again = run_ok(run, *argv, "--cache", cache)
+    assert "0 new, 0 refreshed, 5 unchanged" in again.err
+
+
 def test_a_source_file_that_starts_with_a_byte_order_mark_is_scanned(
     run,  # type: ignore[no-untyped-def]
     tmp_path: Path,

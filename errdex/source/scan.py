@@ -15,9 +15,11 @@ import hashlib
 import os
 import pickle
 import re
+import stat
 import string
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -351,9 +353,7 @@ def _save(folder: Path, path: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         partial.write_bytes(pickle.dumps(_used, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(partial, path)
-        for other in folder.iterdir():  # an earlier errdex's, or another Python's
-            if other != path and _KEPT_NAME.fullmatch(other.name) and other.is_file():
-                other.unlink(missing_ok=True)
+        _forget_others(folder, path)
     except OSError as exc:
         with suppress(OSError):
             partial.unlink(missing_ok=True)
@@ -362,6 +362,30 @@ def _save(folder: Path, path: Path) -> None:
             "the next run parses them again",
             file=sys.stderr,
         )
+
+
+OTHERS_KEPT = 3
+"""The files of other errdex or Python versions kept beside this one's, newest first: two
+versions that share a cache (a pinned one in CI, a newer one at hand) keep their own."""
+OTHERS_KEPT_FOR = 7 * 24 * 3600
+"""Seconds since another version last wrote its file, after which it is removed."""
+
+
+def _forget_others(folder: Path, path: Path) -> None:
+    """Remove the files of other versions (an earlier errdex's, another Python's) but the
+    ``OTHERS_KEPT`` newest, and any not written for ``OTHERS_KEPT_FOR`` seconds."""
+    others = []
+    for other in folder.iterdir():
+        if other != path and _KEPT_NAME.fullmatch(other.name):
+            with suppress(OSError):
+                seen = other.lstat()
+                if stat.S_ISREG(seen.st_mode):
+                    others.append((seen.st_mtime, other.name, other))
+    others.sort(reverse=True)
+    now = time.time()
+    for rank, (written, _, other) in enumerate(others):
+        if rank >= OTHERS_KEPT or now - written > OTHERS_KEPT_FOR:
+            other.unlink(missing_ok=True)
 
 
 def _digest(path: str, text: str) -> bytes:
