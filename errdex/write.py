@@ -291,7 +291,7 @@ def check_cache(cache: Path, out: Path | None, content: Path) -> None:
             f"--cache {cache}: is inside the output folder {out}, which every build "
             "replaces; keep the cache elsewhere (.errdex/cache by default)"
         )
-    site = next((f for f in (target, *target.parents) if (f / MARKER).is_file()), None)
+    site = next((f for f in (target, *target.parents) if os.path.isfile(f / MARKER)), None)
     if site is not None:
         # scan and pin know no output folder: any site errdex built is one.
         raise UnsafeCache(
