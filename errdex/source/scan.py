@@ -380,10 +380,10 @@ def _forget_others(folder: Path, path: Path) -> None:
             with suppress(OSError):
                 seen = other.lstat()
                 if stat.S_ISREG(seen.st_mode):
-                    others.append((seen.st_mtime, other.name, other))
+                    others.append((seen.st_mtime, other))
     others.sort(reverse=True)
     now = time.time()
-    for rank, (written, _, other) in enumerate(others):
+    for rank, (written, other) in enumerate(others):
         if rank >= OTHERS_KEPT or now - written > OTHERS_KEPT_FOR:
             other.unlink(missing_ok=True)
 
