@@ -683,6 +683,20 @@ def test_a_control_character_in_any_record_field_is_refused_at_its_line(
     assert not out.exists()
 
 
+def test_the_first_refused_character_is_named_whichever_plane_it_is_in(
+    tmp_path: Path, run: Run
+) -> None:
+    """A noncharacter beyond the first plane before a control character: the message
+    names the one that comes first, at its position."""
+    bad = full_record(title="An \U0001fffe title \x01", meaning="It \x01 breaks \U0010ffff")
+    content = content_in(tmp_path, {"r.yaml": bad})
+    errors = errors_of(run("build", "--content", content, "--out", tmp_path / "out"))
+    assert [(e["line"], e["message"]) for e in errors] == [
+        ("4", "title holds the character U+1FFFE at position 4, which no page may carry [E204]"),
+        ("5", "meaning holds the character U+0001 at position 4, which no page may carry [E204]"),
+    ]
+
+
 @pytest.mark.parametrize(("field", "line", "value"), SITE_FIELDS)
 def test_a_control_character_in_a_site_field_is_refused_at_its_line(
     tmp_path: Path, run: Run, field: str, line: int, value: str

@@ -39,7 +39,6 @@ MAX_TEMPLATE_CHARS = SEARCH_MESSAGE_LIMIT
 """Longer messages are cut, counted as search counts them (literal text, and one for each
 placeholder): search reads no further, and one template of 60,000 words would slow it."""
 _ANSI = re.compile(SEARCH_PATTERNS["ansi"])
-_REFUSED = re.compile("[" + re.escape(validate.REFUSED_CHARACTERS) + r"\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,7 +445,7 @@ def _bad_path(path: str) -> str | None:
         path.encode("utf-8")
     except UnicodeEncodeError:
         return "name is not UTF-8"
-    refused = _REFUSED.search(path)
+    refused = validate.refused(path)
     if refused:
         return f"name holds the character U+{ord(refused.group()):04X}, which no page may carry"
     # The validator's own rules, so a path scan accepts is one build accepts.
@@ -655,7 +654,7 @@ def _cut(template: str, limit: int) -> str:
 def _printable(text: str) -> str:
     """``text`` with each character no record may hold (control characters, lone
     surrogates, noncharacters) written as Python escapes it: ``\\x1b``, ``\\ud800``."""
-    return _REFUSED.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
+    return validate.escape_refused(text)
 
 
 def _braces(text: str) -> str:
