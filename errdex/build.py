@@ -469,26 +469,32 @@ JS_BUDGET = 28 * 1024
 def _extra_assets(doc: Any, options: Options) -> list[Problem]:
     """The site's extra stylesheets and scripts must be files of its static/ folder; a
     page that loads more than the budget gets a warning."""
+    listed = [
+        (key, index, name)
+        for key in ("extra_css", "extra_js")
+        for index, name in enumerate(doc.data.get(key, ()))
+    ]
+    if not listed:
+        return []  # without importing the renderer, before the readers are forked
     from .render import hashed_assets, site_asset_names
 
     mine = site_asset_names(options.theme)
     problems = []
     named: dict[str, list[str]] = {}
-    for key in ("extra_css", "extra_js"):
-        for index, name in enumerate(doc.data.get(key, ())):
-            # A name as the site's static/ folder has it: a relative path, no dot files.
-            if name not in mine:
-                folder = options.content.resolve().parent / "static"
-                problems.append(
-                    Problem(
-                        doc.shown,
-                        doc.line(key, index),
-                        f"{key} names {name!r}, which is not a file of {folder} (give its "
-                        "path there, such as site.css or css/site.css)",
-                        code="E207",
-                    )
+    for key, index, name in listed:
+        # A name as the site's static/ folder has it: a relative path, no dot files.
+        if name not in mine:
+            folder = options.content.resolve().parent / "static"
+            problems.append(
+                Problem(
+                    doc.shown,
+                    doc.line(key, index),
+                    f"{key} names {name!r}, which is not a file of {folder} (give its "
+                    "path there, such as site.css or css/site.css)",
+                    code="E207",
                 )
-            named.setdefault(key, []).append(name)
+            )
+        named.setdefault(key, []).append(name)
     if problems or not named:
         return problems
     assets = hashed_assets(options.theme)
