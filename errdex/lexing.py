@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from re import _constants, _parser  # type: ignore[attr-defined]
+from re import _compiler, _constants, _parser  # type: ignore[attr-defined]
 from typing import Any
 
 from pygments.lexer import Lexer, RegexLexer
@@ -43,7 +43,7 @@ class _Joined:
     with ``first``, the same for each ASCII character a token may start with: only the
     rules that can match there, in their order (each join made when first needed)."""
 
-    __slots__ = ("_made", "_patterns", "_starts", "first", "match", "rules")
+    __slots__ = ("_made", "_starts", "_tree", "first", "match", "rules")
 
     def __init__(self, match: Callable[[str, int], re.Match[str] | None], rules: dict[int, int]):
         self.match = match
@@ -53,7 +53,9 @@ class _Joined:
         """By code point below 128: the join of the rules that can match at that character
         (``_first``), None until first needed; the list is None when every character
         needs them all."""
-        self._patterns: list[re.Pattern[str]] = []
+        self._tree: Any = None
+        """The whole join as parsed: the joins for single characters are made of its
+        branches, parsed once."""
         self._starts: list[frozenset[int] | None] = []
         self._made: dict[tuple[int, ...], _Joined] = {}
         """The joins made so far, by the rules they hold: characters share them."""
@@ -69,7 +71,7 @@ class _Joined:
         )
         found = self._made.get(chosen)
         if found is None:
-            made = self if len(chosen) == len(self._patterns) else _compiled(self._patterns, chosen)
+            made = self if len(chosen) == len(self._starts) else _part(self._tree, chosen)
             found = self._made[chosen] = made or self
         self.first[code] = found
         return found
@@ -87,33 +89,61 @@ def _join(rules: list[Rule]) -> _Joined | None:
         return None
     if any(_BACK_REFERENCE.search(p.pattern) for p in patterns):
         return None
-    whole = _compiled(patterns, range(len(patterns)))
+    base = patterns[0].flags
+    branches = []
+    for number, pattern in enumerate(patterns):
+        scoped = _scoped(pattern, base)
+        if scoped is None:
+            return None
+        branches.append(f"(?P<{_GROUP}{number}>{scoped})")
+    try:
+        # Parsed once: the expressions of the state and of its joins for single
+        # characters are made of this, and each rule's first characters read from it.
+        tree = _parser.parse("|".join(branches), base)
+        whole = _part(tree, range(len(patterns)))
+    except (re.error, OverflowError, RecursionError):
+        return None
     if whole is None:
         return None
-    starts = [_first(pattern) for pattern in patterns]
+    starts = [_starts(branch, tree.state.flags) for branch in _branches(tree)]
     if any(start is not None for start in starts):
         whole.first = [None] * _ASCII
-        whole._patterns, whole._starts = patterns, starts
+        whole._tree, whole._starts = tree, starts
     return whole
 
 
-def _compiled(patterns: list[re.Pattern[str]], chosen: Sequence[int]) -> _Joined | None:
-    """The rules numbered ``chosen`` joined, in that order (none: a join that never
-    matches); None when they cannot be."""
+_GROUP = "_r"
+"""The name of the group of rule n in a join: ``_r<n>``."""
+
+
+def _branches(tree: Any) -> list[Any]:
+    """The branches of a parsed join, one a rule, in order."""
+    if len(tree.data) == 1 and tree.data[0][0] is _constants.BRANCH:
+        return list(tree.data[0][1][1])
+    return [tree.data]  # a join of one rule has no branch
+
+
+def _part(tree: Any, chosen: Sequence[int]) -> _Joined | None:
+    """The join of the rules numbered ``chosen`` (in that order) of the parsed join
+    ``tree``: its branches compiled, not parsed again (none: a join that never matches);
+    None when it cannot be compiled."""
     if not chosen:
         return _Joined(_NEVER.match, {})
-    base = patterns[chosen[0]].flags
-    branches = []
-    for number in chosen:
-        scoped = _scoped(patterns[number], base)
-        if scoped is None:
-            return None
-        branches.append(f"(?P<_r{number}>{scoped})")
+    branches = _branches(tree)
+    picked = [branches[n] for n in chosen]
+    part = _parser.SubPattern(tree.state)
+    if len(picked) == 1:
+        part.data = list(picked[0])
+    else:
+        part.data = [(_constants.BRANCH, (None, picked))]
     try:
-        joined = re.compile("|".join(branches), base)
+        # What re.compile does after parsing. Groups of the rules left out stay
+        # numbered, and never match.
+        joined = _compiler.compile(part, tree.state.flags)
     except (re.error, OverflowError, RecursionError):
         return None
-    return _Joined(joined.match, {joined.groupindex[f"_r{n}"]: n for n in chosen})
+    groups = tree.state.groupdict
+    return _Joined(joined.match, {groups[f"{_GROUP}{n}"]: n for n in chosen})
 
 
 _NEVER = re.compile(r"(?!)")
@@ -129,7 +159,15 @@ def _first(pattern: re.Pattern[str]) -> frozenset[int] | None:
     None when it can start with any, or match nothing at all."""
     try:
         tree = _parser.parse(pattern.pattern, pattern.flags)
-        start, empty = _sequence(list(tree), tree.state.flags)
+    except Exception:  # anything the reading below does not know
+        return None
+    return _starts(list(tree), tree.state.flags)
+
+
+def _starts(items: list[Any], flags: int) -> frozenset[int] | None:
+    """``_first`` of the parsed expression ``items`` under ``flags``."""
+    try:
+        start, empty = _sequence(list(items), flags)
     except Exception:  # anything the reading below does not know
         return None
     return None if empty or start is None else frozenset(start)
