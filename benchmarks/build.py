@@ -146,7 +146,7 @@ def _errdex_memory(content: Path, work: Path) -> float:
 
 def bench_errdex(records: list[dict[str, object]], work: Path, memory: bool = True) -> list[Run]:
     """errdex's cold build, then one with nothing changed, then a one-record edit; with
-    ``memory``, a cold build of its own for the peak memory, after them."""
+    ``memory``, a cold build of its own for the peak memory, before the edit."""
     content, out, cache = work / "content", work / "public", work / "cache"
     corpus.write_content(content, records)
     command = _errdex_command(content, out, cache)
@@ -307,8 +307,7 @@ def bench_edits(records: list[dict[str, object]], work: Path) -> bool:
 
 def _edits_as_processes(records: list[dict[str, object]], work: Path, taken: set[int]) -> bool:
     content, out, cache = work / "content", work / "public", work / "cache"
-    command = [sys.executable, str(ROOT / "build.py"), "build", "--content", str(content)]
-    command += ["--out", str(out), "--cache", str(cache), "-v"]
+    command = [*_errdex_command(content, out, cache), "-v"]
     print(f"one-record edits at {len(records):,} records (each a new process):")
     met = True
     for kind, target, text, marker, record_id in _edits(records, content, taken):
@@ -423,9 +422,8 @@ def profile(content: Path, work: Path) -> None:
     import pstats
 
     stats_file = work / "build.prof"
-    command = [sys.executable, "-m", "cProfile", "-o", str(stats_file), str(ROOT / "build.py")]
-    command += ["build", "--content", str(content), "--out", str(work / "public")]
-    command += ["--cache", str(work / "cache"), "--jobs", "1"]
+    build = _errdex_command(content, work / "public", work / "cache")
+    command = [build[0], "-m", "cProfile", "-o", str(stats_file), *build[1:], "--jobs", "1"]
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - started

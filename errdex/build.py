@@ -495,7 +495,7 @@ def _extra_assets(doc: Any, options: Options) -> list[Problem]:
                 )
             )
         named.setdefault(key, []).append(name)
-    if problems or not named:
+    if problems:
         return problems
     assets = hashed_assets(options.theme)
     for key, ours, budget in (

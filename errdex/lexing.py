@@ -51,7 +51,7 @@ class _Joined:
         """Group number of a branch → the number of its rule in the state."""
         self.first: list[_Joined | None] | None = None
         """By code point below 128: the join of the rules that can match at that character
-        (``_first``), None until first needed; the list is None when every character
+        (``_starts``), None until first needed; the list is None when every character
         needs them all."""
         self._tree: Any = None
         """The whole join as parsed: the joins for single characters are made of its
@@ -154,18 +154,10 @@ _SHARED = {code: group for group in (_WORDS, _DIGITS) for code in group}
 """The characters that share one join (``_Joined.at``)."""
 
 
-def _first(pattern: re.Pattern[str]) -> frozenset[int] | None:
-    """The ASCII characters a match of ``pattern`` can start with (more, never fewer);
-    None when it can start with any, or match nothing at all."""
-    try:
-        tree = _parser.parse(pattern.pattern, pattern.flags)
-    except Exception:  # anything the reading below does not know
-        return None
-    return _starts(list(tree), tree.state.flags)
-
-
 def _starts(items: list[Any], flags: int) -> frozenset[int] | None:
-    """``_first`` of the parsed expression ``items`` under ``flags``."""
+    """The ASCII characters a match of the parsed expression ``items`` can start with
+    under ``flags`` (more, never fewer); None when it can start with any, or match
+    nothing at all."""
     try:
         start, empty = _sequence(list(items), flags)
     except Exception:  # anything the reading below does not know

@@ -35,7 +35,8 @@ hold), and noncharacters. HTML calls them parse errors, XML refuses most, and a 
 obeys ESC and CSI when ``lookup`` prints a message."""
 # Two classes: in one class, each of the 32 characters beyond the first plane is compared
 # in turn with every character read (the rest are one table lookup), which made this
-# check several times slower on every value a build reads.
+# check several times slower on every value a build reads. Those 32 are looked for only
+# in values that are not all ASCII, and only before the first other refused character.
 _REFUSED = re.compile(
     "[" + re.escape("".join(c for c in REFUSED_CHARACTERS if c < "\U00010000")) + r"\ud800-\udfff]"
 )

@@ -219,6 +219,21 @@ def test_a_set_or_dict_in_an_f_string_stays_a_placeholder(tmp_path: Path, cli: R
     build(cli, content)
 
 
+def test_characters_no_page_may_carry_are_written_as_escapes_whichever_plane(
+    tmp_path: Path, cli: Runner
+) -> None:
+    """A message holding a control character, a lone surrogate and noncharacters of the
+    first plane and of the last: each is written as the escape Python would write, and
+    the records build."""
+    message = "a\\x1b b\\ud800 c\\uffff d\\U0001fffe e\\U0010ffff f"
+    source = write_tree(tmp_path / "src", {"m.py": f'raise ValueError("{message}")\n'})
+    content = new_content(tmp_path)
+    scan(cli, source, content)
+    (record,) = records(content)
+    assert record["message"] == message
+    build(cli, content)
+
+
 # --- Item 7: a very long message is cut at scan, with a report ----------------------------
 
 
@@ -364,7 +379,7 @@ def test_a_git_file_name_that_is_not_utf8_is_refused(tmp_path: Path, cli: Runner
 
 # --- The classes: any raise site, any line ending ------------------------------------------
 
-SURROGATES = ["\ud800", "\udfff", "\x00", "\x1b"]
+REFUSED = ["\ud800", "\udfff", "\x00", "\x1b", "\U0001fffe", "\U0010ffff"]
 ODD = "\x0c\x0b\x1c\x1d\x1e\x85\u2028\u2029"
 SEPARATORS = ["\n", "\r\n", "\r"]
 # Characters a raw string literal or comment may hold as they are (no line break, quote,
@@ -411,7 +426,7 @@ def messages(draw: st.DrawFn) -> tuple[str, bool]:
     """A message expression, and whether its message may be blank."""
     form = draw(st.integers(0, 6))
     if form == 0:  # any text, escaped as Python writes it: quotes, backslashes, surrogates
-        text = draw(st.text(st.one_of(st.characters(), st.sampled_from(SURROGATES)), max_size=40))
+        text = draw(st.text(st.one_of(st.characters(), st.sampled_from(REFUSED)), max_size=40))
         return repr(text), blank(text)
     if form == 1:  # raw odd characters inside the literal
         text = draw(raw_text)

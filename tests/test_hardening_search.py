@@ -7,8 +7,8 @@ whose message runs to 60,000 words costs a search no more than one at
 SEARCH_MESSAGE_LIMIT; and one alignment never takes more than ALIGN_CELLS steps.
 
 Timings compare ratios only (4x the input must take less than 10x the time, best of
-three runs), and an alarm stops a run that overshoots, so a quadratic step fails the
-test instead of hanging it.
+three runs, in CPU time of the test's own process), and a timer stops a run that
+overshoots, so a quadratic step fails the test instead of hanging it.
 """
 
 from __future__ import annotations

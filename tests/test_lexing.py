@@ -3,13 +3,16 @@ what every page shows as code depends on it."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pygments.lexer import RegexLexer
 from pygments.lexers import get_lexer_by_name
+from pygments.token import Keyword, Name, Text, Whitespace
 
 from benchmarks import corpus
 from errdex import lexing
@@ -112,10 +115,41 @@ def test_any_text_gets_pygments_tokens_in_other_languages(lang: str, text: str) 
 def test_the_first_characters_of_a_rule_include_every_one_it_can_start_with(
     pattern: str, starts: str | None
 ) -> None:
-    found = lexing._first(re.compile(pattern))
+    tree = _parser.parse(pattern)
+    found = lexing._starts(list(tree), tree.state.flags)
     if starts is None:
         assert found is None
     else:
         assert found is not None
         assert {ord(c) for c in starts} <= found
         assert not any(chr(c) in "qQ" for c in found)  # no rule here starts with q
+
+
+class _Mixed(RegexLexer):
+    """A state of rules that ignore case and rules that do not, as SQL lexers have."""
+
+    name = "mixed-case test"
+    tokens: ClassVar[dict[str, Any]] = {
+        "root": [
+            (r"select\b", Keyword),
+            (r"(?i)from\b", Name.Builtin),
+            (r"(?i:where)\b", Name.Function),
+            (r"\s+", Whitespace),
+            (r"[A-Za-z_]\w*", Name),
+            (r".", Text),
+        ]
+    }
+
+
+def test_a_state_of_rules_with_and_without_case_keeps_each_rules_case() -> None:
+    """Joined into one expression, each rule keeps its own flags: FROM and from are the
+    rule that ignores case, Select is a name (its rule minds case)."""
+    text = "select Select SELECT from FROM From where WHERE fromage x\n"
+    fast = lexing.faster(_Mixed(stripnl=False, ensurenl=True))
+    tokens = list(fast.get_tokens(text))
+    assert tokens == list(_Mixed(stripnl=False, ensurenl=True).get_tokens(text))
+    kinds = {value: kind for kind, value in tokens}
+    assert (kinds["select"], kinds["Select"], kinds["SELECT"]) == (Keyword, Name, Name)
+    assert kinds["from"] is kinds["FROM"] is kinds["From"] is Name.Builtin
+    assert kinds["where"] is kinds["WHERE"] is Name.Function
+    assert kinds["fromage"] is Name
