@@ -562,7 +562,7 @@ class _Finder:
         template = template_of(call.args[0])
         if template is None or not template.strip():
             return
-        template = _printable(template)
+        template = validate.escape_refused(template)
         where = f"{_shown(self.path)}:{node.lineno}"
         exception = _exception_name(call.func)
         if exception is None:
@@ -587,7 +587,7 @@ class _Finder:
             function=".".join(self.scope) or None,
             condition=self._condition(),
             excerpt_start=start,
-            excerpt=_printable("\n".join(self.lines[start - 1 : stop]) + "\n"),
+            excerpt=validate.escape_refused("\n".join(self.lines[start - 1 : stop]) + "\n"),
         )
         refused = _refused(site)
         if refused:
@@ -649,12 +649,6 @@ def _cut(template: str, limit: int) -> str:
         out.append(_braces(part.text))
         room -= len(part.text)
     return "".join(out).rstrip() + "…"
-
-
-def _printable(text: str) -> str:
-    """``text`` with each character no record may hold (control characters, lone
-    surrogates, noncharacters) written as Python escapes it: ``\\x1b``, ``\\ud800``."""
-    return validate.escape_refused(text)
 
 
 def _braces(text: str) -> str:
