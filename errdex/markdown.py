@@ -44,10 +44,16 @@ def _align_classes(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+@lru_cache(maxsize=64)
+def _parsed(text: str) -> tuple[Token, ...]:
+    """The tokens of ``text``, parsed once for both ``render`` and ``plain`` (a page's
+    description is the plain words of the meaning it then renders). Neither changes them."""
+    return tuple(_align_classes(_MD.parse(text)))
+
+
 @lru_cache(maxsize=8192)
 def render(text: str) -> Markup:
-    tokens = _align_classes(_MD.parse(text))
-    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
+    return Markup(_MD.renderer.render(list(_parsed(text)), _MD.options, {}))
 
 
 @lru_cache(maxsize=8192)
@@ -69,7 +75,7 @@ def plain(text: str, limit: int = 160) -> str:
     if not _MARKUP.search(text):
         return short_title(text, limit)
     words: list[str] = []
-    for token in _MD.parse(text):
+    for token in _parsed(text):
         for child in token.children or ():
             if child.type in ("text", "code_inline"):
                 words.append(child.content)

@@ -797,6 +797,50 @@ def test_plain_text_of_markup_free_markdown_is_read_without_the_parser(text: str
     assert fast == slow
 
 
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Set `--max-model-len` to *at most* the model's limit.",
+                "![diagram](https://example.com/a.png) shows the cache.",
+                "![**bold** alt](x.png)",
+                "| key | value |\n|:--|--:|\n| a | 1 |",
+                "- one\n- two",
+                "```python\nraise ValueError(x)\n```",
+                "[link](javascript:alert(1))",
+                "plain words",
+                "\n",
+            ]
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.booleans(),
+)
+def test_markdown_renders_the_same_after_its_description_is_taken(
+    parts: list[str], plain_first: bool
+) -> None:
+    """A page's description (``plain``) and its prose (``render``) share one parse of the
+    text: rendering must not change what the other reads, in either order."""
+    from errdex import markdown
+
+    text = "\n\n".join(parts)
+    markdown.render.cache_clear()
+    markdown._parsed.cache_clear()
+    alone = str(markdown.render(text))
+    described = markdown.plain(text)
+    markdown.render.cache_clear()
+    markdown._parsed.cache_clear()
+    if plain_first:
+        assert markdown.plain(text) == described
+        assert str(markdown.render(text)) == alone
+    else:
+        assert str(markdown.render(text)) == alone
+        assert markdown.plain(text) == described
+    markdown.render.cache_clear()  # again from the same tokens
+    assert str(markdown.render(text)) == alone
+
+
 _json_values = st.recursive(
     st.none()
     | st.booleans()
