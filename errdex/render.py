@@ -24,7 +24,7 @@ from .highlight import Highlighter, stylesheet
 from .history import changes, history
 from .issues import most_reported
 from .link import RelatedLink, Site
-from .model import Record, SiteConfig, Template
+from .model import Record, SiteConfig, Template, short_title
 from .theme import Theme
 from .urls import (
     exception_url,
@@ -626,9 +626,17 @@ def _json_ld(record: Record, config: SiteConfig, description: str) -> Markup:
 
 
 def _description(record: Record) -> str:
+    """The page's description: the words of its meaning; without one, the error as the
+    page heads it, word for word (a message is not Markdown: ``__init__`` and ``*args``
+    keep their marks)."""
     if record.meaning:
-        return markdown.plain(record.meaning)
+        return markdown.plain(record.meaning, DESCRIPTION_LIMIT)
     where = f"{record.source.path}:{record.source.line}"
-    return markdown.plain(
-        f"{record.exception}: {record.message.display} (raised at {where} in {record.repo})"
+    return short_title(
+        f"{record.exception}: {record.message.display} (raised at {where} in {record.repo})",
+        DESCRIPTION_LIMIT,
     )
+
+
+DESCRIPTION_LIMIT = 160
+"""Characters of a page's description at most (cut at a word, as titles are)."""

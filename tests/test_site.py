@@ -301,6 +301,29 @@ def test_a_write_that_fails_midway_leaves_the_old_site_intact(
     assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "content", "public"]
 
 
+def test_a_page_without_a_meaning_is_described_by_its_message_word_for_word(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """A scanned record has no meaning: its description (the search result's snippet) is
+    the message as raised, whose underscores and asterisks are not Markdown."""
+    message = "__init__ got *args and **kwargs; use `load_[x]` or   a_b_"
+    record = MINIMAL.replace('"size={size} must be positive"', repr(message))
+    content = make_content(tmp_path, {"plain.yaml": record})
+    out = tmp_path / "public"
+    result = run("build", "--content", content, "--out", out)
+    assert result.code == 0, result.err
+    doc = soup(next((out / "errors").glob("*/index.html")))
+    described = doc.find("meta", attrs={"name": "description"})["content"]
+    expected = (
+        "ValueError: __init__ got *args and **kwargs; use `load_[x]` or a_b_ "
+        "(raised at src/project/config.py:3 in example/project)"
+    )
+    assert described == expected
+    (data,) = doc.find_all("script", type="application/ld+json")
+    assert json.loads(data.get_text())["description"] == expected
+
+
 def test_build_py_without_arguments_builds_content_into_public(tmp_path: Path) -> None:
     shutil.copytree(CONTENT, tmp_path / "content")
     result = subprocess.run(
