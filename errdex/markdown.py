@@ -47,7 +47,8 @@ def _align_classes(tokens: list[Token]) -> list[Token]:
 @lru_cache(maxsize=64)
 def _parsed(text: str) -> tuple[Token, ...]:
     """The tokens of ``text``, parsed once for both ``render`` and ``plain`` (a page's
-    description is the plain words of the meaning it then renders). Neither changes them."""
+    description is the plain words of the meaning it then renders). ``plain`` only reads
+    them; rendering sets an image's ``alt`` from its children, the same each time."""
     return tuple(_align_classes(_MD.parse(text)))
 
 

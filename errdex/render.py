@@ -625,6 +625,10 @@ def _json_ld(record: Record, config: SiteConfig, description: str) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
+DESCRIPTION_LIMIT = 160
+"""Characters of a page's description at most (cut at a word, as titles are)."""
+
+
 def _description(record: Record) -> str:
     """The page's description: the words of its meaning; without one, the error as the
     page heads it, word for word (a message is not Markdown: ``__init__`` and ``*args``
@@ -636,7 +640,3 @@ def _description(record: Record) -> str:
         f"{record.exception}: {record.message.display} (raised at {where} in {record.repo})",
         DESCRIPTION_LIMIT,
     )
-
-
-DESCRIPTION_LIMIT = 160
-"""Characters of a page's description at most (cut at a word, as titles are)."""

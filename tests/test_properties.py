@@ -797,6 +797,7 @@ def test_plain_text_of_markup_free_markdown_is_read_without_the_parser(text: str
     assert fast == slow
 
 
+@settings(SETTINGS)  # the first code block loads a lexer
 @given(
     st.lists(
         st.sampled_from(
