@@ -5,31 +5,21 @@ repo or an exception another record spells otherwise."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, SITE_YAML, make_content, soup
+from conftest import MINIMAL, SITE_YAML, least_cpu_time, make_content, soup
 
 from errdex.model import parse_template
 from errdex.render import message_html
 
 
-def _best_of(runs: int, work: object) -> float:
-    """The least CPU time of ``runs`` calls: this process's own time, which tests run
-    beside it on the other cores do not add to."""
-    best = float("inf")
-    for _ in range(runs):
-        started = time.process_time()
-        work()  # type: ignore[operator]
-        best = min(best, time.process_time() - started)
-    return best
-
-
 def test_a_message_of_many_placeholders_renders_in_time_linear_in_its_length() -> None:
     small = parse_template("{b} " * 10_000)
     large = parse_template("{b} " * 40_000)
-    ratio = _best_of(5, lambda: message_html(large)) / _best_of(5, lambda: message_html(small))
+    ratio = least_cpu_time(lambda: message_html(large), 5) / least_cpu_time(
+        lambda: message_html(small), 5
+    )
     # Four times the placeholders: a quadratic join took sixteen times as long and more.
     assert ratio < 8, ratio
 

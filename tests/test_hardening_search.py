@@ -19,14 +19,13 @@ import random
 import re
 import signal
 import textwrap
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import MINIMAL, ROOT, http_server, main, make_content
+from conftest import MINIMAL, ROOT, http_server, least_cpu_time, main, make_content
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, Page, expect
@@ -54,15 +53,6 @@ TP_PASTE = "ValueError: tp_size=8 must be divisible by dcp_size=3."
 
 class _Overran(Exception):
     pass
-
-
-def _best(work: Callable[[], object], runs: int = 3) -> float:
-    best = math.inf
-    for _ in range(runs):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def _within(seconds: float, work: Callable[[], object]) -> bool:
@@ -93,7 +83,7 @@ def assert_ratio(
     Work too quick to time well is repeated until ``small`` takes 100 ms, the same number
     of times for both: a scheduler hiccup then weighs little in the ratio.
     """
-    once = _best(small)
+    once = least_cpu_time(small)
     repeat = max(1, math.ceil(0.1 / max(once, 1e-6)))
 
     def many(work: Callable[[], object]) -> Callable[[], None]:
@@ -103,7 +93,7 @@ def assert_ratio(
 
         return run
 
-    base = once if repeat == 1 else _best(many(small))
+    base = once if repeat == 1 else least_cpu_time(many(small))
     assert any(_within(ratio * base, many(large)) for _ in range(3)), (
         f"{what} took over {ratio:g}x the time ({base / repeat * 1000:.1f} ms before)"
     )
