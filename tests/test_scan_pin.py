@@ -297,14 +297,26 @@ def test_the_scan_caches_of_other_versions_are_kept_a_while(
     run,  # type: ignore[no-untyped-def]
     tmp_path: Path,
     content: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Two errdex or Python versions sharing a cache folder keep their own files: a scan
     removes only those of other versions beyond the three written last, or not written
-    for a week, and never a file that is not a scan cache."""
+    for a week, and never a file that is not a scan cache. This version's own file is
+    the one read back: the next scan parses nothing."""
     import os
     import time
 
+    from errdex.source import scan as scanning
     from errdex.state import code_key
+
+    parsed: list[str] = []
+    parse = scanning._parse_files
+
+    def counted(files: list[tuple[str, str | None]]) -> list[object]:
+        parsed.extend(path for path, _ in files)
+        return parse(files)  # type: ignore[return-value]
+
+    monkeypatch.setattr(scanning, "_parse_files", counted)
 
     tree = tmp_path / "tree"
     (tree / "pkg").mkdir(parents=True)
@@ -331,8 +343,10 @@ def test_the_scan_caches_of_other_versions_are_kept_a_while(
         ]
     )
     assert (cache / "scan-aaaaaaaaaaaaaaaa.bin").read_bytes() == b"another version's"
+    assert parsed == ["pkg/config.py"]
     again = run_ok(run, *argv, "--cache", cache)
     assert "0 new, 0 refreshed, 5 unchanged" in again.err
+    assert parsed == ["pkg/config.py"]  # read back from this version's file, not parsed
 
 
 def test_a_source_file_that_starts_with_a_byte_order_mark_is_scanned(
