@@ -54,7 +54,7 @@ def _parsed(text: str) -> tuple[Token, ...]:
 
 @lru_cache(maxsize=8192)
 def render(text: str) -> Markup:
-    return Markup(_MD.renderer.render(list(_parsed(text)), _MD.options, {}))
+    return Markup(_MD.renderer.render(_parsed(text), _MD.options, {}))
 
 
 @lru_cache(maxsize=8192)
