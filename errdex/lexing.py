@@ -139,11 +139,50 @@ def _part(tree: Any, chosen: Sequence[int]) -> _Joined | None:
     try:
         # What re.compile does after parsing. Groups of the rules left out stay
         # numbered, and never match.
-        joined = _compiler.compile(part, tree.state.flags)
+        joined = _compiled(part, tree.state.flags)
     except (re.error, OverflowError, RecursionError):
         return None
     groups = tree.state.groupdict
     return _Joined(joined.match, {groups[f"{_GROUP}{n}"]: n for n in chosen})
+
+
+_OPTIMIZE: Callable[..., tuple[list[Any], bool]] | None = getattr(
+    _compiler, "_optimize_charset", None
+)
+_CHARSETS: dict[tuple[Any, ...], tuple[list[Any], bool]] = {}
+"""Character classes as ``re`` optimizes them, by the class and the case functions it was
+given: the joins of a lexer repeat a few classes hundreds of times (Python's identifier
+classes, of thousands of ranges each, 844 times in 53 kinds across its joins)."""
+
+
+def _optimized(
+    charset: list[Any], iscased: Any = None, fixup: Any = None, fixes: Any = None
+) -> tuple[list[Any], bool]:
+    """``re``'s own ``_optimize_charset``, each distinct class optimized once."""
+    assert _OPTIMIZE is not None
+    try:
+        # ``fixes`` is one of ``re``'s module-level tables (or None): kept alive by it.
+        key = (tuple(charset), iscased, fixup, id(fixes))
+        found = _CHARSETS.get(key)
+    except TypeError:  # a member that cannot be a key: optimized as re would
+        return _OPTIMIZE(charset, iscased, fixup, fixes)
+    if found is None:
+        found = _CHARSETS[key] = _OPTIMIZE(charset, iscased, fixup, fixes)
+    return list(found[0]), found[1]
+
+
+def _compiled(part: Any, flags: int) -> re.Pattern[str]:
+    """``_compiler.compile`` of a parsed expression, with each distinct character class
+    optimized once (``_optimized``, in place of ``re``'s own while it compiles: the same
+    result for the same class, so any other expression compiled meanwhile, on another
+    thread, is compiled as it would be)."""
+    if _OPTIMIZE is None or _compiler._optimize_charset is not _OPTIMIZE:
+        return _compiler.compile(part, flags)  # type: ignore[no-any-return]
+    _compiler._optimize_charset = _optimized
+    try:
+        return _compiler.compile(part, flags)  # type: ignore[no-any-return]
+    finally:
+        _compiler._optimize_charset = _OPTIMIZE
 
 
 _NEVER = re.compile(r"(?!)")

@@ -3,6 +3,7 @@ what every page shows as code depends on it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, ClassVar
@@ -153,3 +154,31 @@ def test_a_state_of_rules_with_and_without_case_keeps_each_rules_case() -> None:
     assert kinds["from"] is kinds["FROM"] is kinds["From"] is Name.Builtin
     assert kinds["where"] is kinds["WHERE"] is Name.Function
     assert kinds["fromage"] is Name
+
+
+def test_a_character_class_optimized_once_keeps_its_case_and_re_keeps_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The joins optimize each distinct character class once, and a class reused under
+    other case rules is optimized again: ``[a-z]`` matches A only where case is ignored.
+    While no join compiles, ``re`` compiles with its own function, unchanged."""
+    from re import _compiler  # type: ignore[attr-defined]
+
+    own = _compiler._optimize_charset
+    minds = lexing._compiled(_parser.parse("[a-z]+", 0), 0)
+    ignores = lexing._compiled(_parser.parse("[a-z]+", 2), 2)  # re.IGNORECASE
+    again = lexing._compiled(_parser.parse("x[a-z]+", 0), 0)
+    assert minds.fullmatch("abc") is not None
+    assert minds.fullmatch("ABC") is None
+    assert ignores.fullmatch("ABC") is not None
+    assert again.fullmatch("xABC") is None and again.fullmatch("xabc") is not None
+    assert _compiler._optimize_charset is own
+
+    def fails(part: Any, flags: int) -> None:
+        assert _compiler._optimize_charset is not own  # the joins' own, while they compile
+        raise re.error("as a join that cannot be compiled")
+
+    monkeypatch.setattr(_compiler, "compile", fails)
+    with pytest.raises(re.error):
+        lexing._compiled(_parser.parse("[a-z]", 0), 0)
+    assert _compiler._optimize_charset is own
