@@ -151,8 +151,10 @@ def _optimizer() -> Callable[..., tuple[list[Any], bool]] | None:
     """``re``'s own ``_optimize_charset`` when it takes the arguments ``_optimized``
     knows (as in Python 3.11 to 3.13); None otherwise, and joins compile as ``re`` does."""
     found = getattr(_compiler, "_optimize_charset", None)
+    if found is None:
+        return None
     try:
-        names = list(inspect.signature(found).parameters) if found is not None else []
+        names = list(inspect.signature(found).parameters)
     except (TypeError, ValueError):
         return None
     return found if names == ["charset", "iscased", "fixup", "fixes"] else None

@@ -167,7 +167,6 @@ def test_a_character_class_optimized_once_keeps_its_case_and_re_keeps_its_own(
     from re import _compiler  # type: ignore[attr-defined]
 
     own = _compiler._optimize_charset
-    monkeypatch.setattr(_compiler, "_optimize_charset", own)  # put back should this fail
     made: list[object] = []
 
     def counted(*args: object) -> object:
@@ -176,7 +175,7 @@ def test_a_character_class_optimized_once_keeps_its_case_and_re_keeps_its_own(
 
     monkeypatch.setattr(lexing, "_OPTIMIZE", counted)
     monkeypatch.setattr(lexing, "_CHARSETS", {})
-    monkeypatch.setattr(_compiler, "_optimize_charset", counted)
+    monkeypatch.setattr(_compiler, "_optimize_charset", counted)  # re's own put back after
     folded = re.IGNORECASE | re.ASCII
     cased = lexing._compiled(_parser.parse("[a-z]+", re.ASCII), re.ASCII)
     ignores = lexing._compiled(_parser.parse("[a-z]+", folded), folded)
