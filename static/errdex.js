@@ -90,8 +90,13 @@
       all[active].scrollIntoView({ block: "nearest" });
     }
 
-    function show(result) {
+    // `partial`: the first answer, which the whole one replaces (the list is busy till then).
+    function show(result, partial) {
+      // The option chosen with the arrow keys stays chosen when the answer is shown again
+      // (the whole answer after the first), wherever it now stands.
+      var chosen = active >= 0 && options()[active] ? options()[active].getAttribute("data-href") : null;
       list.textContent = "";
+      list.setAttribute("aria-busy", partial ? "true" : "false");
       active = -1;
       box.removeAttribute("aria-activedescendant");
       var matches = result.matches;
@@ -143,6 +148,8 @@
       });
       list.hidden = false;
       box.setAttribute("aria-expanded", "true");
+      var again = options().map(function (o) { return o.getAttribute("data-href"); }).indexOf(chosen);
+      if (again >= 0) { select(again); }
     }
 
     function run() {
@@ -155,9 +162,9 @@
         return;
       }
       // The first answer shows as soon as its few files are in; the whole one replaces it.
-      var early = function (result) { if (mine === serial) { show(result); } };
+      var early = function (result) { if (mine === serial) { show(result, true); } };
       search.lookup(text, 8, early).then(function (result) {
-        if (mine === serial) { show(result); }
+        if (mine === serial) { show(result, false); }
       }, function () {
         status.textContent = "Search is not available right now.";
       });

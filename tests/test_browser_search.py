@@ -119,6 +119,8 @@ def test_keyboard_slash_focuses_arrows_move_and_enter_opens(page: Page, site_url
     expect(box).to_be_focused()
     box.type("parallelism")
     options = page.locator("#results-header [role=option]")
+    # The whole answer, not the first one it replaces (the keys below count its options).
+    expect(page.locator("#results-header")).to_have_attribute("aria-busy", "false")
     expect(options).not_to_have_count(0)
     count = options.count()
     assert count >= 2
@@ -129,6 +131,36 @@ def test_keyboard_slash_focuses_arrows_move_and_enter_opens(page: Page, site_url
     href = options.nth(1).get_attribute("data-href")
     box.press("Enter")
     page.wait_for_url("**/" + href.replace("../", ""))
+
+
+def test_the_option_chosen_with_the_arrows_stays_chosen_when_the_answer_is_shown_again(
+    page: Page, site_url: str
+) -> None:
+    """The whole answer replaces the first one while the user may already be choosing
+    with the arrow keys: the option chosen stays chosen in the new list."""
+    page.goto(site_url + "errors/9c019ab65f8b8d16/")
+    box = page.locator("#q-header")
+    box.focus()
+    box.type("parallelism")
+    expect(page.locator("#results-header")).to_have_attribute("aria-busy", "false")
+    box.press("ArrowDown")
+    box.press("ArrowDown")
+    chosen = page.locator("#results-header [aria-selected=true]")
+    href = chosen.get_attribute("data-href")
+    assert href
+    # The same answer shown again, as the whole one follows the first: new options.
+    page.evaluate(
+        """() => {
+            document.querySelectorAll("#results-header [role=option]")
+                .forEach((o) => o.setAttribute("data-before", ""));
+            document.querySelector("#q-header").dispatchEvent(new Event("input"));
+        }"""
+    )
+    expect(page.locator("#results-header [data-before]")).to_have_count(0)
+    expect(page.locator("#results-header")).to_have_attribute("aria-busy", "false")
+    expect(chosen).to_have_count(1)
+    expect(chosen).to_have_attribute("data-href", href)
+    expect(box).to_have_attribute("aria-activedescendant", chosen.get_attribute("id") or "")
 
 
 def test_a_foreign_error_says_nothing_matches(page: Page, site_url: str) -> None:
