@@ -236,7 +236,7 @@ def _relink(
         repo_url,
     )
 
-    old = {rid: state.unpickled(blob) for rid, blob in links.records.items()}
+    old = state.all_stored(links)
     for record in shown_changed:
         before = old[record.id][0]
         for what, now, then in (
@@ -627,7 +627,7 @@ def _context(records: list[Record], links: state.Links) -> ErrorContext:
 
     def entry(record_id: str) -> Stored:
         if record_id not in stored:
-            stored[record_id] = state.unpickled(links.records[record_id])
+            stored[record_id] = state.stored(links, record_id)
         return stored[record_id]
 
     def get(record_id: str) -> Record:
@@ -683,6 +683,19 @@ def full_state(
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
     record as search saw it). A full build links ``site`` from the records' summaries
     (``build._read``), so they are kept as they are."""
+    chunks, chunk_of = state.chunked(
+        {
+            r.id: (
+                r,
+                tuple(
+                    (link.text, link.record.id if link.record else None)
+                    for link in site.related[r.id]
+                ),
+                tuple(b.id for b in site.backlinks.get(r.id, ())),
+            )
+            for r in site.records
+        }
+    )
     return state.State(
         key=key,
         reason=reason,
@@ -700,19 +713,8 @@ def full_state(
         lines={r.id: tuple(entry.line for entry in r.related) for r in site.records},
         links=state.Links(
             config=site.config,
-            records={
-                r.id: state.pickled(
-                    (
-                        r,
-                        tuple(
-                            (link.text, link.record.id if link.record else None)
-                            for link in site.related[r.id]
-                        ),
-                        tuple(b.id for b in site.backlinks.get(r.id, ())),
-                    )
-                )
-                for r in site.records
-            },
+            chunks=chunks,
+            chunk_of=chunk_of,
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
             entries=state.pickled({e.id: e for e in entries}),

@@ -552,24 +552,27 @@ def record_files(entries: Sequence[Entry]) -> tuple[int, list[int]]:
     count = 1
     while count * RECORDS_PER_FILE < len(entries):
         count *= 2
-    frequency: Counter[str] = Counter()
-    for entry in entries:
-        frequency.update(entry.own)
-    # Each word's place in the order of rarity, fewest records first, then by the word
-    # (placeholders and numbers have none).
+    frequency = Counter(itertools.chain.from_iterable(entry.own for entry in entries))
+    # Each word's place in the order of rarity, fewest records first, then by the word;
+    # placeholders and numbers rank after every word (they have no place).
     words = sorted((n, w) for w, n in frequency.items() if w != "*" and not is_digits(w))
-    rank = {w: k for k, (_, w) in enumerate(words)}
-    members: Counter[str] = Counter()
-    hashed: dict[str, int] = {}  # the file of each group, hashed once
+    unplaced = len(words)
+    rank = dict.fromkeys(frequency, unplaced)
+    rank.update((w, k) for k, (_, w) in enumerate(words))
+    place = rank.__getitem__
+    members: dict[str, int] = {}
+    hashed: dict[tuple[str, int], int] = {}  # the file of each group, hashed once
     files = []
     for entry in entries:
-        ranked = [rank[w] for w in entry.own if w in rank]
-        word = words[min(ranked)][1] if ranked else ""
-        group = f"{word}\0{members[word] // RECORDS_PER_FILE}"
-        members[word] += 1
-        if group not in hashed:
-            hashed[group] = fnv1a(group) % count
-        files.append(hashed[group])
+        rarest = min(map(place, entry.own), default=unplaced)
+        word = words[rarest][1] if rarest < unplaced else ""
+        before = members.get(word, 0)
+        members[word] = before + 1
+        group = (word, before // RECORDS_PER_FILE)
+        file = hashed.get(group)
+        if file is None:
+            file = hashed[group] = fnv1a(f"{word}\0{group[1]}") % count
+        files.append(file)
     return count, files
 
 

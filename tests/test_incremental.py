@@ -1020,11 +1020,25 @@ def test_serve_finds_the_summaries_its_last_build_unpickled(
     real_loads = pickle.loads
     summaries_read: list[str] = []
 
+    def summaries_in(value: object) -> list[str]:
+        """The ids of the summaries an unpickled value holds: one record as the links
+        keep it, or a chunk of them, (id, that) pairs."""
+        if isinstance(value, tuple) and value and isinstance(value[0], Record):
+            return [value[0].id]
+        if isinstance(value, tuple) and all(isinstance(pair, tuple) for pair in value):
+            return [i for _, kept in value for i in summaries_in(kept)]
+        return []
+
     def counting(blob: bytes) -> object:
         value = real_loads(blob)
-        if isinstance(value, tuple) and value and isinstance(value[0], Record):
-            summaries_read.append(value[0].id)
+        summaries_read.extend(summaries_in(value))
         return value
+
+    def kept_now() -> tuple[int, int]:
+        """How many summaries, and how many dicts (entries, rows), this process keeps."""
+        values = state._unpickled.values()
+        summaries = sum(len(summaries_in(value)) for value in values)
+        return summaries, sum(isinstance(value, dict) for value in values)
 
     monkeypatch.setattr(state.pickle, "loads", counting)
     content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
@@ -1042,16 +1056,19 @@ def test_serve_finds_the_summaries_its_last_build_unpickled(
         assert result.code == 0, result.err
         assert ("update: 1 record changed, shown on" in result.err) == shows, result.err
         if shows:
-            assert len(summaries_read) == (0 if kept else 4)
+            # As a new process: the chunk of four, and the summary each earlier retitle
+            # made (r1's, before r2's retitle).
+            assert len(summaries_read) == (0 if kept else 4 + n - 1)
         assert _bytes(out) == _fresh(content, tmp_path, run)
-    # What is kept: the four summaries the links held when last read, the one the last
-    # edit made (its old one goes when the links are read next), the search entries and
-    # the list rows; not the summaries the edits before replaced.
-    assert len(state._unpickled) == (4 + 1 + 2 if kept else 0)
+    # What is kept: the full build's chunk of four summaries (kept whole, the two that
+    # were retitled since included), the summary the first retitle made (the links held
+    # it when last read), the one the last edit made, the search entries and the list
+    # rows; nothing else the edits made.
+    assert kept_now() == ((4 + 1 + 1, 2) if kept else (0, 0))
     # A full build (a record added) keeps what it wrote, and nothing of the one before.
     (content / "errors" / "r4.yaml").write_text(_record(4))
     assert "full build: 1 record added" in run(*command).err
-    assert len(state._unpickled) == (5 + 2 if kept else 0)
+    assert kept_now() == ((5, 2) if kept else (0, 0))
     assert _bytes(out) == _fresh(content, tmp_path, run)
 
 
@@ -1154,7 +1171,6 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
     records again: it has what linking them all gives, problems included, options a
     reworded message names or no longer names too. Another change (a line) links them
     all."""
-    import pickle
 
     from errdex import link as link_module
     from errdex import plan, state
@@ -1170,7 +1186,7 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
     assert not isinstance(found, str)
     links = state.links(found)
     assert links is not None
-    old = {rid: pickle.loads(blob) for rid, blob in links.records.items()}
+    old = state.all_stored(links)
     summaries = {rid: value[0] for rid, value in old.items()}
 
     def agrees(now: dict[str, Any], changed: set[str]) -> set[str]:
