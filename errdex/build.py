@@ -98,12 +98,14 @@ def build(options: Options) -> Result:
     state_file = state.path_for(options.cache, options.out) if options.cache else None
     # Builds into one output take turns, from reading the state to recording what they
     # wrote, so neither works from a state the other is changing.
-    with output_lock(options.out), _few_collections():
+    with output_lock(options.out), _few_collections(), contextlib.ExitStack() as cleanup:
         if options.cache:
             state.sweep(options.cache)
             _Stash.sweep(options.cache)
         previous = state.load(state_file, options.out) if state_file else "no cache (--no-cache)"
         chosen = plan.decide(options, key, previous)
+        if isinstance(chosen, plan.Partial):
+            cleanup.callback(chosen.close)
         if options.verbose:
             print(f"errdex: {chosen}", file=sys.stderr)
         if isinstance(chosen, plan.UpToDate):
@@ -683,14 +685,17 @@ def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
     lists = update.lists
     renderer.rows.update(update.rows)
     kept = update.search_kept
+    made = update.index_made.result() if update.index_made is not None else {}
 
     def wanted(rel: str) -> bool:
         return rel in lists or (not kept and rel.startswith("search/"))
 
-    files, names = renderer.some_site_files(update.site, wanted, update.entries, kept)
+    files, names = renderer.some_site_files(
+        update.site, wanted, update.entries, kept or tuple(sorted(made))
+    )
     if set(names) != update.listed:
         raise _ListsChanged("the files that list errors would change")
-    return files
+    return {**files, **made}
 
 
 def _progress(total: int) -> Callable[..., None]:

@@ -7,7 +7,10 @@ the arguments of each task and its results travel between processes.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -84,3 +87,58 @@ def _adopt(func: Callable[[Any], Any]) -> None:
 def _run(arg: Any) -> Any:
     assert _task is not None
     return _task(arg)
+
+
+class Aside(Generic[R]):
+    """One function run in a forked process while this one goes on; ``result`` reads what
+    it returned back through a pipe. Without ``fork`` (or where the system has none) it
+    runs in this process when its result is asked for, and so it does should the forked
+    one fail in any way: what fails is then raised here, as it would have been.
+
+    Fork it before this process holds much that it will change: each page either process
+    writes to after the fork is copied, and Python writes to every object it reads (its
+    count of references). ``close`` stops a forked process whose result is not wanted."""
+
+    def __init__(self, func: Callable[[], R], fork: bool = True) -> None:
+        self.func = func
+        self.pid = 0
+        self.pipe = -1
+        if not fork or not hasattr(os, "fork"):
+            return
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the forked process: whatever happens, it ends here
+            code = 1
+            try:
+                os.close(read)
+                with os.fdopen(write, "wb") as pipe:
+                    pickle.dump(func(), pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        self.pid, self.pipe = pid, read
+
+    def result(self) -> R:
+        if not self.pid:
+            return self.func()
+        with os.fdopen(self.pipe, "rb") as pipe:
+            self.pipe = -1
+            data = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        if os.waitstatus_to_exitcode(status) != 0:
+            return self.func()
+        value: R = pickle.loads(data)
+        return value
+
+    def close(self) -> None:
+        """Stop the forked process, if it runs, and forget it."""
+        if self.pipe >= 0:
+            os.close(self.pipe)
+            self.pipe = -1
+        if self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = 0

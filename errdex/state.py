@@ -168,6 +168,11 @@ def keep_unpickled() -> None:
     _keeping = True
 
 
+def keeping() -> bool:
+    """Whether this process keeps what builds unpickle (``keep_unpickled``)."""
+    return _keeping
+
+
 def unpickled(blob: bytes) -> Any:
     """``pickle.loads(blob)``; taken from memory, once read or written, when keeping."""
     if not _keeping:

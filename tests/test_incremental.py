@@ -4,8 +4,10 @@ build from nothing gives, byte for byte."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -938,6 +940,141 @@ def test_an_edit_of_what_other_pages_show_is_an_update_that_gives_a_fresh_builds
         if before[rel][0] == data:
             assert before[rel][1] == mtime, rel
     del fresh
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every update that rewords a message makes its search index aside, whatever the
+    site's size; the process ids of the forks made aside, in order (0: run in this one)."""
+    from errdex import parallel, plan
+
+    monkeypatch.setattr(plan, "INDEX_ASIDE_FROM", 0)
+    made: list[int] = []
+    real = parallel.Aside.__init__
+
+    def recording(self, func, fork=True):  # type: ignore[no-untyped-def]
+        real(self, func, fork)
+        made.append(self.pid)
+
+    monkeypatch.setattr(parallel.Aside, "__init__", recording)
+    return made
+
+
+@pytest.mark.parametrize("edit", ["message", "message another names", "two records", "back"])
+def test_a_search_index_made_aside_is_the_one_a_fresh_build_makes(
+    edit: str,
+    forks: list[int],
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """A reworded message's index is made by a forked process from the entries the state
+    keeps, while the build links and renders the rest: the site is a fresh build's."""
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
+    build()
+    errors = content / "errors"
+
+    def change(name: str, old: str, new: str) -> None:
+        path = errors / name
+        path.write_text(path.read_text().replace(old, new, 1))
+
+    if edit == "message":
+        change("r2.yaml", "Part 2 of the", "Part two of the")
+    elif edit == "message another names":  # r1's entry names nothing, then r7
+        (errors / "r1.yaml").write_text(_stated(1, ["Part twenty is gone"]))
+        build()
+        forks.clear()
+        change("r7.yaml", "Part 7 of the --tensor-parallel-size check", "Part twenty is gone")
+    elif edit == "two records":
+        change("r3.yaml", "source:", "meaning: Now it is explained.\nsource:")
+        change("r6.yaml", "Part 6 of the", "Part six of the")
+    elif edit == "back":  # reworded, then as it was: the second index is the first's
+        change("r2.yaml", "Part 2 of the", "Part two of the")
+        build()
+        forks.clear()
+        change("r2.yaml", "Part two of the", "Part 2 of the")
+    before = snapshot(out)
+    said = build()
+    assert "update: " in said and "; search index made aside" in said, said
+    assert len(forks) == 1 and forks[0] > 0  # forked, not run in this process
+    after = _bytes(out)
+    assert after == _fresh(content, tmp_path, run)
+    # The index changed, and the files it kept kept their times.
+    index = [rel for rel in after if rel.startswith("search/words/")]
+    assert any(after[rel] != before[rel][0] for rel in index)
+    now = snapshot(out)
+    assert all(now[rel][1] == before[rel][1] for rel in index if after[rel] == before[rel][0])
+
+
+def test_a_search_index_whose_fork_fails_is_made_in_the_build(
+    forks: list[int],
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A forked process that dies (out of memory, say) costs time, not the index: the
+    build makes it itself, the same."""
+    from errdex import plan
+
+    parent = os.getpid()
+    real = plan.index_files
+
+    def dies_if_forked(*args):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args)
+
+    monkeypatch.setattr(plan, "index_files", dies_if_forked)
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
+    build()
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("Part 2 of the", "Part two of the", 1))
+    assert "; search index made aside" in build()
+    assert forks[0] > 0
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_serve_makes_the_search_index_itself(
+    forks: list[int],
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """serve keeps every entry unpickled and runs threads: it forks nothing."""
+    from errdex import state
+
+    monkeypatch.setattr(state, "_keeping", True)
+    monkeypatch.setattr(state, "_unpickled", {})
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
+    build()
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("Part 2 of the", "Part two of the", 1))
+    said = build()
+    assert "update: " in said and "made aside" not in said, said
+    assert forks == []
+    assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+def test_an_index_made_aside_for_a_plan_that_needs_none_is_stopped(
+    forks: list[int],
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """A reworded message whose update turns out to be a full build (here it gives an
+    option its page) leaves no process behind."""
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
+    build()
+    path = content / "errors" / "r4.yaml"
+    path.write_text(path.read_text().replace("--tensor-parallel-size check", "--new-knob check", 1))
+    said = build()
+    assert "full build: " in said and "the options that have pages changed" in said, said
+    assert len(forks) == 1 and forks[0] > 0
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forks[0], os.WNOHANG)  # reaped: no such child any more
+    assert _bytes(out) == _fresh(content, tmp_path, run)
 
 
 def test_updates_of_what_other_pages_show_build_on_one_another(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
