@@ -52,13 +52,14 @@ class Links:
     """Record id → how search sees it (``search.Entry``), pickled as one: an update that
     changed what other pages show of a few records builds the search index again from
     these rather than from every message."""
-    entries_changed: dict[str, Any] = field(default_factory=dict)
-    """The entries updates replaced since (``LinksChange``)."""
+    entries_changed: list[bytes] = field(default_factory=list)
+    """The entries updates replaced since (``LinksChange.entries``), in order; read by
+    ``changed_entries``, where search's entries are wanted."""
     records_changed: dict[str, bytes] = field(default_factory=dict, repr=False)
     """The records updates replaced since (``LinksChange.records``), a pickle each."""
     rows: bytes = field(default=b"", repr=False)
     """The rows of lists as the full build rendered them (``Renderer.rows``), pickled as
-    one; those of the records in ``entries_changed`` are out of date."""
+    one; those of the records in ``changed_entries`` are out of date."""
     lists_digest: bytes = b""
     """The digest of the file that keeps ``entries`` and ``rows`` (``*.lists``, beside the
     state file): they are most of the links' bytes, and only an update that renders the
@@ -94,9 +95,11 @@ class State:
     links_digest: bytes = b""
     """The digest of that file, as last read or written."""
     links_file: str = ""
-    relinked: list[LinksChange] = field(default_factory=list)
+    relinked: list[bytes] = field(default_factory=list)
     """What updates changed in the links since the full build wrote them (kept in the
-    journal), applied in order when the links are read."""
+    journal), each a pickled ``LinksChange``, applied in order when the links are read:
+    a build that reads no links (a prose edit) unpickles none, nor imports what they
+    hold (search's entries)."""
     cwd: str = field(default_factory=os.getcwd)
     """The working folder of the build that made it: the paths its problems and the
     records it keeps name are shown from there."""
@@ -110,7 +113,9 @@ class LinksChange:
     records: dict[str, bytes]
     groups: dict[tuple[str, str], tuple[str, ...]]
     option_names: dict[str, tuple[str, ...]] | None
-    entries: dict[str, Any]
+    entries: bytes
+    """Record id → its entry as search sees it now, pickled on its own: a build that
+    reads the links but no entries (a prose edit) unpickles none, nor imports search."""
 
 
 SUMMARIES_PER_CHUNK = 32
@@ -129,6 +134,15 @@ def chunked(stored: dict[str, Any]) -> tuple[list[bytes], dict[str, int]]:
         chunk_of.update(dict.fromkeys(some, len(chunks)))
         chunks.append(pickled(tuple((rid, stored[rid]) for rid in some)))
     return chunks, chunk_of
+
+
+def changed_entries(links: Links) -> dict[str, Any]:
+    """The search entries updates replaced since the full build (``Links.entries_changed``),
+    the last of each record's."""
+    out: dict[str, Any] = {}
+    for blob in links.entries_changed:
+        out.update(unpickled(blob))
+    return out
 
 
 def stored(links: Links, record_id: str) -> Any:
@@ -192,13 +206,14 @@ def pickled(value: Any) -> bytes:
 
 def _prune(found: Links) -> None:
     """Keep what the records of ``found`` are pickled as, and its search entries and
-    list rows: when a full build saves them, all three; when they are read, the records'
-    and the only dicts kept (those of the full build that wrote them, as updates pickle
-    no dicts)."""
+    list rows: when a full build saves them, all of them; when they are read, the
+    records', the entries updates replaced, and every dict kept (the entries and rows of
+    the full build that wrote them are read later, and the only other dicts are entries
+    updates made since, which a full build's save drops)."""
     global _unpickled
     if not _keeping:
         return
-    wanted = {*found.chunks, *found.records_changed.values()}
+    wanted = {*found.chunks, *found.records_changed.values(), *found.entries_changed}
     if found.entries or found.rows:
         wanted.update((found.entries, found.rows))
     else:
@@ -300,14 +315,15 @@ def links(state: State) -> Links | None:
             return None
         try:
             found = pickle.loads(read[1])
+            changes: list[LinksChange] = [unpickled(blob) for blob in state.relinked]
         except Exception:
             return None
         if not isinstance(found, Links):
             return None
-        for change in state.relinked:
+        for change in changes:
             found.records_changed.update(change.records)
             found.groups.update(change.groups)
-            found.entries_changed.update(change.entries)
+            found.entries_changed.append(change.entries)
             if change.option_names is not None:
                 found.option_names = change.option_names
         _prune(found)
@@ -374,8 +390,9 @@ def note(
     state.files.update(files)
     state.outputs.update(outputs)
     state.lines.update(lines or {})
-    if links is not None:
-        state.relinked.append(links)
+    changed = None if links is None else pickled(links)
+    if changed is not None:
+        state.relinked.append(changed)
     if out is not None:
         # An update that rewrote api/errors.json made it a new file.
         state.stamp = stamp(out)
@@ -384,7 +401,7 @@ def note(
         "outputs": outputs,
         "warnings": state.warnings,
         "lines": lines or {},
-        "links": links,
+        "links": changed,
         "stamp": state.stamp if out is not None else None,
     }
     payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)

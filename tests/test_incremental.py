@@ -749,6 +749,34 @@ def test_a_build_with_nothing_to_do_loads_no_parser_or_renderer(tmp_path: Path, 
     assert done.stdout.strip() == "[]"
 
 
+def test_a_prose_edit_after_a_reworded_message_reads_no_search_entries(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    """The journal keeps what the rewording changed in the links, search's entries among
+    them; a prose edit after it reads no links, and imports nothing of search."""
+    import subprocess
+    import sys
+
+    content = make_content(tmp_path, _stated_site(tmp_path))
+    argv = ["build", "--content", str(content), "--out", str(tmp_path / "public")]
+    argv += ["--cache", str(tmp_path / "cache"), "-v"]
+    assert run(*argv).code == 0
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("Part 2 of the", "Part two of the", 1))
+    assert "update: 1 record changed, shown on" in run(*argv).err
+    path = content / "errors" / "r4.yaml"
+    path.write_text(path.read_text().replace("What it means", "What it says", 1))
+    program = (
+        "import sys\n"
+        "from errdex.cli import main\n"
+        f"assert main({argv!r}) == 0\n"
+        "print('errdex.search' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert "errdex: update: 1 record changed\n" in done.stderr, done.stderr
+    assert done.stdout.strip() == "False"
+
+
 STATED = """\
 id: "{id}"
 repo: {repo}
@@ -1200,8 +1228,8 @@ def test_serve_finds_the_summaries_its_last_build_unpickled(
     # What is kept: the full build's chunk of four summaries (kept whole, the two that
     # were retitled since included), the summary the first retitle made (the links held
     # it when last read), the one the last edit made, the search entries and the list
-    # rows; nothing else the edits made.
-    assert kept_now() == ((4 + 1 + 1, 2) if kept else (0, 0))
+    # rows, and the entries each retitle made (dicts too); nothing else the edits made.
+    assert kept_now() == ((4 + 1 + 1, 2 + 2) if kept else (0, 0))
     # A full build (a record added) keeps what it wrote, and nothing of the one before.
     (content / "errors" / "r4.yaml").write_text(_record(4))
     assert "full build: 1 record added" in run(*command).err
