@@ -30,7 +30,8 @@ def test_the_benchmark_times_errdex_and_sees_only_the_edited_files_change(
 def test_the_edit_benchmark_makes_each_kind_of_edit_and_its_page_shows_it(
     tmp_path: Path, capsys: Any
 ) -> None:
-    records = corpus.generate_many(20, seed=1)  # block meanings that hold ': '
+    # Block meanings that hold ': '; records for three rounds of edits, each of another.
+    records = corpus.generate_many(40, seed=1)
     bench.bench_errdex(records, tmp_path)
     capsys.readouterr()
     edits = bench._edits(records, tmp_path / "content")
@@ -38,7 +39,7 @@ def test_the_edit_benchmark_makes_each_kind_of_edit_and_its_page_shows_it(
     assert len({path for _, path, _, _, _ in edits}) == 5
     assert bench._prose_target(records) not in {
         n
-        for n in range(20)
+        for n in range(40)
         if tmp_path / "content" / corpus.record_path(n, records[n])
         in {path for _, path, _, _, _ in edits}
     }
@@ -52,17 +53,23 @@ def test_the_edit_benchmark_makes_each_kind_of_edit_and_its_page_shows_it(
         ("title", "1.0"),
         ("related added", "1.0"),
     ]
-    assert kinds == each + each  # as new processes, then saved while serve runs
+    assert kinds == each * 3 + each * 3  # as new processes, then saved while serve runs
     processes, in_serve = shown.split("saved while serve runs:")
+    # The slowest of each kind's three, after each's lines.
+    for part in (processes, in_serve):
+        (slowest,) = [line for line in part.splitlines() if "slowest of 3: " in line]
+        assert re.findall(r"(\w[\w ]*?) [\d.]+ s \(median [\d.]+\)", slowest) == [
+            kind for kind, _ in each
+        ]
     # Each is an update, not a full build, and says what it rendered.
     lines = [line for line in processes.splitlines() if "target <=" in line]
     assert all("update: 1 record changed" in line for line in lines), lines
-    assert "shown on" not in lines[0]  # prose shows nowhere else
-    assert all("shown on" in line for line in lines[1:])
+    for line in lines:  # prose shows nowhere else; every other kind does
+        assert ("shown on" in line) == (not line.startswith("  prose ")), line
     # serve says what it re-rendered: the edited record, of another five.
     served = [line for line in in_serve.splitlines() if "target <=" in line]
-    assert all(re.search(r" [12] of 20 error pages re-rendered \(changed: ", x) for x in served)
-    assert len({line.split("(changed: ")[1].split(")")[0] for line in served}) == 5
+    assert all(re.search(r" \d of 40 error pages re-rendered \(changed: ", x) for x in served)
+    assert len({line.split("(changed: ")[1].split(")")[0] for line in served}) == 15
 
 
 def test_the_report_gives_errdex_ratio_to_each_peer(capsys) -> None:  # type: ignore[no-untyped-def]
