@@ -910,3 +910,60 @@ def test_the_list_of_every_error_is_the_bytes_of_its_document(
         ],
     )
     assert mirror.index_bytes(site) == mirror.dumps(mirror.index_document(site))
+
+
+@SETTINGS
+@given(
+    base=_record_texts,
+    records=st.lists(
+        st.tuples(_record_texts, _record_texts, _record_texts, _record_texts, _record_texts),
+        min_size=1,
+        max_size=5,
+        unique_by=lambda r: r[0],
+    ),
+    changes=st.lists(st.tuples(st.integers(0, 4), _record_texts, _record_texts), max_size=3),
+    moved=st.booleans(),
+)
+@example(base="", records=[("a", "t", "m", "E", "r")], changes=[(0, "},\n {", "\\")], moved=False)
+def test_the_list_of_every_error_made_again_from_the_last_is_made_whole(
+    base: str,
+    records: list[tuple[str, str, str, str, str]],
+    changes: list[tuple[int, str, str]],
+    moved: bool,
+) -> None:
+    """An update's api/errors.json, made from the last build's by writing the retitled
+    or reworded errors again (``mirror.index_bytes_again``), is the file made whole; when
+    errors changed places, it is that or nothing, never another file; nor is it made
+    from a file cut short."""
+    from types import SimpleNamespace
+
+    from errdex import mirror
+
+    def site_of(rows: list[tuple[str, str, str, str, str]]) -> Any:
+        return SimpleNamespace(
+            config=SimpleNamespace(base_url=base),
+            records=[
+                SimpleNamespace(
+                    id=rid, title=title, message=SimpleNamespace(display=msg), exception=x, repo=r
+                )
+                for rid, title, msg, x, r in rows
+            ],
+        )
+
+    before = mirror.index_bytes(site_of(records))
+    rows = list(records)
+    changed = set()
+    for n, title, message in changes:
+        n %= len(rows)
+        rows[n] = (rows[n][0], title, message, rows[n][3], rows[n][4])
+        changed.add(rows[n][0])
+    if moved:  # an error moves when its own line does: an update renders it again
+        rows = rows[1:] + rows[:1]
+        changed.add(rows[-1][0])
+    after = site_of(rows)
+    made = mirror.index_bytes_again(before, after, sorted(changed))
+    if moved and len(rows) > 1:
+        assert made is None or made == mirror.index_bytes(after)
+    else:
+        assert made == mirror.index_bytes(after)
+    assert mirror.index_bytes_again(before[:-1], after, sorted(changed)) is None
