@@ -683,7 +683,7 @@ def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
     """The lists, indexes, search files and feed that show what an update changed."""
     assert update.site is not None
     lists = update.lists
-    renderer.rows.update(update.rows)
+    renderer.start_from(update.rows, update.rows_stale)
     kept = update.search_kept
     made = update.index_made.result() if update.index_made is not None else {}
     again = _index_again(update)

@@ -113,8 +113,11 @@ class Partial:
     entries: list[Entry] | None = None
     """Every record of ``site`` as search sees it, in order, when the search index is
     made again."""
-    rows: dict[tuple[str, str, bool, bool], str] = field(default_factory=dict)
-    """The rows of lists the last builds rendered that are still true, as text."""
+    rows: Mapping[tuple[str, str, bool, bool], str] = field(default_factory=dict)
+    """The rows of lists the full build rendered, as text (``Renderer.start_from``); not
+    to be changed (serve keeps them for its next build)."""
+    rows_stale: frozenset[str] = frozenset()
+    """The ids whose ``rows`` are out of date."""
     search_kept: tuple[str, ...] = ()
     """The search index's files, when what search sees of every record is as the last
     build indexed it (a first analysis, a title, a related entry): they keep their bytes,
@@ -450,7 +453,9 @@ def _relinked(
         # Search sees every record as the last build did, at the same place, earlier
         # wordings included: the index's files hold no title.
         search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
-        searched = _changed_entries(site, shown_ids)
+        # Nor does any other file: the entries the state keeps stay as true as they are
+        # used, and none is made (nor search imported).
+        searched: dict[str, Entry] = {}
     elif aside is not None:
         index_made = aside
         searched = _changed_entries(site, shown_ids)
@@ -458,8 +463,9 @@ def _relinked(
         searched, differ = _entries(site, links, shown_ids)
         entries = list(searched.values())
         searched = {i: searched[i] for i in shown_ids | differ}
-    stale = shown_ids | state.changed_entries(links).keys()
-    rows = {key: row for key, row in state.unpickled(links.rows).items() if key[0] not in stale}
+    # The rows of the records whose summaries changed since the full build are out of
+    # date: they are among those updates linked again.
+    stale = frozenset(shown_ids | links.records_changed.keys())
     # What linking warns of is found again for the records linked again; for the others
     # it is as it was (at the lines the state keeps).
     relinked_files = None if again is None else {site.by_id[i].file for i in again}
@@ -487,9 +493,12 @@ def _relinked(
         site=site,
         lists=frozenset(lists),
         listed=frozenset(previous.outputs.keys() - error_files),
-        links=state.LinksChange(relinked, groups, option_names, state.pickled(searched)),
+        links=state.LinksChange(
+            relinked, groups, option_names, state.pickled(searched) if searched else b""
+        ),
         entries=entries,
-        rows=rows,
+        rows=state.unpickled(links.rows),
+        rows_stale=stale,
         search_kept=search_kept,
         index_made=index_made,
     )

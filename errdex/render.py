@@ -273,9 +273,11 @@ class Renderer:
             key = (r.id, root, show_line, show_repo)
             found = rows.get(key)
             if found is None:
-                found = rows[key] = macro(r, root, show_line=show_line, show_repo=show_repo)
-            elif type(found) is str:  # kept by the state as text
-                found = rows[key] = Markup(found)
+                text = self._kept.get(key) if r.id not in self._stale else None
+                if text is None:
+                    found = rows[key] = macro(r, root, show_line=show_line, show_repo=show_repo)
+                else:  # kept by the state as text
+                    found = rows[key] = Markup(text)
             return found  # type: ignore[return-value]
 
         def rows_of(
@@ -309,10 +311,18 @@ class Renderer:
         self.assets = hashed_assets(theme)
         macro = self.env.get_template("_macros.html").module.error_row  # type: ignore[attr-defined]
         self.rows = rows
-        """The rows rendered so far (Markup), and those an update starts from: the rows the
-        last builds kept, as text (the state keeps them as ``str``, which unpickles three
-        times faster)."""
+        """The rows rendered so far (Markup)."""
+        self._kept: Mapping[tuple[str, str, bool, bool], str] = {}
+        self._stale: frozenset[str] = frozenset()
         self.entries: list[Entry] = []
+
+    def start_from(
+        self, kept: Mapping[tuple[str, str, bool, bool], str], stale: frozenset[str]
+    ) -> None:
+        """Take the rows of lists a full build rendered (``kept``, as text: the state keeps
+        them as ``str``, which unpickles three times faster than Markup), but for those of
+        the ids ``stale``, rather than render them again. ``kept`` is only read."""
+        self._kept, self._stale = kept, stale
 
     def warm(self) -> None:
         """Compile the error page and load the lexers now: forked workers then share them."""

@@ -115,7 +115,8 @@ class LinksChange:
     option_names: dict[str, tuple[str, ...]] | None
     entries: bytes
     """Record id → its entry as search sees it now, pickled on its own: a build that
-    reads the links but no entries (a prose edit) unpickles none, nor imports search."""
+    reads the links but no entries (a prose edit) unpickles none, nor imports search;
+    b"" when the update made none (it kept the search index)."""
 
 
 SUMMARIES_PER_CHUNK = 32
@@ -141,7 +142,8 @@ def changed_entries(links: Links) -> dict[str, Any]:
     the last of each record's."""
     out: dict[str, Any] = {}
     for blob in links.entries_changed:
-        out.update(unpickled(blob))
+        if blob:  # b"": the update made none
+            out.update(unpickled(blob))
     return out
 
 
