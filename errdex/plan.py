@@ -123,9 +123,9 @@ class Partial:
     build indexed it (a first analysis, a title, a related entry): they keep their bytes,
     and are not made again."""
     index_made: parallel.Aside[dict[str, bytes]] | None = None
-    """The search index's files, made again while this process linked and renders the
-    rest (``INDEX_ASIDE_FROM``); ``entries`` is then None. Whoever runs the plan closes
-    it (``close``)."""
+    """The search index's files, made again while this process linked the rest (it waits
+    for them before it renders the lists: ``INDEX_ASIDE_FROM``); ``entries`` is then
+    None. Whoever runs the plan closes it (``close``)."""
 
     def close(self) -> None:
         """Stop making what this plan made aside, if it is not needed after all."""
@@ -225,8 +225,9 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
 INDEX_ASIDE_FROM = 2_000
 """An update that rewords a message of a site with this many records makes the search
 index again in a forked process, from the entries the state keeps, while this one links
-and renders the rest. Measured on 2 cores (message edits, median of 10): 0.245 s against
-0.248 at 1,000 records, 0.307 against 0.319 at 2,000, about 0.8 against 1.0 at 10,000.
+the rest. Measured on 2 cores (message edits, median of 10): 0.245 s against 0.248 at
+1,000 records, 0.307 against 0.319 at 2,000; at 10,000, with the summaries' chunks of
+the same day, 0.82 against 1.03 before both (median of 4, in a slow spell).
 Below this a fork gains too little to be worth a process."""
 
 
@@ -261,7 +262,7 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     entries = [entry_of(e.index, fresh[i]) if i in fresh else e for i, e in kept.items()]
     records: list[Record] = []
     if links.config.releases:
-        records = [fresh.get(i, kept[0]) for i, kept in state.all_stored(links).items()]
+        records = [fresh.get(i, held[0]) for i, held in state.all_stored(links).items()]
     index = Index.build([*entries, *old_entries(records, links.config, len(entries))])
     return {rel: mirror.dumps_compact(data) for rel, data in index.files().items()}
 

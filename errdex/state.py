@@ -59,7 +59,7 @@ class Links:
     """The records updates replaced since (``LinksChange.records``), a pickle each."""
     rows: bytes = field(default=b"", repr=False)
     """The rows of lists as the full build rendered them (``Renderer.rows``), pickled as
-    one; those of the records in ``changed_entries`` are out of date."""
+    one; those of the records in ``records_changed`` are out of date."""
     lists_digest: bytes = b""
     """The digest of the file that keeps ``entries`` and ``rows`` (``*.lists``, beside the
     state file): they are most of the links' bytes, and only an update that renders the
@@ -211,7 +211,8 @@ def _prune(found: Links) -> None:
     list rows: when a full build saves them, all of them; when they are read, the
     records', the entries updates replaced, and every dict kept (the entries and rows of
     the full build that wrote them are read later, and the only other dicts are entries
-    updates made since, which a full build's save drops)."""
+    updates made since, which a full build's save drops). The journal's changes to the
+    links are not kept: they are unpickled again each time the links are read."""
     global _unpickled
     if not _keeping:
         return
