@@ -11,6 +11,7 @@ import contextlib
 import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -91,9 +92,11 @@ def _run(arg: Any) -> Any:
 
 class Aside(Generic[R]):
     """One function run in a forked process while this one goes on; ``result`` reads what
-    it returned back through a pipe. Without ``fork`` (or where the system has none) it
-    runs in this process when its result is asked for, and so it does should the forked
-    one fail in any way: what fails is then raised here, as it would have been.
+    it returned back through a pipe. Without ``fork`` (where the system has none, cannot
+    make another process now, or this process runs other threads, whose locks a fork
+    would copy held) it runs in this process when its result is asked for, and so it does
+    should the forked one fail in any way: what fails is then raised here, as it would
+    have been.
 
     Fork it before this process holds much that it will change: each page either process
     writes to after the fork is copied, and Python writes to every object it reads (its
@@ -103,31 +106,50 @@ class Aside(Generic[R]):
         self.func = func
         self.pid = 0
         self.pipe = -1
-        if not fork or not hasattr(os, "fork"):
+        if fork and hasattr(os, "fork") and threading.active_count() == 1:
+            self._fork()
+
+    def _fork(self) -> None:
+        try:
+            read, write = os.pipe()
+        except OSError:  # no descriptors left: the function runs here
             return
-        read, write = os.pipe()
-        pid = os.fork()
+        # Interrupts wait until each process is where it handles them: a KeyboardInterrupt
+        # raised in the child before its try would run this process's code in it.
+        held = _block(signal.SIG_BLOCK)
+        try:
+            pid = os.fork()
+        except OSError:  # no process to be had
+            os.close(read)
+            os.close(write)
+            _block(signal.SIG_SETMASK, held)
+            return
         if pid == 0:  # the forked process: whatever happens, it ends here
             code = 1
             try:
+                _block(signal.SIG_SETMASK, held)
                 os.close(read)
                 with os.fdopen(write, "wb") as pipe:
-                    pickle.dump(func(), pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump(self.func(), pipe, protocol=pickle.HIGHEST_PROTOCOL)
                 code = 0
             finally:
                 os._exit(code)
         os.close(write)
         self.pid, self.pipe = pid, read
+        _block(signal.SIG_SETMASK, held)
 
     def result(self) -> R:
         if not self.pid:
             return self.func()
-        with os.fdopen(self.pipe, "rb") as pipe:
-            self.pipe = -1
-            data = pipe.read()
-        _, status = os.waitpid(self.pid, 0)
+        try:
+            with os.fdopen(self.pipe, "rb") as pipe:
+                self.pipe = -1
+                data = pipe.read()
+            status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        except OSError:  # the child reaped elsewhere (SIGCHLD ignored), say
+            status = 1
         self.pid = 0
-        if os.waitstatus_to_exitcode(status) != 0:
+        if status != 0:
             return self.func()
         value: R = pickle.loads(data)
         return value
@@ -140,5 +162,16 @@ class Aside(Generic[R]):
         if self.pid:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
             self.pid = 0
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _block(how: int, mask: Iterable[int] = _INTERRUPTS) -> set[int]:
+    """``signal.pthread_sigmask`` where there is one; the mask before."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return set()
+    return {int(s) for s in signal.pthread_sigmask(how, mask)}

@@ -977,6 +977,8 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     from errdex import parallel, plan
 
     monkeypatch.setattr(plan, "INDEX_ASIDE_FROM", 0)
+    # A thread an earlier test of this worker left behind would keep the fork from being made.
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: 1)
     made: list[int] = []
     real = parallel.Aside.__init__
 
