@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TextIO, overload
 
-from . import __version__, search
+from . import __version__, avoid, search
 
 MAX_BYTES = 64 * 1024 * 1024
 """Largest file of an index read or fetched: a bigger one is refused, not read."""
@@ -305,6 +305,9 @@ class Page:
     """False when the record says ``triage: false``: ``errdex triage`` never names it."""
     releases: tuple[str, ...] = ()
     """The releases that raise the record, oldest first, when it lists them."""
+    ways: tuple[tuple[str, tuple[dict[str, Any], ...]], ...] = ()
+    """How to avoid the error, derived from the code: each way's words and its terms
+    (``avoid.document``), for hints with the paste's values."""
 
 
 @dataclass
@@ -348,6 +351,7 @@ def site_source(store: Store) -> Source:
                 str(document["json_url"]),
                 document.get("triage", True) is not False,
                 _release_names(document.get("releases")),
+                _ways(document.get("avoid")),
             )
         except (KeyError, TypeError, AttributeError):
             raise _damaged(store, rel, "lacks title and url") from None
@@ -370,6 +374,22 @@ def _release_names(releases: Any) -> tuple[str, ...]:
     return tuple(str(r["release"]) for r in releases if isinstance(r, dict) and "release" in r)
 
 
+def _ways(avoided: Any) -> tuple[tuple[str, tuple[dict[str, Any], ...]], ...]:
+    """The ways of a record document's ``avoid``; none where it has none, or where it
+    is not shaped as errdex writes it (a hint is no reason to refuse the answer)."""
+    if not isinstance(avoided, dict) or not isinstance(avoided.get("ways"), list):
+        return ()
+    found = []
+    for way in avoided["ways"]:
+        if not isinstance(way, dict) or not isinstance(way.get("text"), str):
+            return ()
+        terms = way.get("terms")
+        if not isinstance(terms, list) or not all(avoid.well_formed(t) for t in terms):
+            return ()
+        found.append((way["text"], tuple(terms)))
+    return tuple(found)
+
+
 def content_source(content: Path, strict: bool) -> Source:
     """The records of a content folder, read from their YAML (the way before --site)."""
     from .build import Options, gather
@@ -382,15 +402,19 @@ def content_source(content: Path, strict: bool) -> Source:
     )
     base = site.config.base_url
     records = {r.id: r for r in site.records}
+    flag = avoid.flag_of(site.option_names)
 
     def page(record_id: str) -> Page:
         record = records[record_id]
+        found = avoid.avoid_of(record)
+        ways = _ways(avoid.document(found, flag)) if found else ()
         return Page(
             record.title,
             base + page_url(record_id),
             base + json_url(record_id),
             record.data.get("triage", True) is not False,
             tuple(r.release for r in record.releases),
+            ways,
         )
 
     return Source(index, page, lambda i: base + page_url(i), str(content))
@@ -433,12 +457,21 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "values": [list(pair) for pair in m.values],
                 "also": [source.page_url(i) for i in m.also],
                 "wording": _wording(m.entry),
+                "avoid": _avoid_hints(page, m.values),
             }
             for m, page in described
         ],
     }
     source.say_notes()
     return extracted, document
+
+
+def _avoid_hints(page: Page, values: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """How to avoid the matched error, each way with what the paste's values make of it."""
+    found = avoid.hints([terms for _, terms in page.ways], dict(values))
+    return [
+        {"text": text, "hints": hints} for (text, _), hints in zip(page.ways, found, strict=True)
+    ]
 
 
 def _wording(entry: search.Entry) -> dict[str, str] | None:

@@ -7,6 +7,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from .avoid import TERM_OPS
 from .issues import Reported
 from .link import RelatedLink, Site
 from .model import Record
@@ -82,10 +83,15 @@ def dumps_compact(data: Any) -> bytes:
 
 
 def record_document(
-    record: Record, base_url: str, related: tuple[RelatedLink, ...], reported: Reported
+    record: Record,
+    base_url: str,
+    related: tuple[RelatedLink, ...],
+    reported: Reported,
+    avoided: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Every field of the record as written, plus what the site derived from it (its
-    ``related`` entries as linked, the GitHub issues that paste it)."""
+    ``related`` entries as linked, the GitHub issues that paste it, how to avoid it as
+    ``avoid.document`` says it)."""
     return {
         # Unknown fields (a warning at build time) stay out: the schema has no room for them.
         **known_only(record.data, RECORD),
@@ -97,6 +103,7 @@ def record_document(
         "permalink": github_permalink(record),
         "related_ids": [link.record.id for link in related if link.record],
         "issues": reported.document(),
+        "avoid": avoided,
     }
 
 
@@ -198,6 +205,70 @@ def index_document(site: Site) -> dict[str, Any]:
     }
 
 
+_OPERAND_SCHEMA = {
+    "type": "object",
+    "required": ["text", "label"],
+    "additionalProperties": False,
+    "properties": {
+        "text": {"type": "string", "description": "The expression as the code writes it."},
+        "label": {
+            "type": "string",
+            "description": "How a hint names it: its command-line flag where the site knows "
+            "one, its environment variable, else its text.",
+        },
+        "number": {"type": "string", "description": "Its value, where the code writes a number."},
+        "keys": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Names a placeholder of the message may give its value under.",
+        },
+        "length": {"type": "boolean", "description": "Whether it is the length of `text`."},
+    },
+}
+_AVOID_SCHEMA = {
+    "type": ["object", "null"],
+    "description": "How to avoid the error, derived from the tests that lead to its raise "
+    "(negated); null where they cannot be said safely.",
+    "required": ["guards", "ways"],
+    "additionalProperties": False,
+    "properties": {
+        "guards": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The tests that lead to the raise, outermost first.",
+        },
+        "ways": {
+            "type": "array",
+            "description": "Ways out: any one keeps the error from being raised there.",
+            "items": {
+                "type": "object",
+                "required": ["text", "terms"],
+                "additionalProperties": False,
+                "properties": {
+                    "text": {"type": "string", "description": "The way out, in Markdown."},
+                    "terms": {
+                        "type": "array",
+                        "description": "What must all hold, as data.",
+                        "items": {
+                            "type": "object",
+                            "required": ["kind", "subject"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "kind": {"type": "string"},
+                                "op": {"enum": list(TERM_OPS)},
+                                "subject": _OPERAND_SCHEMA,
+                                "other": _OPERAND_SCHEMA,
+                                "values": {"type": "array", "items": _OPERAND_SCHEMA},
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
+
 def schema_document(base_url: str) -> dict[str, Any]:
     """The JSON Schema every record document validates against."""
     schema = json_schema(RECORD)
@@ -250,6 +321,7 @@ def schema_document(base_url: str) -> dict[str, Any]:
             },
         },
     }
+    derived["avoid"] = _AVOID_SCHEMA
     schema["properties"].update(derived)
     schema["required"] = sorted({*schema["required"], "id", *derived})
     return {

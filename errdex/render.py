@@ -18,7 +18,7 @@ import rcssmin  # type: ignore[import-untyped]
 import rjsmin  # type: ignore[import-untyped]
 from markupsafe import Markup, escape
 
-from . import markdown, mirror
+from . import avoid, markdown, mirror
 from .codes import CODES
 from .highlight import Highlighter, stylesheet
 from .history import changes, history
@@ -352,7 +352,9 @@ class Renderer:
         )
         return html.encode()
 
-    def error_page(self, record: Record, context: ErrorContext) -> bytes:
+    def error_page(
+        self, record: Record, context: ErrorContext, avoided: dict[str, Any] | None = None
+    ) -> bytes:
         # By id: a build of a few pages shows a fresh record among the summaries of the others.
         in_file = context.by_file[(record.repo, record.source.path)]
         same_function, nearest, others = neighbours(record, in_file)
@@ -378,20 +380,24 @@ class Renderer:
             json_ld=_json_ld(record, context.config, description),
             history=history(record, context.config.releases_of(record.repo)),
             reported=context.config.reported_of(record.id),
+            avoid=avoided,
         )
 
     def error_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
         """The files of one error: its page and its JSON document (at two addresses)."""
+        found = avoid.avoid_of(record)
+        avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
         document = mirror.dumps(
             mirror.record_document(
                 record,
                 context.config.base_url,
                 context.related[record.id],
                 context.config.reported_of(record.id),
+                avoided,
             )
         )
         return {
-            page_url(record.id) + "index.html": self.error_page(record, context),
+            page_url(record.id) + "index.html": self.error_page(record, context, avoided),
             json_url(record.id): document,
             json_url(record.id).removesuffix(".json"): document,
         }

@@ -244,9 +244,121 @@
     });
   }
 
+  // --- How to avoid it, with the user's values: errdex/avoid.py's hints, kept in step
+  // by tests/avoid/vectors.yaml. ---
+  var INTEGER = /^-?[0-9]{1,15}$/;
+  var MAX_DIVISORS = 12;
+  var MAX_FACTORED = 1e12;
+
+  function either(items) {
+    if (items.length === 1) { return items[0]; }
+    return items.slice(0, -1).join(", ") + " or " + items[items.length - 1];
+  }
+
+  function lookupValue(operand, values) {
+    if (!operand) { return null; }
+    if (operand.number !== undefined) { return String(operand.number); }
+    var keys = operand.keys || [];
+    for (var i = 0; i < keys.length; i++) {
+      if (Object.prototype.hasOwnProperty.call(values, keys[i])) { return values[keys[i]]; }
+    }
+    return null;
+  }
+
+  function integer(text) {
+    return text !== null && INTEGER.test(text) ? parseInt(text, 10) : null;
+  }
+
+  function divisors(number) {
+    var small = [], large = [];
+    for (var step = 1; step * step <= number; step++) {
+      if (number % step === 0) {
+        small.push(step);
+        if (step * step !== number) { large.push(number / step); }
+      }
+    }
+    return small.concat(large.reverse());
+  }
+
+  function nearest(found, near) {
+    if (found.length <= MAX_DIVISORS) { return found; }
+    var centre = near === null ? 0 : near;
+    var chosen = found.slice().sort(function (a, b) {
+      return Math.abs(a - centre) - Math.abs(b - centre) || a - b;
+    }).slice(0, MAX_DIVISORS);
+    return chosen.sort(function (a, b) { return a - b; });
+  }
+
+  function hint(term, values) {
+    var subject = term.subject, other = term.other;
+    var mine = subject.length ? null : lookupValue(subject, values);
+    var yours = mine === null || subject.number !== undefined ? "" : "; yours is " + mine;
+    if (term.kind === "divisible" && other) {
+      var whole = integer(mine);
+      var part = integer(lookupValue(other, values));
+      if (whole !== null && whole > 0 && whole <= MAX_FACTORED) {
+        var told = part === null || other.number !== undefined ? "" : "; yours is " + part;
+        return other.label + ": " + either(nearest(divisors(whole), part).map(String)) +
+          " (the divisors of " + subject.label + " = " + whole + ")" + told;
+      }
+      if (part !== null && part > 0 && mine === null && other.number === undefined) {
+        return subject.label + ": a multiple of " + part;
+      }
+      return null;
+    }
+    if (term.kind === "compare" && other) {
+      var bound = lookupValue(other, values);
+      if (bound === null || other.number !== undefined) { return null; }
+      if ([">", ">=", "<", "<=", "==", "!="].indexOf(term.op) < 0) { return null; }
+      var number = integer(bound);
+      var wanted = number !== null ? {
+        ">": (number + 1) + " or more", ">=": number + " or more",
+        "<": (number - 1) + " or less", "<=": number + " or less",
+        "==": String(number), "!=": "anything but " + number
+      }[term.op] : {
+        ">": "above " + bound, ">=": bound + " or more", "<": "below " + bound,
+        "<=": bound + " or less", "==": bound, "!=": "anything but " + bound
+      }[term.op];
+      if (subject.length) { return subject.label + ": " + wanted + " items"; }
+      return subject.label + ": " + wanted + yours;
+    }
+    return null;
+  }
+
+  function avoidHints(ways, values) {
+    return ways.map(function (terms) {
+      return terms.map(function (term) { return hint(term, values); })
+        .filter(function (found) { return found !== null; });
+    });
+  }
+  window.errdexAvoid = { hints: avoidHints };
+
+  function showAvoidHints(values) {
+    var section = document.querySelector("section.avoid[data-avoid]");
+    if (!section) { return; }
+    var named = {};
+    values.forEach(function (pair) { named[pair[0]] = pair[1]; });
+    var found = avoidHints(JSON.parse(section.getAttribute("data-avoid")), named);
+    var lines = [];
+    found.forEach(function (hints) { lines = lines.concat(hints); });
+    if (!lines.length) { return; }
+    var box = section.querySelector(".yours-avoid");
+    box.appendChild(el("p", "yours-label", "With your values:"));
+    var list = el("ul", "yours-hints");
+    lines.forEach(function (line) { list.appendChild(el("li", "", line)); });
+    box.appendChild(list);
+    box.hidden = false;
+  }
+
   if (search && article && paste) {
     var earlier = JSON.parse(article.getAttribute("data-earlier") || "[]");
-    valuesIn([article.getAttribute("data-template")].concat(earlier), paste).then(function (found) {
+    var wordings = [article.getAttribute("data-template")].concat(earlier);
+    valuesIn(wordings, paste).then(function (found) {
+      if (found) { return found; }
+      // A whole traceback or log line in ?q=: its error message, as search reads it.
+      var message = search.extract(paste).message;
+      return message && message !== paste ? valuesIn(wordings, message) : null;
+    }).then(function (found) {
       if (!found) { return; }
       var template = found.template;
       var values = found.values;
@@ -270,6 +382,7 @@
       });
       yours.appendChild(list);
       yours.hidden = false;
+      showAvoidHints(values);
     });
   }
 })();

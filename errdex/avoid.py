@@ -1,0 +1,1240 @@
+"""How to avoid an error, derived from the code: the ``if`` tests that lead to its raise,
+negated, each way out said in words a user reads.
+
+An error raised under ``a == "x" and b <= 1`` is avoided by ``a != "x"`` or by ``b > 1``:
+the tests are negated (De Morgan over ``and``/``or``, ``not`` folded into comparisons)
+and spread into alternatives, each a few requirements that together keep the raise from
+running. A requirement the words cannot say safely (a call with effects, a long
+expression) drops its alternative; a test with none left says nothing. Every way out is
+right by construction, though not the only one: the code may raise something else next.
+
+The ways are data (``Way``, ``Term``) as well as words, so that a page opened from a
+pasted error, and ``lookup``, can work out values with the user's own numbers (``hints``;
+static/errdex.js does the same from the same data, checked against shared vectors).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .model import Record
+
+MAX_WAYS = 8
+"""More alternatives than this read as a puzzle, not advice: none are shown."""
+MAX_TERMS = 3
+"""Requirements one alternative may join."""
+MAX_TEXT = 60
+"""Characters of an expression shown as one operand; longer ones are not said."""
+MAX_DIVISORS = 12
+"""Divisors a hint lists at most (those nearest the user's value)."""
+MAX_FACTORED = 10**12
+"""Largest number whose divisors a hint works out (a million steps at most)."""
+
+_PLATFORMS = {
+    "cuda": "CUDA",
+    "rocm": "ROCm",
+    "cpu": "CPU",
+    "tpu": "TPU",
+    "xpu": "XPU",
+    "hpu": "HPU",
+    "neuron": "Neuron",
+    "mps": "Apple MPS",
+    "npu": "NPU",
+    "out_of_tree": "an out-of-tree platform",
+}
+_SYSTEMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NOT = {
+    "<": ">=",
+    "<=": ">",
+    ">": "<=",
+    ">=": "<",
+    "==": "!=",
+    "!=": "==",
+    "is": "is not",
+    "is not": "is",
+    "in": "not in",
+    "not in": "in",
+}
+_OPS = {
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_PATH_METHODS = {"exists": "exists", "is_file": "isfile", "is_dir": "isdir"}
+"""``pathlib.Path``'s checks, as the ``os.path`` function that makes the same one."""
+_SELF = re.compile(r"\bself\.")
+_CAPS = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_AVAILABLE = re.compile(r"^_?is_(\w+?)_available$")
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """One side of a requirement, as the code writes it and as a user knows it."""
+
+    text: str
+    """The expression as written, ``self.`` left out (``tp``, ``len(names)``)."""
+    field: str | None = None
+    """The setting it reads, where it reads one (``tensor_parallel_size`` for ``tp``
+    after ``tp = self.tensor_parallel_size``)."""
+    env: str | None = None
+    """The environment variable it reads (``os.environ["X"]``, ``envs.X``)."""
+    number: str | None = None
+    """Its value when it is a number written in the code."""
+    literal: bool = False
+    """Whether it is a constant written in the code (a number, a string, None…)."""
+    length: bool = False
+    """Whether it is ``len(…)`` of ``text``'s inner expression."""
+    keys: tuple[str, ...] = ()
+    """The names a message's placeholders may give it (``tp``, ``tensor_parallel_size``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One requirement of a way out."""
+
+    kind: str
+    """``compare``, ``divisible``, ``not_divisible``, ``one_of``, ``none_of``, ``unset``,
+    ``set``, ``true``, ``false``, ``type``, ``not_type``, ``platform``, ``not_platform``,
+    ``system``, ``not_system``, ``installed``, ``python``, ``path``, ``starts``,
+    ``not_starts``, ``ends``, ``not_ends``, ``contains``, ``not_contains``, ``not_path``,
+    ``available`` or ``callable``."""
+    subject: Operand
+    op: str | None = None
+    """For ``compare`` and ``python``: the comparison that must hold."""
+    other: Operand | None = None
+    """For ``compare``: what the subject is compared with; for ``divisible``: the divisor."""
+    values: tuple[Operand, ...] = ()
+    """For ``one_of``/``none_of``: the values; for ``type``: the types."""
+
+
+@dataclass(frozen=True, slots=True)
+class Way:
+    """One way out: all its terms together keep the raise from running."""
+
+    terms: tuple[Term, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Avoid:
+    """What a page says under "How to avoid it"."""
+
+    guards: tuple[str, ...]
+    """The tests that lead to the raise, outermost first, each as the code writes it."""
+    ways: tuple[Way, ...]
+
+
+class _Unsafe(Exception):
+    """A requirement the words cannot say without the risk of saying something wrong."""
+
+
+# --- The tests that lead to a raise ---------------------------------------------------
+
+
+def guards_of(record: Record) -> tuple[str, ...]:
+    """The tests that lead to ``record``'s raise, outermost first, each one true when the
+    error is raised (an ``else`` branch's as ``not (…)``).
+
+    Read from the excerpt's enclosing ``if`` statements, as scan reads them from the
+    whole file; where the excerpt does not reach the recorded condition, that alone."""
+    source = record.source
+    chain: list[str] = []
+    if source.excerpt is not None:
+        chain = enclosing_tests(source.excerpt.lines, source.line - source.excerpt.start)
+    recorded = source.condition
+    if recorded is None:
+        return tuple(chain)
+    if chain and _same(chain[-1], recorded):
+        return tuple(chain)
+    return (recorded,)
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return ast.dump(ast.parse(a, mode="eval")) == ast.dump(ast.parse(b, mode="eval"))
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+
+
+_HEADER = re.compile(
+    r"(if|elif|else|for|while|with|try|except|finally|def|class|async|match|case)\b"
+)
+
+
+def enclosing_tests(lines: Sequence[str], raise_index: int) -> list[str]:
+    """The tests of the ``if`` statements around line ``raise_index`` of ``lines`` (an
+    excerpt: it may start and end mid-statement), outermost first, up to the function."""
+    if not 0 <= raise_index < len(lines):
+        return []
+    end = _statement_end(lines, raise_index)
+    if end is None:
+        return []
+    tests: list[str] = []
+    line = lines[raise_index]
+    indent = _indent(line)
+    if _starts(line, "if"):  # ``if x: raise …`` on one line
+        found = _branch_tests(lines, raise_index, end)
+        if found is None:
+            return []
+        tests.extend(found[::-1])
+    index = raise_index - 1
+    while index >= 0 and indent > 0:
+        line = lines[index]
+        if not line.strip() or line.lstrip().startswith("#") or _indent(line) >= indent:
+            index -= 1
+            continue
+        keyword = _HEADER.match(line.lstrip())
+        if keyword is None:
+            # A continuation line of a statement that spans lines: not a block's start.
+            index -= 1
+            continue
+        word = keyword.group(1)
+        if word in ("def", "class", "async"):
+            break
+        if word in ("if", "elif", "else"):
+            found = _branch_tests(lines, index, end)
+            if found is None:
+                break
+            tests.extend(found[::-1])
+        elif word in ("match", "case"):
+            break
+        indent = _indent(line)
+        index -= 1
+    return tests[::-1]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _starts(line: str, word: str) -> bool:
+    match = _HEADER.match(line.lstrip())
+    return match is not None and match.group(1) == word
+
+
+def _parse_block(lines: Sequence[str]) -> ast.Module | None:
+    """``lines`` parsed as statements; a line indented less than the first can only be
+    inside brackets, and is moved in so that the block dedents as a whole."""
+    if not lines:
+        return None
+    base = _indent(lines[0])
+    moved = [lines[0]] + [
+        line if _indent(line) >= base or not line.strip() else " " * base + line.lstrip()
+        for line in lines[1:]
+    ]
+    try:
+        return ast.parse(textwrap.dedent("\n".join(moved)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _statement_end(lines: Sequence[str], start: int) -> int | None:
+    """The last line of the statement that starts at ``start``."""
+    for end in range(start, min(len(lines), start + 40)):
+        if _parse_block(lines[start : end + 1]) is not None:
+            return end
+    return None
+
+
+def _branch_tests(lines: Sequence[str], header: int, end: int) -> list[str] | None:
+    """The tests under which the branch starting at line ``header`` runs: an ``if``'s
+    own; for an ``elif``, ``not (…)`` of the tests before it, then its own; for an
+    ``else``, ``not (…)`` of them all."""
+    line = lines[header]
+    indent = _indent(line)
+    word = _HEADER.match(line.lstrip())
+    assert word is not None
+    start = header
+    if word.group(1) != "if":
+        # Find the ``if`` that starts the chain, above at the same indent.
+        start -= 1
+        while start >= 0:
+            above = lines[start]
+            if above.strip() and not above.lstrip().startswith("#"):
+                if _indent(above) < indent:
+                    return None
+                found = _HEADER.match(above.lstrip()) if _indent(above) == indent else None
+                # A line at the same indent that starts no block continues a header
+                # that spans lines (its closing bracket): read on.
+                if found is not None and found.group(1) not in ("if", "elif"):
+                    return None
+                if found is not None and found.group(1) == "if":
+                    break
+            start -= 1
+        if start < 0:
+            return None
+    tree = _parse_block(list(lines[start : end + 1]))
+    if tree is None or not tree.body or not isinstance(tree.body[0], ast.If):
+        return None
+    before: list[ast.expr] = []
+    node: ast.stmt = tree.body[0]
+    own: ast.expr | None = None
+    while isinstance(node, ast.If):
+        if node.lineno - 1 == header - start and word.group(1) != "else":
+            own = node.test
+            break
+        before.append(node.test)
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and _is_elif(node):
+            node = node.orelse[0]
+        else:
+            break
+    tests: list[str] = []
+    if before:
+        either = before[0] if len(before) == 1 else ast.BoolOp(op=ast.Or(), values=before)
+        text = _unparse(either)
+        if text is None:
+            return None
+        tests.append(f"not ({text})")
+    if own is not None:
+        text = _unparse(own)
+        if text is None:
+            return None
+        tests.append(text)
+    elif word.group(1) != "else":
+        return None
+    return tests
+
+
+def _is_elif(node: ast.If) -> bool:
+    inner = node.orelse[0]
+    return isinstance(inner, ast.If) and inner.col_offset == node.col_offset
+
+
+def _unparse(node: ast.AST) -> str | None:
+    try:
+        return ast.unparse(node)
+    except (ValueError, RecursionError):
+        return None
+
+
+def aliases_of(record: Record) -> dict[str, str | None]:
+    """The names that statements on the way to the raise bind: each to the setting it
+    reads (``tp = self.tensor_parallel_size``), or to None where the name no longer holds
+    what the caller gave (``names = [names]``, ``size += 1``): a test of it says nothing
+    of what the user can set.
+
+    Only statements that run before the raise count: those of the blocks that enclose
+    it, not those inside an earlier branch."""
+    excerpt = record.source.excerpt
+    if excerpt is None:
+        return {}
+    lines = excerpt.lines
+    raise_index = record.source.line - excerpt.start
+    if not 0 <= raise_index < len(lines):
+        return {}
+    found: dict[str, str | None] = {}
+    indent = _indent(lines[raise_index])
+    first = 0
+    """Where the function starts, or the excerpt where it starts above it."""
+    on_path: set[int] = set()
+    for index in range(raise_index - 1, -1, -1):
+        line = lines[index]
+        text = line.strip()
+        if not text or text.startswith("#") or _indent(line) > indent:
+            continue
+        if _indent(line) < indent:
+            header = _HEADER.match(text)
+            if header is None:
+                continue  # a line inside the brackets of a statement above
+            if header.group(1) in ("def", "class", "async"):
+                first = index
+                break
+            indent = _indent(line)
+            continue
+        end = _statement_end(lines, index)
+        tree = _parse_block(lines[index : end + 1]) if end is not None else None
+        if tree is None or len(tree.body) != 1:
+            continue
+        statement = tree.body[0]
+        on_path.add(index)
+        for name, value in _bound(statement):
+            if name in found:
+                continue  # a nearer statement already said what it holds
+            if value is None or _wraps(name, value):
+                found[name] = None
+            elif isinstance(value, ast.Attribute) and _dotted(value) is not None:
+                found[name] = ast.unparse(value)
+            elif not _mentions(value, name):
+                found[name] = ""
+    for name in _reshaped(lines, first, raise_index, on_path):
+        found[name] = None
+    # "" stands for a value the code works out: no alias, but nothing farther up is one.
+    return {name: read for name, read in found.items() if read != ""}
+
+
+def _mentions(value: ast.expr, name: str) -> bool:
+    return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(value))
+
+
+def _wraps(name: str, value: ast.expr) -> bool:
+    """Whether ``value`` puts ``name`` inside a new container (``[x]``, ``(x,)``): what
+    the code tests is then no longer what the caller gave."""
+    containers = ast.List | ast.Tuple | ast.Set | ast.Dict | ast.ListComp | ast.SetComp
+    return any(isinstance(node, containers) and _mentions(node, name) for node in ast.walk(value))
+
+
+def _reshaped(lines: Sequence[str], start: int, stop: int, on_path: set[int]) -> set[str]:
+    """Names that a statement from ``start`` to ``stop`` makes from themselves in a
+    branch that may or may not run (so the test sees either), or wraps in a container
+    or changes in place (``x = [x]``, ``x += 1``) anywhere."""
+    names: set[str] = set()
+    depths = _depths(lines[start:stop])
+    for index in range(start, stop):
+        text = lines[index].strip()
+        if "=" not in text or text.startswith("#") or depths[index - start]:
+            continue  # not a statement's first line: an argument ``size=size,`` is none
+        end = _statement_end(lines, index)
+        tree = _parse_block(lines[index : end + 1]) if end is not None else None
+        if tree is None or len(tree.body) != 1:
+            continue
+        for name, value in _bound(tree.body[0]):
+            if (
+                value is None
+                or _wraps(name, value)
+                or (index not in on_path and _mentions(value, name))
+            ):
+                names.add(name)
+    return names
+
+
+def _depths(lines: Sequence[str]) -> list[int]:
+    """How many brackets are open where each line starts (strings and comments skipped;
+    a bracket closed that ``lines`` never opened counts as none)."""
+    depths: list[int] = []
+    depth = 0
+    quote = ""
+    for line in lines:
+        depths.append(depth)
+        index = 0
+        while index < len(line):
+            char = line[index]
+            if quote:
+                if char == "\\":
+                    index += 1
+                elif line.startswith(quote, index):
+                    index += len(quote) - 1
+                    quote = ""
+            elif char == "#":
+                break
+            elif char in "'\"":
+                quote = char * 3 if line.startswith(char * 3, index) else char
+                index += len(quote) - 1
+            elif char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth = max(0, depth - 1)
+            index += 1
+        if len(quote) == 1:
+            quote = ""  # a one-quote string ends with its line
+    return depths
+
+
+def _bound(statement: ast.stmt) -> list[tuple[str, ast.expr | None]]:
+    """The names a statement binds, each with the value it gives them (None for one
+    that reshapes it, ``x += 1``, or that binds it as part of something else)."""
+    if isinstance(statement, ast.Assign):
+        if len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            return [(statement.targets[0].id, statement.value)]
+        # ``a, b = value``: each name gets a part of what ``value`` works out.
+        return [
+            (node.id, statement.value)
+            for target in statement.targets
+            for node in ast.walk(target)
+            if isinstance(node, ast.Name)
+        ]
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        return [(statement.target.id, statement.value)] if statement.value else []
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+        return [(statement.target.id, None)]
+    return []
+
+
+# --- Ways out -------------------------------------------------------------------------
+
+
+def avoid_of(record: Record) -> Avoid | None:
+    """How ``record``'s error is avoided, or None where its tests cannot be said safely."""
+    guards = guards_of(record)
+    if not guards:
+        return None
+    ways = ways_out(guards, aliases_of(record))
+    return Avoid(guards, ways) if ways else None
+
+
+def ways_out(
+    guards: Sequence[str], aliases: Mapping[str, str | None] | None = None
+) -> tuple[Way, ...]:
+    """The ways out of ``guards`` all holding: each a conjunction of terms.
+
+    A way that asks for a test and its opposite is no way; one that asks for more than
+    another way is left out (the other is enough)."""
+    try:
+        tests = [ast.parse(guard, mode="eval").body for guard in guards]
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    words = _Words(aliases or {})
+    found: list[frozenset[_Literal]] = []
+    for test in tests:
+        try:
+            found.extend(frozenset(way) for way in _dnf(test, True, words))
+        except _TooMany:
+            return ()
+    said: list[tuple[Term, ...]] = []
+    for way in dict.fromkeys(found):
+        if not _possible(way) or any(term is None for _, _, term in way):
+            continue
+        ordered = sorted(way, key=lambda literal: words.seen[literal[0]])
+        said.append(tuple(dict.fromkeys(term for _, _, term in ordered if term is not None)))
+    unique = {frozenset(terms): terms for terms in reversed(said)}
+    ways = [
+        Way(terms)
+        for terms in said
+        if unique.get(frozenset(terms)) is terms
+        and len(terms) <= MAX_TERMS
+        and not any(other < frozenset(terms) for other in unique)
+    ]
+    return tuple(ways) if len(ways) <= MAX_WAYS else ()
+
+
+_Literal = tuple[str, bool, "Term | None"]
+"""A test (its syntax tree, dumped), whether it must hold, and the term that says so."""
+_OPPOSITE = {
+    ("set", "unset"),
+    ("true", "false"),
+    ("type", "not_type"),
+    ("platform", "not_platform"),
+    ("system", "not_system"),
+    ("divisible", "not_divisible"),
+    ("one_of", "none_of"),
+    ("contains", "not_contains"),
+}
+
+
+def _possible(way: frozenset[_Literal]) -> bool:
+    tests = {(key, holds) for key, holds, _ in way}
+    if any((key, not holds) in tests for key, holds in tests):
+        return False
+    said = {(t.kind, t.subject, t.values) for _, _, t in way if t is not None}
+    return not any(
+        (other, subject, values) in said
+        for kind, subject, values in said
+        for one, other in _OPPOSITE
+        if kind == one
+    )
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _dnf(node: ast.expr, negate: bool, words: _Words) -> list[list[_Literal]]:
+    """``node`` (or ``not node``) as alternatives of literals; a literal whose term is
+    None cannot be said, which rules out its alternative."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _dnf(node.operand, not negate, words)
+    if isinstance(node, ast.BoolOp):
+        parts = [_dnf(value, negate, words) for value in node.values]
+        conjunction = isinstance(node.op, ast.And) != negate
+        if not conjunction:
+            return [way for part in parts for way in part]
+        product: list[list[_Literal]] = [[]]
+        for part in parts:
+            product = [way + more for way in product for more in part]
+            if len(product) > 4 * MAX_WAYS:
+                raise _TooMany
+        return product
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor) and _boolean(node):
+        # ``a ^ b`` of two tests: exactly one holds.
+        a, b = node.left, node.right
+        one = ast.BoolOp(op=ast.And(), values=[a, ast.UnaryOp(op=ast.Not(), operand=b)])
+        other = ast.BoolOp(op=ast.And(), values=[ast.UnaryOp(op=ast.Not(), operand=a), b])
+        return _dnf(ast.BoolOp(op=ast.Or(), values=[one, other]), negate, words)
+    if isinstance(node, ast.Compare) and len(node.ops) > 1:
+        links = [
+            ast.Compare(left=left, ops=[op], comparators=[right])
+            for left, op, right in zip(
+                [node.left, *node.comparators], node.ops, node.comparators, strict=False
+            )
+        ]
+        return _dnf(ast.BoolOp(op=ast.And(), values=list(links)), negate, words)
+    key = ast.dump(node)
+    words.seen.setdefault(key, len(words.seen))
+    try:
+        return [[(key, not negate, words.term(node, not negate))]]
+    except _Unsafe:
+        return [[(key, not negate, None)]]
+
+
+class _Words:
+    """Turns one test into the term that says it holds (or, ``holds=False``, that it
+    does not)."""
+
+    def __init__(self, aliases: Mapping[str, str | None]) -> None:
+        self.aliases = aliases
+        self.seen: dict[str, int] = {}
+        """Each test met, in the order the code has them: the order of a way's terms."""
+
+    def term(self, node: ast.expr, holds: bool) -> Term:
+        if isinstance(node, ast.Compare):
+            return self._compare(node.left, _OPS[type(node.ops[0])], node.comparators[0], holds)
+        if isinstance(node, ast.Call):
+            return self._call(node, holds)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            # ``if a % b: raise`` reads as ``a % b != 0``.
+            zero = ast.Constant(0)
+            return self._compare(node, "!=", zero, holds)
+        operand = self.operand(node)
+        if operand.literal:
+            raise _Unsafe
+        if operand.env is None and _CAPS.match(operand.text.rsplit(".", 1)[-1]):
+            raise _Unsafe  # a module's flag (``HAS_TRITON``): what sets it is unknown
+        return Term("true" if holds else "false", operand)
+
+    def _compare(self, left: ast.expr, op: str, right: ast.expr, holds: bool) -> Term:
+        if not holds:
+            op = _NOT[op]
+        if op in ("is", "is not"):
+            if isinstance(left, ast.Constant) and left.value is None:
+                left, right = right, left
+            if not (isinstance(right, ast.Constant) and right.value is None):
+                # Identity with ``True``, ``False`` or a marker object reads as equality.
+                return self._compare(left, "==" if op == "is" else "!=", right, True)
+            spec = self._spec(left)
+            if spec is not None:
+                if op == "is not":
+                    return Term("installed", Operand(spec, literal=True))
+                raise _Unsafe
+            return Term("unset" if op == "is" else "set", self.operand(left))
+        if op in ("in", "not in"):
+            if isinstance(left, ast.Constant) and isinstance(left.value, str):
+                # ``"height" in size``: a key of a mapping, or a part of a text.
+                kind = "contains" if op == "in" else "not_contains"
+                return Term(kind, self.operand(right), values=(self.operand(left),))
+            values = self._collection(right)
+            return Term("one_of" if op == "in" else "none_of", self.operand(left), values=values)
+        if _is_version(left):
+            return Term("python", Operand("Python"), op=op, other=self._version(right))
+        if _is_version(right):
+            return Term("python", Operand("Python"), op=_FLIP[op], other=self._version(left))
+        system = self._system(left, right)
+        if system is not None and op in ("==", "!="):
+            kind = "system" if op == "==" else "not_system"
+            return Term(kind, Operand(system, literal=True))
+        if self._literal(left) and not self._literal(right):
+            left, right, op = right, left, _FLIP[op]
+        if (
+            isinstance(left, ast.BinOp)
+            and isinstance(left.op, ast.Mod)
+            and isinstance(right, ast.Constant)
+            and right.value == 0
+            and type(right.value) is int
+            and op in ("==", "!=")
+        ):
+            kind = "divisible" if op == "==" else "not_divisible"
+            return Term(kind, self.operand(left.left), other=self.operand(left.right))
+        subject = self.operand(left)
+        other = self.operand(right)
+        if subject.literal:
+            raise _Unsafe  # two constants: nothing a user changes
+        if op in ("==", "!=") and other.literal and other.text == "None":
+            return Term("unset" if op == "==" else "set", subject)
+        if (
+            isinstance(right, ast.Constant)
+            and isinstance(right.value, bool)
+            and op
+            not in (
+                "==",
+                "!=",
+            )
+        ):
+            raise _Unsafe
+        return Term("compare", subject, op=op, other=other)
+
+    def _call(self, node: ast.Call, holds: bool) -> Term:
+        name = _dotted(node.func)
+        if name is None or node.keywords:
+            raise _Unsafe
+        last = name.rsplit(".", 1)[-1]
+        args = node.args
+        if last == "isinstance" and len(args) == 2:
+            types = self._types(args[1])
+            return Term("type" if holds else "not_type", self.operand(args[0]), values=types)
+        if last == "callable" and len(args) == 1 and holds:
+            return Term("callable", self.operand(args[0]))
+        if name in ("os.path.exists", "os.path.isfile", "os.path.isdir") and len(args) == 1:
+            return Term("path" if holds else "not_path", self.operand(args[0]), op=last)
+        method = _PATH_METHODS.get(last)
+        if method is not None and not args and isinstance(node.func, ast.Attribute):
+            kind = "path" if holds else "not_path"
+            return Term(kind, self.operand(node.func.value), op=method)
+        if (
+            last in ("startswith", "endswith")
+            and len(args) == 1
+            and isinstance(node.func, ast.Attribute)
+        ):
+            prefix = self.operand(args[0])
+            if not prefix.literal:
+                raise _Unsafe
+            kind = ("" if holds else "not_") + ("starts" if last == "startswith" else "ends")
+            return Term(kind, self.operand(node.func.value), values=(prefix,))
+        if not args and last.startswith("is_"):
+            platform = _PLATFORMS.get(last.removeprefix("is_"))
+            if platform is not None and "platform" in name.lower():
+                return Term("platform" if holds else "not_platform", Operand(platform))
+        if name in ("torch.cuda.is_available",) and not args:
+            return Term("platform" if holds else "not_platform", Operand("CUDA"))
+        available = _AVAILABLE.match(last)
+        if available is not None and not args and holds:
+            # What the check needs may be more than the package (a device, a version):
+            # the words name the check itself.
+            return Term("available", Operand(available.group(1), literal=True, keys=(last,)))
+        raise _Unsafe
+
+    def operand(self, node: ast.expr) -> Operand:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or node.value is None:
+                return Operand(repr(node.value), literal=True)
+            if isinstance(node.value, int | float):
+                return Operand(repr(node.value), number=repr(node.value), literal=True)
+            if isinstance(node.value, str) and len(node.value) <= MAX_TEXT:
+                return Operand(repr(node.value), literal=True)
+            raise _Unsafe
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = node.operand
+            if isinstance(inner, ast.Constant) and isinstance(inner.value, int | float):
+                text = "-" + repr(inner.value)
+                return Operand(text, number=text, literal=True)
+        env = _env(node)
+        if env is not None:
+            return Operand(env, env=env, keys=(env,))
+        if isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name == "len" and len(node.args) == 1 and not node.keywords:
+                counted = self.operand(node.args[0])
+                if counted.literal:
+                    raise _Unsafe
+                return Operand(
+                    counted.text,
+                    field=counted.field,
+                    env=counted.env,
+                    length=True,
+                    keys=(_shown(ast.unparse(node)), *counted.keys),
+                )
+            raise _Unsafe
+        if isinstance(node, ast.Name | ast.Attribute):
+            dotted = _dotted(node)
+            if dotted is None:
+                raise _Unsafe
+            text = dotted
+            if text in self.aliases and self.aliases[text] is None:
+                raise _Unsafe  # no longer what the caller gave
+            read = self.aliases.get(text) or text
+            field = _shown(read).rsplit(".", 1)[-1]
+            if field in ("self", "cls"):
+                raise _Unsafe
+            keys = tuple(dict.fromkeys((text, _shown(text), read, _shown(read), field)))
+            return Operand(_shown(text), field=field, keys=keys)
+        if _plain_expression(node):
+            text = _SELF.sub("", ast.unparse(node))
+            if len(text) > MAX_TEXT:
+                raise _Unsafe
+            return Operand(text, keys=(text,))
+        raise _Unsafe
+
+    def _collection(self, node: ast.expr) -> tuple[Operand, ...]:
+        if isinstance(node, ast.Tuple | ast.List | ast.Set) and 0 < len(node.elts) <= 12:
+            return tuple(self.operand(element) for element in node.elts)
+        if isinstance(node, ast.Name | ast.Attribute):
+            return (self.operand(node),)
+        raise _Unsafe
+
+    def _types(self, node: ast.expr) -> tuple[Operand, ...]:
+        elements = node.elts if isinstance(node, ast.Tuple) else [node]
+        if not elements or len(elements) > 6:
+            raise _Unsafe
+        types = []
+        for element in elements:
+            name = _dotted(element)
+            if name is None:
+                raise _Unsafe
+            types.append(Operand(name.rsplit(".", 1)[-1] if name.startswith("self.") else name))
+        return tuple(types)
+
+    def _version(self, node: ast.expr) -> Operand:
+        if isinstance(node, ast.Tuple) and 0 < len(node.elts) <= 3:
+            parts = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+            if len(parts) == len(node.elts) and all(type(p) is int for p in parts):
+                return Operand(".".join(map(str, parts)), literal=True)
+        raise _Unsafe
+
+    @staticmethod
+    def _spec(node: ast.expr) -> str | None:
+        """The package ``importlib.util.find_spec("x")`` looks for."""
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            name = _dotted(node.func)
+            argument = node.args[0]
+            if (
+                name is not None
+                and name.rsplit(".", 1)[-1] == "find_spec"
+                and isinstance(argument, ast.Constant)
+                and isinstance(argument.value, str)
+            ):
+                return argument.value
+        return None
+
+    @staticmethod
+    def _system(left: ast.expr, right: ast.expr) -> str | None:
+        for one, two in ((left, right), (right, left)):
+            if _dotted(one) == "sys.platform" and isinstance(two, ast.Constant):
+                return _SYSTEMS.get(str(two.value))
+        return None
+
+    @staticmethod
+    def _literal(node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) or (
+            isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
+        )
+
+
+def _boolean(node: ast.BinOp) -> bool:
+    """Whether both sides of ``node`` are tests (comparisons, ``not``, ``and``/``or``)."""
+    return all(
+        isinstance(side, ast.Compare | ast.BoolOp)
+        or (isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.Not))
+        for side in (node.left, node.right)
+    )
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of names, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _shown(text: str) -> str:
+    return text.removeprefix("self.")
+
+
+def _env(node: ast.expr) -> str | None:
+    """The environment variable ``node`` reads, if it reads one."""
+    name = _dotted(node) if isinstance(node, ast.Attribute) else None
+    if name is not None and name.startswith("envs.") and _CAPS.match(name[5:]):
+        return name[5:]
+    if isinstance(node, ast.Subscript) and _dotted(node.value) == "os.environ":
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return key.value
+    if isinstance(node, ast.Call) and node.args:
+        func = _dotted(node.func)
+        key = node.args[0]
+        if func in ("os.environ.get", "os.getenv") and isinstance(key, ast.Constant):
+            return key.value if isinstance(key.value, str) else None
+    return None
+
+
+def _is_version(node: ast.expr) -> bool:
+    return _dotted(node) == "sys.version_info"
+
+
+def _plain_expression(node: ast.expr) -> bool:
+    """Arithmetic over names and numbers: something a reader can take in at a glance."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.BinOp):
+            if not isinstance(inner.op, _ARITHMETIC):
+                return False
+        elif isinstance(inner, ast.Subscript):
+            if not isinstance(inner.slice, ast.Constant | ast.UnaryOp):
+                return False
+        elif not isinstance(
+            inner,
+            ast.Name
+            | ast.Attribute
+            | ast.Constant
+            | ast.Load
+            | ast.UnaryOp
+            | ast.USub
+            | ast.operator,
+        ):
+            return False
+    return True
+
+
+# --- Words ----------------------------------------------------------------------------
+
+Spell = Callable[[str], str | None]
+"""A setting's command-line flag, where the site knows one."""
+
+
+def _no_flag(field: str) -> str | None:
+    return None
+
+
+def flag_of(option_names: Mapping[str, Sequence[str]]) -> Spell:
+    """A setting's command-line flag, where some error of the site spells it as one
+    (``link.option_names_of``)."""
+
+    def flag(key: str) -> str | None:
+        return next((s for s in option_names.get(key, ()) if s.startswith("--")), None)
+
+    return flag
+
+
+def said(way: Way, spell: Spell = _no_flag) -> str:
+    """One way out as a sentence of Markdown: "Set `x` (`--x`) above 1."."""
+    text = ", and ".join(_said(term, spell) for term in way.terms)
+    return text[:1].upper() + text[1:] + "."
+
+
+def label(operand: Operand, spell: Spell = _no_flag) -> str:
+    """How a hint names an operand: its flag where the site knows one, else its text."""
+    if operand.env is not None:
+        return operand.env
+    flag = spell(operand.field) if operand.field and not operand.length else None
+    return flag or operand.text
+
+
+def _name(operand: Operand, spell: Spell) -> str:
+    if operand.env is not None:
+        return f"the environment variable {_code(operand.env)}"
+    shown = _code(operand.text)
+    if operand.field and operand.field != operand.text.rsplit(".", 1)[-1]:
+        shown += f" ({_code(operand.field)}"
+        flag = spell(operand.field)
+        shown += f", {_code(flag)})" if flag else ")"
+    elif operand.field:
+        flag = spell(operand.field)
+        if flag:
+            shown += f" ({_code(flag)})"
+    return shown
+
+
+_TICKS = re.compile(r"`+")
+
+
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds."""
+    run = max((len(ticks) for ticks in _TICKS.findall(text)), default=0)
+    fence = "`" * (run + 1)
+    if run or text.startswith((" ", "`")) or text.endswith((" ", "`")):
+        text = f" {text} "
+    return fence + text + fence
+
+
+def _value(operand: Operand, spell: Spell) -> str:
+    return _code(operand.text) if operand.literal else _name(operand, spell)
+
+
+def _either(items: Sequence[str], word: str = "or") -> str:
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+_MADE = {
+    ">": "greater than {}",
+    ">=": "at least {}",
+    "<": "less than {}",
+    "<=": "at most {}",
+    "==": "equal to {}",
+    "!=": "different from {}",
+}
+_COMPARED = {
+    ">": "above {}",
+    ">=": "to {} or more",
+    "<": "below {}",
+    "<=": "to {} or less",
+    "==": "to {}",
+    "!=": "to something other than {}",
+}
+_COUNTED = {
+    ">": "more than {} items",
+    ">=": "at least {} items",
+    "<": "fewer than {} items",
+    "<=": "at most {} items",
+    "==": "exactly {} items",
+    "!=": "other than {} items",
+}
+_NONE = {
+    ("<=", "0"): "no items",
+    ("==", "0"): "no items",
+    ("<", "1"): "no items",
+    (">", "0"): "at least one item",
+    (">=", "1"): "at least one item",
+    ("!=", "0"): "at least one item",
+}
+_VERSIONED = {
+    ">": "a Python newer than {}",
+    ">=": "Python {} or newer",
+    "<": "a Python older than {}",
+    "<=": "Python {} or older",
+    "==": "Python {}",
+    "!=": "a Python other than {}",
+}
+
+
+def _said(term: Term, spell: Spell) -> str:
+    subject = term.subject
+    kind = term.kind
+    if kind == "compare":
+        assert term.op is not None and term.other is not None
+        other = _value(term.other, spell)
+        if other == _value(subject, spell):
+            other = _code(term.other.keys[0]) if term.other.keys else other
+        if subject.length:
+            if term.other.number in ("0", "1") and (term.op, term.other.number) in _NONE:
+                return f"give {_name(subject, spell)} {_NONE[term.op, term.other.number]}"
+            return f"give {_name(subject, spell)} {_COUNTED[term.op].format(other)}"
+        if subject.field or subject.env:
+            return f"set {_name(subject, spell)} {_COMPARED[term.op].format(other)}"
+        return f"make {_name(subject, spell)} {_MADE[term.op].format(other)}"
+    if kind == "python":
+        assert term.op is not None and term.other is not None
+        return "use " + _VERSIONED[term.op].format(term.other.text)
+    if kind in ("divisible", "not_divisible"):
+        assert term.other is not None
+        how = "divisible" if kind == "divisible" else "not divisible"
+        return f"make {_name(subject, spell)} {how} by {_value(term.other, spell)}"
+    if kind in ("one_of", "none_of"):
+        values = [_value(value, spell) for value in term.values]
+        collection = len(term.values) == 1 and not term.values[0].literal
+        if kind == "one_of":
+            which = f"one of {values[0]}" if collection else f"to {_either(values)}"
+            return f"set {_name(subject, spell)} {which}"
+        which = f"a value not in {values[0]}" if collection else _either(values)
+        return f"set {_name(subject, spell)} to something other than {which}"
+    if kind == "unset":
+        return f"leave {_name(subject, spell)} unset (`None`)"
+    if kind == "set":
+        return f"give {_name(subject, spell)} a value (not `None`)"
+    if kind == "true":
+        return f"set {_name(subject, spell)} to a true or non-empty value"
+    if kind == "false":
+        return f"set {_name(subject, spell)} to a false or empty value"
+    if kind in ("type", "not_type"):
+        types = _either([_code(t.text) for t in term.values])
+        if kind == "type":
+            return f"pass {_name(subject, spell)} as {types}"
+        return f"pass {_name(subject, spell)} as something other than {types}"
+    if kind == "platform":
+        return f"run on {subject.text}"
+    if kind == "not_platform":
+        return f"run on a platform other than {subject.text}"
+    if kind == "system":
+        return f"run on {subject.text}"
+    if kind == "not_system":
+        return f"run on a system other than {subject.text}"
+    if kind == "installed":
+        return f"install {_code(subject.text)}"
+    if kind == "available":
+        return f"make {_code(subject.text)} available (what {_code(subject.keys[0] + '()')} checks)"
+    if kind in ("path", "not_path"):
+        what = {"exists": "an existing path", "isfile": "an existing file"}.get(
+            term.op or "", "an existing folder"
+        )
+        if kind == "not_path":
+            what = "a path that is not " + what
+        return f"make {_name(subject, spell)} {what}"
+    if kind in ("contains", "not_contains"):
+        does = "contain" if kind == "contains" else "not contain"
+        return f"make {_name(subject, spell)} {does} {_code(term.values[0].text)}"
+    if kind in ("starts", "not_starts", "ends", "not_ends"):
+        verb = "starts" if "starts" in kind else "ends"
+        does = "does not " + verb.removesuffix("s") if kind.startswith("not_") else verb
+        return f"use {_name(subject, spell)} that {does} with {_code(term.values[0].text)}"
+    if kind == "callable":
+        return f"pass a callable as {_name(subject, spell)}"
+    raise ValueError(f"no words for {kind!r}")
+
+
+# --- As data, and with the user's values ---------------------------------------------
+
+
+def document(avoid: Avoid, spell: Spell = _no_flag) -> dict[str, Any]:
+    """``avoid`` as the JSON mirror and the page's script read it."""
+    return {
+        "guards": list(avoid.guards),
+        "ways": [
+            {"text": said(way, spell), "terms": [_term_data(t, spell) for t in way.terms]}
+            for way in avoid.ways
+        ],
+    }
+
+
+def _operand_data(operand: Operand, spell: Spell) -> dict[str, Any]:
+    data: dict[str, Any] = {"text": operand.text, "label": label(operand, spell)}
+    if operand.number is not None:
+        data["number"] = operand.number
+    if operand.keys:
+        data["keys"] = list(operand.keys)
+    if operand.length:
+        data["length"] = True
+    return data
+
+
+def _term_data(term: Term, spell: Spell) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": term.kind, "subject": _operand_data(term.subject, spell)}
+    if term.op is not None:
+        data["op"] = term.op
+    if term.other is not None:
+        data["other"] = _operand_data(term.other, spell)
+    if term.values:
+        data["values"] = [_operand_data(value, spell) for value in term.values]
+    return data
+
+
+TERM_OPS = (">", ">=", "<", "<=", "==", "!=", "exists", "isfile", "isdir")
+"""What a term's ``op`` may be: a comparison, or (for ``path``) the check made."""
+_KINDS = frozenset(
+    (
+        *("compare", "divisible", "not_divisible", "one_of", "none_of", "unset", "set"),
+        *("true", "false", "type", "not_type", "platform", "not_platform", "system"),
+        *("not_system", "installed", "python", "path", "not_path", "starts", "not_starts"),
+        *("ends", "not_ends", "contains", "not_contains", "callable", "available"),
+    )
+)
+
+
+def well_formed(term: Any) -> bool:
+    """Whether ``term`` is shaped as ``document`` writes one: what ``hints`` may read
+    from a JSON document it did not write itself."""
+    if not isinstance(term, dict) or term.get("kind") not in _KINDS:
+        return False
+    if term.get("op", ">") not in TERM_OPS:
+        return False
+    operands = [term.get("subject"), *([term["other"]] if "other" in term else [])]
+    values = term.get("values", [])
+    if not isinstance(values, list):
+        return False
+    return all(_well_formed_operand(o) for o in [*operands, *values])
+
+
+def _well_formed_operand(operand: Any) -> bool:
+    if not isinstance(operand, dict):
+        return False
+    if not isinstance(operand.get("text"), str) or not isinstance(operand.get("label"), str):
+        return False
+    if "number" in operand and not isinstance(operand["number"], str):
+        return False
+    keys = operand.get("keys", [])
+    return isinstance(keys, list) and all(isinstance(key, str) for key in keys)
+
+
+_INTEGER = re.compile(r"^-?[0-9]{1,15}$", re.ASCII)
+
+
+def hints(
+    ways: Sequence[Sequence[Mapping[str, Any]]], values: Mapping[str, str]
+) -> list[list[str]]:
+    """For each way (its terms, as ``document`` writes them), what the user's values (a
+    placeholder's name → the text the paste has there) make of its terms, in plain text.
+
+    static/errdex.js's ``avoidHints`` does the same; tests/avoid/vectors.yaml holds both
+    to the same answers."""
+    return [[hint for term in terms if (hint := _hint(term, values)) is not None] for terms in ways]
+
+
+def _lookup(operand: Mapping[str, Any] | None, values: Mapping[str, str]) -> str | None:
+    if operand is None:
+        return None
+    if "number" in operand:
+        return str(operand["number"])
+    for key in operand.get("keys", ()):
+        if key in values:
+            return values[key]
+    return None
+
+
+def _integer(text: str | None) -> int | None:
+    return int(text) if text is not None and _INTEGER.match(text) else None
+
+
+def _hint(term: Mapping[str, Any], values: Mapping[str, str]) -> str | None:
+    subject = term["subject"]
+    other = term.get("other")
+    mine = _lookup(subject, values) if not subject.get("length") else None
+    yours = "" if mine is None or "number" in subject else f"; yours is {mine}"
+    kind = term["kind"]
+    if kind == "divisible" and other is not None:
+        whole = _integer(mine)
+        part = _integer(_lookup(other, values))
+        if whole is not None and 0 < whole <= MAX_FACTORED:
+            divisors = _nearest(_divisors(whole), part)
+            told = "" if part is None or "number" in other else f"; yours is {part}"
+            return (
+                f"{other['label']}: {_either([str(d) for d in divisors])} "
+                f"(the divisors of {subject['label']} = {whole}){told}"
+            )
+        if part is not None and part > 0 and mine is None and "number" not in other:
+            return f"{subject['label']}: a multiple of {part}"
+        return None
+    if kind == "compare" and other is not None:
+        bound = _lookup(other, values)
+        if bound is None or "number" in other:
+            return None
+        number = _integer(bound)
+        op = term["op"]
+        if op not in _COMPARED:
+            return None
+        if number is not None:
+            wanted = {
+                ">": f"{number + 1} or more",
+                ">=": f"{number} or more",
+                "<": f"{number - 1} or less",
+                "<=": f"{number} or less",
+                "==": f"{number}",
+                "!=": f"anything but {number}",
+            }[op]
+        else:
+            wanted = {
+                ">": f"above {bound}",
+                ">=": f"{bound} or more",
+                "<": f"below {bound}",
+                "<=": f"{bound} or less",
+                "==": bound,
+                "!=": f"anything but {bound}",
+            }[op]
+        if subject.get("length"):
+            return f"{subject['label']}: {wanted} items"
+        return f"{subject['label']}: {wanted}{yours}"
+    return None
+
+
+def _divisors(number: int) -> list[int]:
+    small: list[int] = []
+    large: list[int] = []
+    step = 1
+    while step * step <= number:
+        if number % step == 0:
+            small.append(step)
+            if step * step != number:
+                large.append(number // step)
+        step += 1
+    return small + large[::-1]
+
+
+def _nearest(divisors: list[int], near: int | None) -> list[int]:
+    """At most ``MAX_DIVISORS`` of ``divisors``, those nearest ``near``, in order."""
+    if len(divisors) <= MAX_DIVISORS:
+        return divisors
+    centre = near if near is not None else 0
+    chosen = sorted(divisors, key=lambda d: (abs(d - centre), d))[:MAX_DIVISORS]
+    return sorted(chosen)

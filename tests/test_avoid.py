@@ -1,0 +1,382 @@
+"""How to avoid an error, derived from the code: the words each shape of test gets, the
+section on the bundled and scanned pages, the JSON mirror, and hints with a paste's values."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import CONTENT, soup
+
+from errdex import avoid
+from errdex.load import load_file
+from errdex.model import record_from
+
+HERE = Path(__file__).resolve().parent
+VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "avoid" / "vectors.yaml").read_text())
+A2A = "9c019ab65f8b8d16"
+GQA = "23b4373e94335665"
+
+
+def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
+    flags = {"tensor_parallel_size": "--tensor-parallel-size"}
+    return [avoid.said(way, flags.get) for way in avoid.ways_out(guards, aliases)]
+
+
+@pytest.mark.parametrize(
+    ("guard", "ways"),
+    [
+        # De Morgan over and/or: each way out of an ``and`` is one line; an ``or`` needs all.
+        (
+            "mode == 'a2a' and size <= 1",
+            ["Set `mode` to something other than `'a2a'`.", "Set `size` above `1`."],
+        ),
+        ("a is None or b > 2", ["Give `a` a value (not `None`), and set `b` to `2` or less."]),
+        # ``not`` folded into the comparison.
+        ("not (size >= 4)", ["Set `size` to `4` or more."]),
+        ("not x != 'fast'", ["Set `x` to something other than `'fast'`."]),
+        ("mode not in ('fast', 'slow')", ["Set `mode` to `'fast'` or `'slow'`."]),
+        ("mode in ['a', 'b']", ["Set `mode` to something other than `'a'` or `'b'`."]),
+        ("value is not None", ["Leave `value` unset (`None`)."]),
+        ("not isinstance(x, (int, float))", ["Pass `x` as `int` or `float`."]),
+        ("isinstance(x, str)", ["Pass `x` as something other than `str`."]),
+        ("heads % tp != 0", ["Make `heads` divisible by `tp`."]),
+        ("heads % tp", ["Make `heads` divisible by `tp`."]),
+        ("1 > size", ["Set `size` to `1` or more."]),
+        ("0 <= rank < world", ["Set `rank` below `0`.", "Set `rank` to `world` or more."]),
+        ("len(names) > 0", ["Give `names` no items."]),
+        ("len(names) == 0", ["Give `names` at least one item."]),
+        ("len(colors) != channels", ["Give `colors` exactly `channels` items."]),
+        ("self.x * self.y != self.z", ["Make `x * y` equal to `z`."]),
+        ("sys.version_info < (3, 10)", ["Use Python 3.10 or newer."]),
+        ("sys.platform == 'win32'", ["Run on a system other than Windows."]),
+        ("not current_platform.is_cuda()", ["Run on CUDA."]),
+        ("current_platform.is_rocm()", ["Run on a platform other than ROCm."]),
+        ("not torch.cuda.is_available()", ["Run on CUDA."]),
+        (
+            "not is_torch_available()",
+            ["Make `torch` available (what `is_torch_available()` checks)."],
+        ),
+        ("importlib.util.find_spec('flash_attn') is None", ["Install `flash_attn`."]),
+        ("not os.path.isfile(path)", ["Make `path` an existing file."]),
+        ("'height' not in size", ["Make `size` contain `'height'`."]),
+        ("not secrets.is_dir()", ["Make `secrets` an existing folder."]),
+        (
+            "by_alias is False and by_name is not True",
+            ["Set `by_alias` to something other than `False`.", "Set `by_name` to `True`."],
+        ),
+        (
+            "default is Parameter.empty",
+            ["Set `default` to something other than `Parameter.empty`."],
+        ),
+        (
+            "envs.VLLM_USE_V1",
+            ["Set the environment variable `VLLM_USE_V1` to a false or empty value."],
+        ),
+        (
+            "os.environ.get('HF_HOME') is None",
+            ["Give the environment variable `HF_HOME` a value (not `None`)."],
+        ),
+        (
+            "not tensor_parallel_size > 1",
+            ["Set `tensor_parallel_size` (`--tensor-parallel-size`) above `1`."],
+        ),
+        # Exactly one of two: the way out is both or neither.
+        (
+            "(ids is None) ^ (embeds is not None)",
+            [
+                "Give `ids` a value (not `None`), and leave `embeds` unset (`None`).",
+                "Leave `ids` unset (`None`), and give `embeds` a value (not `None`).",
+            ],
+        ),
+    ],
+)
+def test_each_shape_of_test_is_said_as_its_way_out(guard: str, ways: list[str]) -> None:
+    assert said(guard) == ways
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "not valid_images(images)",  # a call whose effects nobody knows
+        "self.registry.check(x)",
+        "HAS_TRITON",  # a module's flag: what sets it is not in the code shown
+        "x[compute()] > 1",
+        "a + b + c + d + e + f + g + h + i + j + k + l + m + n + o + p + q + r + s > 1",
+        "True",
+        "'a' == 'b'",
+        "not (",  # not even Python
+    ],
+)
+def test_a_test_that_cannot_be_said_safely_says_nothing(guard: str) -> None:
+    assert said(guard) == []
+
+
+def test_a_way_that_cannot_be_said_is_dropped_and_the_others_stay() -> None:
+    assert said("size > 1 and not self.registry.supports(model)") == ["Set `size` to `1` or less."]
+    # Within a way, all terms must be said: an ``or`` with an unsaid part gives nothing.
+    assert said("size > 1 or not self.registry.supports(model)") == []
+
+
+def test_ways_that_contradict_or_ask_for_more_than_another_are_left_out() -> None:
+    # Tests 1 and 2: either leave both unset, or leave one unset; the first asks more.
+    guards = ("not (a is None and b is None)", "a is not None and b is not None")
+    assert said(*guards) == ["Leave `a` unset (`None`).", "Leave `b` unset (`None`)."]
+
+
+def test_too_many_ways_read_as_a_puzzle_and_are_not_shown() -> None:
+    guard = " and ".join(f"x{i} > {i}" for i in range(avoid.MAX_WAYS + 1))
+    assert said(guard) == []
+    assert len(said(" and ".join(f"x{i} > {i}" for i in range(avoid.MAX_WAYS)))) == avoid.MAX_WAYS
+
+
+def test_names_bound_before_the_raise_are_said_with_the_setting_they_read() -> None:
+    aliases = {"tp": "self.tensor_parallel_size"}
+    assert said("tp % dcp != 0", aliases=aliases) == [
+        "Make `tp` (`tensor_parallel_size`, `--tensor-parallel-size`) divisible by `dcp`."
+    ]
+
+
+def test_hostile_text_in_the_code_stays_inside_its_code_span() -> None:
+    (way,) = said("mode == '<script>`x``'")
+    assert way == "Set `mode` to something other than ``` '<script>`x``' ```."
+    from errdex.markdown import render_inline
+
+    html = str(render_inline(way))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+EXCERPT = """\
+def check(self, tp, pcp, dcp):
+    if pcp == 1:
+        if tp % dcp != 0:
+            raise ValueError("a")
+    elif dcp not in (
+        1,
+        pcp,
+    ):
+        raise ValueError("b")
+    else:
+        if dcp > 8: raise ValueError("c")
+    while True:
+        if dcp:
+            pass
+        else:
+            raise ValueError("d")
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "tests"),
+    [
+        (4, ["pcp == 1", "tp % dcp != 0"]),
+        (9, ["not (pcp == 1)", "dcp not in (1, pcp)"]),
+        (11, ["not (pcp == 1 or dcp not in (1, pcp))", "dcp > 8"]),
+        (16, ["not (dcp)"]),
+    ],
+)
+def test_the_tests_around_a_raise_are_read_from_the_excerpt(line: int, tests: list[str]) -> None:
+    lines = EXCERPT.splitlines()
+    assert avoid.enclosing_tests(lines, line - 1) == tests
+
+
+def test_an_excerpt_cut_mid_statement_gives_the_tests_it_holds() -> None:
+    lines = ["        )", "        if size > 2:", "            raise ValueError(", "    'x')"]
+    assert avoid.enclosing_tests(lines, 2) == ["size > 2"]
+    assert avoid.enclosing_tests(lines, 7) == []
+
+
+def scanned(code: str, raise_line: int) -> Any:
+    """A record as scan writes it for the raise at ``raise_line`` of ``code``."""
+    from errdex.model import Excerpt, Source
+
+    base = record("pcp-data-parallelism.yaml")
+    from dataclasses import replace
+
+    source = Source("0" * 40, "m.py", raise_line, None, None, None, Excerpt(1, code))
+    return replace(base, source=source)
+
+
+# Each of these was a wrong way out in a hand-checked sample of a real scan.
+
+
+def test_a_false_value_is_asked_for_never_an_unset_one() -> None:
+    # Leaving a setting out may give it a true default: only "false or empty" is safe.
+    (way,) = said("self.use_cache")
+    assert way == "Set `use_cache` to a false or empty value."
+
+
+def test_an_availability_check_is_said_as_the_check_not_as_an_install() -> None:
+    # A check for a package may also want a device: installing alone need not pass it.
+    (way,) = said("not is_torch_npu_available()")
+    assert way == "Make `torch_npu` available (what `is_torch_npu_available()` checks)."
+
+
+def test_a_name_bound_in_a_branch_off_the_path_is_not_taken_as_an_alias() -> None:
+    code = """\
+def run(self, rounds=None):
+    if rounds is None:
+        rounds = self.config.max_rounds
+    else:
+        if rounds < 0:
+            raise ValueError("rounds must not be negative")
+"""
+    found = scanned(code, 6)
+    assert avoid.aliases_of(found) == {}
+    avoided = avoid.avoid_of(found)
+    assert avoided is not None
+    assert [avoid.said(w) for w in avoided.ways] == [
+        "Leave `rounds` unset (`None`).",
+        "Set `rounds` to `0` or more.",
+    ]
+
+
+def test_a_name_bound_on_the_path_is_an_alias_and_the_nearest_binding_wins() -> None:
+    code = """\
+def run(self):
+    size = self.first_size
+    size = self.config.batch_size
+    if size > 8:
+        raise ValueError("too big")
+"""
+    assert avoid.aliases_of(scanned(code, 5)) == {"size": "self.config.batch_size"}
+
+
+def test_a_name_reshaped_before_the_raise_says_nothing_of_what_the_user_gave() -> None:
+    code = """\
+def check(self, offsets, batch):
+    if len(offsets) > 0:
+        if isinstance(offsets[0], tuple):
+            offsets = [offsets]
+        if len(offsets) != batch:
+            raise ValueError("one list of offsets a sequence")
+"""
+    found = scanned(code, 6)
+    assert avoid.aliases_of(found) == {"offsets": None}
+    avoided = avoid.avoid_of(found)
+    assert avoided is None or all("offsets" not in avoid.said(w) for w in avoided.ways)
+
+
+def test_keyword_arguments_of_a_call_are_not_taken_for_statements() -> None:
+    code = """\
+def run(self, size, names):
+    validate(
+        size=size,
+        names=[names],
+    )
+    if size > 8:
+        raise ValueError("too big")
+"""
+    found = scanned(code, 7)
+    assert avoid.aliases_of(found) == {}
+    avoided = avoid.avoid_of(found)
+    assert avoided is not None
+    assert [avoid.said(w) for w in avoided.ways] == ["Set `size` to `8` or less."]
+
+
+def record(name: str) -> Any:
+    doc, problems = load_file(CONTENT / "errors" / "vllm-project" / "vllm" / name)
+    assert doc is not None, problems
+    return record_from(doc)
+
+
+def ways_on(page: Path) -> list[str]:
+    section = soup(page).find("section", class_="avoid")
+    assert section is not None
+    return [li.get_text() for li in section.select("ul.ways li")]
+
+
+def test_the_a2a_page_shows_both_ways_out_of_its_seed_page_with_their_flags(
+    built_site: Path,
+) -> None:
+    page = built_site / "errors" / A2A / "index.html"
+    assert ways_on(page) == [
+        "Set dcp_comm_backend (--dcp-comm-backend) to something other than 'a2a'.",
+        "Set decode_context_parallel_size (--decode-context-parallel-size) above 1.",
+    ]
+    html = soup(page)
+    headings = [h.get_text() for h in html.select("article h2")]
+    # The people's solutions come first; the derived lines say where they come from.
+    assert headings.index("Solutions") < headings.index("How to avoid it")
+    note = html.select_one("section.avoid .derived-note").get_text()
+    assert "Derived from the code" in note
+    assert "self.dcp_comm_backend == 'a2a' and self.decode_context_parallel_size <= 1" in note
+    assert html.select_one('aside.toc a[href="#avoid"]') is not None
+
+
+def test_the_gqa_page_shows_its_own_ways_from_both_enclosing_tests(built_site: Path) -> None:
+    assert ways_on(built_site / "errors" / GQA / "index.html") == [
+        "Set decode_context_parallel_size (--decode-context-parallel-size) to 1 or less.",
+        "Set use_mla to a true or non-empty value.",
+        "Set tensor_parallel_size (--tensor-parallel-size) above total_num_kv_heads.",
+    ]
+
+
+def test_the_json_mirror_carries_the_ways_as_words_and_as_data(built_site: Path) -> None:
+    document = json.loads((built_site / "api" / "errors" / f"{A2A}.json").read_text())
+    avoided = document["avoid"]
+    assert avoided["guards"] == [
+        "self.dcp_comm_backend == 'a2a' and self.decode_context_parallel_size <= 1"
+    ]
+    texts = [way["text"] for way in avoided["ways"]]
+    assert texts[1] == (
+        "Set `decode_context_parallel_size` (`--decode-context-parallel-size`) above `1`."
+    )
+    (term,) = avoided["ways"][1]["terms"]
+    assert term["kind"] == "compare" and term["op"] == ">"
+    assert term["subject"]["label"] == "--decode-context-parallel-size"
+    assert term["other"]["number"] == "1"
+    schema = json.loads((built_site / "api" / "schema.json").read_text())
+    assert "avoid" in schema["required"]
+    assert "negated" in schema["properties"]["avoid"]["description"]
+    assert all(avoid.well_formed(t) for way in avoided["ways"] for t in way["terms"])
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
+def test_hints_with_the_users_values_match_the_shared_vectors(vector: dict[str, Any]) -> None:
+    assert avoid.hints(vector["ways"], vector["values"]) == vector["hints"]
+
+
+def test_lookup_json_works_out_the_divisors_with_the_pasted_values(
+    run: Any, built_site: Path
+) -> None:
+    paste = "ValueError: tp_size=12 must be divisible by dcp_size=5."
+    result = run("lookup", "--site", built_site, "--json", paste)
+    assert result.code == 0, result.err
+    (top, *_) = json.loads(result.out)["matches"]
+    assert top["title"].startswith("tp_size={tp} must be divisible")
+    hints = [hint for way in top["avoid"] for hint in way["hints"]]
+    assert hints == [
+        "--decode-context-parallel-size: 1, 2, 3, 4, 6 or 12 "
+        "(the divisors of --tensor-parallel-size = 12); yours is 5"
+    ]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"guards": [], "ways": "many"},
+        {"guards": [], "ways": [{"text": 1, "terms": []}]},
+        {"guards": [], "ways": [{"text": "x", "terms": [{"kind": "compare", "op": "in"}]}]},
+        {"ways": [{"text": "x", "terms": [{"kind": "rm -rf", "subject": {}}]}]},
+    ],
+)
+def test_lookup_answers_without_hints_from_a_damaged_avoid(
+    run: Any, built_site: Path, tmp_path: Path, damage: dict[str, Any]
+) -> None:
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    paste = "ValueError: tp_size=12 must be divisible by dcp_size=5."
+    (top, *_) = json.loads(run("lookup", "--site", site, "--json", paste).out)["matches"]
+    doc = site / "api" / "errors" / f"{top['id']}.json"
+    data = json.loads(doc.read_text())
+    data["avoid"] = damage
+    doc.write_text(json.dumps(data))
+    result = run("lookup", "--site", site, "--json", paste)
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["matches"][0]["avoid"] == []

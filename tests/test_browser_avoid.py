@@ -1,0 +1,109 @@
+"""How to avoid it in chromium: the page's script against the shared vectors, and a
+scanned page opened from a paste that works out the values that avoid its error."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import yaml
+from conftest import SITE_YAML, http_server
+from playwright.sync_api import Browser, Page, expect
+
+from errdex.cli import main
+
+HERE = Path(__file__).resolve().parent
+VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "avoid" / "vectors.yaml").read_text())
+HEADS = """\
+class Config:
+    def verify(self, heads, tp):
+        self.heads = heads
+        if heads % tp != 0:
+            raise ValueError(
+                f"Total number of attention heads ({heads}) must be divisible by "
+                f"tensor parallel size ({tp})."
+            )
+"""
+PASTE = (
+    "ValueError: Total number of attention heads (52) must be divisible by "
+    "tensor parallel size (8)."
+)
+
+
+@pytest.fixture(scope="module")
+def scanned_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    root = tmp_path_factory.mktemp("scanned")
+    (root / "src" / "pkg").mkdir(parents=True)
+    (root / "src" / "pkg" / "config.py").write_text(HEADS)
+    content = root / "content"
+    (content / "errors").mkdir(parents=True)
+    (content / "site.yaml").write_text(SITE_YAML)
+    scan = ["scan", str(root / "src"), "--repo", "example/heads", "--commit", "1" * 40]
+    assert main([*scan, "--content", str(content), "--cache", str(root / "cache")]) == 0
+    out = root / "public"
+    build = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
+    assert main(build) == 0
+    with http_server(out) as url:
+        yield url, out
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def only_record(out: Path) -> str:
+    (document,) = (out / "api" / "errors").glob("*.json")
+    return document.stem
+
+
+@pytest.mark.browser
+def test_the_page_script_gives_the_shared_vectors_answers(
+    page: Page, scanned_site: tuple[str, Path]
+) -> None:
+    url, out = scanned_site
+    page.goto(f"{url}errors/{only_record(out)}/")
+    got = page.evaluate(
+        "(vectors) => vectors.map((v) => window.errdexAvoid.hints(v.ways, v.values))", VECTORS
+    )
+    assert got == [vector["hints"] for vector in VECTORS]
+
+
+@pytest.mark.browser
+def test_a_scanned_modulo_page_opened_from_a_paste_lists_the_values_that_work(
+    page: Page, scanned_site: tuple[str, Path], run: Any
+) -> None:
+    url, out = scanned_site
+    record_id = only_record(out)
+    page.goto(f"{url}errors/{record_id}/?q={quote(PASTE)}")
+    box = page.locator("section.avoid .yours-avoid")
+    expect(box).to_be_visible()
+    expected = "tp: 1, 2, 4, 13, 26 or 52 (the divisors of heads = 52); yours is 8"
+    expect(box.locator("li")).to_have_text([expected])
+    expect(page.locator("section.avoid ul.ways li")).to_have_text(["Make heads divisible by tp."])
+    # lookup answers the same from the same page data.
+    result = run("lookup", "--site", out, "--json", PASTE)
+    (top, *_) = json.loads(result.out)["matches"]
+    assert top["id"] == record_id
+    assert [h for way in top["avoid"] for h in way["hints"]] == [expected]
+
+
+@pytest.mark.browser
+def test_without_a_paste_the_page_shows_the_ways_and_no_values(
+    page: Page, scanned_site: tuple[str, Path]
+) -> None:
+    url, out = scanned_site
+    page.goto(f"{url}errors/{only_record(out)}/")
+    expect(page.locator("section.avoid ul.ways li")).to_have_count(1)
+    expect(page.locator("section.avoid .yours-avoid")).to_be_hidden()
