@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import parallel
-from ..files import shown_path
+from ..files import Staged, shown_path
 from ..link import Spellings
 from ..model import derive_id
 from . import update
@@ -77,22 +77,6 @@ def _facts(source: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in source.items() if k != "removed_in"}
 
 
-def _write(
-    report: Report,
-    record: update.Existing,
-    kind: str,
-    line: str | None,
-    blocks: dict[str, Any],
-    dry_run: bool,
-) -> None:
-    """Count ``kind`` once the record's blocks are written (or, dry, known to be writable)."""
-    refused = update.write_blocks(record.path, blocks, dry_run) if blocks else None
-    if refused:
-        report.skipped.append(refused)
-    else:
-        report.add(kind, line)
-
-
 @dataclass
 class _Writes:
     """Record files to rewrite, written together (on every core when there are many) once
@@ -122,14 +106,25 @@ class _Writes:
     def run(self) -> None:
         todo = self.todo
 
-        def write(bounds: tuple[int, int]) -> list[str | None]:
+        def stage(bounds: tuple[int, int]) -> list[Staged | str | None]:
             return [
-                update.write_blocks(todo[i][2].path, todo[i][5], self.dry_run)
+                update.stage_blocks(todo[i][2].path, todo[i][5], self.dry_run)
                 for i in range(*bounds)
             ]
 
-        with parallel.Tasks(write, parallel.jobs_for(len(todo))) as tasks:
-            refused = [one for part in tasks.map(parallel.chunks(len(todo))) for one in part]
+        # Every file's new bytes are written beside it first, then synced to the disk
+        # together and put in place here: a kill leaves each record old or new.
+        staged: list[Staged | str | None] = []
+        try:
+            with parallel.Tasks(stage, parallel.jobs_for(len(todo))) as tasks:
+                for part in tasks.map(parallel.chunks(len(todo))):
+                    staged += part
+        except BaseException:
+            for one in staged:
+                if isinstance(one, Staged):
+                    one.discard()
+            raise
+        refused = update.place_blocks(staged)
         # From the last to the first: an outcome put in never moves the places of those
         # before it, and two at one place end up in the order they were asked for.
         for (skipped_at, lines_at, _record, kind, line, _blocks), why in reversed(
@@ -214,6 +209,7 @@ def scan_into(
     """Write a record for each new raise of ``tree``; refresh the source of the others.
     With ``release``, each record the tree raises gets it in its ``releases``."""
     report = Report()
+    writes = _Writes(report, dry_run)
     sites, report.skipped = scan_tree(tree, _read(tree, tree.paths(), cache))
     records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
@@ -259,7 +255,8 @@ def scan_into(
         if not blocks:
             report.add("unchanged")
             continue
-        _write(report, record, "refreshed", where, blocks, dry_run)
+        writes.add(record, "refreshed", where, blocks)
+    writes.run()
     for record in records:
         if record.path not in matched:
             report.add("no longer found", f"{shown_path(record.path)}")
