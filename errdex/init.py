@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from .files import write_atomic
 from .schema import REPO_PATTERN
 from .urls import base_url_problem
 
@@ -215,7 +216,6 @@ def init(
     for rel, text in planned.items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("x", encoding="utf-8") as handle:  # never over a file
-            handle.write(text)
+        write_atomic(path, text.encode("utf-8"), exclusive=True)  # never over a file
         written.append(path)
     return written

@@ -15,7 +15,6 @@ it, and the home and repository pages the most reported errors.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -426,26 +425,18 @@ def dumps(repo: str, issues: Sequence[Issue]) -> bytes:
 
 
 def _write(path: Path, data: bytes) -> None:
-    """Written whole and synced, then moved over the old file: a stopped import leaves
-    one or the other, and never its partial file (a hidden name no build reads)."""
-    from .files import shown_path
+    """Written whole and synced, then moved over the old file (``files.write_atomic``): a
+    stopped import leaves one or the other, and never its temporary (a hidden name no
+    build reads)."""
+    from .files import shown_path, write_atomic
     from .problems import BuildError
 
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(partial, "xb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(partial, path)
-    except BaseException as exc:
-        if partial.parent.is_dir():
-            partial.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            what = f"cannot be written: {exc.strerror or exc}"
-            raise BuildError([Problem(shown_path(path), 0, what, code="E100")]) from None
-        raise
+        write_atomic(path, data)
+    except OSError as exc:
+        what = f"cannot be written: {exc.strerror or exc}"
+        raise BuildError([Problem(shown_path(path), 0, what, code="E100")]) from None
 
 
 @dataclass(frozen=True, slots=True)

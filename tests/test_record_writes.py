@@ -5,6 +5,7 @@ and no temporary where a build would read it. A rewritten record keeps its mode.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import signal
@@ -97,6 +98,39 @@ def _scan(run, root: Path) -> list[str | Path]:  # type: ignore[no-untyped-def]
     return ["scan", tree, "--repo", REPO, "--commit", COMMIT, "--content", content, "--no-cache"]
 
 
+def _new(run, root: Path) -> list[str | Path]:  # type: ignore[no-untyped-def]
+    content = _content(run, root, _tree(root, 1), lines=1)
+    paste = "The disk of server 7 is full: cannot write /data/x."
+    return ["new", paste, "--repo", REPO, "--exception", "OSError", "--content", content]
+
+
+def _issues(run, root: Path) -> list[str | Path]:  # type: ignore[no-untyped-def]
+    content = _content(run, root, _tree(root, 1), lines=1)
+
+    def export(number: int) -> Path:
+        path = root / f"export-{number}.json"
+        issue = {
+            "number": number,
+            "title": f"Full disk, take {number}",
+            "body": "The server stopped writing.",
+            "state": "OPEN",
+            "url": f"https://github.com/{REPO}/issues/{number}",
+            "createdAt": "2026-11-02T08:00:00Z",
+            "closedAt": None,
+            "labels": [],
+        }
+        path.write_text(json.dumps([issue]))
+        return path
+
+    imported = run("issues", "import", export(1), "--repo", REPO, "--content", content)
+    assert imported.code == 0, imported.err
+    return ["issues", "import", export(2), "--repo", REPO, "--content", content]
+
+
+def _init(run, root: Path) -> list[str | Path]:  # type: ignore[no-untyped-def]
+    return ["init", root / "site", "--repo", "example/disk"]
+
+
 def _files(root: Path) -> dict[str, bytes]:
     return {
         str(path.relative_to(root)): path.read_bytes()
@@ -110,8 +144,11 @@ def _files(root: Path) -> dict[str, bytes]:
     [
         (_pin, "cannot be rewritten: File too large; the file is unchanged"),
         (_scan, "cannot be written: File too large; nothing was written"),
+        (_new, "File too large"),
+        (_issues, "cannot be written: File too large"),
+        (_init, "File too large"),
     ],
-    ids=["pin", "scan"],
+    ids=["pin", "scan", "new", "issues-import", "init"],
 )
 def test_a_write_the_disk_cannot_hold_leaves_every_file_whole(  # type: ignore[no-untyped-def]
     run, tmp_path: Path, setup, said: str

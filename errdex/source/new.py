@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from ..files import write_atomic
 from ..load import parse_yaml
 from ..model import derive_id, parse_template
 from ..problems import Severity
@@ -216,8 +217,7 @@ def write_new(content: Path, repo: str, item: PastedError, today: datetime.date)
     record_id = derive_id(repo, item.exception, item.template)
     path = content / "errors" / owner / name / f"{record_id}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("x", encoding="utf-8") as handle:  # "x": fails if it exists
-        handle.write(text)
+    write_atomic(path, text.encode("utf-8"), exclusive=True)
     write_schema(content)
     return path
 
@@ -236,7 +236,7 @@ def write_schema(content: Path) -> None:
     path = content / SCHEMA_FILE
     text = schema_text()
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))
 
 
 def spelling_clash(
