@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO, overload
 
 from . import __version__, avoid, search
+from .files import write_atomic
 
 MAX_BYTES = 64 * 1024 * 1024
 """Largest file of an index read or fetched: a bigger one is refused, not read."""
@@ -143,9 +144,7 @@ class WebStore:
         try:
             body.parent.mkdir(parents=True, exist_ok=True)
             for path, content in ((body, data), (meta, json.dumps(head).encode())):
-                partial = path.with_name(f".{path.name}.{os.getpid()}")
-                partial.write_bytes(content)
-                os.replace(partial, path)
+                write_atomic(path, content, durable=False)  # a cache: never synced
         except OSError:
             pass
 

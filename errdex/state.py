@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .files import write_atomic
 from .problems import Problem
 
 TYPE_CHECKING = False
@@ -488,18 +489,14 @@ def _read(path: Path) -> tuple[bytes, memoryview] | None:
 
 def _write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+    write_atomic(path, text.encode("utf-8"), durable=False)  # a cache: never synced
 
 
 def _write(path: Path, payload: bytes) -> bytes:
     """Write atomically (a reader sees the old file or the new one); returns the digest."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
     digest = hashlib.sha256(payload).digest()
-    partial.write_bytes(FORMAT + digest + payload)
-    os.replace(partial, path)
+    write_atomic(path, FORMAT + digest + payload, durable=False)
     return digest
 
 

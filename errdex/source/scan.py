@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import os
 import pickle
 import re
 import stat
@@ -28,6 +27,7 @@ from typing import Any
 
 from .. import validate
 from ..document import Document
+from ..files import write_atomic
 from ..load import MAX_FILE_BYTES
 from ..model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from ..problems import Severity
@@ -347,15 +347,12 @@ _KEPT_NAME = re.compile(r"scan-[0-9a-f]{16}\.bin")
 def _save(folder: Path, path: Path) -> None:
     """Keep what this run's files gave in ``path``, in place of an earlier errdex's file.
     A cache that cannot be written is said on stderr: the records are written already."""
-    partial = folder / f".{path.name}.{os.getpid()}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(pickle.dumps(_used, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(partial, path)
+        data = pickle.dumps(_used, protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(path, data, durable=False)  # a cache: never synced
         _forget_others(folder, path)
     except OSError as exc:
-        with suppress(OSError):
-            partial.unlink(missing_ok=True)
         print(
             f"errdex: the parsed files were not kept in {folder} ({exc.strerror or exc}); "
             "the next run parses them again",
