@@ -748,8 +748,12 @@ def _reconciled(ns: argparse.Namespace, steps: list[tuple[str, str | None]], git
 
 def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]:
     """The commits to pin to, in order, each with the release it is (None for a commit
-    or branch that is not one): tags name their releases, ``--release`` names one."""
-    from .schema import RELEASE_PATTERN
+    or branch that is not one): tags name their releases, ``--release`` names one.
+
+    A tag is read by its full name (``refs/tags/NAME``), so a branch of the same name
+    is never taken for it. A tag of a range that cannot be a release (its name cannot
+    name a page, or it names no commit) is skipped, and said so with why; one given by
+    name is refused."""
     from .source import scan
 
     refs: list[str] = ns.ref or []
@@ -759,11 +763,10 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
         raise scan.SourceError("scan reads one commit: give one --ref, then pin the others")
     if ns.release and len(refs) > 1:
         raise scan.SourceError("--release names one commit: give one --ref or --commit")
-    if ns.release is not None and not re.fullmatch(RELEASE_PATTERN, ns.release):
-        raise scan.SourceError(
-            f"--release must be a tag-like name (letters, digits, '.', '-', '_', '+'): "
-            f"{ns.release!r}"
-        )
+    if ns.release is not None:
+        why = _release_name_problem(ns.repo, ns.release)
+        if why:
+            raise scan.SourceError(f"--release {ns.release!r}: {why}")
     steps: list[tuple[str, str | None]] = []
     if not refs:
         commit = ns.commit
@@ -778,18 +781,25 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
     tags = scan.tags(ns.source)
     for ref in refs:
         ranged = ".." in ref
-        names = scan.tag_range(ns.source, tags, ref) if ranged else [ref]
-        for name in names:
-            commit = scan.resolve_commit(ns.source, name)
-            release = ns.release or (name if name in tags else None)
-            if release is not None and not re.fullmatch(RELEASE_PATTERN, release):
+        if ranged:
+            found, skipped = scan.tag_range(ns.source, tags, ref)
+            for name, why in skipped:
+                print(f"errdex: skipped tag {name!r}: it {why}", file=sys.stderr)
+            named: list[tuple[str, scan.Tag | None]] = [(t.name, t) for t in found]
+        else:
+            named = [(ref, tags.get(ref))]
+        for name, tag in named:
+            if tag is not None and tag.commit is None:
+                raise scan.SourceError(f"tag {name!r} {tag.no_commit}")
+            commit = tag.commit if tag is not None else scan.resolve_commit(ns.source, name)
+            release = ns.release or (name if tag is not None else None)
+            why = None if ns.release or release is None else _release_name_problem(ns.repo, release)
+            if why:
                 if ranged:
-                    print(
-                        f"errdex: skipped tag {release!r}: it cannot name a release page",
-                        file=sys.stderr,
-                    )
+                    print(f"errdex: skipped tag {release!r}: {why}", file=sys.stderr)
                     continue
-                raise scan.SourceError(f"tag {release!r} cannot name a release page")
+                raise scan.SourceError(f"tag {release!r}: {why}")
+            assert commit
             if (
                 steps
                 and scan.is_ancestor(ns.source, commit, steps[-1][0])
@@ -799,10 +809,22 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
                     f"{name} comes before the commit given ahead of it: give releases oldest first"
                 )
             steps.append((commit, release))
-    named = [r for _c, r in steps if r]
-    if len(set(named)) != len(named):
+    given = [r for _c, r in steps if r]
+    if len(set(given)) != len(given):
         raise scan.SourceError("a release is given twice")
     return steps
+
+
+def _release_name_problem(repo: str, name: str) -> str | None:
+    """Why ``name`` cannot name a release page of ``repo``, or None."""
+    from .schema import RELEASE_PATTERN
+
+    if not re.fullmatch(RELEASE_PATTERN, name):
+        return (
+            "it cannot name a release page: a release name is at most 100 letters, digits, "
+            "'.', '-', '_' and '+', starting with a letter or digit"
+        )
+    return None
 
 
 def _lookup(ns: argparse.Namespace) -> int:

@@ -485,3 +485,48 @@ def test_copies_of_a_message_get_the_ids_a_scan_of_the_newest_gives(  # type: ig
     assert built.code == 0, built.err
     page = text_of(out / "errors" / plain / "index.html")
     assert "The size is below zero." in page and "pkg/a.py" in page
+
+
+# --- Tags of a range ---------------------------------------------------------------------
+
+
+def test_a_range_skips_a_tag_that_cannot_be_a_release_and_says_why(  # type: ignore[no-untyped-def]
+    run, upstream, content
+) -> None:
+    git(upstream, "tag", "rc/1.1", "v1.1")
+    git(upstream, "tag", "sources", "v1.1^{tree}")
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
+    done = run("pin", upstream, "--repo", REPO, "--ref", "v1.0..v1.2", "--content", content)
+    assert done.code == 0, done.err
+    assert (
+        "errdex: skipped tag 'rc/1.1': it cannot name a release page: a release name is at "
+        "most 100 letters, digits, '.', '-', '_' and '+', starting with a letter or digit\n"
+    ) in done.err
+    assert "errdex: skipped tag 'sources': it names a tree, not a commit\n" in done.err
+    site = yaml.safe_load((content / "site.yaml").read_text())
+    assert [r["name"] for r in site["releases"]] == ["v1.0", "v1.1", "v1.2"]
+    given = run("pin", upstream, "--repo", REPO, "--ref", "sources", "--content", content)
+    assert given.code == 1
+    assert "errdex: tag 'sources' names a tree, not a commit\n" in given.err
+
+
+def test_a_tag_that_shares_its_name_with_a_branch_is_a_release(  # type: ignore[no-untyped-def]
+    run, upstream, content
+) -> None:
+    """A range skipped it, silently: ``refname:short`` calls such a tag ``tags/v1.1``."""
+    # Branches named as the tags, at other commits: the tags are the releases.
+    git(upstream, "branch", "v1.1", "v1.0")
+    git(upstream, "branch", "v1.2", "v1.0")
+    git(upstream, "tag", "-a", "-m", "the second release, annotated", "v1.1.1", "v1.1")
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
+    done = run("pin", upstream, "--repo", REPO, "--ref", "v1.0..v1.2", "--content", content)
+    assert done.code == 0, done.err
+    for name in ("v1.1", "v1.1.1", "v1.2"):
+        assert f"(release {name})" in done.err, done.err
+    assert "skipped tag" not in done.err
+    site = yaml.safe_load((content / "site.yaml").read_text())
+    assert [(r["name"], r["commit"]) for r in site["releases"]] == [
+        (name, git(upstream, "rev-parse", f"refs/tags/{name}^{{commit}}"))
+        for name in ("v1.0", "v1.1", "v1.1.1", "v1.2")
+    ]
+    assert records(content)["five is taken"]["releases"][-1]["line"] == 5  # v1.2's file

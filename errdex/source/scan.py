@@ -167,32 +167,83 @@ def commit_date(root: Path, commit: str) -> str:
     return _git(root, "show", "-s", "--format=%cs", commit).strip()
 
 
-def tags(root: Path) -> list[str]:
-    """The tags of the git checkout at ``root``, oldest version first."""
-    listing = _git(root, "tag", "--list", "--sort=version:refname")
-    return [t for t in listing.splitlines() if t]
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """A tag of a git checkout, read by its full name (``refs/tags/NAME``): a branch
+    of the same name is another ref, never this one."""
+
+    name: str
+    """Its name under ``refs/tags/`` (bytes that are not UTF-8 kept as escapes)."""
+    commit: str | None
+    """The commit it names, through any annotated tags; None when it names no commit."""
+    names: str
+    """What it names in the end: ``commit``, ``tree``, ``blob``, or ``missing`` (an
+    object the checkout does not have)."""
+
+    @property
+    def no_commit(self) -> str:
+        """What it names instead of a commit, as a reason to leave it out."""
+        if self.names == "missing":
+            return "names an object this checkout does not have, not a commit"
+        return f"names a {self.names}, not a commit"
 
 
-def tag_range(root: Path, tags: list[str], ref: str) -> list[str]:
-    """The tags of ``A..B``: A, then the tags on the commits after it up to B (as
-    ``git rev-list A..B`` has them, oldest first; tags on one commit in version order)."""
-    first, _, last = ref.partition("..")
-    for name in (first, last):
-        if name not in tags:
-            raise SourceError(f"{ref}: {name!r} is not a tag of the checkout")
-    if not is_ancestor(root, first, last):
-        raise SourceError(f"{ref}: {first} is not an ancestor of {last}; give the older tag first")
-    order = {c: n for n, c in enumerate(_git(root, "rev-list", "--reverse", ref).split())}
-    at: dict[str, str] = {}
-    listing = _git(
-        root, "for-each-ref", "refs/tags", "--format=%(refname:short) %(objectname) %(*objectname)"
+def tags(root: Path) -> dict[str, Tag]:
+    """The tags of the git checkout at ``root``, by name, oldest version first."""
+    listing = _git_bytes(
+        root, "for-each-ref", "--sort=version:refname", "--format=%(refname)", "refs/tags/"
     )
-    for line in listing.splitlines():
-        name, *objects = line.split()
-        at[name] = objects[-1]  # an annotated tag's commit comes last
-    inside = [t for t in tags if at.get(t) in order]
-    inside.sort(key=lambda t: order[at[t]])  # stable: version order on one commit
-    return [first, *(t for t in inside if t != first)]
+    refs = [ref for ref in listing.split(b"\n") if ref.startswith(b"refs/tags/")]
+    if not refs:
+        return {}
+    # One git process peels them all (``^{}``: through every annotated tag to what it
+    # names). A ref name holds no space or line break, so a line is one ref.
+    try:
+        peeled = subprocess.run(
+            ["git", "-C", str(root), "cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            input=b"".join(ref + b"^{}\n" for ref in refs),
+            capture_output=True,
+            check=True,
+        ).stdout.split(b"\n")
+    except FileNotFoundError as exc:
+        raise SourceError("git is not installed") from exc
+    except subprocess.CalledProcessError as exc:
+        error = exc.stderr.decode("utf-8", "replace").strip() or "failed"
+        raise SourceError(f"git cat-file: {error}") from exc
+    found = {}
+    for ref, line in zip(refs, peeled, strict=False):
+        name = ref.removeprefix(b"refs/tags/").decode("utf-8", "surrogateescape")
+        fields = line.decode("utf-8", "replace").split()
+        known = len(fields) == 2 and fields[1] in ("commit", "tree", "blob")
+        kind = fields[1] if known else "missing"
+        found[name] = Tag(name, fields[0] if kind == "commit" else None, kind)
+    return found
+
+
+def tag_range(
+    root: Path, tags: dict[str, Tag], ref: str
+) -> tuple[list[Tag], list[tuple[str, str]]]:
+    """The tags of ``A..B``: A, then the tags on the commits after it up to B (as
+    ``git rev-list A..B`` has them, oldest first; tags on one commit in version order);
+    and each tag left out for a reason other than being outside the range (it names no
+    commit), with the reason."""
+    first, _, last = ref.partition("..")
+    ends = []
+    for name in (first, last):
+        tag = tags.get(name)
+        if tag is None:
+            raise SourceError(f"{ref}: {name!r} is not a tag of the checkout")
+        if tag.commit is None:
+            raise SourceError(f"{ref}: tag {name!r} {tag.no_commit}")
+        ends.append(tag)
+    if not is_ancestor(root, ends[0].commit or "", ends[1].commit or ""):
+        raise SourceError(f"{ref}: {first} is not an ancestor of {last}; give the older tag first")
+    span = f"{ends[0].commit}..{ends[1].commit}"
+    order = {c: n for n, c in enumerate(_git(root, "rev-list", "--reverse", span).split())}
+    inside = [t for t in tags.values() if t.commit in order and t.name != first]
+    inside.sort(key=lambda t: order[t.commit or ""])  # stable: version order on one commit
+    skipped = [(t.name, t.no_commit) for t in tags.values() if t.commit is None]
+    return [ends[0], *inside], skipped
 
 
 def is_ancestor(root: Path, older: str, newer: str) -> bool:
