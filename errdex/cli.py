@@ -640,9 +640,10 @@ def _reconcile(ns: argparse.Namespace) -> int:
     try:
         git = scan.Tree.is_git(ns.source)
         steps = _releases(ns, git)
-        for commit, release in steps:
+        for n, (commit, release) in enumerate(steps):
+            earlier = [r for _c, r in steps[:n] if r]
             refused = release and pin.release_problem(
-                ns.content, ns.repo, release, commit, ns.source if git else None
+                ns.content, ns.repo, release, commit, ns.source if git else None, earlier
             )
             if refused:
                 raise scan.SourceError(refused)
@@ -818,13 +819,14 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
 def _release_name_problem(repo: str, name: str) -> str | None:
     """Why ``name`` cannot name a release page of ``repo``, or None."""
     from .schema import RELEASE_PATTERN
+    from .source import pin
 
     if not re.fullmatch(RELEASE_PATTERN, name):
         return (
             "it cannot name a release page: a release name is at most 100 letters, digits, "
             "'.', '-', '_' and '+', starting with a letter or digit"
         )
-    return None
+    return pin.release_name_problem(repo, name)
 
 
 def _lookup(ns: argparse.Namespace) -> int:

@@ -87,10 +87,13 @@ CODES = {
             "E206",
             "Output path too long",
             "A record's names become folders of the site: "
-            "`repos/OWNER/NAME/files/PATH/index.html` and `exceptions/TYPE/index.html` "
-            "must fit in 200 bytes, so the site builds on Windows (260 characters with "
-            "the output folder) as on Linux and macOS. Owners have at most 39 bytes and "
-            "repository names 100, as on GitHub. Shorten the exception or the path.",
+            "`repos/OWNER/NAME/files/PATH/index.html` and `exceptions/TYPE/index.html`, "
+            "and for each release of `site.yaml`, "
+            "`repos/OWNER/NAME/releases/RELEASE/index.html`, must fit in 200 bytes, so the "
+            "site builds on Windows (260 characters with the output folder) as on Linux and "
+            "macOS. Owners have at most 39 bytes and repository names 100, as on GitHub. "
+            "Shorten the exception, the path or the release's name (`pin --release` names "
+            "a release otherwise than its tag).",
         ),
         Code(
             "W203",
@@ -186,12 +189,16 @@ CODES = {
         Code(
             "E402",
             "Names differ only in case",
-            "Two records name a repository, an exception or a source path that differ "
-            "only in upper and lower case (or in how an accented letter is composed), or "
-            "that are one folder once written so Windows holds them (`aux.py` is the "
-            "folder `aux_.py`): their pages would be one folder on macOS and Windows, and "
-            "one would overwrite the other. GitHub owners and names ignore case: write "
-            "one the same way everywhere; rename one of two files.",
+            "Two records name a repository, an exception or a source path, or `site.yaml` "
+            "names two releases of a repository, that differ only in upper and lower case "
+            "(or in how an accented letter is composed), or that are one folder once "
+            "written so Windows holds them (`aux.py` is the folder `aux_.py`, the release "
+            "`aux` the folder `aux_`, as is the release `aux_`): their pages would be one "
+            "folder on macOS and Windows, or everywhere, and one would overwrite the other. "
+            "A release cannot be named `index.html` or `feed.xml` (in any case) either: "
+            "those are the releases page's own files. GitHub owners and names ignore case: "
+            "write one the same way everywhere; rename one of two files; pin a release "
+            "under another name with `pin --release`.",
         ),
         Code(
             "E403",

@@ -311,12 +311,14 @@ def _relinked(
     from .model import Related
     from .render import ErrorContext, neighbours
     from .urls import (
+        RELEASES_FILES,
         exception_url,
         file_url,
         json_url,
         option_url,
         page_url,
         release_url,
+        releases_url,
         repo_url,
     )
 
@@ -414,8 +416,8 @@ def _relinked(
                 lists.add(json_url(alias).removesuffix(".json"))
             if summary.releases:
                 # Its releases' pages list it, and so may any other (one it was removed in).
-                folder = repo_url(summary.repo) + "releases/"
-                lists.update((folder + "index.html", folder + "feed.xml"))
+                folder = releases_url(summary.repo)
+                lists.update(folder + name for name in RELEASES_FILES)
                 lists.update(
                     release_url(summary.repo, r.name) + "index.html"
                     for r in site.config.releases_of(summary.repo)

@@ -35,6 +35,7 @@ from .urls import (
     option_url,
     page_url,
     release_url,
+    releases_url,
     repo_url,
     report_issue_url,
 )
@@ -503,7 +504,7 @@ class Renderer:
             if repo not in site.by_repo:
                 continue
             changelog = changes(releases, site.by_repo[repo])
-            folder = repo_url(repo) + "releases/"
+            folder = releases_url(repo)  # its files: urls.RELEASES_FILES
             put(
                 folder + "index.html",
                 partial(page, "releases.html", folder + "index.html", repo=repo, log=changelog),

@@ -83,9 +83,20 @@ _quoted = lru_cache(maxsize=1 << 12)(quote)
 """A path quoted for a URL, once: every line of an excerpt links to GitHub."""
 
 
+RELEASES_FILES = ("index.html", "feed.xml")
+"""The files of a repository's releases folder beside the releases' own folders: the
+list of releases and their Atom feed. No release may be named so that its folder is one
+of them (``validate.release_name_problem``)."""
+
+
+def releases_url(repo: str) -> str:
+    """The folder of a repository's releases: their list, their feed, a folder for each."""
+    return repo_url(repo) + "releases/"
+
+
 def release_url(repo: str, release: str) -> str:
     """A release's page: the errors it introduced, reworded and removed."""
-    return repo_url(repo) + f"releases/{folder_name(release)}/"
+    return releases_url(repo) + f"{folder_name(release)}/"
 
 
 def report_issue_url(record: Record, config: SiteConfig) -> str:

@@ -16,7 +16,15 @@ from .document import Document, Key
 from .model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from .problems import Problem, Severity
 from .schema import RECORD, SITE, Field
-from .urls import base_url_problem, exception_url, file_url
+from .urls import (
+    RELEASES_FILES,
+    base_url_problem,
+    exception_url,
+    file_url,
+    folder_name,
+    release_url,
+    releases_url,
+)
 
 MAX_EXCERPT_LINES = 1000
 """An excerpt is the code around a raise, not a whole file."""
@@ -420,6 +428,86 @@ def rule_lengths(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             )
 
 
+def release_name_problem(repo: str, name: str) -> tuple[str, str] | None:
+    """Why ``name`` cannot name a page of ``repo``'s releases whatever the others are
+    named, and the problem's code; or None. Its folder must not be a file the releases
+    folder holds (``RELEASES_FILES``, in any case), and its page must fit the bound
+    every other page fits."""
+    from .link import folder_key
+
+    folder = folder_key(folder_name(name))
+    for own in RELEASES_FILES:
+        if folder == folder_key(own):
+            return (
+                f"release {name!r} of {repo} would be written over the releases page's own "
+                f"file {releases_url(repo) + own!r}",
+                "E402",
+            )
+    longest = release_url(repo, name) + "index.html"
+    size = len(longest.encode())
+    if size > MAX_OUTPUT_PATH:
+        return (
+            f"release {name!r} of {repo} makes the file {longest[:60]!r}… {size:,} bytes "
+            f"long; at most {MAX_OUTPUT_PATH} fit every file system",
+            "E206",
+        )
+    return None
+
+
+def release_clash(repo: str, name: str, others: dict[str, str]) -> str | None:
+    """How ``name`` would share its page's folder with another release of ``repo``,
+    or None. ``others`` maps each release before it to where it is given (``line 14``,
+    ``pinned already``). Names written so Windows holds them (``aux`` as ``aux_``, ``v1.``
+    as ``v1._``) can be another name's folder, and two folders that differ only in case
+    are one on macOS and Windows."""
+    from .link import folder_key
+
+    folder = folder_name(name)
+    key = folder_key(folder)
+    for other, where in others.items():
+        theirs = folder_name(other)
+        if other == name or folder_key(theirs) != key:
+            continue
+        if folder_key(other) == folder_key(name):
+            return (
+                f"release {name!r} of {repo} differs only in case from {other!r} ({where}): "
+                "macOS and Windows would write both pages into one folder"
+            )
+        if theirs == folder:
+            return (
+                f"release {name!r} of {repo} makes the same folder as {other!r} ({where}): "
+                f"both are written {releases_url(repo) + folder + '/'!r}, so one page would "
+                "overwrite the other"
+            )
+        return (
+            f"release {name!r} of {repo} makes the same folder as {other!r} ({where}) on "
+            f"macOS and Windows: {folder + '/'!r} and {theirs + '/'!r} differ only in case, "
+            "so one page would overwrite the other"
+        )
+    return None
+
+
+def rule_releases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    """site.yaml's releases: each may name a page of its own, and none another's."""
+    from .link import folder_key
+
+    # The first release of each folder, by repository: one look-up a release, however
+    # many a repository has.
+    first: dict[str, dict[str, tuple[str, str]]] = {}
+    for index, item in enumerate(data.get("releases", ())):
+        repo, name = item["repo"], str(item["name"])
+        line = doc.line("releases", index, "name")
+        key = folder_key(folder_name(name))
+        other, where = first.setdefault(repo, {}).setdefault(key, (name, f"line {line}"))
+        problem = release_name_problem(repo, name)
+        if problem is not None:
+            yield Problem(doc.shown, line, problem[0], code=problem[1])
+            continue
+        clash = release_clash(repo, name, {other: where})
+        if clash is not None:
+            yield Problem(doc.shown, line, clash, code="E402")
+
+
 RULES: tuple[Rule, ...] = (
     rule_lengths,
     rule_message,
@@ -457,6 +545,7 @@ def check_site(doc: Document) -> list[Problem]:
                     )
                 )
             seen.add(key)
+        problems += rule_releases(doc, doc.data)
     url = doc.data.get("base_url") if isinstance(doc.data, dict) else None
     if isinstance(url, str) and not problems:
         problem = base_url_problem(url)

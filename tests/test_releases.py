@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SITE_YAML
+from conftest import SITE_YAML, snapshot
 from test_scan_pin import git
 
 from errdex.model import derive_id
+from errdex.validate import MAX_OUTPUT_PATH
 
 REPO = "example/up"
 
@@ -493,11 +494,16 @@ def test_copies_of_a_message_get_the_ids_a_scan_of_the_newest_gives(  # type: ig
 def test_a_range_skips_a_tag_that_cannot_be_a_release_and_says_why(  # type: ignore[no-untyped-def]
     run, upstream, content
 ) -> None:
+    git(upstream, "tag", "index.html", "v1.1")
     git(upstream, "tag", "rc/1.1", "v1.1")
     git(upstream, "tag", "sources", "v1.1^{tree}")
     assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
     done = run("pin", upstream, "--repo", REPO, "--ref", "v1.0..v1.2", "--content", content)
     assert done.code == 0, done.err
+    assert (
+        "errdex: skipped tag 'index.html': release 'index.html' of example/up would be "
+        f"written over the releases page's own file '{FOLDERS}index.html'\n"
+    ) in done.err
     assert (
         "errdex: skipped tag 'rc/1.1': it cannot name a release page: a release name is at "
         "most 100 letters, digits, '.', '-', '_' and '+', starting with a letter or digit\n"
@@ -530,3 +536,223 @@ def test_a_tag_that_shares_its_name_with_a_branch_is_a_release(  # type: ignore[
         for name in ("v1.0", "v1.1", "v1.1.1", "v1.2")
     ]
     assert records(content)["five is taken"]["releases"][-1]["line"] == 5  # v1.2's file
+
+
+# --- Release names: each must name a folder of its own, within the bound -----------------
+
+
+def releases_listed(content: Path, *names: str, repo: str = REPO) -> dict[str, int]:
+    """``names`` added to site.yaml's releases of ``repo``, as a hand or an older errdex
+    might have listed them; the line of each one's ``name:``."""
+    site = content / "site.yaml"
+    text = site.read_text()
+    if "\nreleases:\n" not in text:
+        text += "releases:\n"
+    for name in names:
+        text += f"- repo: {repo}\n  name: '{name}'\n  commit: '{'a' * 40}'\n"
+    site.write_text(text)
+    lines = site.read_text().splitlines()
+    return {n: lines.index(f"  name: '{n}'") + 1 for n in names}
+
+
+def line_of_name(content: Path, name: str) -> int:
+    return (content / "site.yaml").read_text().splitlines().index(f"  name: {name}") + 1
+
+
+FOLDERS = "repos/example/up/releases/"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "says"),
+    [
+        (
+            "aux",
+            "aux_",
+            "makes the same folder as 'aux' ({line}): both are written "
+            f"'{FOLDERS}aux_/', so one page would overwrite the other",
+        ),
+        (
+            "v2.",
+            "v2._",
+            "makes the same folder as 'v2.' ({line}): both are written "
+            f"'{FOLDERS}v2._/', so one page would overwrite the other",
+        ),
+        (
+            "Con",
+            "CON_",
+            "makes the same folder as 'Con' ({line}) on macOS and Windows: 'CON_/' and "
+            "'Con_/' differ only in case, so one page would overwrite the other",
+        ),
+        (
+            "v1.0",
+            "V1.0",
+            "differs only in case from 'v1.0' ({line}): macOS and Windows would write both "
+            "pages into one folder",
+        ),
+    ],
+    ids=["device name", "final dot", "device name in another case", "case"],
+)
+def test_two_releases_that_make_one_folder_are_refused_by_check_at_the_second(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path, first: str, second: str, says: str
+) -> None:
+    """The build died with FileExistsError (or wrote one page over the other)."""
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
+    if first == "v1.0":
+        lines = {first: line_of_name(content, first), **releases_listed(content, second)}
+    else:
+        lines = releases_listed(content, first, second)
+    out = tmp_path / "public"
+    expected = (
+        f"site.yaml:{lines[second]}: release {second!r} of {REPO} "
+        + says.format(line=f"line {lines[first]}")
+        + " [E402]"
+    )
+    for command in ("check", "build"):
+        result = run(command, "--content", content, "--out", out)
+        assert result.code == 1 and "Traceback" not in result.err, result.err
+        assert expected in result.err, result.err
+        assert result.err.count("[E402]") == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["index.html", "feed.xml", "Feed.XML"])
+def test_a_release_named_as_a_file_of_the_releases_page_is_refused_by_check(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path, name: str
+) -> None:
+    assert run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
+    line = releases_listed(content, name)[name]
+    out = tmp_path / "public"
+    own = f"{FOLDERS}{name.lower()}"
+    for command in ("check", "build"):
+        result = run(command, "--content", content, "--out", out)
+        assert result.code == 1 and "Traceback" not in result.err, result.err
+        assert (
+            f"site.yaml:{line}: release {name!r} of {REPO} would be written over the releases "
+            f"page's own file {own!r} [E402]"
+        ) in result.err, result.err
+    assert not out.exists()
+
+
+def test_the_releases_folder_holds_no_file_a_release_could_be_named(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path
+) -> None:
+    """A file the releases page gains must be one no release can be named (RELEASES_FILES)."""
+    from errdex.urls import RELEASES_FILES
+
+    walk(run, upstream, content)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    folder = out / FOLDERS
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == sorted(RELEASES_FILES)
+    assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == ["v1.0", "v1.1", "v1.2"]
+
+
+@pytest.mark.parametrize(
+    ("tags", "command", "says"),
+    [
+        (
+            {"aux": "v1.1", "aux_": "v1.2"},
+            ["pin", "--ref", "aux", "--ref", "aux_"],
+            "release 'aux_' of example/up makes the same folder as 'aux' (given before it): "
+            f"both are written '{FOLDERS}aux_/', so one page would overwrite the other",
+        ),
+        (
+            {"V1.0": "v1.1"},
+            ["pin", "--ref", "V1.0"],
+            "release 'V1.0' of example/up differs only in case from 'v1.0' (pinned already): "
+            "macOS and Windows would write both pages into one folder",
+        ),
+        (
+            {"nul_": "v1.1"},
+            ["pin", "--commit", "v1.2", "--release", "NUL"],
+            "release 'NUL' of example/up makes the same folder as 'nul_' (pinned already) on "
+            "macOS and Windows: 'NUL_/' and 'nul_/' differ only in case, so one page would "
+            "overwrite the other",
+        ),
+        (
+            {"index.html": "v1.1"},
+            ["pin", "--ref", "index.html"],
+            "tag 'index.html': release 'index.html' of example/up would be written over the "
+            f"releases page's own file '{FOLDERS}index.html'",
+        ),
+        (
+            {},
+            ["pin", "--commit", "v1.1", "--release", "feed.xml"],
+            "--release 'feed.xml': release 'feed.xml' of example/up would be written over the "
+            f"releases page's own file '{FOLDERS}feed.xml'",
+        ),
+        (
+            {"FEED.XML": "v1.1"},
+            ["scan", "--ref", "FEED.XML"],
+            "tag 'FEED.XML': release 'FEED.XML' of example/up would be written over the "
+            f"releases page's own file '{FOLDERS}feed.xml'",
+        ),
+    ],
+    ids=["device name", "case", "device name in another case", "index", "feed", "scan"],
+)
+def test_a_release_whose_page_would_collide_is_refused_at_pin_and_scan(  # type: ignore[no-untyped-def]
+    run, upstream, content, tags: dict[str, str], command: list[str], says: str
+) -> None:
+    for tag, at in tags.items():
+        git(upstream, "tag", tag, at)
+    earlier = [] if command[0] == "scan" else [["scan", "--ref", "v1.0"]]
+    if "nul_" in tags:
+        earlier.append(["pin", "--ref", "nul_"])
+    for first, *rest in earlier:
+        assert run(first, upstream, "--repo", REPO, *rest, "--content", content).code == 0
+    before = snapshot(content)
+    result = run(command[0], upstream, "--repo", REPO, *command[1:], "--content", content)
+    assert result.code == 1, result.err
+    assert f"errdex: {says}\n" in result.err, result.err
+    assert snapshot(content) == before
+
+
+# --- Release pages within the bound every other page keeps --------------------------------
+
+LONG_REPO = f"{'o' * 39}/{'n' * 100}"
+"""The longest repository GitHub allows."""
+ROOM = MAX_OUTPUT_PATH - len(f"repos/{LONG_REPO}/releases//index.html")
+"""The longest release name of LONG_REPO whose page fits."""
+
+
+def test_the_longest_release_of_the_longest_repo_fits_and_one_more_byte_is_refused(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path
+) -> None:
+    """A release page's path was 257 bytes, past the bound the README promises."""
+    fits, over = "v" + "1" * (ROOM - 1), "v" + "1" * ROOM
+    git(upstream, "tag", fits, "v1.1")
+    git(upstream, "tag", over, "v1.2")
+    scanned = run("scan", upstream, "--repo", LONG_REPO, "--ref", fits, "--content", content)
+    assert scanned.code == 0, scanned.err
+    before = snapshot(content)
+    refused = run("pin", upstream, "--repo", LONG_REPO, "--ref", over, "--content", content)
+    assert refused.code == 1
+    longest = f"repos/{LONG_REPO}/releases/{over}/index.html"
+    assert (
+        f"errdex: tag {over!r}: release {over!r} of {LONG_REPO} makes the file "
+        f"{longest[:60]!r}… 201 bytes long; at most 200 fit every file system\n"
+    ) in refused.err
+    assert snapshot(content) == before
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    written = [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()]
+    assert f"repos/{LONG_REPO}/releases/{fits}/index.html" in written
+    assert max(len(p.encode()) for p in written) == MAX_OUTPUT_PATH
+
+
+@pytest.mark.parametrize(
+    "name", ["v" + "1" * ROOM, "v" + "1" * (ROOM - 2) + "."], ids=["long", "long once written"]
+)
+def test_a_release_whose_page_is_past_the_bound_is_refused_by_check(  # type: ignore[no-untyped-def]
+    run, content, tmp_path: Path, name: str
+) -> None:
+    line = releases_listed(content, "v1", name, repo=LONG_REPO)[name]
+    result = run("check", "--content", content, "--out", tmp_path / "public")
+    assert result.code == 1
+    folder = name + ("_" if name.endswith(".") else "")
+    longest = f"repos/{LONG_REPO}/releases/{folder}/index.html"
+    assert (
+        f"site.yaml:{line}: release {name!r} of {LONG_REPO} makes the file "
+        f"{longest[:60]!r}… 201 bytes long; at most 200 fit every file system [E206]"
+    ) in result.err, result.err
+    assert result.err.count("[E206]") == 1

@@ -9,12 +9,13 @@ from __future__ import annotations
 import datetime
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from .. import parallel
+from .. import parallel, validate
 from ..files import Staged, shown_path
 from ..link import Spellings
 from ..model import derive_id
@@ -699,15 +700,35 @@ def _shown(record: update.Existing) -> str:
     return shown_path(record.path)
 
 
+def release_name_problem(repo: str, release: str) -> str | None:
+    """Why ``release`` cannot name a page of ``repo``'s releases, whatever the others
+    are named (the build's own rule, so a release pinned is one the build accepts)."""
+    found = validate.release_name_problem(repo, release)
+    return found[0] if found else None
+
+
 def release_problem(
-    content: Path, repo: str, release: str, commit: str = "", checkout: Path | None = None
+    content: Path,
+    repo: str,
+    release: str,
+    commit: str = "",
+    checkout: Path | None = None,
+    earlier: Sequence[str] = (),
 ) -> str | None:
     """Why ``release`` cannot be pinned now, if it cannot: releases are pinned oldest
     first, so a release recorded before the newest one is refused, and so is a new one
     whose commit comes before the newest one's in the ``checkout``'s history (pinning
-    the newest again is fine)."""
+    the newest again is fine). A release whose page would be the folder of another
+    (pinned already, or among ``earlier``, those given before it in this command) is
+    refused too."""
     mine = [r for r in _site_releases(content) if r.get("repo") == repo]
     names = [str(r.get("name")) for r in mine]
+    others = dict.fromkeys(names, "pinned already")
+    for name in earlier:
+        others.setdefault(name, "given before it")
+    clash = validate.release_clash(repo, release, others)
+    if clash:
+        return clash
     older = (
         f"release {release} of {repo} is older than {names[-1]}, the newest one pinned: "
         "pin releases oldest first (errdex does not insert a release before others)"
