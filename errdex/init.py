@@ -24,15 +24,17 @@ on:
   pull_request:
   workflow_dispatch:
 
+# Only the deploy job may publish (pages and id-token); a pull request's build may read.
 permissions:
   contents: read
 
-concurrency:
-  group: pages
-  cancel-in-progress: false
-
 jobs:
+  # Builds of one ref take turns; a pull request's newer push cancels its older build.
+  # They never join the deploys' group, so no pull request cancels a deploy of main.
   build:
+    concurrency:
+      group: errdex-build-${{{{ github.ref }}}}
+      cancel-in-progress: ${{{{ github.event_name == 'pull_request' }}}}
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
@@ -58,6 +60,10 @@ jobs:
   deploy:
     if: github.ref == 'refs/heads/main' && github.event_name != 'pull_request'
     needs: build
+    # One deploy at a time, never cancelled: a newer push waits for the one publishing.
+    concurrency:
+      group: pages
+      cancel-in-progress: false
     runs-on: ubuntu-latest
     permissions:
       pages: write
