@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from . import parallel, plan, state
-from .files import record_stats
+from .files import record_stats, shown_path
 from .problems import BuildError, Problem, Severity, failed
 from .theme import Theme, default_theme
 from .write import (
@@ -456,11 +456,25 @@ def _config(options: Options) -> tuple[Any, list[Problem]]:
     from . import load, validate
 
     doc, problems = load.load_file(options.content / "site.yaml")
+    problems += _linked_static(options)
     if doc is not None:
         problems += validate.check_site(doc)
     if doc is not None and not problems:
         problems += _extra_assets(doc, options)
     return doc, problems
+
+
+def _linked_static(options: Options) -> list[Problem]:
+    """A site's static/ folder that is a link: all of wherever it leads (a home folder,
+    another project) would be published, so it is refused, as links inside it are."""
+    static = options.theme.site_static
+    if static is None or not static.is_symlink():
+        return []
+    what = (
+        f"is a link (to {os.readlink(static)}); a site's static files are published only "
+        "from a folder of the site folder: make static/ a folder and copy the files into it"
+    )
+    return [Problem(shown_path(static), 0, what, code="E100")]
 
 
 CSS_BUDGET = 20 * 1024

@@ -750,6 +750,9 @@ def site_key(options: Options) -> dict[str, str]:
     theme = options.theme
     files = []
     for folder in theme.folders():
+        # A folder turned into a link to the same files is another key: the build refuses
+        # a linked static/, and must not find the site up to date instead.
+        files.append(b"a link" if folder.is_symlink() else b"a folder")
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 files += [str(path.relative_to(folder)).encode(), path.read_bytes()]

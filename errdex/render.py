@@ -224,9 +224,10 @@ def template_loader(theme: Theme) -> jinja2.BaseLoader:
 
 def site_asset_names(theme: Theme) -> set[str]:
     """The files of the site's static/ folder that are published, by their path there:
-    no dot files or folders, and nothing a link leads to outside the folder."""
+    no dot files or folders, and nothing a link leads to outside the folder (nor anything
+    when the folder itself is a link: the build refuses it)."""
     static = theme.site_static
-    if static is None:
+    if static is None or static.is_symlink():
         return set()
     root = static.resolve()
     names = set()
@@ -251,12 +252,20 @@ def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
     if theme.site_static is not None:
         for name in sorted(site_asset_names(theme)):
             files[name] = _minified(name, (theme.site_static / name).read_bytes())
-    assets = {}
-    for name, data in files.items():
-        stem, dot, suffix = name.rpartition(".")
-        digest = hashlib.sha256(data).hexdigest()[:10]
-        assets[name] = (f"static/{stem}.{digest}{dot}{suffix}", data)
-    return assets
+    return {
+        name: ("static/" + hashed_name(name, hashlib.sha256(data).hexdigest()[:10]), data)
+        for name, data in files.items()
+    }
+
+
+def hashed_name(name: str, digest: str) -> str:
+    """``name`` (a path in ``static/``) with ``digest`` in its file's own name: before
+    the extension (``css/site.css`` → ``css/site.<digest>.css``), or after a name that
+    has none (``LICENSE`` → ``LICENSE.<digest>``, never a dot file). The folders keep
+    their names, dots and all (``v1.2/logo`` → ``v1.2/logo.<digest>``)."""
+    folder, slash, file = name.rpartition("/")
+    stem, _, suffix = file.rpartition(".")
+    return folder + slash + (f"{stem}.{digest}.{suffix}" if stem else f"{file}.{digest}")
 
 
 class Renderer:
@@ -346,7 +355,8 @@ class Renderer:
         )
 
         def asset(name: str) -> str:
-            return root + self.assets[name][0]
+            # Encoded: a file's name may hold what a URL reads otherwise (?, #, %, space).
+            return root + quote(self.assets[name][0])
 
         html = self.env.get_template(template).render(
             config=config, root=root, asset=asset, canonical=canonical, **context

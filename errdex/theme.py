@@ -24,7 +24,7 @@ class Theme:
     site_templates: Path | None = None
     """The site's own templates, which replace errdex's of the same name."""
     site_static: Path | None = None
-    """The site's own static files."""
+    """The site's own static files (a link there is refused by the build, never read)."""
 
     def folders(self) -> list[Path]:
         """Every folder the theme reads: a change in one changes pages."""
@@ -46,9 +46,11 @@ def site_theme(content: Path) -> Theme:
     site = content.resolve().parent
     templates, static = site / "templates", site / "static"
     own = templates.resolve() == theme.templates.resolve()
+    # A static/ that is a link is kept, for the build to refuse by name.
+    mine = static.is_dir() or static.is_symlink()
     return Theme(
         theme.templates,
         theme.static,
         templates if templates.is_dir() and not own else None,
-        static if static.is_dir() and static.resolve() != theme.static.resolve() else None,
+        static if mine and static.resolve() != theme.static.resolve() else None,
     )

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -413,3 +414,96 @@ def test_odd_files_in_templates_and_static_are_named_or_left_alone(run, own: Pat
         and "templates/base.html:1: template error: it extends itself" in result.err
     )
     assert "Traceback" not in result.err
+
+
+def _linked(page: Path, href: str) -> Path:
+    """The file a relative link of ``page`` (in the built site) leads to, decoded."""
+    return (page.parent / urllib.parse.unquote(href)).resolve()
+
+
+def test_static_files_without_an_extension_or_in_dotted_folders_keep_their_names(
+    run, own: Path
+) -> None:  # type: ignore[no-untyped-def]
+    (own / "static" / "LICENSE").write_text("All rights kept.\n")
+    (own / "static" / "v1.2").mkdir()
+    (own / "static" / "v1.2" / "logo").write_text("<svg/>\n")
+    (own / "static" / "v1.2" / "logo.svg").write_text("<svg></svg>\n")
+    (own / "templates" / "base.html").write_text(
+        '{% extends "errdex/base.html" %}\n{% block footer %}'
+        "<a id=licence href=\"{{ asset('LICENSE') }}\">Licence</a>"
+        "<a id=logo href=\"{{ asset('v1.2/logo') }}\">Logo</a>"
+        "<a id=svg href=\"{{ asset('v1.2/logo.svg') }}\">SVG</a>{% endblock %}\n"
+    )
+    result = build(run, own)
+    assert result.code == 0, result.err
+    static = own / "public" / "static"
+    published = sorted(p.relative_to(static).as_posix() for p in static.rglob("*"))
+    # Before: static/.<hash>LICENSE (a dot file, which hosts hide) and v1.<hash>.2/logo.
+    assert not [name for name in published if name.split("/")[-1].startswith(".")]
+    assert (
+        [n for n in published if n.startswith("LICENSE")]
+        == [m for m in published if re.fullmatch(r"LICENSE\.[0-9a-f]{10}", m)]
+        != []
+    )
+    ours = [n for n in published if n.startswith("v1")]
+    assert len(ours) == 3 and ours[0] == "v1.2", ours
+    assert any(re.fullmatch(r"v1\.2/logo\.[0-9a-f]{10}", n) for n in ours), ours
+    assert any(re.fullmatch(r"v1\.2/logo\.[0-9a-f]{10}\.svg", n) for n in ours), ours
+    page = own / "public" / "index.html"
+    html = page.read_text()
+    for anchor, content in (("licence", "All rights kept.\n"), ("logo", "<svg/>\n")):
+        href = re.search(rf'<a id={anchor} href="([^"]+)"', html)
+        assert href, anchor
+        assert _linked(page, href[1]).read_text() == content
+
+
+def test_asset_links_are_percent_encoded(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    odd = "q?x#y 100%.css"
+    (own / "static" / "a b").mkdir()
+    (own / "static" / odd).write_text(".brand { color: rgb(4, 5, 6); }\n")
+    (own / "static" / "a b" / "c#d.js").write_text("window.odd = 1;\n")
+    (own / "content" / "site.yaml").write_text(
+        SITE + f"extra_css:\n- '{odd}'\nextra_js:\n- 'a b/c#d.js'\n"
+    )
+    result = build(run, own)
+    assert result.code == 0, result.err
+    error = next((own / "public" / "errors").iterdir()) / "index.html"
+    for page in (own / "public" / "index.html", error):
+        html = page.read_text()
+        css = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)[2:]  # after ours
+        js = re.findall(r'<script src="([^"]+)" defer>', html)[2:]
+        assert len(css) == 1 and len(js) == 1, (css, js)
+        # Before: href="static/q?x#y 100%.<hash>.css", which asks for static/q.
+        assert re.fullmatch(r"(\.\./)*static/q%3Fx%23y%20100%25\.[0-9a-f]{10}\.css", css[0])
+        assert re.fullmatch(r"(\.\./)*static/a%20b/c%23d\.[0-9a-f]{10}\.js", js[0])
+        assert "rgb(4,5,6)" in _linked(page, css[0]).read_text()
+        assert "window.odd" in _linked(page, js[0]).read_text()
+
+
+@pytest.mark.parametrize("target", ["folder", "nowhere"])
+def test_a_static_folder_that_is_a_link_is_refused(
+    run, own: Path, tmp_path: Path, target: str
+) -> None:  # type: ignore[no-untyped-def]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "notes.txt").write_text("not for the web\n")
+    (own / "static").rmdir()
+    (own / "static").symlink_to(elsewhere if target == "folder" else tmp_path / "nowhere")
+    result = build(run, own)
+    # Before: every file of the folder the link leads to was published.
+    assert result.code == 1
+    assert "static: is a link (to " in result.err and "[E100]" in result.err
+    assert "make static/ a folder" in result.err and "Traceback" not in result.err
+    assert not (own / "public").exists()
+    assert run("check", "--content", own / "content").code == 1
+
+    # A site built from a real static/ is not found up to date once the same files are
+    # behind a link.
+    (own / "static").unlink()
+    shutil.copytree(elsewhere, own / "static")
+    assert build(run, own).code == 0
+    assert list((own / "public" / "static").glob("notes.*.txt"))
+    shutil.rmtree(own / "static")
+    (own / "static").symlink_to(elsewhere)
+    again = build(run, own)
+    assert again.code == 1 and "static: is a link" in again.err
