@@ -14,12 +14,13 @@ it, and the home and repository pages the most reported errors.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .pickled import as_tuple
 from .problems import Problem, Severity
@@ -31,7 +32,9 @@ SHOWN = 5
 MAX_FILE = 64 * 1024 * 1024
 """Largest issue file a build reads."""
 _ID = re.compile(r"^[0-9a-f]{16}$")
-_WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$")
+_WHEN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9:.]+(Z|[+-][0-9]{2}:?[0-9]{2})?)?")
+"""A date as GitHub gives one, in ASCII digits: ``\\d`` would take any script's digits
+(``٢٠٢٦``), which sort after every ASCII date and are no ``<time datetime>``."""
 _UNSHOWN = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
@@ -233,6 +236,17 @@ def read_file(path: Path, shown: str) -> tuple[str | None, list[Issue], list[Pro
     return repo, issues, problems
 
 
+def _when(value: object) -> TypeGuard[str]:
+    """Whether ``value`` is a date (or date and time) of the calendar, as GitHub gives it."""
+    if not isinstance(value, str) or not _WHEN.fullmatch(value):
+        return False
+    try:
+        datetime.date.fromisoformat(value[:10])
+    except ValueError:  # 2026-02-30
+        return False
+    return True
+
+
 def _issue(repo: str, item: Mapping[str, Any]) -> tuple[Issue | None, str]:
     number, title, state, url = (item.get(k) for k in ("number", "title", "state", "url"))
     created, closed = item.get("created"), item.get("closed")
@@ -245,10 +259,12 @@ def _issue(repo: str, item: Mapping[str, Any]) -> tuple[Issue | None, str]:
         return None, f'state must be "open" or "closed", not {state!r}'
     if url != f"https://github.com/{repo}/issues/{number}":
         return None, f"url must be the issue's address, https://github.com/{repo}/issues/{number}"
-    if not isinstance(created, str) or not _WHEN.fullmatch(created):
-        return None, "created must be a date, YYYY-MM-DD or ISO 8601"
-    if closed is not None and (not isinstance(closed, str) or not _WHEN.fullmatch(closed)):
-        return None, "closed must be a date or null"
+    # Shown as ascii(): a date in another script's digits reads like an ASCII one.
+    when = "a date of ASCII digits, YYYY-MM-DD or ISO 8601"
+    if not _when(created):
+        return None, f"created must be {when}, not {_shown(created)}"
+    if closed is not None and not _when(closed):
+        return None, f"closed must be {when} or null, not {_shown(closed)}"
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
         return None, "labels must be a list of text"
     if not isinstance(errors, list) or not all(
@@ -266,6 +282,12 @@ def _issue(repo: str, item: Mapping[str, Any]) -> tuple[Issue | None, str]:
         tuple(_UNSHOWN.sub("", label) for label in labels),
         tuple(dict.fromkeys(errors)),
     ), ""
+
+
+def _shown(value: object) -> str:
+    """A value of an issue, cut short, each character outside ASCII as its escape."""
+    text = ascii(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def read_all(content: Path) -> tuple[list[Issue], list[Problem]]:

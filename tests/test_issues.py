@@ -372,3 +372,48 @@ def test_every_whole_match_search_ranks_is_among_those_found_by_word() -> None:
             assert by_word.get(found[1]) == found, (record["message"], found)
         checked += bool(ranked)
     assert checked > 100  # most pastes are whole messages search finds
+
+
+ARABIC_INDIC = "\u0662\u0660\u0662\u0667-10-09T10:00:00Z"
+"""2027-10-09 in Arabic-Indic digits: ``\\d`` matches them, and they sort after every date."""
+
+
+def test_an_issue_dated_in_other_digits_or_off_the_calendar_is_skipped_by_name(  # type: ignore[no-untyped-def]
+    run, content, tmp_path
+) -> None:
+    export = _export(
+        tmp_path,
+        [
+            {**_gh(1, TRACEBACK), "createdAt": ARABIC_INDIC},
+            {**_gh(2, TRACEBACK), "createdAt": "2026-02-30T10:00:00Z"},
+            {**_gh(3, TRACEBACK, "CLOSED"), "closedAt": "2026-11-\u0660\u0661T10:00:00Z"},
+            _gh(4, TRACEBACK, day=2),
+            _gh(5, TRACEBACK, day=3),
+        ],
+    )
+    result = _import(run, content, export)
+    assert result.code == 0, result.err
+    # Before: #1 was imported, listed first as the newest and shown as
+    # <time datetime="٢٠٢٧-10-09">, which no browser or crawler reads as a date.
+    assert (
+        "skipped item 0 (#1): created must be a date of ASCII digits, YYYY-MM-DD or ISO 8601, "
+        "not '\\u0662\\u0660\\u0662\\u0667-10-09T10:00:00Z'" in result.err
+    )
+    assert "skipped item 1 (#2): created must be a date of ASCII digits" in result.err
+    assert "skipped item 2 (#3): closed must be a date of ASCII digits" in result.err
+    assert [i["number"] for i in _file(content)["issues"]] == [4, 5]
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    rows = soup(out / "errors" / A2A / "index.html").find("section", class_="reported")("li")
+    assert [r.find("time")["datetime"] for r in rows] == ["2026-10-03", "2026-10-02"]
+
+    # An issue file edited by hand is held to the same dates, at its line.
+    _issue_file(
+        content,
+        '{"repo": "vllm-project/vllm", "issues": [\n'
+        + ROW.format(n=1, state="open", errors="").replace("2026-01-01", ARABIC_INDIC[:10])
+        + "\n]}",
+    )
+    built = run("build", "--content", content, "--out", out)
+    assert built.code == 1
+    assert "vllm.json:2: issues[0] (#1): created must be a date of ASCII digits" in built.err
