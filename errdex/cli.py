@@ -501,7 +501,7 @@ def _new(ns: argparse.Namespace) -> int:
 
 
 def _init(ns: argparse.Namespace) -> int:
-    from .init import InitError, init
+    from .init import InitError, cd_argument, init, readable
 
     def ask(question: str, default: str) -> str:
         try:
@@ -513,16 +513,15 @@ def _init(ns: argparse.Namespace) -> int:
     try:
         written = init(ns.folder, ns.title, ns.base_url, ns.repo, asking)
     except InitError as exc:
-        print(f"errdex: {exc}", file=sys.stderr)
+        print(f"errdex: {readable(str(exc))}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"errdex: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        where = readable(str(exc.filename))
+        print(f"errdex: cannot write {where}: {exc.strerror}", file=sys.stderr)
         return 1
     for path in written:
-        print(f"wrote {path}")
-    import shlex
-
-    where = "" if ns.folder.resolve() == Path.cwd() else f"cd {shlex.quote(str(ns.folder))} && "
+        print(f"wrote {readable(str(path))}")
+    where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
     print(
         f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve",
         file=sys.stderr,

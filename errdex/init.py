@@ -106,6 +106,29 @@ public/
 """
 
 
+_ESCAPED = re.compile("[\udc80-\udcff]")
+"""A byte of a name that is not UTF-8, as Python holds it (surrogateescape)."""
+
+
+def readable(text: str) -> str:
+    """``text`` as a terminal can show it: each byte of a folder's name that is not UTF-8
+    as U+FFFD. Printed as it is, such a byte shows as ``\\udcff``, or ends the run with
+    UnicodeEncodeError on a stdout that is strict UTF-8."""
+    return re.sub("[\ud800-\udfff]", "\ufffd", text)
+
+
+def cd_argument(folder: str) -> str:
+    """``folder`` quoted for ``cd`` in a shell: bytes that are not UTF-8 as ``$'\\xff'``
+    (bash and zsh read it), so the command printed still finds the folder."""
+    import shlex
+
+    if not _ESCAPED.search(folder):
+        return shlex.quote(folder)
+    raw = folder.encode("utf-8", "surrogateescape")
+    kept = (chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}" for b in raw)
+    return "$'" + "".join(kept) + "'"
+
+
 def _unencodable(text: str) -> bool:
     try:
         text.encode("utf-8")

@@ -507,3 +507,21 @@ def test_a_static_folder_that_is_a_link_is_refused(
     (own / "static").symlink_to(elsewhere)
     again = build(run, own)
     assert again.code == 1 and "static: is a link" in again.err
+
+
+def test_init_prints_a_folder_name_that_is_not_utf8_readably(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A name of bytes that are not UTF-8, as Python gets it from the command line.
+    folder = tmp_path / os.fsdecode(b"caf\xff")
+    made = run("init", folder, "--repo", "me/cafe")
+    # Before: "wrote" printed the name's surrogate escape, which a strict UTF-8 stdout
+    # (this test's, and a terminal's outside the C locale) cannot encode: a traceback.
+    assert made.code == 0, made.err
+    assert f"wrote {tmp_path}/caf\ufffd/content/site.yaml\n" in made.out
+    assert not re.search("[\ud800-\udfff]", made.out + made.err)
+    # The command it suggests finds the folder (bash and zsh read $'\xff').
+    assert "Next: cd $'" + str(tmp_path) + "/caf\\xff' && errdex scan" in made.err
+    assert b"caf\xff" in os.listdir(os.fsencode(tmp_path))
+    again = run("init", folder, "--repo", "me/cafe")
+    assert again.code == 1
+    assert f"errdex: {tmp_path}/caf\ufffd: content/site.yaml" in again.err
+    assert not re.search("[\ud800-\udfff]", again.err)
