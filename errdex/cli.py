@@ -120,7 +120,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     cmd.add_argument("--no-cache", action="store_true", help="keep no fetched files")
     cmd.add_argument(
-        "--timeout", type=float, default=10.0, help="seconds to wait for a --site URL (10)"
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="seconds each file of a --site URL may take in all; a lookup's files, 3 times it (10)",
     )
 
     cmd = commands.add_parser(

@@ -7,7 +7,8 @@ errdex/search.py over them: the same answers as from the YAML, without reading i
 Nothing here imports a YAML parser, the renderer or a highlighter.
 
 Fetched files are kept on disk with their ``ETag`` (and ``Last-Modified``); the next
-call asks for them with ``If-None-Match`` and re-uses them on ``304 Not Modified``.
+call asks for them with ``If-None-Match`` and re-uses them on ``304 Not Modified``. Each
+fetch is held to ``--timeout`` as a deadline (errdex/fetch.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,7 +31,10 @@ from .files import write_atomic
 MAX_BYTES = 64 * 1024 * 1024
 """Largest file of an index read or fetched: a bigger one is refused, not read."""
 TIMEOUT = 10.0
-"""Seconds a fetch may wait for a published site before lookup gives up (``--timeout``)."""
+"""Seconds a fetch of a published site may take, in all, before lookup gives up
+(``--timeout``)."""
+RUN_TIMEOUTS = 3
+"""All the fetches of one lookup together may take this many times ``--timeout``."""
 MARKER = ".errdex-site"
 """errdex.write.MARKER, without importing the writer: the file every build leaves."""
 
@@ -71,13 +76,22 @@ class FolderStore:
 
 
 class WebStore:
-    """A published site: files fetched over HTTP(S), kept in ``cache`` with their ETag."""
+    """A published site: files fetched over HTTP(S), kept in ``cache`` with their ETag.
+
+    ``timeout`` bounds each fetch as a whole, from connecting to the last byte, and
+    RUN_TIMEOUTS times it all the fetches of one lookup (``renew`` starts the next's):
+    a server that answers a byte at a time cannot hold a run for longer."""
 
     def __init__(self, base: str, cache: Path | None, timeout: float = TIMEOUT) -> None:
         self.base = base if base.endswith("/") else base + "/"
         self.name = self.base
         self.cache = cache
         self.timeout = timeout
+        self.renew()
+
+    def renew(self) -> None:
+        """Start the time the fetches of one lookup share."""
+        self.run_ends = time.monotonic() + RUN_TIMEOUTS * self.timeout
 
     def _kept(self, url: str) -> tuple[Path, Path] | None:
         if self.cache is None:
@@ -88,8 +102,11 @@ class WebStore:
 
     def read(self, rel: str) -> bytes:
         # Imported here: they cost a call on a site folder more than all else it loads.
+        import http.client
         import urllib.error
         import urllib.request
+
+        from . import fetch
 
         url = self.base + rel
         kept = self._kept(url)
@@ -107,8 +124,17 @@ class WebStore:
                 old = None
                 headers = {k: v for k, v in headers.items() if not k.startswith("If-")}
         request = urllib.request.Request(url, headers=headers)
+        own_ends = time.monotonic() + self.timeout
+        ends = min(own_ends, self.run_ends)
+        if ends < own_ends:
+            late = (
+                f"{self.base} did not answer within {RUN_TIMEOUTS * self.timeout:g} s, the time "
+                f"all the files of one lookup get ({RUN_TIMEOUTS} times --timeout; {url} last)"
+            )
+        else:
+            late = f"{url} did not answer within {self.timeout:g} s"
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with fetch.opener(ends).open(request) as response:
                 length = response.headers.get("Content-Length")
                 if length and length.isdigit() and int(length) > MAX_BYTES:
                     raise Unavailable(f"{url} is larger than {MAX_BYTES:,} bytes: refused")
@@ -126,11 +152,12 @@ class WebStore:
         except urllib.error.URLError as exc:
             reason = exc.reason
             if isinstance(reason, TimeoutError):
-                raise Unavailable(f"{url} did not answer within {self.timeout:g} s") from None
+                raise Unavailable(late) from None
             raise Unavailable(f"cannot reach {url}: {reason}") from None
         except TimeoutError:
-            raise Unavailable(f"{url} did not answer within {self.timeout:g} s") from None
-        except (OSError, ValueError) as exc:  # a dropped connection, a malformed answer
+            raise Unavailable(late) from None
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            # A dropped connection, a malformed answer.
             raise Unavailable(f"cannot fetch {url}: {exc}") from None
         if kept and (etag or modified):
             self._keep(kept, data, {"etag": etag, "last_modified": modified})
@@ -323,6 +350,8 @@ class Source:
     checking: Callable[[], str | None] | None = None
     """Whether the index is older than the records: worked out meanwhile (a stat walk of
     the records, while the index is read), said with the first answer."""
+    renew: Callable[[], None] | None = None
+    """Gives the next lookup a time of its own to fetch files in (``WebStore.renew``)."""
 
     def say_notes(self) -> None:
         if self.checking is not None:
@@ -363,7 +392,7 @@ def site_source(store: Store) -> Source:
     def page_url(record_id: str) -> str:
         return (base[0] if base else "") + relative_page(record_id)
 
-    return Source(index, page, page_url, store.name)
+    return Source(index, page, page_url, store.name, renew=getattr(store, "renew", None))
 
 
 def _release_names(releases: Any) -> tuple[str, ...]:
@@ -595,6 +624,8 @@ def batch(source: Source, lines: Iterable[str], out: TextIO, limit: int) -> int:
             text = request.get("text") if isinstance(request, dict) else None
             if isinstance(text, str):
                 document = {"id": ident, **answer(source, text, limit)[1]}
+                if source.renew is not None:
+                    source.renew()
             else:
                 bad += 1
                 why = f'line {number} is not a JSON object with a "text" string'

@@ -343,3 +343,28 @@ def test_the_marker_lookup_stats_is_the_one_builds_write() -> None:
     from errdex.write import MARKER
 
     assert lookup.MARKER == MARKER
+
+
+def test_a_host_that_answers_what_is_not_http_is_a_clear_error(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path
+) -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                conn.sendall(b"SSH-2.0-not a web server\r\n\r\n")
+
+    threading.Thread(target=answer, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    try:
+        result = run("lookup", "x", "--site", url, "--no-cache")
+    finally:
+        listener.close()
+    assert result.code == 1
+    assert result.err.startswith(f"errdex: cannot fetch {url}search/meta.json: "), result.err
