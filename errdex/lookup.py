@@ -8,7 +8,8 @@ Nothing here imports a YAML parser, the renderer or a highlighter.
 
 Fetched files are kept on disk with their ``ETag`` (and ``Last-Modified``); the next
 call asks for them with ``If-None-Match`` and re-uses them on ``304 Not Modified``. Each
-fetch is held to ``--timeout`` as a deadline (errdex/fetch.py).
+fetch is held to ``--timeout`` as a deadline (errdex/fetch.py), and a record id read
+from an index must be one: no file is read outside the site.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any, Protocol, TextIO, overload
 
 from . import __version__, avoid, search
 from .files import write_atomic
+from .model import ID_RE
 
 MAX_BYTES = 64 * 1024 * 1024
 """Largest file of an index read or fetched: a bigger one is refused, not read."""
@@ -59,6 +61,7 @@ class FolderStore:
         self.name = str(root)
 
     def read(self, rel: str) -> bytes:
+        _check_rel(self, rel)
         path = self.root / rel
         try:
             with path.open("rb") as file:
@@ -108,6 +111,7 @@ class WebStore:
 
         from . import fetch
 
+        _check_rel(self, rel)
         url = self.base + rel
         kept = self._kept(url)
         headers = {"User-Agent": f"errdex/{__version__}", "Accept-Encoding": "identity"}
@@ -176,8 +180,29 @@ class WebStore:
             pass
 
 
+_FILES = re.compile(
+    r"search/meta\.json|search/(?:words|records)/\d{1,9}\.json|api/errors/[0-9a-f]{16}\.json"
+)
+"""The files lookup reads of a site, and no others."""
+
+
+def _check_rel(store: Store, rel: str) -> None:
+    """Refuse a path that is not one of the index's files: none is read outside the site."""
+    if not _FILES.fullmatch(rel):
+        raise Unavailable(f"{store.name}: {_shown(rel)} is not a file of a search index: refused")
+
+
 def _damaged(store: Store, rel: str, why: str) -> Unavailable:
     return Unavailable(f"{store.name}: {rel} {why}: not a search index this errdex can read")
+
+
+def _shown(value: Any) -> str:
+    """A value of a damaged index as a message shows it: ASCII, short, and a list or an
+    object by its kind (written out, one nested deeply would be too deep to write)."""
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    text = ascii(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _json(store: Store, rel: str) -> Any:
@@ -298,6 +323,14 @@ class SiteIndex:
             ):
                 raise _damaged(self.store, rel, "is not a record file")
             rows = self._rows[file] = {row[0]: row[1:] for row in held}
+        row = rows.get(number)
+        if row and not (isinstance(row[0], str) and _is_id(row[0])):
+            raise _damaged(
+                self.store,
+                rel,
+                f"has no readable record {number}: its id {_shown(row[0])} is not a record id "
+                "(16 lowercase hex digits)",
+            )
         try:
             id, exception, repo, template, *old = rows[number]
             entry = search.make_entry(
@@ -315,6 +348,11 @@ def _int(value: Any, least: int = 0) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < least:
         raise ValueError(value)
     return value
+
+
+def _is_id(text: str) -> bool:
+    """Whether ``text`` is a record id (model.ID_RE): the index names no file but by one."""
+    return ID_RE.fullmatch(text) is not None
 
 
 # --- What a match is, for a reader and for a bot ---------------------------------------
@@ -370,6 +408,11 @@ def site_source(store: Store) -> Source:
     def page(record_id: str) -> Page:
         if record_id in seen:
             return seen[record_id]
+        if not _is_id(record_id):  # entries' ids are checked: this is the last guard
+            raise Unavailable(
+                f"{store.name}: the search index names a record {_shown(record_id)}, which "
+                "is not a record id: not a search index this errdex can read"
+            )
         rel = f"api/errors/{record_id}.json"
         document = _json(store, rel)
         try:
