@@ -8,8 +8,9 @@ Nothing here imports a YAML parser, the renderer or a highlighter.
 
 Fetched files are kept on disk with their ``ETag`` (and ``Last-Modified``); the next
 call asks for them with ``If-None-Match`` and re-uses them on ``304 Not Modified``. Each
-fetch is held to ``--timeout`` as a deadline (errdex/fetch.py), and a record id read
-from an index must be one: no file is read outside the site.
+fetch is held to ``--timeout`` as a deadline (errdex/fetch.py), and every value read from
+an index is checked before it is used (``SiteIndex``): a damaged or hostile index is a
+message naming its file, never a traceback, and never a file read outside the site.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, TextIO, overload
+from typing import Any, Protocol, TextIO, TypeGuard, overload
 
 from . import __version__, avoid, search
 from .files import write_atomic
@@ -124,7 +125,7 @@ class WebStore:
                     headers["If-None-Match"] = str(head["etag"])
                 if head.get("last_modified"):
                     headers["If-Modified-Since"] = str(head["last_modified"])
-            except (OSError, ValueError, AttributeError):
+            except (OSError, ValueError, AttributeError, RecursionError):  # a damaged cache
                 old = None
                 headers = {k: v for k, v in headers.items() if not k.startswith("If-")}
         request = urllib.request.Request(url, headers=headers)
@@ -180,6 +181,7 @@ class WebStore:
             pass
 
 
+META = "search/meta.json"
 _FILES = re.compile(
     r"search/meta\.json|search/(?:words|records)/\d{1,9}\.json|api/errors/[0-9a-f]{16}\.json"
 )
@@ -205,11 +207,35 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _json(store: Store, rel: str) -> Any:
+    data = store.read(rel)
     try:
-        return json.loads(store.read(rel))
+        return json.loads(data, parse_constant=_no_constant)
+    except RecursionError:
+        raise _damaged(store, rel, "is nested too deeply") from None
     except (ValueError, UnicodeDecodeError):
         raise _damaged(store, rel, "is not JSON") from None
+
+
+def _text(value: Any) -> bool:
+    """A string that can be printed: JSON can hold half of a surrogate pair, a terminal
+    cannot."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _number(value: Any, least: int, most: int | None = None) -> TypeGuard[int]:
+    """A whole number (not a boolean) from ``least`` to ``most``."""
+    return type(value) is int and value >= least and (most is None or value <= most)
 
 
 class _Entries(Sequence[search.Entry]):
@@ -252,7 +278,7 @@ class _Postings(Mapping[str, list[int]]):
     def __getitem__(self, word: str) -> list[int]:
         if word in self.site.common:
             raise KeyError(word)
-        return self.site.shard(search.shard_of(word, self.site.shards))[word]
+        return self.site.posting(word)
 
     def __iter__(self) -> Iterator[str]:
         for number in range(self.site.shards):
@@ -263,36 +289,70 @@ class _Postings(Mapping[str, list[int]]):
 
 
 class SiteIndex:
-    """The browser's search index, read lazily: what ``search.lookup`` needs of an Index."""
+    """The browser's search index, read lazily: what ``search.lookup`` needs of an Index.
+
+    Every value is checked before it is used, its type and its range, and a value that
+    fails is a damaged index, named by its file and field: the head's when it is read, a
+    posting when its word is first looked up, a record's row when its entry is made. Ids
+    are 16 hexadecimal digits, so no file is read outside the site."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        meta = _json(store, "search/meta.json")
-        try:
-            if meta["version"] != search.INDEX_VERSION:
-                raise Unavailable(
-                    f"{store.name}: its search index is of another errdex release (version "
-                    f"{meta['version']!r}, this one reads {search.INDEX_VERSION}): build the "
-                    "site again with this errdex, or give --content"
-                )
-            self.count = _int(meta["count"])
-            self.shards = _int(meta["shards"], 1)
-            self.record_files = _int(meta["record_files"], 1)
-            self.files: list[int] = list(meta["files"])
-            self.common: dict[str, int] = dict(meta["common"])
-            self.sizes: list[int] = list(meta["sizes"])
-            self.repos: list[str] = list(meta["repos"])
-            self.exceptions: list[str] = list(meta["exceptions"])
-        except (KeyError, TypeError, ValueError):
-            raise _damaged(store, "search/meta.json", "lacks what lookup needs") from None
+        meta = _json(store, META)
+        if not isinstance(meta, dict):
+            raise _damaged(store, META, "is not a JSON object")
+        version = meta.get("version")
+        if type(version) is not int:
+            raise _damaged(store, META, 'has no "version" number')
+        if version != search.INDEX_VERSION:
+            raise Unavailable(
+                f"{store.name}: its search index is of another errdex release (version "
+                f"{_shown(version)}, this one reads {search.INDEX_VERSION}): build the "
+                "site again with this errdex, or give --content"
+            )
+        self.count = self._number(meta, "count", 0)
+        self.shards = self._number(meta, "shards", 1, search.MAX_SHARDS)
+        self.record_files = self._number(meta, "record_files", 1, max(1, self.count))
+        # Each item of these two is checked when it is read: a record file's number when
+        # its entry is made, a size with each posting that names its record.
+        self.files: list[Any] = self._list(meta, "files")
+        self.sizes: list[Any] = self._list(meta, "sizes")
         if len(self.sizes) != self.count:
-            raise _damaged(store, "search/meta.json", "has sizes that do not fit its count")
+            raise _damaged(store, META, "has sizes that do not fit its count")
         if len(self.files) != self.count:
-            raise _damaged(store, "search/meta.json", "has record files that do not fit its count")
-        self._shards: dict[int, dict[str, list[int]]] = {}
+            raise _damaged(store, META, "has record files that do not fit its count")
+        common = meta.get("common")
+        if not isinstance(common, dict) or not all(
+            _number(n, 1, self.count) for n in common.values()
+        ):
+            raise _damaged(store, META, f'has no "common" words, each in 1 to {self.count} records')
+        self.common: dict[str, int] = common
+        self.repos: list[str] = self._texts(meta, "repos")
+        self.exceptions: list[str] = self._texts(meta, "exceptions")
+        self._shards: dict[int, dict[str, Any]] = {}
+        self._postings: dict[str, list[int]] = {}
         self._rows: dict[int, dict[int, list[Any]]] = {}
         self.entries = _Entries(self)
         self.postings = _Postings(self)
+
+    def _number(self, meta: dict[str, Any], key: str, least: int, most: int | None = None) -> int:
+        found = meta.get(key)
+        if not _number(found, least, most):
+            span = f"of {least} or more" if most is None else f"from {least} to {most}"
+            raise _damaged(self.store, META, f'has no "{key}" {span}')
+        return found
+
+    def _list(self, meta: dict[str, Any], key: str) -> list[Any]:
+        found = meta.get(key)
+        if not isinstance(found, list):
+            raise _damaged(self.store, META, f'has no "{key}" list')
+        return found
+
+    def _texts(self, meta: dict[str, Any], key: str) -> list[str]:
+        found = self._list(meta, key)
+        if not all(map(_text, found)):
+            raise _damaged(self.store, META, f'has "{key}" that are not all text')
+        return found
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
@@ -300,7 +360,7 @@ class SiteIndex:
     def starting(self, prefix: str) -> list[str]:
         return search.starting(self.shard(search.shard_of(prefix, self.shards)), prefix)
 
-    def shard(self, number: int) -> dict[str, list[int]]:
+    def shard(self, number: int) -> dict[str, Any]:
         found = self._shards.get(number)
         if found is None:
             rel = f"search/words/{number}.json"
@@ -310,44 +370,87 @@ class SiteIndex:
             self._shards[number] = found
         return found
 
+    def posting(self, word: str) -> list[int]:
+        """The entries that have ``word`` (KeyError when its shard has none), checked when
+        first read: record numbers below the count, each with a size of 1 or more (the
+        share of a record's words a paste holds is divided by it)."""
+        found = self._postings.get(word)
+        if found is not None:
+            return found
+        number = search.shard_of(word, self.shards)
+        posting = self.shard(number)[word]
+        if not (
+            isinstance(posting, list)
+            and set(map(type, posting)) <= {int}
+            and (not posting or (min(posting) >= 0 and max(posting) < self.count))
+        ):
+            raise _damaged(
+                self.store,
+                f"search/words/{number}.json",
+                f"has a posting of {_shown(word)} that is not a list of record numbers "
+                f"below {self.count}",
+            )
+        sizes = [self.sizes[e] for e in posting]
+        if not (set(map(type, sizes)) <= {int} and min(sizes, default=1) >= 1):
+            bad = next(e for e in posting if not _number(self.sizes[e], 1))
+            raise _damaged(
+                self.store,
+                META,
+                f'has "sizes" {_shown(self.sizes[bad])} for record {bad}, which '
+                f"search/words/{number}.json lists",
+            )
+        self._postings[word] = posting
+        return posting
+
     def entry(self, number: int) -> search.Entry:
         file = self.files[number]
-        if type(file) is not int or not 0 <= file < self.record_files:
-            raise _damaged(self.store, "search/meta.json", f"names no record file for {number}")
+        if not _number(file, 0, self.record_files - 1):
+            raise _damaged(self.store, META, f"names no record file for {number}")
         rel = f"search/records/{file}.json"
         rows = self._rows.get(file)
         if rows is None:
             held = _json(self.store, rel)
             if not isinstance(held, list) or not all(
-                isinstance(row, list) and row and isinstance(row[0], int) for row in held
+                isinstance(row, list) and row and _number(row[0], 0) for row in held
             ):
                 raise _damaged(self.store, rel, "is not a record file")
             rows = self._rows[file] = {row[0]: row[1:] for row in held}
         row = rows.get(number)
-        if row and not (isinstance(row[0], str) and _is_id(row[0])):
-            raise _damaged(
-                self.store,
-                rel,
-                f"has no readable record {number}: its id {_shown(row[0])} is not a record id "
-                "(16 lowercase hex digits)",
-            )
-        try:
-            id, exception, repo, template, *old = rows[number]
-            entry = search.make_entry(
-                number, id, self.exceptions[_int(exception)], self.repos[_int(repo)], template, ""
-            )
-            if old:
-                until, since, now = old
-                entry = replace(entry, old=(str(until), str(since), str(now)))
-            return entry
-        except (ValueError, TypeError, IndexError, KeyError, AttributeError):
-            raise _damaged(self.store, rel, f"has no readable record {number}") from None
+        if row is None:
+            raise _damaged(self.store, rel, f"has no readable record {number}: it has no row")
+        why = self._unreadable(row)
+        if why is None:
+            id, exception, repo, template, *old = row
+            try:
+                entry = search.make_entry(
+                    number, id, self.exceptions[exception], self.repos[repo], template, ""
+                )
+            except ValueError:  # a message that is not a template: an unmatched brace
+                why = "its message is not a template"
+            else:
+                if old:
+                    until, since, now = old
+                    entry = replace(entry, old=(until, since, now))
+                return entry
+        raise _damaged(self.store, rel, f"has no readable record {number}: {why}")
 
-
-def _int(value: Any, least: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise ValueError(value)
-    return value
+    def _unreadable(self, row: list[Any]) -> str | None:
+        """What is wrong with a record's row (id, exception, repo, message and, for an
+        earlier wording, its last release, the next and the wording now), if anything."""
+        if len(row) not in (4, 7):
+            return f"it has {len(row) + 1} fields, not 5 or 8"
+        id, exception, repo, template, *old = row
+        if not isinstance(id, str) or not _is_id(id):
+            return f"its id {_shown(id)} is not a record id (16 lowercase hex digits)"
+        if not _number(exception, 0, len(self.exceptions) - 1):
+            return f"its exception {_shown(exception)} is none of {META}'s"
+        if not _number(repo, 0, len(self.repos) - 1):
+            return f"its repository {_shown(repo)} is none of {META}'s"
+        if not _text(template):
+            return "its message is not text"
+        if not all(map(_text, old)):
+            return "its earlier wording is not text"
+        return None
 
 
 def _is_id(text: str) -> bool:
@@ -415,17 +518,22 @@ def site_source(store: Store) -> Source:
             )
         rel = f"api/errors/{record_id}.json"
         document = _json(store, rel)
-        try:
-            found = Page(
-                str(document["title"]),
-                str(document["url"]),
-                str(document["json_url"]),
-                document.get("triage", True) is not False,
-                _release_names(document.get("releases")),
-                _ways(document.get("avoid")),
-            )
-        except (KeyError, TypeError, AttributeError):
-            raise _damaged(store, rel, "lacks title and url") from None
+        if not isinstance(document, dict):
+            raise _damaged(store, rel, "is not a JSON object")
+        for key in ("title", "url", "json_url"):
+            if not _text(document.get(key)):
+                raise _damaged(store, rel, f'has no "{key}" text')
+        releases = _release_names(document.get("releases"))
+        if releases is None:
+            raise _damaged(store, rel, 'has "releases" named by what is not text')
+        found = Page(
+            document["title"],
+            document["url"],
+            document["json_url"],
+            document.get("triage", True) is not False,
+            releases,
+            _ways(document.get("avoid")),
+        )
         own = relative_page(record_id)
         if not base and found.url.endswith(own):
             base.append(found.url[: -len(own)])
@@ -438,11 +546,13 @@ def site_source(store: Store) -> Source:
     return Source(index, page, page_url, store.name, renew=getattr(store, "renew", None))
 
 
-def _release_names(releases: Any) -> tuple[str, ...]:
-    """The names in a record document's ``releases``; none when it has no such list."""
+def _release_names(releases: Any) -> tuple[str, ...] | None:
+    """The names in a record document's ``releases``; none when it has no such list, and
+    None when a name is not text."""
     if not isinstance(releases, list):
         return ()
-    return tuple(str(r["release"]) for r in releases if isinstance(r, dict) and "release" in r)
+    names = [r["release"] for r in releases if isinstance(r, dict) and "release" in r]
+    return tuple(names) if all(map(_text, names)) else None
 
 
 def _ways(avoided: Any) -> tuple[tuple[str, tuple[dict[str, Any], ...]], ...]:
