@@ -19,7 +19,7 @@ import ast
 import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .model import Record
@@ -562,6 +562,25 @@ def _dnf(node: ast.expr, negate: bool, words: _Words) -> list[list[_Literal]]:
         one = ast.BoolOp(op=ast.And(), values=[a, ast.UnaryOp(op=ast.Not(), operand=b)])
         other = ast.BoolOp(op=ast.And(), values=[ast.UnaryOp(op=ast.Not(), operand=a), b])
         return _dnf(ast.BoolOp(op=ast.Or(), values=[one, other]), negate, words)
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.In | ast.NotIn)
+        and isinstance(node.left, ast.Constant)
+        and not isinstance(node.left.value, str)
+        and isinstance(node.comparators[0], ast.Tuple | ast.List | ast.Set)
+    ):
+        # ``None in (a, b)`` asks of each of ``a`` and ``b``, not of the constant.
+        is_in = isinstance(node.ops[0], ast.In)
+        none = node.left.value is None
+        equal: ast.cmpop = ast.Is() if none else ast.Eq()
+        unequal: ast.cmpop = ast.IsNot() if none else ast.NotEq()
+        tests: list[ast.expr] = [
+            ast.Compare(left=element, ops=[equal if is_in else unequal], comparators=[node.left])
+            for element in node.comparators[0].elts
+        ]
+        joined = ast.BoolOp(op=ast.Or() if is_in else ast.And(), values=tests)
+        return _dnf(joined, negate, words)
     if isinstance(node, ast.Compare) and len(node.ops) > 1:
         links = [
             ast.Compare(left=left, ops=[op], comparators=[right])
@@ -726,12 +745,14 @@ class _Words:
                 counted = self.operand(node.args[0])
                 if counted.literal:
                     raise _Unsafe
+                # Only a placeholder of the length itself gives its value, not the
+                # collection's text.
                 return Operand(
                     counted.text,
                     field=counted.field,
                     env=counted.env,
                     length=True,
-                    keys=(_shown(ast.unparse(node)), *counted.keys),
+                    keys=(_SELF.sub("", ast.unparse(node)),),
                 )
             raise _Unsafe
         if isinstance(node, ast.Name | ast.Attribute):
@@ -912,7 +933,11 @@ def label(operand: Operand, spell: Spell = _no_flag) -> str:
     return flag or operand.text
 
 
-def _name(operand: Operand, spell: Spell) -> str:
+def _name(operand: Operand, spell: Spell, counted: bool = False) -> str:
+    """How the words name an operand; the length of a collection as such unless the
+    sentence ``counted`` its items itself ("give `x` 3 items")."""
+    if operand.length and not counted:
+        return "the number of items in " + _name(replace(operand, length=False), spell)
     if operand.env is not None:
         return f"the environment variable {_code(operand.env)}"
     shown = _code(operand.text)
@@ -1000,9 +1025,13 @@ def _said(term: Term, spell: Spell) -> str:
         if other == _value(subject, spell):
             other = _code(term.other.keys[0]) if term.other.keys else other
         if subject.length:
+            counted = _name(subject, spell, counted=True)
             if term.other.number in ("0", "1") and (term.op, term.other.number) in _NONE:
-                return f"give {_name(subject, spell)} {_NONE[term.op, term.other.number]}"
-            return f"give {_name(subject, spell)} {_COUNTED[term.op].format(other)}"
+                return f"give {counted} {_NONE[term.op, term.other.number]}"
+            if term.other.length:
+                other = _name(term.other, spell, counted=True)
+                return f"give {counted} as many items as {other}"
+            return f"give {counted} {_COUNTED[term.op].format(other)}"
         if subject.field or subject.env:
             return f"set {_name(subject, spell)} {_COMPARED[term.op].format(other)}"
         return f"make {_name(subject, spell)} {_MADE[term.op].format(other)}"

@@ -260,6 +260,19 @@ def check(self, offsets, batch):
     assert avoided is None or all("offsets" not in avoid.said(w) for w in avoided.ways)
 
 
+def test_a_length_compared_with_a_value_stays_a_length() -> None:
+    assert said("batch != len(sizes)") == ["Set `batch` to the number of items in `sizes`."]
+    assert said("len(a) != len(b)") == ["Give `a` as many items as `b`."]
+    assert said("len(x) % 2") == ["Make the number of items in `x` divisible by `2`."]
+
+
+def test_a_constant_looked_for_among_names_asks_of_each_name() -> None:
+    assert said("None in (mean, std)") == [
+        "Give `mean` a value (not `None`), and give `std` a value (not `None`)."
+    ]
+    assert said("0 not in (a, b)") == ["Set `a` to `0`.", "Set `b` to `0`."]
+
+
 def test_keyword_arguments_of_a_call_are_not_taken_for_statements() -> None:
     code = """\
 def run(self, size, names):
