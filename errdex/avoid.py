@@ -100,6 +100,9 @@ class Operand:
     """Whether it is ``len(…)`` of ``text``'s inner expression."""
     keys: tuple[str, ...] = ()
     """The names a message's placeholders may give it (``tp``, ``tensor_parallel_size``)."""
+    defaulted: bool = False
+    """Whether the code may put a value of its own in place of the caller's (``x = x if
+    x is not None else default``): no way out may ask for it unset, false or different."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +114,7 @@ class Term:
     ``set``, ``true``, ``false``, ``type``, ``not_type``, ``platform``, ``not_platform``,
     ``system``, ``not_system``, ``installed``, ``python``, ``path``, ``starts``,
     ``not_starts``, ``ends``, ``not_ends``, ``contains``, ``not_contains``, ``not_path``,
-    ``available`` or ``callable``."""
+    ``available``, ``has_attr``, ``no_attr`` or ``callable``."""
     subject: Operand
     op: str | None = None
     """For ``compare`` and ``python``: the comparison that must hold."""
@@ -360,19 +363,34 @@ def aliases_of(record: Record) -> dict[str, str | None]:
             continue
         statement = tree.body[0]
         on_path.add(index)
+        whole = isinstance(statement, ast.Assign | ast.AnnAssign) and isinstance(
+            statement.targets[0] if isinstance(statement, ast.Assign) else statement.target,
+            ast.Name,
+        )
         for name, value in _bound(statement):
             if name in found:
                 continue  # a nearer statement already said what it holds
-            if value is None or _wraps(name, value):
+            if value is not None and _fills(name, value):
+                found[name] = DEFAULTED
+            elif value is None or _mentions(value, name):
                 found[name] = None
-            elif isinstance(value, ast.Attribute) and _dotted(value) is not None:
+            elif whole and isinstance(value, ast.Attribute) and _dotted(value) is not None:
                 found[name] = ast.unparse(value)
-            elif not _mentions(value, name):
-                found[name] = ""
-    for name in _reshaped(lines, first, raise_index, on_path):
+            else:
+                found[name] = ""  # a part of a value (``a, b = x.shape``): no setting
+    reshaped, defaulted = _reshaped(lines, first, raise_index, on_path)
+    for name in reshaped:
         found[name] = None
+    for name in defaulted:
+        if found.get(name, "") is not None:
+            found[name] = DEFAULTED
     # "" stands for a value the code works out: no alias, but nothing farther up is one.
     return {name: read for name, read in found.items() if read != ""}
+
+
+DEFAULTED = "\0defaulted"
+"""``aliases_of``'s mark of a name the code may give a value of its own: a way out must
+not rest on the caller leaving it unset, false or merely different from something."""
 
 
 def _mentions(value: ast.expr, name: str) -> bool:
@@ -386,11 +404,17 @@ def _wraps(name: str, value: ast.expr) -> bool:
     return any(isinstance(node, containers) and _mentions(node, name) for node in ast.walk(value))
 
 
-def _reshaped(lines: Sequence[str], start: int, stop: int, on_path: set[int]) -> set[str]:
-    """Names that a statement from ``start`` to ``stop`` makes from themselves in a
-    branch that may or may not run (so the test sees either), or wraps in a container
-    or changes in place (``x = [x]``, ``x += 1``) anywhere."""
-    names: set[str] = set()
+def _reshaped(
+    lines: Sequence[str], start: int, stop: int, on_path: set[int]
+) -> tuple[set[str], set[str]]:
+    """Names that statements from ``start`` to ``stop`` change: those made from
+    themselves (``x = [x]``, ``x = x.flatten()``, ``x += 1``): the test then sees
+    something other than what the caller gave; and those that may be given a value of
+    the code's own in place of the caller's (``x = x if x is not None else default``,
+    ``x = x or default``, or any value in a branch that may run): the test sees the
+    caller's value only when the caller gives one."""
+    reshaped: set[str] = set()
+    defaulted: set[str] = set()
     depths = _depths(lines[start:stop])
     for index in range(start, stop):
         text = lines[index].strip()
@@ -401,13 +425,32 @@ def _reshaped(lines: Sequence[str], start: int, stop: int, on_path: set[int]) ->
         if tree is None or len(tree.body) != 1:
             continue
         for name, value in _bound(tree.body[0]):
-            if (
-                value is None
-                or _wraps(name, value)
-                or (index not in on_path and _mentions(value, name))
-            ):
-                names.add(name)
-    return names
+            if value is not None and _fills(name, value):
+                defaulted.add(name)
+            elif value is None or _mentions(value, name):
+                reshaped.add(name)
+            elif index not in on_path:
+                defaulted.add(name)
+    return reshaped, defaulted - reshaped
+
+
+def _fills(name: str, value: ast.expr) -> bool:
+    """Whether ``value`` is ``name`` itself or a default in its place: ``name if … else
+    d``, ``d if … else name``, ``name or d``."""
+    if isinstance(value, ast.IfExp):
+        sides = (value.body, value.orelse)
+        mine = [isinstance(side, ast.Name) and side.id == name for side in sides]
+        return any(mine) and not any(
+            _mentions(side, name) for side, own in zip(sides, mine, strict=True) if not own
+        )
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        first = value.values[0]
+        return (
+            isinstance(first, ast.Name)
+            and first.id == name
+            and not any(_mentions(v, name) for v in value.values[1:])
+        )
+    return False
 
 
 def _depths(lines: Sequence[str]) -> list[int]:
@@ -592,9 +635,18 @@ def _dnf(node: ast.expr, negate: bool, words: _Words) -> list[list[_Literal]]:
     key = ast.dump(node)
     words.seen.setdefault(key, len(words.seen))
     try:
-        return [[(key, not negate, words.term(node, not negate))]]
+        term = words.term(node, not negate)
     except _Unsafe:
         return [[(key, not negate, None)]]
+    if term.subject.defaulted and (
+        term.kind in _DEFAULT_BREAKS or (term.kind == "compare" and term.op == "!=")
+    ):
+        # Unset, false or "anything but": the code's own default may be what it gets.
+        return [[(key, not negate, None)]]
+    return [[(key, not negate, term)]]
+
+
+_DEFAULT_BREAKS = frozenset(("unset", "false", "none_of", "not_type", "no_attr"))
 
 
 class _Words:
@@ -691,6 +743,15 @@ class _Words:
         if last == "isinstance" and len(args) == 2:
             types = self._types(args[1])
             return Term("type" if holds else "not_type", self.operand(args[0]), values=types)
+        if (
+            name == "hasattr"
+            and len(args) == 2
+            and isinstance(args[1], ast.Constant)
+            and isinstance(args[1].value, str)
+        ):
+            attribute = Operand(args[1].value, literal=True)
+            kind = "has_attr" if holds else "no_attr"
+            return Term(kind, self.operand(args[0]), values=(attribute,))
         if last == "callable" and len(args) == 1 and holds:
             return Term("callable", self.operand(args[0]))
         if name in ("os.path.exists", "os.path.isfile", "os.path.isdir") and len(args) == 1:
@@ -736,6 +797,11 @@ class _Words:
             if isinstance(inner, ast.Constant) and isinstance(inner.value, int | float):
                 text = "-" + repr(inner.value)
                 return Operand(text, number=text, literal=True)
+        if any(
+            isinstance(inner, ast.Name) and inner.id in self.aliases and not self.aliases[inner.id]
+            for inner in ast.walk(node)
+        ):
+            raise _Unsafe  # it reads a name no longer what the caller gave
         env = _env(node)
         if env is not None:
             return Operand(env, env=env, keys=(env,))
@@ -754,7 +820,17 @@ class _Words:
                     length=True,
                     keys=(_SELF.sub("", ast.unparse(node)),),
                 )
-            raise _Unsafe
+            if (
+                name == "getattr"
+                and len(node.args) in (2, 3)
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+                and node.args[1].value.isidentifier()
+            ):
+                # ``getattr(x, "a", None)`` reads ``x.a`` (or its default when x has none).
+                return self.operand(ast.Attribute(value=node.args[0], attr=node.args[1].value))
+            if not _measure(node):
+                raise _Unsafe
         if isinstance(node, ast.Name | ast.Attribute):
             dotted = _dotted(node)
             if dotted is None:
@@ -762,12 +838,13 @@ class _Words:
             text = dotted
             if text in self.aliases and self.aliases[text] is None:
                 raise _Unsafe  # no longer what the caller gave
-            read = self.aliases.get(text) or text
+            defaulted = self.aliases.get(text) == DEFAULTED
+            read = text if defaulted else self.aliases.get(text) or text
             field = _shown(read).rsplit(".", 1)[-1]
             if field in ("self", "cls"):
                 raise _Unsafe
             keys = tuple(dict.fromkeys((text, _shown(text), read, _shown(read), field)))
-            return Operand(_shown(text), field=field, keys=keys)
+            return Operand(_shown(text), field=field, keys=keys, defaulted=defaulted)
         if _plain_expression(node):
             text = _SELF.sub("", ast.unparse(node))
             if len(text) > MAX_TEXT:
@@ -876,10 +953,28 @@ def _is_version(node: ast.expr) -> bool:
     return _dotted(node) == "sys.version_info"
 
 
+_MEASURES = frozenset(("size", "dim", "numel", "ndimension", "nelement"))
+"""Methods that only measure a tensor or array: ``x.size(1)`` reads like ``x.shape[1]``."""
+
+
+def _measure(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _MEASURES
+        and _dotted(node.func.value) is not None
+        and not node.keywords
+        and all(isinstance(a, ast.Constant | ast.UnaryOp) for a in node.args)
+    )
+
+
 def _plain_expression(node: ast.expr) -> bool:
     """Arithmetic over names and numbers: something a reader can take in at a glance."""
     for inner in ast.walk(node):
-        if isinstance(inner, ast.BinOp):
+        if isinstance(inner, ast.Call):
+            if not _measure(inner):
+                return False
+        elif isinstance(inner, ast.BinOp):
             if not isinstance(inner.op, _ARITHMETIC):
                 return False
         elif isinstance(inner, ast.Subscript):
@@ -893,7 +988,8 @@ def _plain_expression(node: ast.expr) -> bool:
             | ast.Load
             | ast.UnaryOp
             | ast.USub
-            | ast.operator,
+            | ast.operator
+            | ast.Tuple,
         ):
             return False
     return True
@@ -1089,6 +1185,10 @@ def _said(term: Term, spell: Spell) -> str:
         verb = "starts" if "starts" in kind else "ends"
         does = "does not " + verb.removesuffix("s") if kind.startswith("not_") else verb
         return f"use {_name(subject, spell)} that {does} with {_code(term.values[0].text)}"
+    if kind == "has_attr":
+        return f"give {_name(subject, spell)} an attribute {_code(term.values[0].text)}"
+    if kind == "no_attr":
+        return f"use {_name(subject, spell)} without an attribute {_code(term.values[0].text)}"
     if kind == "callable":
         return f"pass a callable as {_name(subject, spell)}"
     raise ValueError(f"no words for {kind!r}")
@@ -1138,6 +1238,7 @@ _KINDS = frozenset(
         *("true", "false", "type", "not_type", "platform", "not_platform", "system"),
         *("not_system", "installed", "python", "path", "not_path", "starts", "not_starts"),
         *("ends", "not_ends", "contains", "not_contains", "callable", "available"),
+        *("has_attr", "no_attr"),
     )
 )
 
