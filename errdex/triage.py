@@ -96,13 +96,13 @@ def read_event(path: Path, name: str | None) -> Event:
         if not isinstance(number, int) or isinstance(number, bool) or repo.count("/") != 1:
             raise ValueError(number)
         return Event(
-            name=name,
-            action=str(payload.get("action") or ""),
+            name=_utf8(name),
+            action=_utf8(str(payload.get("action") or "")),
             repo=repo,
             number=number,
             title=_utf8(str(issue.get("title") or "")),
             body=_utf8(str(issue.get("body") or "")),
-            state=str(issue.get("state") or "open"),
+            state=_utf8(str(issue.get("state") or "open")),
             author=_utf8(str(who.get("login") or "")),
             author_is_bot=who.get("type") == "Bot" or str(who.get("login")).endswith("[bot]"),
             labels=tuple(_utf8(str(label.get("name"))) for label in issue.get("labels") or ()),
@@ -117,8 +117,9 @@ def read_event(path: Path, name: str | None) -> Event:
 
 
 def _utf8(text: str) -> str:
-    """``text`` without halves of surrogate pairs (JSON's ``"\\ud800"``), which no UTF-8
-    summary, output or log can hold: each becomes ``?``."""
+    """``text`` without halves of surrogate pairs (JSON's ``"\\ud800"``, or a name in the
+    environment that is not UTF-8), which no UTF-8 summary, output or log can hold: each
+    becomes ``?``."""
     return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")
 
 
@@ -182,9 +183,15 @@ def _command_text(comment: str) -> str | None:
 
 
 def text_of(event: Event) -> str:
-    """What is searched: the issue's body, and a /errdex comment's own text after it."""
-    more = _command_text(event.command or "") or ""
-    return event.body + ("\n\n" + more.strip() if more.strip() else "")
+    """What is searched: the issue's body, and a /errdex comment's own text after it,
+    with every line break ``\n`` (search counts ``\r\n``, ``\r`` and ``\n`` as one each,
+    and a body's last ``\r`` would join the ``\n`` after it)."""
+    more = (_command_text(event.command or "") or "").strip()
+    return _lines(event.body) + ("\n\n" + _lines(more) if more else "")
+
+
+def _lines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 # --- What is written: the summary, the outputs, the comment --------------------------
@@ -220,7 +227,7 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
         else "The errors this issue shows have pages that may help:",
         "",
     ]
-    body_lines = event.body.count("\n") + 1
+    body_lines = _lines(event.body).count("\n") + 1
     for f in found:
         lines.append(f"**[{_text(f.exception)}: {_text(f.title)}]({_link(f.url)})**")
         lines.append(f"- message: {_code(f.message)}")
@@ -229,9 +236,9 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
             lines.append(f"- your values: {said}")
         if f.line is not None and f.line_text:
             where = (
-                f"line {f.line}"
-                if f.line <= body_lines
-                else f"the {COMMAND} comment, line {f.line - body_lines - 1}"
+                f"the {COMMAND} comment, line {f.line - body_lines - 1}"
+                if f.line > body_lines + 1 and event.command is not None
+                else f"line {f.line}"
             )
             lines.append(f"- read from {where}: {_code(f.line_text)}")
         if f.releases:
@@ -324,11 +331,23 @@ def _link(url: str) -> str:
 def warn(message: str) -> None:
     """A warning in the workflow's log (an annotation), as one line."""
     escaped = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    print(f"::warning title=errdex triage::{escaped}", flush=True)
+    _say(sys.stdout, f"::warning title=errdex triage::{escaped}\n")
 
 
 def _log(message: str) -> None:
-    print(f"errdex triage: {' '.join(message.split())}", file=sys.stderr, flush=True)
+    _say(sys.stderr, f"errdex triage: {' '.join(message.split())}\n")
+
+
+def _say(stream: Any, text: str) -> None:
+    """Write ``text`` however little of it the stream's encoding can hold: what GitHub
+    or the event says may be anything, and a log line never ends the run."""
+    text = _utf8(text)
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = stream.encoding or "ascii"
+        stream.write(text.encode(encoding, "replace").decode(encoding))
+    stream.flush()
 
 
 def run(
@@ -448,7 +467,7 @@ def _write(
         path = env.get(variable)
         if not path:
             if variable == "GITHUB_STEP_SUMMARY":
-                sys.stdout.write(content)
+                _say(sys.stdout, content)
             continue
         try:
             with open(path, "a", encoding="utf-8", errors="replace") as file:

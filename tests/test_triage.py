@@ -821,3 +821,53 @@ def test_the_label_goes_when_the_matches_go(  # type: ignore[no-untyped-def]
     assert [(r.method, r.path) for r in api.writes()] == [
         ("DELETE", "/repos/example/serve/issues/7/labels/errdex-matched")
     ]
+
+
+# --- Line breaks, and text no output can hold ----------------------------------------
+
+
+def test_a_body_with_cr_line_breaks_is_read_by_its_own_lines(  # type: ignore[no-untyped-def]
+    triage, tmp_path: Path
+) -> None:
+    event = json.loads((EVENTS / "edited.json").read_text())
+    body = event["issue"]["body"].replace("\n", "\r")
+    event["issue"]["body"] = body
+    (tmp_path / "cr.json").write_text(json.dumps(event))
+    line = next(n for n, text in enumerate(body.split("\r"), 1) if text.startswith("ValueError"))
+
+    result = triage(str(tmp_path / "cr.json"))
+
+    # Before: "read from the /errdex comment, line 13": the body counted as one line.
+    assert result.matches[0]["line"] == line
+    assert f"read from line {line}: `ValueError: tensor_parallel_size=6" in result.summary
+    assert "/errdex comment" not in result.summary
+
+
+def test_a_command_after_a_body_with_cr_line_breaks_names_its_own_line(  # type: ignore[no-untyped-def]
+    triage, tmp_path: Path
+) -> None:
+    event = json.loads((EVENTS / "comment-command.json").read_text())
+    event["issue"]["body"] = "It fails.\rLogs below.\r"
+    event["comment"]["body"] = "/errdex\r\rhere it is:\r" + PIPELINE
+    (tmp_path / "command.json").write_text(json.dumps(event))
+
+    result = triage(str(tmp_path / "command.json"))
+
+    assert "read from the /errdex comment, line 2: ``NotImplementedError" in result.summary
+
+
+def test_an_action_no_utf8_can_hold_is_said_without_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    event = json.loads((EVENTS / "edited.json").read_text())
+    event["action"] = "\ud800"
+    path = tmp_path / "surrogate.json"
+    path.write_text(json.dumps(event))  # "\ud800" as JSON writes it
+    for name in ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT", "GITHUB_EVENT_NAME", "GITHUB_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+
+    # Before: UnicodeEncodeError writing the summary to standard output.
+    code = main(["triage", "--event", str(path), "--site", "http://127.0.0.1:9/"])
+
+    assert code == 0
+    assert "not issues ?" in capsys.readouterr().out
