@@ -930,7 +930,7 @@ def _triage(ns: argparse.Namespace) -> int:
             return lookup.site_source(lookup.WebStore(ns.site, ns.cache, ns.timeout))
         return lookup.site_source(lookup.FolderStore(Path(ns.site)))
 
-    return triage.run(event, settings, source, env, ns.max_wait)
+    return triage.run(event, settings, source, env, ns.max_wait, ns.timeout)
 
 
 def report(

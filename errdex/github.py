@@ -1,18 +1,25 @@
 """A small client of GitHub's REST API: what ``errdex triage`` asks of it, and no more.
 
 Every answer that is not a success, after the waits below, is one exception type,
-``GitHubError``, whose message says what went wrong for a log line. Rate limits (429, or
-403 with ``x-ratelimit-remaining: 0``) are waited out as GitHub says (``Retry-After``,
-else until ``x-ratelimit-reset``), and 5xx answers and unreachable hosts are tried again
-after 1, 2, 4 … seconds, all within one budget of waiting (``max_wait``): a wait that
-would go past it gives up at once, so a run never hangs on GitHub.
+``GitHubError``, whose message says what went wrong for a log line; whatever GitHub (or
+anything answering in its place) sends, nothing else escapes. Each request must be
+answered whole (connection, headers and body) within ``timeout`` seconds, however slowly
+the bytes come. Rate limits (429, or 403 with ``x-ratelimit-remaining: 0``, a
+``Retry-After`` or a message naming a rate limit) are waited out as GitHub says
+(``Retry-After``, else until ``x-ratelimit-reset``), and 5xx answers, timeouts and
+unreachable hosts are tried again after 1, 2, 4 … seconds, all within one budget
+(``max_wait``) that the waits and the time of the attempts that failed come out of: a
+wait that would go past it gives up at once, so a run never hangs on GitHub.
 """
 
 from __future__ import annotations
 
+import functools
 import http.client
+import io
 import json
 import re
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -59,10 +66,104 @@ class _SameOrigin(urllib.request.HTTPRedirectHandler):
             raise urllib.error.HTTPError(
                 req.full_url, code, f"redirected to another host ({new.netloc})", headers, fp
             )
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
+        moved = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if moved is None or not isinstance(req, _Request):
+            return moved
+        # The redirect is part of the same request: it keeps its deadline.
+        return _Request(
+            moved.full_url,
+            req.deadline,
+            headers=dict(moved.header_items()),
+            origin_req_host=moved.origin_req_host,
+            unverifiable=True,
+            method=moved.get_method(),
+        )
 
 
-_opener = urllib.request.build_opener(_SameOrigin)
+class _Request(urllib.request.Request):
+    """A request with the time (``time.monotonic``) by which its answer must be in."""
+
+    def __init__(self, url: str, deadline: float, **kwargs: Any) -> None:
+        super().__init__(url, **kwargs)
+        self.deadline = deadline
+
+
+def _deadline(req: urllib.request.Request) -> float:
+    if isinstance(req, _Request):
+        return req.deadline
+    return time.monotonic() + (req.timeout or TIMEOUT)
+
+
+def _left(deadline: float) -> float:
+    """Seconds left before ``deadline``; a TimeoutError once none are."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("no whole answer within the timeout")
+    return left
+
+
+class _Clocked(io.RawIOBase):
+    """A socket read with a deadline: each read may wait only the time left, so an
+    answer that trickles (a byte every half second, headers or body) still ends on time,
+    where the socket's own timeout bounds each wait alone."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        self._sock = sock
+        self._io = sock.makefile("rb", buffering=0)
+        self._deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        self._sock.settimeout(_left(self._deadline))
+        return self._io.readinto(buffer)
+
+    def close(self) -> None:
+        self._io.close()
+        super().close()
+
+
+class _Response(http.client.HTTPResponse):
+    """An answer whose status line, headers and body are read by ``deadline``."""
+
+    def __init__(self, sock: socket.socket, *args: Any, deadline: float, **kwargs: Any) -> None:
+        super().__init__(sock, *args, **kwargs)
+        self.fp.close()
+        self.fp = io.BufferedReader(_Clocked(sock, deadline))
+
+
+class _Deadlined(http.client.HTTPConnection):
+    """A connection made, and its answer read, by ``deadline``."""
+
+    def __init__(self, *args: Any, deadline: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deadline = deadline
+        # http.client calls it as response_class(sock, method=…): a partial serves.
+        self.response_class = functools.partial(_Response, deadline=deadline)  # type: ignore[assignment]
+
+    def connect(self) -> None:
+        self.timeout = _left(self.deadline)  # connecting, and a TLS handshake, wait at most this
+        super().connect()
+        _left(self.deadline)
+
+
+class _DeadlinedTLS(_Deadlined, http.client.HTTPSConnection):
+    pass
+
+
+class _HTTP(urllib.request.HTTPHandler):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(functools.partial(_Deadlined, deadline=_deadline(req)), req)
+
+
+class _HTTPS(urllib.request.HTTPSHandler):
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        connection = functools.partial(_DeadlinedTLS, deadline=_deadline(req))
+        return self.do_open(connection, req, context=self._context)  # type: ignore[attr-defined]
+
+
+_opener = urllib.request.build_opener(_SameOrigin, _HTTP, _HTTPS)
 
 
 def pause(seconds: float) -> None:
@@ -88,7 +189,8 @@ class GitHub:
         self.token = token
         self.timeout = timeout
         self.waited = 0.0
-        """Seconds waited so far, out of ``max_wait``."""
+        """Seconds spent so far on retries (waits, and attempts that failed), out of
+        ``max_wait``."""
         self.max_wait = max_wait
 
     def request(self, method: str, path: str, body: Any = None) -> Answer:
@@ -108,16 +210,19 @@ class GitHub:
         tries = 0
         while True:
             tries += 1
-            request = urllib.request.Request(url, data=data, headers=headers, method=method)
+            started = time.monotonic()
+            deadline = started + self.timeout
             try:
+                request = _Request(url, deadline, data=data, headers=headers, method=method)
                 with _opener.open(request, timeout=self.timeout) as response:
-                    raw = _read(response, time.monotonic() + self.timeout)
+                    raw = _read(response, deadline)
                     return Answer(response.status, response.headers, _json(raw, method, url))
             except urllib.error.HTTPError as exc:
-                wait = self._wait(exc.code, exc.headers, tries, method)
                 said = f"{method} {_shown(url)} answered {exc.code} {exc.reason}"
+                message = _message(exc)
+                wait = self._wait(exc.code, exc.headers, message, tries, method)
                 if wait is None:
-                    raise GitHubError(said + _message(exc)) from None
+                    raise GitHubError(said + (f": {message}" if message else "")) from None
             except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 reason = getattr(exc, "reason", exc)
                 said = f"{method} {_shown(url)} failed: {reason}"
@@ -126,27 +231,41 @@ class GitHub:
                     # would post a second comment.
                     raise GitHubError(said + "; not sent again") from None
                 wait = _backoff(tries)
+            except ValueError as exc:
+                # An address http.client refuses to send (a Link header's, with a
+                # character no request line may hold), or a chunk size that is no number.
+                raise GitHubError(f"{method} {_shown(url)} failed: {exc}") from None
+            # The attempt that failed took time too: a server that answers nothing in
+            # time spends the budget as waits do, so the whole run stays bounded.
+            self.waited += time.monotonic() - started
             if self.waited + wait > self.max_wait:
                 raise GitHubError(
                     f"{said}; gave up rather than wait {wait:.0f} s more "
-                    f"(waited {self.waited:.0f} of at most {self.max_wait:.0f} s)"
+                    f"(spent {self.waited:.0f} of at most {self.max_wait:.0f} s on retries)"
                 )
             self.waited += wait
             pause(wait)
 
-    def _wait(self, status: int, headers: Message, tries: int, method: str) -> float | None:
+    def _wait(
+        self, status: int, headers: Message, message: str, tries: int, method: str
+    ) -> float | None:
         """Seconds to wait before asking again, or None when asking again cannot help (or,
         for a POST that may have been done despite its error, could do it twice)."""
-        retry_after = headers.get("Retry-After", "")
+        retry_after = _seconds(headers.get("Retry-After"))
         limited = status == 429 or (
-            status == 403 and (headers.get("x-ratelimit-remaining") == "0" or retry_after)
+            status == 403
+            and (
+                headers.get("x-ratelimit-remaining") == "0"
+                or (headers.get("Retry-After") or "").strip()
+                or "rate limit" in message.lower()
+            )
         )
         if limited:
-            if retry_after.strip().isdigit():
-                return float(retry_after.strip())
-            reset = headers.get("x-ratelimit-reset", "")
-            if reset.strip().isdigit():
-                return max(1.0, float(reset) - time.time())
+            if retry_after is not None:
+                return retry_after
+            reset = _seconds(headers.get("x-ratelimit-reset"))
+            if reset is not None:
+                return max(1.0, reset - time.time())
             return 60.0  # GitHub's advice for a secondary limit that names no time
         if status >= 500 and method != "POST":
             return _backoff(tries)
@@ -179,18 +298,28 @@ class GitHub:
 
 def _read(response: Any, deadline: float) -> bytes:
     """The body, up to one byte more than ``MAX_BYTES``, read by ``deadline`` (a
-    monotonic time): the socket's timeout bounds each wait, not a body that trickles."""
+    monotonic time)."""
     chunks: list[bytes] = []
     size = 0
     while size <= MAX_BYTES:
-        if time.monotonic() > deadline:
-            raise TimeoutError("the answer took longer than the timeout to arrive")
+        _left(deadline)
         chunk = response.read1(min(64 * 1024, MAX_BYTES + 1 - size))
         if not chunk:
             break
         chunks.append(chunk)
         size += len(chunk)
     return b"".join(chunks)
+
+
+_DIGITS = re.compile(r"[0-9]+")
+"""Seconds as headers give them: ASCII digits only (``str.isdigit`` takes ``²``)."""
+
+
+def _seconds(value: str | None) -> float | None:
+    """A header's whole number of seconds (a wait, or a time since 1970), 10¹² at most;
+    None for anything else (a date, a sign, other digits)."""
+    value = (value or "").strip()
+    return min(float(value), 1e12) if _DIGITS.fullmatch(value) else None
 
 
 def _backoff(tries: int) -> float:
@@ -204,7 +333,7 @@ def _json(raw: bytes, method: str, url: str) -> Any:
         return None
     try:
         return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         raise GitHubError(f"{method} {_shown(url)} answered something other than JSON") from None
 
 
@@ -212,9 +341,9 @@ def _message(exc: urllib.error.HTTPError) -> str:
     """GitHub's own words on a refusal (``{"message": …}``), when it gave any."""
     try:
         said = json.loads(exc.read(64 * 1024)).get("message")
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError, http.client.HTTPException):
         return ""
-    return f": {str(said)[:200]}" if said else ""
+    return " ".join(said.split())[:200] if isinstance(said, str) else ""
 
 
 def _shown(url: str) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .github import API, GitHub, GitHubError
+from .github import API, TIMEOUT, GitHub, GitHubError
 from .lookup import Source, Unavailable
 from .reports import Found, Rules, found_in
 
@@ -356,8 +356,11 @@ def run(
     source: Callable[[], Source],
     env: Mapping[str, str],
     max_wait: float,
+    timeout: float = TIMEOUT,
 ) -> int:
-    """Triage one event: find, summarize, and in comment mode keep the comment."""
+    """Triage one event: find, summarize, and in comment mode keep the comment. Each
+    request to GitHub is answered within ``timeout`` seconds or given up; retries and
+    rate limits spend at most ``max_wait`` more."""
     why = skipped(event, settings)
     if why is not None:
         _log(f"skipped {event.repo}#{event.number}: {why}")
@@ -375,7 +378,7 @@ def run(
     if settings.mode == "comment":
         try:
             said += " " + keep_comment(
-                GitHub(_api(env), env["GITHUB_TOKEN"], max_wait=max_wait), event, found, settings
+                GitHub(_api(env), env["GITHUB_TOKEN"], timeout, max_wait), event, found, settings
             )
         except GitHubError as exc:
             warn(f"GitHub: {exc}")

@@ -410,7 +410,10 @@ def api() -> Iterator[FakeGitHub]:
             headers = {name.lower(): value for name, value in self.headers.items()}
             fake.requests.append(Request(self.command, self.path, headers, body))
             status, headers, data = fake.handle(self.command, self.path, body)
-            out = b"" if data is None else json.dumps(data).encode()
+            if isinstance(data, bytes):
+                out = data  # sent as it is: a body that is not JSON, or not whole
+            else:
+                out = b"" if data is None else json.dumps(data).encode()
             self.send_response(status)
             for name, value in headers.items():
                 self.send_header(name, value)
@@ -871,3 +874,113 @@ def test_an_action_no_utf8_can_hold_is_said_without_a_crash(
 
     assert code == 0
     assert "not issues ?" in capsys.readouterr().out
+
+
+# --- A GitHub that answers slowly or oddly -------------------------------------------
+
+
+@pytest.fixture
+def trickle() -> Iterator[Any]:
+    """An API that answers one byte every half second: from the status line on, or
+    after whole headers; at most for 15 s."""
+    servers: list[socket.socket] = []
+
+    def start(part: str) -> str:
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        servers.append(listener)
+        body = b"[]" + b" " * 100
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        head += b"Content-Length: %d\r\n\r\n" % len(body)
+
+        def answer(conn: socket.socket) -> None:
+            with conn:
+                conn.recv(65536)
+                slow = head + body if part == "headers" else body
+                if part == "body":
+                    conn.sendall(head)
+                ends = time.monotonic() + 15
+                for byte in slow:
+                    if time.monotonic() > ends:
+                        return
+                    try:
+                        conn.sendall(bytes([byte]))
+                    except OSError:
+                        return
+                    time.sleep(0.5)
+
+        def serve() -> None:
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:
+                    return
+                threading.Thread(target=answer, args=(conn,), daemon=True).start()
+
+        threading.Thread(target=serve, daemon=True).start()
+        return f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+    yield start
+    for listener in servers:
+        listener.close()
+
+
+@pytest.mark.parametrize("part", ["headers", "body"])
+def test_an_api_that_trickles_ends_the_run_within_the_timeout(  # type: ignore[no-untyped-def]
+    triage, trickle, monkeypatch: pytest.MonkeyPatch, part: str
+) -> None:
+    monkeypatch.setenv("GITHUB_API_URL", trickle(part))
+    monkeypatch.setattr(github, "pause", time.sleep)  # the retry's wait is waited too
+    started = time.monotonic()
+
+    result = triage("edited.json", "--mode", "comment", "--timeout", "1", "--max-wait", "2")
+
+    # Before: each header byte came within the socket's timeout: 15 s, the server's end.
+    # Now: an attempt of 1 s, a wait of 1 s and another attempt, then the budget is spent.
+    assert time.monotonic() - started < 5
+    assert result.code == 0
+    assert re.search(r"^::warning title=errdex triage::GitHub: GET .* failed", result.out, re.M)
+    assert "GitHub could not be told" in result.summary
+
+
+NESTED = b"[" * 200_000 + b"]" * 200_000
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        (429, {"Retry-After": "\u00b2"}, {"message": "slow down"}),
+        (403, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "\u00b9\u00b2"}, None),
+        (429, {"Retry-After": "-5", "x-ratelimit-reset": "-1700000000"}, None),
+        (429, {"Retry-After": "9" * 400}, None),
+        (200, {}, NESTED),
+        (502, {}, b'{"message": "' + b"[" * 60_000 + b'"}'),
+        (403, {}, b'{"message": ' + b"[" * 60_000 + b"]" * 60_000 + b"}"),
+        (403, {}, {"message": "no \ud800 surrogate"}),
+    ],
+    ids=[
+        "retry-after-superscript",
+        "reset-superscripts",
+        "negative",
+        "huge",
+        "nested-list",
+        "unclosed-message",
+        "nested-message",
+        "surrogate-message",
+    ],
+)
+def test_an_odd_answer_is_a_warning_with_a_summary_not_a_traceback(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, answer: tuple[int, dict[str, str], Any]
+) -> None:
+    status, headers, data = answer
+    api.handle = lambda method, target, body: (status, headers, data)  # type: ignore[method-assign]
+
+    # Before: ValueError from float("²"), RecursionError from json, UnicodeEncodeError.
+    result = triage("edited.json", "--mode", "comment")
+
+    assert result.code == 0, result.err
+    assert re.search(r"^::warning title=errdex triage::GitHub: GET ", result.out, re.M)
+    assert "GitHub could not be told" in result.summary
+    assert api.writes() == []
+    assert sum(result.waits) <= 60
