@@ -47,6 +47,13 @@ _NEXT = re.compile(r'<([^<>]+)>\s*;\s*rel="?next"?')
 class GitHubError(Exception):
     """GitHub did not do what was asked; the message says what it answered."""
 
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        """The status of a refusal that asking again would not change (a 403 that is no
+        rate limit, a 404); None when there was no answer, or one that may pass (a 5xx, a
+        rate limit, a timeout) was given up on."""
+
 
 class _SameOrigin(urllib.request.HTTPRedirectHandler):
     """Follows a redirect only to the scheme, host and port it came from: urllib would
@@ -222,7 +229,8 @@ class GitHub:
                 message = _message(exc)
                 wait = self._wait(exc.code, exc.headers, message, tries, method)
                 if wait is None:
-                    raise GitHubError(said + (f": {message}" if message else "")) from None
+                    said += f": {message}" if message else ""
+                    raise GitHubError(said, exc.code) from None
             except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 reason = getattr(exc, "reason", exc)
                 said = f"{method} {_shown(url)} failed: {reason}"
@@ -272,28 +280,39 @@ class GitHub:
         return None
 
     def login(self) -> str | None:
-        """The login the token acts as (a personal token's user), or None when the API
-        does not say (a workflow's or an app's token may not ask ``/user``)."""
+        """The login the token acts as (a personal token's user), or None when GitHub
+        refuses to say (a workflow's or an app's token may not ask ``/user``: 403). Any
+        other failure, one that may pass, is a ``GitHubError``: a guess would take the
+        token's own comment for someone else's."""
         try:
             data = self.request("GET", "/user").data
-        except GitHubError:
-            return None
+        except GitHubError as exc:
+            if exc.status in (403, 404):
+                return None
+            raise
         login = data.get("login") if isinstance(data, dict) else None
-        return login if isinstance(login, str) and login else None
+        if not isinstance(login, str) or not login:
+            raise GitHubError("GET /user answered no login")
+        return login
 
     def pages(self, path: str) -> Iterator[Any]:
         """Every item of a list, following the Link header's ``next`` page by page (only
-        to addresses of this API: a token is never sent elsewhere)."""
-        url: str | None = path
+        to addresses of this API: a token is never sent elsewhere). A list that goes on
+        past ``MAX_PAGES``, or elsewhere, is a GitHubError: its rest is unread, and
+        whatever is looked for in it may be there."""
+        url = path
         for _ in range(MAX_PAGES):
-            if url is None:
-                return
             answer = self.request("GET", url)
             if not isinstance(answer.data, list):
                 raise GitHubError(f"GET {_shown(url)} did not answer a list")
             yield from answer.data
-            found = _NEXT.search(answer.headers.get("Link", ""))
-            url = found.group(1) if found and found.group(1).startswith(self.api + "/") else None
+            found = _NEXT.search(answer.headers.get("Link") or "")
+            if found is None:
+                return
+            url = found.group(1)
+            if not url.startswith(self.api + "/"):
+                raise GitHubError(f"GET {_shown(path)}: the next page is not at {self.api}")
+        raise GitHubError(f"GET {_shown(path)}: more than {MAX_PAGES} pages")
 
 
 def _read(response: Any, deadline: float) -> bytes:

@@ -30,6 +30,8 @@ MARKER = "<!-- errdex-triage -->"
 """How the comment errdex keeps on an issue is found again: its first line."""
 COMMAND = "/errdex"
 """A comment starting with this asks for a triage of its issue."""
+WORKFLOW_LOGIN = "github-actions[bot]"
+"""Who a workflow's token comments as; it may not ask ``GET /user`` who it is."""
 ACTIONS = {"issues": ("opened", "edited"), "issue_comment": ("created",)}
 """The events and actions triage reads; any other is skipped."""
 
@@ -400,12 +402,14 @@ def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Set
     issue = f"/repos/{event.repo}/issues/{event.number}"
     if not found and event.action == "opened":
         return "Nothing to post."  # a new issue has no comment of errdex's yet
-    comments = list(client.pages(f"{issue}/comments?per_page=100"))
-    ours = [c for c in comments if _is_ours(c)]
-    if not ours and any(_is_ours(c, any_author=True) for c in comments):
-        # Marked comments, none by a bot: ours when the token is a person's own.
-        me = client.login()
-        ours = [c for c in comments if _is_ours(c, me)]
+    marked = [c for c in client.pages(f"{issue}/comments?per_page=100") if _marked(c)]
+    ours = []
+    if marked:
+        # Whose they are decides, never the marker alone: anyone can paste it. A token
+        # that may not ask who it is (403) is a workflow's. /user failing otherwise ends
+        # the run (GitHubError): taking our comment for another's would post a second.
+        me = (client.login() or WORKFLOW_LOGIN).lower()
+        ours = [c for c in marked if _login(c).lower() == me]
     done = []
     if found:
         body = comment(event, found, settings)
@@ -435,18 +439,21 @@ def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Set
     return " ".join(done) or "Nothing to post."
 
 
-def _is_ours(comment: Any, me: str | None = None, any_author: bool = False) -> bool:
-    """A comment errdex wrote: it starts with the marker and a bot wrote it, or ``me``,
-    the user whose token triage runs with (so a person who pastes the marker cannot have
-    their comment edited or deleted). ``any_author``: whoever wrote it."""
-    if not isinstance(comment, dict) or not isinstance(comment.get("body"), str):
-        return False
-    user = comment.get("user")
-    if not isinstance(user, dict) or not _is_id(comment.get("id")):
-        return False
-    login = str(user.get("login", ""))
-    by = any_author or user.get("type") == "Bot" or login.endswith("[bot]") or login == me
-    return by and comment["body"].startswith(MARKER)
+def _marked(comment: Any) -> bool:
+    """A comment as GitHub gives one (an id, a body, a user) that starts with the
+    marker: errdex's when the token's user wrote it."""
+    return (
+        isinstance(comment, dict)
+        and _is_id(comment.get("id"))
+        and isinstance(comment.get("user"), dict)
+        and isinstance(comment.get("body"), str)
+        and comment["body"].startswith(MARKER)
+    )
+
+
+def _login(comment: dict[str, Any]) -> str:
+    login = comment["user"].get("login")
+    return login if isinstance(login, str) else ""
 
 
 def _is_id(value: Any) -> bool:

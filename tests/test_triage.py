@@ -7,6 +7,7 @@ shaped as GitHub sends them.
 
 from __future__ import annotations
 
+import copy
 import functools
 import http.server
 import json
@@ -23,6 +24,8 @@ from typing import Any
 import pytest
 import yaml
 from conftest import ROOT, make_content
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from errdex import github, lookup, search
 from errdex.cli import main
@@ -524,9 +527,11 @@ def test_an_edit_updates_the_same_comment_then_deletes_it_with_the_traceback(  #
 
     assert triage("edited.json", "--mode", "comment").code == 0
 
+    # A marked comment: /user says whose token this is (403: a workflow's, the bot's).
     assert [(r.method, r.path) for r in api.requests] == [
         ("GET", "/repos/example/serve/issues/7/comments?per_page=100"),
         ("GET", "/repos/example/serve/issues/7/comments?per_page=100&page=2"),
+        ("GET", "/user"),
         ("PATCH", f"/repos/example/serve/issues/comments/{ours['id']}"),
     ]
     assert "`tp` = `6`, `dp` = `4`" in ours["body"]
@@ -984,3 +989,293 @@ def test_an_odd_answer_is_a_warning_with_a_summary_not_a_traceback(  # type: ign
     assert "GitHub could not be told" in result.summary
     assert api.writes() == []
     assert sum(result.waits) <= 60
+
+
+# --- Whose comment it is ------------------------------------------------------------
+
+MAINTAINER = {"login": "maint", "type": "User"}
+
+
+def _ours(api: FakeGitHub, number: int = 7) -> list[dict[str, Any]]:
+    """The comments triage posted on issue ``number``."""
+    return [c for c in api.comments.get(number, []) if c["user"] == (api.author or BOT)]
+
+
+@pytest.mark.parametrize("failure", ["502", "429", "hang"])
+def test_a_passing_failure_of_user_posts_nothing(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, failure: str
+) -> None:
+    # A person's token: its comment is found again as theirs, which /user tells.
+    api.user = api.author = MAINTAINER
+    assert triage("opened.json", "--mode", "comment").code == 0
+    (ours,) = _ours(api)
+    api.requests.clear()
+    release = threading.Event()
+    original = api.handle
+
+    def user_fails(method: str, target: str, body: Any) -> tuple[int, dict[str, str], Any]:
+        if target != "/user":
+            return original(method, target, body)
+        if failure == "502":
+            return 502, {}, {"message": "Bad Gateway"}
+        if failure == "429":
+            return 429, {"Retry-After": "600"}, {"message": "API rate limit exceeded"}
+        release.wait(20)
+        return original(method, target, body)
+
+    api.handle = user_fails  # type: ignore[method-assign]
+    try:
+        result = triage("edited.json", "--mode", "comment", "--timeout", "1", "--max-wait", "2")
+    finally:
+        release.set()
+
+    # Before: /user failing read as "no user", so the comment was not ours: a second one.
+    assert result.code == 0, result.err
+    assert api.writes() == []
+    assert _ours(api) == [ours]
+    assert re.search(r"^::warning title=errdex triage::GitHub: GET /user ", result.out, re.M)
+    assert "GitHub could not be told" in result.summary
+
+
+def test_a_marker_under_another_bots_name_is_not_triages_own(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    assert triage("opened.json", "--mode", "comment").code == 0
+    (ours,) = _ours(api)
+    other = {"login": "helper-app[bot]", "type": "Bot"}
+    # Placed first, saying what triage would say: it cannot silence triage, nor be edited.
+    pasted = {"id": 1, "body": ours["body"].replace("`8`", "`6`"), "user": other}
+    api.comments[7].insert(0, pasted)
+    api.requests.clear()
+
+    assert triage("edited.json", "--mode", "comment").code == 0
+
+    # Before: any bot's marked comment was ours: the other bot's was edited, ours deleted.
+    assert [(r.method, r.path) for r in api.writes()] == [
+        ("PATCH", f"/repos/example/serve/issues/comments/{ours['id']}")
+    ]
+    assert api.comments[7][0] == pasted
+
+
+def test_a_marker_alone_never_makes_a_comment_ours(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    other = {"login": "helper-app[bot]", "type": "Bot"}
+    api.comments[7] = [{"id": 1, "body": MARKER + "\nnothing to see", "user": other}]
+
+    assert triage("edited.json", "--mode", "comment").code == 0
+
+    assert [r.method for r in api.writes()] == ["POST"]
+    assert api.comments[7][0]["body"] == MARKER + "\nnothing to see"
+
+
+def test_comments_past_fifty_pages_are_a_warning_not_a_second_comment(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    assert triage("opened.json", "--mode", "comment").code == 0
+    (ours,) = _ours(api)
+    chat = [{"id": n, "body": "me too", "user": HUMAN} for n in range(1, 5001)]
+    api.comments[7] = [*chat, ours]  # ours is on page 51
+    api.requests.clear()
+
+    result = triage("edited.json", "--mode", "comment")
+
+    # Before: the 50 pages read held no comment of ours, so a second one was posted.
+    assert result.code == 0
+    assert api.writes() == []
+    assert re.search(
+        r"^::warning title=errdex triage::GitHub: .*more than 50 pages", result.out, re.M
+    )
+
+
+def test_a_next_page_elsewhere_is_a_warning_not_a_second_comment(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub
+) -> None:
+    original = api.handle
+
+    def elsewhere(method: str, target: str, body: Any) -> tuple[int, dict[str, str], Any]:
+        status, headers, data = original(method, target, body)
+        if method == "GET" and target.endswith("/comments?per_page=100"):
+            headers = {"Link": '<https://elsewhere.test/comments?page=2>; rel="next"'}
+        return status, headers, data
+
+    api.handle = elsewhere  # type: ignore[method-assign]
+
+    result = triage("edited.json", "--mode", "comment")
+
+    # Before: the list was taken to end there, where the comment of ours may be next.
+    assert result.code == 0
+    assert api.writes() == []
+    assert re.search(
+        r"^::warning title=errdex triage::GitHub: .*next page is not at", result.out, re.M
+    )
+
+
+# --- A hostile GitHub: whatever it answers, triage ends quietly, with one comment ---
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=10,
+)
+_USER = st.sampled_from(
+    [
+        BOT,
+        HUMAN,
+        MAINTAINER,
+        {"login": "helper-app[bot]", "type": "Bot"},
+        {"login": "GitHub-Actions[bot]", "type": "Bot"},
+        {"login": None},
+        {},
+        "github-actions[bot]",
+        None,
+    ]
+)
+_COMMENT = st.fixed_dictionaries(
+    {
+        "id": st.one_of(st.integers(-1, 10**6), st.booleans(), st.sampled_from(["1", "1/labels"])),
+        "body": st.one_of(
+            st.sampled_from([MARKER, MARKER + "\nsaid before", " " + MARKER, "me too"]),
+            st.text(max_size=20),
+        ),
+        "user": _USER,
+    }
+)
+_OWN = st.fixed_dictionaries(
+    {
+        "id": st.integers(1, 10**6),
+        "body": st.sampled_from([MARKER, MARKER + "\nsaid before"]),
+        "user": st.sampled_from([BOT, MAINTAINER]),
+    }
+)
+"""A comment triage may have posted (with a workflow's token, or a person's)."""
+_HEADER = st.one_of(
+    st.sampled_from(
+        [
+            "0",
+            "2",
+            "60",
+            "\u00b2",
+            "\u00b9\u00b2",
+            "-1",
+            "9" * 400,
+            "Wed, 21 Oct 2026 07:28:00 GMT",
+            "",
+            '<{api}/repos/example/serve/issues/7/comments?page=2>; rel="next"',
+            '<{api}/user>; rel="next"',
+            '<http://elsewhere.test/x>; rel="next"',
+            "<{api}/r\u00e9po>; rel=next",
+            "{api}/repos/example/serve/issues/7/comments",
+            "http://elsewhere.test/x",
+            "/moved",
+        ]
+    ),
+    st.text(
+        st.characters(min_codepoint=0x20, max_codepoint=0xFF, exclude_characters="\x7f"),
+        max_size=12,
+    ),
+)
+_ANSWER = st.tuples(
+    st.one_of(
+        st.sampled_from([200, 201, 204, 301, 302, 307, 304, 401, 403, 404, 422, 429, 500, 502]),
+        st.integers(100, 999),
+    ),
+    st.dictionaries(
+        st.sampled_from(
+            ["Retry-After", "x-ratelimit-remaining", "x-ratelimit-reset", "Link", "Location"]
+        ),
+        _HEADER,
+        max_size=4,
+    ),
+    st.one_of(
+        _JSON,
+        st.lists(_COMMENT, max_size=5),
+        st.binary(max_size=24),
+        st.sampled_from([NESTED, b"\xff\xfe[]", b'{"message": "\\ud800"}', {"login": "maint"}]),
+    ),
+)
+_PAGES, _LOGIN = github.GitHub.pages, github.GitHub.login
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    event=st.sampled_from(["opened.json", "edited.json", "edited-traceback-removed.json"]),
+    token=st.sampled_from([None, MAINTAINER]),
+    comments=st.lists(st.one_of(_OWN, _COMMENT), max_size=5),
+    answers=st.lists(st.one_of(st.none(), st.none(), _ANSWER), max_size=8),
+)
+def test_a_hostile_github_gets_no_traceback_and_no_second_comment(  # type: ignore[no-untyped-def]
+    triage,
+    api: FakeGitHub,
+    site: Built,
+    monkeypatch: pytest.MonkeyPatch,
+    event: str,
+    token: dict[str, str] | None,
+    comments: list[dict[str, Any]],
+    answers: list[tuple[int, dict[str, str], Any] | None],
+) -> None:
+    """Each request gets the next of ``answers`` (None: a true one) and then true ones;
+    the true ones are of a GitHub holding ``comments`` for a token of ``token`` (None: a
+    workflow's)."""
+    api.requests.clear()
+    api.comments = {7: copy.deepcopy(comments)}
+    api.user = api.author = token
+    queue = list(answers)
+    truthful = functools.partial(FakeGitHub.handle, api)
+
+    def hostile(method: str, target: str, body: Any) -> tuple[int, dict[str, str], Any]:
+        answer = queue.pop(0) if queue else None
+        if answer is None:
+            return truthful(method, target, body)
+        status, headers, data = answer
+        return status, {k: v.replace("{api}", api.url) for k, v in headers.items()}, data
+
+    # What the client read, and who it took itself for: what it decides from.
+    seen: list[Any] = []
+    believed: list[str | None] = []
+
+    def pages(self: github.GitHub, path: str) -> Iterator[Any]:
+        for item in _PAGES(self, path):
+            seen.append(item)
+            yield item
+
+    def login(self: github.GitHub) -> str | None:
+        believed.append(_LOGIN(self))
+        return believed[-1]
+
+    api.handle = hostile  # type: ignore[method-assign]
+    monkeypatch.setattr(github.GitHub, "pages", pages)
+    monkeypatch.setattr(github.GitHub, "login", login)
+
+    result = triage(event, "--mode", "comment", site_url=str(site.out))
+
+    assert result.code == 0, result.err
+    assert result.summary.startswith("### errdex triage of example/serve#7")
+    assert "Traceback" not in result.out + result.err
+    me = (believed[-1] if believed else (token or BOT)["login"]) or "github-actions[bot]"
+    ours = {
+        c["id"]
+        for c in seen
+        if isinstance(c, dict)
+        and type(c.get("id")) is int
+        and c["id"] > 0
+        and isinstance(c.get("user"), dict)
+        and str(c["user"].get("login")).lower() == me.lower()
+        and isinstance(c.get("body"), str)
+        and c["body"].startswith(MARKER)
+    }
+    posts = [r for r in api.requests if r.method == "POST"]
+    edits = {(r.path, json.dumps(r.body)) for r in api.requests if r.method == "PATCH"}
+    assert len(posts) + len(edits) <= 1, api.requests  # a PATCH may be tried again, alike
+    assert not (posts and ours), (ours, api.requests)
+    for r in api.requests:
+        if r.method in ("PATCH", "DELETE"):
+            assert int(r.path.rsplit("/", 1)[1]) in ours, (r.path, ours)
