@@ -7,6 +7,7 @@ shaped as GitHub sends them.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import http.server
@@ -423,7 +424,9 @@ def api() -> Iterator[FakeGitHub]:
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(out)))
             self.end_headers()
-            self.wfile.write(out)
+            # The client may go having read enough of it (an error's body, in part).
+            with contextlib.suppress(OSError):
+                self.wfile.write(out)
 
         do_GET = do_POST = do_PATCH = do_DELETE = _any
 
