@@ -1246,9 +1246,9 @@ _KINDS = frozenset(
 def well_formed(term: Any) -> bool:
     """Whether ``term`` is shaped as ``document`` writes one: what ``hints`` may read
     from a JSON document it did not write itself."""
-    if not isinstance(term, dict) or term.get("kind") not in _KINDS:
+    if not isinstance(term, dict) or not isinstance(term.get("kind"), str):
         return False
-    if term.get("op", ">") not in TERM_OPS:
+    if term["kind"] not in _KINDS or term.get("op", ">") not in TERM_OPS:
         return False
     operands = [term.get("subject"), *([term["other"]] if "other" in term else [])]
     values = term.get("values", [])
