@@ -247,9 +247,14 @@ class _Entry:
     """The first line after its value."""
 
 
+DROP: Any = object()
+"""A value of ``rewrite``'s blocks that takes the field out of the file."""
+
+
 def rewrite(text: str, blocks: dict[str, Any]) -> str:
     """``text`` with each top-level field of ``blocks`` written anew (added when absent:
-    ``id`` first, others last); every other line keeps its bytes.
+    ``id`` first, others last; taken out when its value is ``DROP``); every other line
+    keeps its bytes.
 
     Works on any record file written field below field (``write_blocks`` keeps a BOM):
     with or without a ``---`` marker, comments, quoted or explicit keys, block scalars,
@@ -262,7 +267,7 @@ def rewrite(text: str, blocks: dict[str, Any]) -> str:
     newline = next((m.group() for m in re.finditer(r"\r\n|\r|\n", text)), "\n")
     edits: list[tuple[int, int, str]] = []
     for key, value in blocks.items():
-        block = _block(key, value, indent, newline)
+        block = "" if value is DROP else _block(key, value, indent, newline)
         at = [i for i, entry in enumerate(entries) if entry.key == key]
         if len(at) > 1:
             raise Unsafe(entries[at[1]].start + 1, f"field {key!r} is given twice")
@@ -273,6 +278,8 @@ def rewrite(text: str, blocks: dict[str, Any]) -> str:
                 lines, entries[i].value_end, end, indent, drop_blank=_keeps(block, newline)
             )
             edits.append((entries[i].start, kept, block))
+        elif value is DROP:
+            continue  # not there: nothing to take out
         elif key == "id":
             edits.append((entries[0].start, entries[0].start, block))
         else:
@@ -370,7 +377,8 @@ def _verify(
 ) -> None:
     # Read back as the build reads it.
     new, problems = load.parse_yaml(after, "", Path())
-    if new is None or problems or new.data != {**before, **blocks}:
+    expected = {k: v for k, v in {**before, **blocks}.items() if v is not DROP}
+    if new is None or problems or new.data != expected:
         line = next((e.start + 1 for e in entries if e.key in blocks), 1)
         raise Unsafe(line, "is written in a way pin cannot rewrite without changing it")
 
