@@ -250,6 +250,104 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs", type=_positive, default=0, help="processes matching issues (one per core)"
     )
 
+    cmd = commands.add_parser(
+        "draft",
+        help="draft the prose of records that have none with a language model, grounded "
+        "in the code (pip install 'errdex[draft]')",
+        description="Draft meaning, when, solutions and example_fix for records that have "
+        "no prose, over the OpenAI chat-completions protocol (OpenAI, vLLM, llama.cpp, "
+        "Ollama, LiteLLM). Example: errdex draft --limit 20 --model gpt-4o-mini",
+    )
+    cmd.add_argument(
+        "--content", type=_path, default=Path("content"), help="content folder (content)"
+    )
+    cmd.add_argument(
+        "--base-url",
+        default=os.environ.get("OPENAI_BASE_URL"),
+        help="the server's API address, e.g. http://127.0.0.1:8000/v1 ($OPENAI_BASE_URL; "
+        "OpenAI's when neither is set)",
+    )
+    cmd.add_argument(
+        "--model",
+        default=os.environ.get("ERRDEX_DRAFT_MODEL"),
+        help="the model to ask ($ERRDEX_DRAFT_MODEL)",
+    )
+    cmd.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        help="the environment variable that holds the API key (OPENAI_API_KEY); the key "
+        "is never written to a file, a log or a message",
+    )
+    cmd.add_argument("--only", nargs="+", default=(), metavar="ID", help="only these records")
+    cmd.add_argument("--repo", help="only records of this repository, owner/name")
+    cmd.add_argument("--exception", help="only records of this exception type")
+    cmd.add_argument("--limit", type=_positive, help="draft at most this many records")
+    cmd.add_argument(
+        "--force",
+        action="append",
+        default=[],
+        choices=("meaning", "when", "solutions", "example_fix"),
+        help="draft this field even where a person wrote it (may be repeated)",
+    )
+    cmd.add_argument(
+        "--stale",
+        action="store_true",
+        help="draft again the unreviewed drafts whose message, code or condition changed",
+    )
+    cmd.add_argument(
+        "--retry-refused", action="store_true", help="ask again where the last answer was refused"
+    )
+    cmd.add_argument(
+        "--keep-rejected", type=_path, help="write the refused drafts and why to this JSON file"
+    )
+    cmd.add_argument(
+        "--source", type=_path, help="the codebase (a git checkout, read at each record's commit)"
+    )
+    cmd.add_argument("--docs", type=_path, help="the project's docs (Markdown, rst or text)")
+    cmd.add_argument("--jobs", type=_positive, default=4, help="requests in flight at once (4)")
+    cmd.add_argument(
+        "--budget", type=_positive, default=3000, help="tokens of evidence a prompt holds (3000)"
+    )
+    cmd.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds one request may take (120)"
+    )
+    cmd.add_argument(
+        "--max-wait",
+        type=float,
+        default=300.0,
+        help="seconds of waiting on rate limits and retries, for the whole run (300)",
+    )
+    cmd.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="send nothing: say how many records and about how many tokens",
+    )
+    cmd.add_argument(
+        "--cache", type=_path, default=DEFAULT_CACHE, help="keep answers here (.errdex/cache)"
+    )
+    cmd.add_argument("--no-cache", action="store_true", help="keep no answers")
+    cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    cmd.add_argument("-v", "--verbose", action="store_true", help="say what each prompt left out")
+
+    cmd = commands.add_parser(
+        "review",
+        help="mark AI-assisted drafts as reviewed, show the next one, or reject one",
+        description="Example: errdex review --next, then errdex review ID (or --reject ID).",
+    )
+    cmd.add_argument("ids", nargs="*", metavar="ID", help="the records to mark reviewed")
+    cmd.add_argument(
+        "--content", type=_path, default=Path("content"), help="content folder (content)"
+    )
+    cmd.add_argument(
+        "--next", action="store_true", help="show the next unreviewed draft with its evidence"
+    )
+    cmd.add_argument(
+        "--reject",
+        action="store_true",
+        help="remove the drafts of these records and keep them from being drafted again",
+    )
+    cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
     cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
     content_options(cmd)
     # Served pages carry localhost URLs, so they go to their own folder, never into public/.
@@ -308,6 +406,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _issues_import(ns)
         if ns.command == "serve":
             return _serve(ns)
+        if ns.command == "draft":
+            from .source.drafting import draft_command
+
+            return draft_command(ns)
+        if ns.command == "review":
+            from .source.drafting import review_command
+
+            return review_command(ns)
         return _build(ns)
     except BuildError as exc:
         report(exc.problems, ns)

@@ -104,7 +104,16 @@ def record_document(
         "related_ids": [link.record.id for link in related if link.record],
         "issues": reported.document(),
         "avoid": avoided,
+        "review": _review(record),
     }
+
+
+def _review(record: Record) -> dict[str, Any] | None:
+    """Where an AI-assisted draft stands, as its page says it."""
+    analysis = record.analysis
+    if analysis is None or analysis.state is None:
+        return None
+    return {"state": analysis.state, "stale": analysis.stale}
 
 
 def known_only(value: Any, spec: Field) -> Any:
@@ -322,6 +331,19 @@ def schema_document(base_url: str) -> dict[str, Any]:
         },
     }
     derived["avoid"] = _AVOID_SCHEMA
+    derived["review"] = {
+        "type": ["object", "null"],
+        "description": "For an AI-assisted draft: whether a person has reviewed it "
+        "(unreviewed, reviewed, edited: its prose was changed since, rejected), and whether "
+        "the code it was drafted from has changed since (stale); null for prose a person "
+        "wrote.",
+        "required": ["state", "stale"],
+        "additionalProperties": False,
+        "properties": {
+            "state": {"enum": ["unreviewed", "reviewed", "edited", "rejected"]},
+            "stale": {"type": "boolean"},
+        },
+    }
     schema["properties"].update(derived)
     schema["required"] = sorted({*schema["required"], "id", *derived})
     return {

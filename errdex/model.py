@@ -225,10 +225,23 @@ class Related:
 @as_tuple
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """Who or what wrote the prose of a record, and when."""
+    """Who or what wrote the prose of a record, and when; for a draft, what it was made
+    from and whether a person has checked it."""
 
     by: str
     date: str
+    model: str | None = None
+    commit: str | None = None
+    """The commit whose code a draft was made from."""
+    state: str | None = None
+    """For a draft (``model`` given): ``unreviewed``, ``reviewed`` (``errdex review``),
+    ``edited`` (its prose no longer matches what the model wrote) or ``rejected``."""
+    stale: bool = False
+    """Whether the message, excerpt or condition changed since it was drafted."""
+
+    @property
+    def unreviewed(self) -> bool:
+        return self.state == "unreviewed"
 
 
 @as_tuple
@@ -331,7 +344,7 @@ def record_from(doc: Document) -> Record:
             Related(text, doc.line("related", index))
             for index, text in enumerate(data.get("related", ()))
         ),
-        analysis=Analysis(analysis["by"], analysis["date"]) if analysis else None,
+        analysis=analysis_of(data, message) if analysis else None,
         file=doc.shown,
         data=data,
         releases=tuple(
@@ -351,6 +364,54 @@ def record_from(doc: Document) -> Record:
         options=options_in(
             message, (data.get("meaning"), when.get("trigger"), when.get("situations"), *solutions)
         ),
+    )
+
+
+PROSE = ("meaning", "when", "solutions", "example_fix")
+"""The fields a person, or a draft, writes."""
+
+
+def short_digest(data: Any) -> str:
+    """A short hash of ``data`` as canonical JSON: how a draft remembers what it wrote and
+    what it was written from."""
+    import json
+
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def basis_of(message: str, excerpt: str | None, condition: str | None) -> str:
+    """What an analysis was written from: the message, the excerpt and the test that
+    leads to the raise."""
+    return short_digest([message, excerpt, condition])
+
+
+def analysis_of(data: dict[str, Any], message: Template) -> Analysis:
+    analysis = data["analysis"]
+    model = analysis.get("model")
+    state = None
+    stale = False
+    if model is not None or analysis.get("rejected"):
+        prose = {key: data[key] for key in PROSE if key in data}
+        if analysis.get("rejected"):
+            state = "rejected"
+        elif analysis.get("answer") and short_digest(prose) != analysis["answer"]:
+            state = "edited"
+        else:
+            state = "reviewed" if analysis.get("reviewed") else "unreviewed"
+        source = data["source"]
+        excerpt = source.get("excerpt")
+        made_from = basis_of(
+            message.source, excerpt["code"] if excerpt else None, source.get("condition")
+        )
+        stale = analysis.get("basis") not in (None, made_from)
+    return Analysis(
+        analysis["by"],
+        analysis["date"],
+        model,
+        str(analysis["commit"]) if analysis.get("commit") else None,
+        state,
+        stale,
     )
 
 
@@ -417,6 +478,11 @@ class SiteConfig:
     extra_css: tuple[str, ...] = ()
     """Stylesheets of the site's static/ folder every page loads after errdex's."""
     extra_js: tuple[str, ...] = ()
+    drafts: str = "show"
+    """How AI-assisted analyses no person has reviewed are published: ``show`` (with a
+    notice), ``noindex`` (and kept out of search engines) or ``hide``."""
+    allow: tuple[str, ...] = ()
+    """Names a draft may use that the code does not define (``drafts.allow``)."""
     """Scripts of the site's static/ folder every page loads."""
     reported: Mapping[str, Reported] = field(default_factory=dict, compare=False, hash=False)
     """Record id → the GitHub issues that paste it (``content/issues/``; see issues.py)."""
@@ -462,6 +528,8 @@ def site_from(doc: Document, base_url: str | None = None) -> SiteConfig:
         releases=tuple(releases.items()),
         extra_css=tuple(data.get("extra_css", ())),
         extra_js=tuple(data.get("extra_js", ())),
+        drafts=(data.get("drafts") or {}).get("publish", "show"),
+        allow=tuple((data.get("drafts") or {}).get("allow", ())),
     )
 
 

@@ -7,7 +7,7 @@ import heapq
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from .highlight import Highlighter, stylesheet
 from .history import changes, history
 from .issues import most_reported
 from .link import RelatedLink, Site
-from .model import Record, SiteConfig, Template, short_title
+from .model import PROSE, Record, SiteConfig, Template, short_title
 from .theme import Theme
 from .urls import (
     exception_url,
@@ -392,10 +392,12 @@ class Renderer:
             history=history(record, context.config.releases_of(record.repo)),
             reported=context.config.reported_of(record.id),
             avoid=avoided,
+            noindex=_unlisted(record, context.config),
         )
 
     def error_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
         """The files of one error: its page and its JSON document (at two addresses)."""
+        record = shown(record, context.config)
         found = avoid.avoid_of(record)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
         document = mirror.dumps(
@@ -561,7 +563,7 @@ class Renderer:
 
         def sitemap() -> bytes:
             pages = sorted(
-                [quote(page_url(record.id)) for record in site.records]
+                [quote(page_url(r.id)) for r in site.records if not _unlisted(r, site.config)]
                 + [
                     quote(rel.removesuffix("index.html"))
                     for rel in names
@@ -578,6 +580,35 @@ class Renderer:
         put("feed.xml", lambda: page("feed.xml", "feed.xml", entries=_recent(site, 50)))
         put("api/schema.json", lambda: mirror.dumps(mirror.schema_document(site.config.base_url)))
         return out, names
+
+
+def _unlisted(record: Record, config: SiteConfig) -> bool:
+    """Whether search engines are kept from ``record``'s page: an unreviewed draft of a
+    site that publishes them with ``noindex``."""
+    return config.drafts == "noindex" and _unreviewed(record)
+
+
+def _unreviewed(record: Record) -> bool:
+    return record.analysis is not None and record.analysis.unreviewed
+
+
+def shown(record: Record, config: SiteConfig) -> Record:
+    """``record`` as its page shows it: without the prose of an unreviewed draft, on a
+    site that hides them (``drafts.publish: hide``)."""
+    if config.drafts != "hide" or not _unreviewed(record):
+        return record
+    data = {key: value for key, value in record.data.items() if key not in PROSE}
+    return replace(
+        record,
+        meaning=None,
+        solutions=(),
+        example_fix=(),
+        trigger=None,
+        situations=None,
+        analysis=None,
+        has_analysis=False,
+        data={k: v for k, v in data.items() if k != "analysis"},
+    )
 
 
 def _alias_json(alias: str, record: Record, site: Site) -> bytes:

@@ -189,6 +189,43 @@ RECORD = Field(
             fields=(
                 Field("by", "text", "Who or what wrote it, e.g. AI-assisted or a name.", True),
                 Field("date", "date", "When, as YYYY-MM-DD.", True),
+                Field("model", "text", "Written by `draft`: the model that drafted it."),
+                _commit("commit", "Written by `draft`: the commit whose code it was drafted from."),
+                Field(
+                    "reviewed",
+                    "bool",
+                    "Written by `draft` (false) and `review` (true): whether a person has "
+                    "checked the draft against the code.",
+                ),
+                Field(
+                    "prompt",
+                    "text",
+                    "Written by `draft`: a hash of what the model was given.",
+                    pattern=r"^[0-9a-f]{16}$",
+                    pattern_hint="16 hex digits",
+                ),
+                Field(
+                    "answer",
+                    "text",
+                    "Written by `draft`: a hash of the prose it wrote; prose that no longer "
+                    "matches it was edited by a person.",
+                    pattern=r"^[0-9a-f]{16}$",
+                    pattern_hint="16 hex digits",
+                ),
+                Field(
+                    "basis",
+                    "text",
+                    "Written by `draft`: a hash of the message, excerpt and condition it was "
+                    "drafted from; when they change, the page says the analysis is stale.",
+                    pattern=r"^[0-9a-f]{16}$",
+                    pattern_hint="16 hex digits",
+                ),
+                Field(
+                    "rejected",
+                    "bool",
+                    "Written by `review --reject`: a person refused the draft; `draft` leaves "
+                    "the record alone.",
+                ),
             ),
         ),
     ),
@@ -217,6 +254,29 @@ SITE = Field(
             pattern_hint="owner/name",
         ),
         Field("description", "text", "One sentence about the site, for the home page."),
+        Field(
+            "drafts",
+            "map",
+            "How AI-assisted analyses no person has reviewed are published, and what they "
+            "may name.",
+            fields=(
+                Field(
+                    "publish",
+                    "text",
+                    "show (with a notice; the default), noindex (shown, kept out of search "
+                    "engines and the sitemap) or hide (not shown until reviewed).",
+                    pattern=r"^(show|noindex|hide)$",
+                    pattern_hint="show, noindex or hide",
+                ),
+                Field(
+                    "allow",
+                    "list",
+                    "Names a draft may use that the code does not define (other tools, "
+                    "environment variables), besides errdex's own list.",
+                    items=Field("name", "text", "A command, flag or variable name."),
+                ),
+            ),
+        ),
         Field(
             "extra_css",
             "list",

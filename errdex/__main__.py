@@ -1,0 +1,5 @@
+"""python -m errdex: the errdex command."""
+
+from .cli import run
+
+run()

@@ -1,0 +1,491 @@
+"""errdex draft and review against a fake model on 127.0.0.1: what gets written, what is
+refused and why, provenance on the page and in the JSON, review, staleness, publishing,
+faults of the server, and a run killed half way."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import ROOT, SITE_YAML, soup
+
+from benchmarks import fake_llm
+from errdex.cli import main
+
+CONFIG = '''\
+"""Settings of a small project, in errdex's own words."""
+
+import os
+
+
+class EngineConfig:
+    def check(self, block_size, num_heads, backend):
+        self.block_size = block_size
+        if block_size % num_heads != 0:
+            raise ValueError(f"block_size={block_size} must be divisible by num_heads={num_heads}")
+        if backend not in ("fast", "exact"):
+            raise ValueError(f"unknown backend {backend!r}")
+        if os.environ.get("ENGINE_DEBUG") and block_size > 64:
+            raise RuntimeError("debug mode takes blocks of at most 64")
+
+    def load(self, path):
+        if path is None:
+            raise TypeError("a path to the weights is needed")
+        if not path.endswith(".bin"):
+            raise ValueError(f"weights must be a .bin file, not {path}")
+'''
+
+
+def scanned(root: Path, count: int = 1) -> Path:
+    """A content folder scanned from ``count`` copies of a small project."""
+    source = root / "src"
+    for number in range(count):
+        folder = source / f"engine{number}"
+        folder.mkdir(parents=True)
+        (folder / "config.py").write_text(CONFIG)
+    content = root / "content"
+    (content / "errors").mkdir(parents=True)
+    (content / "site.yaml").write_text(SITE_YAML)
+    argv = ["scan", str(source), "--repo", "example/engine", "--commit", "ab" * 20]
+    assert main([*argv, "--content", str(content), "--no-cache"]) == 0
+    return content
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    return scanned(tmp_path)
+
+
+def record_files(content: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((content / "errors").rglob("*.yaml"))}
+
+
+def draft(run: Any, content: Path, url: str, *more: str) -> Any:
+    return run(
+        "draft",
+        "--content",
+        content,
+        "--base-url",
+        url,
+        "--model",
+        "fake-model",
+        "--cache",
+        content.parent / "cache",
+        *more,
+    )
+
+
+def data_of(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(path.read_text())
+    return data
+
+
+def test_a_capable_model_fills_every_record_and_the_pages_say_how(
+    run: Any, content: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-shown-0123456789")
+    with fake_llm.serving(fake_llm.capable) as server:
+        result = draft(run, content, server.url)
+    assert result.code == 0, result.err
+    assert "5 drafted, 0 refused, 0 failed; 5 request(s)" in result.err
+    for path in (content / "errors").rglob("*.yaml"):
+        data = data_of(path)
+        assert data["meaning"] and data["solutions"] and data["when"]["trigger"]
+        analysis = data["analysis"]
+        assert analysis["by"] == "AI-assisted" and analysis["model"] == "fake-model"
+        assert analysis["reviewed"] is False and analysis["commit"] == "ab" * 20
+        assert len(analysis["prompt"]) == len(analysis["answer"]) == 16
+    # The divisibility error's solutions start from what the code says.
+    divisible = next(
+        data
+        for data in map(data_of, (content / "errors").rglob("*.yaml"))
+        if "divisible" in data["message"]
+    )
+    assert divisible["solutions"] == ["Make `block_size` divisible by `num_heads`."]
+    out = tmp_path / "public"
+    built = run("build", "--content", content, "--out", out)
+    assert built.code == 0, built.err
+    record_id = json.loads((out / "api" / "errors.json").read_text())["errors"][0]["id"]
+    page = soup(out / "errors" / record_id / "index.html")
+    notice = page.select_one(".notice.draft").get_text()
+    assert "AI-assisted draft, not reviewed yet" in notice
+    footer = page.select_one(".provenance").get_text(" ", strip=True)
+    assert "AI-assisted analysis of example/engine@abababab" in footer
+    assert "No person has reviewed it yet." in footer
+    document = json.loads((out / "api" / "errors" / f"{record_id}.json").read_text())
+    assert document["review"] == {"state": "unreviewed", "stale": False}
+    assert document["analysis"]["model"] == "fake-model"
+    # The key went to the server and nowhere else.
+    assert all(r.get("model") == "fake-model" for r in server.requests)
+    for path in [*content.rglob("*"), *(tmp_path / "cache").rglob("*")]:
+        if path.is_file():
+            assert b"sk-test-never-shown" not in path.read_bytes()
+    assert "sk-test-never-shown" not in result.err + result.out
+
+
+def test_a_second_run_asks_nothing_and_a_record_with_prose_is_never_drafted(
+    run: Any, tmp_path: Path
+) -> None:
+    content = scanned(tmp_path)
+    # A record a person wrote keeps every byte.
+    mine = content / "errors" / "person.yaml"
+    mine.write_text(PERSON)
+    with fake_llm.serving(fake_llm.capable) as server:
+        first = draft(run, content, server.url)
+        after_first = record_files(content)
+        second = draft(run, content, server.url)
+    assert first.code == second.code == 0
+    assert server.count == 5
+    assert "no record needs a draft" in second.err
+    assert record_files(content) == after_first
+    assert mine.read_text() == PERSON
+
+
+PERSON = """\
+repo: example/engine
+exception: KeyError
+message: "no engine named {name}"
+meaning: |
+  The engine registry has no entry under that name; written by a person.
+source:
+  commit: "abababababababababababababababababababab"
+  path: engine0/registry.py
+  line: 2
+  excerpt:
+    start: 1
+    code: |
+      def find(name):
+          raise KeyError(f"no engine named {name}")
+"""
+
+HOSTILE = {
+    "meaning": "Run <script>alert(1)</script> to see it.",
+    "trigger": "Setting `--turbo-mode` on.",
+    "situations": "When `ENGINE_SECRET_KEY` is set.",
+    "solutions": ["Edit `config/engine.toml` and pass `--turbo-mode`."],
+    "example_fix": [
+        {
+            "lang": "python",
+            "code": "import multiprocessing\nmultiprocessing.set_start_method('spawn')\n",
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (json.dumps(HOSTILE), "--turbo-mode"),
+        ("{not json", "not JSON"),
+        ('["a", "list"]', "not an object"),
+        (json.dumps({**HOSTILE, "meaning": "x", "extra": 1}), "fields no record has"),
+    ],
+)
+def test_a_hostile_or_broken_answer_is_refused_and_nothing_is_written(
+    run: Any, content: Path, tmp_path: Path, answer: str, reason: str
+) -> None:
+    before = record_files(content)
+    rejected = tmp_path / "rejected.json"
+    with fake_llm.serving(fake_llm.content(answer)) as server:
+        result = draft(run, content, server.url, "--limit", "1", "--keep-rejected", rejected)
+    assert result.code in (0, 1), result.err
+    assert record_files(content) == before
+    assert reason in result.err
+    assert "0 drafted, 1 refused" in result.err
+    (kept,) = json.loads(rejected.read_text())
+    assert any(reason in why for why in kept["reasons"])
+    if reason == "--turbo-mode":
+        # Every problem is named, not the first only.
+        text = " ".join(kept["reasons"])
+        for word in ("HTML", "ENGINE_SECRET_KEY", "config/engine.toml", "multiprocessing"):
+            assert word in text
+    if reason.startswith("not"):
+        # Asked once more with the parse error, then refused as the model's fault.
+        assert server.count == 2
+        assert "That answer is not valid" in server.requests[1]["messages"][-1]["content"]
+
+
+def test_refused_answers_are_kept_and_asked_again_only_when_told(run: Any, content: Path) -> None:
+    with fake_llm.serving(fake_llm.answered(HOSTILE)) as server:
+        draft(run, content, server.url, "--limit", "2")
+        again = draft(run, content, server.url, "--limit", "2")
+        assert server.count == 2
+        assert "0 request(s), 2 answered from the cache" in again.err
+        retried = draft(run, content, server.url, "--limit", "2", "--retry-refused")
+        assert server.count == 4
+    assert "2 refused" in retried.err
+
+
+@pytest.mark.parametrize("status", [400, 422, 500])
+def test_a_server_that_refuses_json_schema_is_asked_with_json_object(
+    run: Any, content: Path, status: int
+) -> None:
+    with fake_llm.serving(fake_llm.only_json_object(status=status)) as server:
+        result = draft(run, content, server.url, "--limit", "2", "--jobs", "1")
+    assert "2 drafted" in result.err, result.err
+    kinds = [(r.get("response_format") or {}).get("type") for r in server.requests]
+    # The first way refused once; the one that worked is kept for the run.
+    assert kinds == ["json_schema", "json_object", "json_object"]
+    assert server.requests[1]["response_format"]["schema"]["required"][0] == "meaning"
+
+
+@pytest.mark.parametrize(
+    ("first", "words"),
+    [
+        (
+            fake_llm.Reply(
+                429, body=b'{"error":{"message":"slow down"}}', headers={"retry-after": "1"}
+            ),
+            None,
+        ),
+        (fake_llm.Reply(500, body=b'{"error":{"message":"boom"}}'), None),
+        (fake_llm.Reply(cut=True, content="x" * 2000), None),
+    ],
+)
+def test_passing_faults_are_tried_again_within_the_budget(
+    run: Any, content: Path, first: fake_llm.Reply, words: str | None
+) -> None:
+    behaviour = fake_llm.sequence(fake_llm.fixed(first), fake_llm.capable)
+    with fake_llm.serving(behaviour) as server:
+        result = draft(run, content, server.url, "--limit", "1", "--max-wait", "5")
+    assert "1 drafted" in result.err, result.err
+    assert server.count == 2
+
+
+def test_a_server_that_hangs_fails_the_draft_within_the_timeout(run: Any, content: Path) -> None:
+    before = record_files(content)
+    started = time.monotonic()
+    with fake_llm.serving(fake_llm.fixed(fake_llm.Reply(hang=True))) as server:
+        result = draft(
+            run, content, server.url, "--limit", "1", "--timeout", "1", "--max-wait", "0"
+        )
+        assert server.count == 1
+    assert time.monotonic() - started < 20
+    assert result.code == 1
+    assert "0 drafted, 0 refused, 1 failed" in result.err
+    assert record_files(content) == before
+
+
+def test_a_wrong_key_fails_cleanly_and_the_key_is_never_shown(
+    run: Any, content: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = "sk-wrong-key-4242424242"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    said = json.dumps({"error": {"message": f"Incorrect API key provided: {key}"}})
+    with fake_llm.serving(fake_llm.fixed(fake_llm.Reply(401, body=said.encode()))) as server:
+        result = draft(run, content, server.url, "--limit", "1")
+        assert server.count == 1  # not tried again: a wrong key stays wrong
+    assert result.code == 1
+    assert "HTTP 401" in result.err and "[key]" in result.err
+    assert key not in result.err + result.out
+
+
+def test_a_dry_run_sends_nothing_and_says_how_much(run: Any, content: Path) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        result = run("draft", "--content", content, "--dry-run", "--base-url", server.url)
+        assert server.count == 0
+    assert result.code == 0
+    assert "would draft 5 record(s): about " in result.err
+    assert "answer tokens (estimated); nothing sent" in result.err
+
+
+def test_review_marks_a_draft_reviewed_shows_the_next_and_rejects_one(
+    run: Any, content: Path, tmp_path: Path
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url)
+    paths = sorted((content / "errors").rglob("*.yaml"))
+    ids = {data_of(p).get("id") or p.stem: p for p in paths}
+    shown = run("review", "--next", "--content", content)
+    assert shown.code == 0
+    assert "1 of 5 waiting" in shown.out and ">>" in shown.out and "Grounding" in shown.out
+    first_id = shown.out.split("(", 1)[1].split(")", 1)[0]
+    marked = run("review", first_id, "--content", content)
+    assert marked.code == 0 and "marked reviewed" in marked.err
+    assert "1 of 4 waiting" in run("review", "--next", "--content", content).out
+    others = [i for i in run_ids(run, content) if i != first_id]
+    rejected = run("review", "--reject", others[0], "--content", content)
+    assert rejected.code == 0, rejected.err
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    reviewed = soup(out / "errors" / first_id / "index.html")
+    assert reviewed.select_one(".notice.draft") is None
+    assert "Reviewed by a person." in reviewed.select_one(".provenance").get_text()
+    gone = soup(out / "errors" / others[0] / "index.html")
+    assert gone.select_one("#meaning") is None
+    assert "No analysis yet" in gone.get_text()
+    # A rejected record is not drafted again.
+    with fake_llm.serving(fake_llm.capable) as server:
+        again = draft(run, content, server.url)
+        assert server.count == 0
+    assert "no record needs a draft" in again.err
+    del ids
+
+
+def run_ids(run: Any, content: Path) -> list[str]:
+    out = content.parent / "ids"
+    assert run("build", "--content", content, "--out", out).code == 0
+    return [e["id"] for e in json.loads((out / "api" / "errors.json").read_text())["errors"]]
+
+
+def test_a_person_editing_a_draft_is_told_apart_and_never_overwritten(
+    run: Any, content: Path, tmp_path: Path
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url)
+    path = sorted((content / "errors").rglob("*.yaml"))[0]
+    text = path.read_text()
+    data = data_of(path)
+    edited = text.replace(data["when"]["situations"], "When a person says so.")
+    path.write_text(edited)
+    record_id = data.get("id") or run_ids(run, content)[0]
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    document = next(
+        json.loads(p.read_text())
+        for p in (out / "api" / "errors").glob("*.json")
+        if "When a person says so." in p.read_text()
+    )
+    assert document["review"]["state"] == "edited"
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url, "--stale")
+    assert path.read_text() == edited
+    del record_id
+
+
+def test_a_draft_whose_code_changed_is_stale_and_drafted_again_unless_reviewed(
+    run: Any, content: Path, tmp_path: Path
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url)
+    paths = sorted((content / "errors").rglob("*.yaml"))
+    for path in paths[:2]:
+        # As pin does when the code moved on: the excerpt is another now.
+        path.write_text(path.read_text().replace("self.block_size = block_size", "pass"))
+    reviewed_id = json.loads(json.dumps(data_of(paths[1]).get("id") or "")) or _id_of(
+        run, content, paths[1]
+    )
+    assert run("review", reviewed_id, "--content", content).code == 0
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    stale = [
+        p for p in (out / "errors").glob("*/index.html") if soup(p).select_one(".notice.stale")
+    ]
+    assert len(stale) == 2
+    before = paths[1].read_text()
+    with fake_llm.serving(fake_llm.capable) as server:
+        result = draft(run, content, server.url, "--stale")
+        assert server.count == 1
+    assert "1 drafted" in result.err
+    assert paths[1].read_text() == before  # reviewed: flagged, never rewritten
+
+
+def _id_of(run: Any, content: Path, path: Path) -> str:
+    out = content.parent / "ids"
+    assert run("build", "--content", content, "--out", out).code == 0
+    for document in (out / "api" / "errors").glob("*.json"):
+        data = json.loads(document.read_text())
+        if data.get("source", {}).get("line") == data_of(path)["source"]["line"]:
+            return str(data["id"])
+    raise AssertionError(path)
+
+
+@pytest.mark.parametrize("publish", ["noindex", "hide"])
+def test_the_site_says_how_unreviewed_drafts_are_published(
+    run: Any, content: Path, tmp_path: Path, publish: str
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url)
+    site = content / "site.yaml"
+    site.write_text(site.read_text() + f"drafts:\n  publish: {publish}\n")
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    ids = [e["id"] for e in json.loads((out / "api" / "errors.json").read_text())["errors"]]
+    sitemap = (out / "sitemap.xml").read_text()
+    for record_id in ids:
+        page = soup(out / "errors" / record_id / "index.html")
+        document = json.loads((out / "api" / "errors" / f"{record_id}.json").read_text())
+        if publish == "noindex":
+            assert page.find("meta", attrs={"name": "robots", "content": "noindex"})
+            assert f"errors/{record_id}/" not in sitemap
+            assert page.select_one("#meaning") is not None
+        else:
+            assert page.select_one("#meaning") is None
+            assert "meaning" not in document and "analysis" not in document
+            assert f"errors/{record_id}/" in sitemap
+
+
+def test_killed_half_way_loses_no_finished_draft_and_goes_on_where_it_stopped(
+    tmp_path: Path,
+) -> None:
+    content = scanned(tmp_path, count=12)  # 60 records
+    env = {**os.environ, "OPENAI_API_KEY": "none", "PYTHONPATH": str(ROOT)}
+    argv = [
+        sys.executable,
+        "-m",
+        "errdex",
+        "draft",
+        "--content",
+        str(content),
+        "--model",
+        "fake",
+        "--cache",
+        str(tmp_path / "cache"),
+        "--jobs",
+        "4",
+    ]
+    with fake_llm.serving(fake_llm.slow(0.15)) as server:
+        child = subprocess.Popen(
+            [*argv, "--base-url", server.url], env=env, cwd=tmp_path, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + 30
+        while server.count < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        asked_first = server.count
+        drafted = [p for p in (content / "errors").rglob("*.yaml") if "meaning:" in p.read_text()]
+        assert 0 < len(drafted) < 60
+        for path in (content / "errors").rglob("*.yaml"):
+            yaml.safe_load(path.read_text())  # every file whole
+        second = subprocess.run(
+            [*argv, "--base-url", server.url], env=env, cwd=tmp_path, capture_output=True
+        )
+        assert second.returncode == 0, second.stderr
+        # Only the records not drafted were asked for (those in flight at the kill, again).
+        asked_second = server.count - asked_first
+        assert asked_second == 60 - len(drafted)
+        third = subprocess.run(
+            [*argv, "--base-url", server.url], env=env, cwd=tmp_path, capture_output=True
+        )
+        assert server.count == asked_first + asked_second
+    assert b"no record needs a draft" in third.stderr
+    assert all("meaning:" in p.read_text() for p in (content / "errors").rglob("*.yaml"))
+
+
+def test_hostile_markup_in_a_drafted_field_never_reaches_a_page(
+    run: Any, content: Path, tmp_path: Path
+) -> None:
+    # Grounding refuses HTML; a person's later edit with HTML is rendered inert as ever.
+    with fake_llm.serving(fake_llm.answered(HOSTILE)) as server:
+        draft(run, content, server.url)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    for page in (out / "errors").glob("*/index.html"):
+        assert "<script>alert(1)" not in page.read_text()
+
+
+@pytest.fixture(autouse=True)
+def _no_real_key(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("OPENAI_API_KEY", "none")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    yield
