@@ -88,6 +88,7 @@ def record_document(
     related: tuple[RelatedLink, ...],
     reported: Reported,
     avoided: dict[str, Any] | None = None,
+    removed_in: str | None = None,
 ) -> dict[str, Any]:
     """Every field of the record as written, plus what the site derived from it (its
     ``related`` entries as linked, the GitHub issues that paste it, how to avoid it as
@@ -105,6 +106,7 @@ def record_document(
         "issues": reported.document(),
         "avoid": avoided,
         "review": _review(record),
+        "removed_in_release": removed_in,
     }
 
 
@@ -329,6 +331,13 @@ def schema_document(base_url: str) -> dict[str, Any]:
                 },
             },
         },
+    }
+    derived["removed_in_release"] = {
+        "type": ["string", "null"],
+        "description": "The first release of the site's releases that no longer raises the "
+        "error, after the last one that did (the page's 'removed in'); null when the newest "
+        "release still raises it or the record lists no release. source.removed_in names the "
+        "commit.",
     }
     derived["avoid"] = _AVOID_SCHEMA
     derived["review"] = {

@@ -407,6 +407,7 @@ class Renderer:
                 context.related[record.id],
                 context.config.reported_of(record.id),
                 avoided,
+                _removed_in(record, context.config),
             )
         )
         return {
@@ -580,6 +581,12 @@ class Renderer:
         put("feed.xml", lambda: page("feed.xml", "feed.xml", entries=_recent(site, 50)))
         put("api/schema.json", lambda: mirror.dumps(mirror.schema_document(site.config.base_url)))
         return out, names
+
+
+def _removed_in(record: Record, config: SiteConfig) -> str | None:
+    """The release that no longer raises the error, as the page's history says it."""
+    found = history(record, config.releases_of(record.repo))
+    return found.removed_in if found else None
 
 
 def _unlisted(record: Record, config: SiteConfig) -> bool:

@@ -184,7 +184,7 @@ KNOWN: dict[str, Any] = {
 }
 DERIVED = {
     *("id", "title", "placeholders", "url", "json_url", "permalink", "related_ids"),
-    *("issues", "avoid", "review"),
+    *("issues", "avoid", "review", "removed_in_release"),
 }
 
 

@@ -152,6 +152,13 @@ def test_pages_say_which_releases_raise_each_error(run, upstream, content, tmp_p
     gone = text_of(out / "errors" / derive_id(REPO, "ValueError", "size is too big") / "index.html")
     assert "Raised in v1.0 to v1.1; removed in v1.2." in gone
     assert "no longer raises this error as of release v1.2" in gone
+    # The JSON says what the page says: the removing release, beside the commit.
+    gone_id = derive_id(REPO, "ValueError", "size is too big")
+    document = json.loads((out / "api" / "errors" / f"{gone_id}.json").read_text())
+    assert document["removed_in_release"] == "v1.2"
+    assert [r["release"] for r in document["releases"]] == ["v1.0", "v1.1"]
+    raised = json.loads((out / "api" / "errors" / f"{new_id}.json").read_text())
+    assert raised["removed_in_release"] is None
     # The old id still answers: it redirects to the page of the new words.
     moved = (out / "errors" / derive_id(REPO, "ValueError", OLD) / "index.html").read_text()
     assert f"errors/{new_id}/" in moved
