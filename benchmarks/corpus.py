@@ -1,6 +1,6 @@
 """Deterministic synthetic error records that resemble those of a large ML serving codebase.
 
-``generate(n, seed)`` builds ``n`` record dicts in errdex's record format (see the README's
+``generate(n, seed)`` builds ``n`` record dicts in errdex's record format (see docs/records.md,
 "Error records"): messages from about thirty families of templates over realistic
 vocabularies, Python excerpts around the ``raise``, and for about three records in four
 the prose (meaning, solutions, example fixes, when, related). Hard cases are mixed in on

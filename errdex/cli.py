@@ -48,7 +48,9 @@ def _path(text: str) -> Path:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="errdex",
-        description="Build a static error-reference site from YAML error records.",
+        description="Build a static error-reference site from YAML error records. "
+        "Example: errdex build --content content --out public (errdex COMMAND --help "
+        "for each command)",
     )
     parser.add_argument("--version", action="version", version=f"errdex {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -70,7 +72,12 @@ def _parser() -> argparse.ArgumentParser:
         )
         cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
 
-    cmd = commands.add_parser("build", help="build the site (the default command)")
+    cmd = commands.add_parser(
+        "build",
+        help="build the site (the default command)",
+        description="Validate the records and write the site into the output folder. "
+        "Example: errdex build --content content --out public",
+    )
     content_options(cmd)
     output_options(cmd)
     cmd.add_argument(
@@ -84,13 +91,19 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     cmd = commands.add_parser(
-        "check", help="validate and render without writing; say what a build would change"
+        "check",
+        help="validate and render without writing; say what a build would change",
+        description="Validate and render without writing; say what a build would change. "
+        "Example: errdex check --strict",
     )
     content_options(cmd)
     cmd.add_argument("--out", type=_path, default=Path("public"), help="output to compare with")
 
     cmd = commands.add_parser(
-        "lookup", help="find the error page for a pasted message, traceback or log line"
+        "lookup",
+        help="find the error page for a pasted message, traceback or log line",
+        description="Find the error page for a pasted message, traceback or log line. "
+        "Example: errdex lookup --site public < traceback.txt",
     )
     cmd.add_argument("text", nargs="?", default="-", help="the paste; - or nothing reads stdin")
     cmd.add_argument(
@@ -127,7 +140,10 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     cmd = commands.add_parser(
-        "triage", help="in a GitHub workflow: find the error pages a new issue pastes"
+        "triage",
+        help="in a GitHub workflow: find the error pages a new issue pastes",
+        description="In a GitHub workflow: find the error pages a new issue pastes. "
+        "Example: errdex triage --site https://errdex.github.io/errdex/ --mode summary",
     )
     cmd.add_argument(
         "--event",
@@ -182,11 +198,23 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds to wait out GitHub's rate limits and errors in all (60)",
     )
 
-    for name, help_text in (
-        ("scan", "create records for every raise in a codebase; refresh their source facts"),
-        ("pin", "re-pin every record of a repo to another commit: moved, reworded, removed"),
+    for name, help_text, example in (
+        (
+            "scan",
+            "create records for every raise in a codebase; refresh their source facts",
+            "errdex scan ../myproject --repo me/myproject --ref HEAD",
+        ),
+        (
+            "pin",
+            "re-pin every record of a repo to another commit: moved, reworded, removed",
+            "errdex pin ../myproject --repo me/myproject --ref v1.1..v1.4",
+        ),
     ):
-        cmd = commands.add_parser(name, help=help_text)
+        cmd = commands.add_parser(
+            name,
+            help=help_text,
+            description=f"{help_text[0].upper()}{help_text[1:]}. Example: {example}",
+        )
         cmd.add_argument("source", type=_path, help="a git checkout or a plain source tree")
         cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
         pinned = cmd.add_mutually_exclusive_group(required=True)
@@ -218,13 +246,23 @@ def _parser() -> argparse.ArgumentParser:
         )
         cmd.add_argument("--no-cache", action="store_true", help="parse every file, keep none")
 
-    cmd = commands.add_parser("init", help="start a site folder of your own")
+    cmd = commands.add_parser(
+        "init",
+        help="start a site folder of your own",
+        description="Start a site folder of your own. "
+        "Example: errdex init mysite --repo me/myproject",
+    )
     cmd.add_argument("folder", nargs="?", type=_path, default=Path("."), help="where (.)")
     cmd.add_argument("--title", help="the site's name (asked for on a terminal)")
     cmd.add_argument("--repo", help="your GitHub repository, owner/name (asked for)")
     cmd.add_argument("--base-url", help="where the site will be published (asked for)")
 
-    cmd = commands.add_parser("new", help="scaffold a record from a message or a pasted traceback")
+    cmd = commands.add_parser(
+        "new",
+        help="scaffold a record from a message or a pasted traceback",
+        description="Scaffold a record from a message or a pasted traceback. "
+        "Example: errdex new --repo me/myproject < traceback.txt",
+    )
     cmd.add_argument("text", nargs="?", default="-", help="the message; - or nothing reads stdin")
     cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
     cmd.add_argument("--exception", help="the exception type, when the paste does not name it")
@@ -232,12 +270,21 @@ def _parser() -> argparse.ArgumentParser:
         "--content", type=_path, default=Path("content"), help="content folder (content)"
     )
 
-    cmd = commands.add_parser("issues", help="link GitHub issues to the errors they paste")
+    cmd = commands.add_parser(
+        "issues",
+        help="link GitHub issues to the errors they paste",
+        description="Link GitHub issues to the errors they paste. "
+        "Example: errdex issues import issues.json --repo me/myproject",
+    )
     issue_commands = cmd.add_subparsers(dest="issues_command", metavar="ACTION", required=True)
     cmd = issue_commands.add_parser(
         "import",
         help="read an export of a repo's issues (gh issue list --json, or the REST API) "
         "and keep which errors each one pastes in content/issues/OWNER/NAME.json",
+        description="Read an export of a repo's issues (gh issue list --state all --json "
+        "number,title,body,state,url,createdAt,closedAt,labels, or the REST API) and keep "
+        "which errors each one pastes in content/issues/OWNER/NAME.json. "
+        "Example: errdex issues import issues.json --repo me/myproject",
     )
     cmd.add_argument("file", type=_path, help="the export, a JSON list; - reads stdin")
     cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
@@ -332,7 +379,8 @@ def _parser() -> argparse.ArgumentParser:
     cmd = commands.add_parser(
         "review",
         help="mark AI-assisted drafts as reviewed, show the next one, or reject one",
-        description="Example: errdex review --next, then errdex review ID (or --reject ID).",
+        description="Mark AI-assisted drafts as reviewed, show the next one, or reject one. "
+        "Example: errdex review --next, then errdex review ID (or --reject ID).",
     )
     cmd.add_argument("ids", nargs="*", metavar="ID", help="the records to mark reviewed")
     cmd.add_argument(
@@ -348,7 +396,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
-    cmd = commands.add_parser("serve", help="build, then serve the site on localhost")
+    cmd = commands.add_parser(
+        "serve",
+        help="build, then serve the site on localhost",
+        description="Build, then serve the site on localhost, rebuilding on every change. "
+        "Example: errdex serve --port 8000",
+    )
     content_options(cmd)
     # Served pages carry localhost URLs, so they go to their own folder, never into public/.
     cmd.add_argument(

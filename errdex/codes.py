@@ -42,8 +42,8 @@ CODES = {
             "Template error",
             "A template of the site's own `templates/` folder does not compile, or fails as "
             "a page is rendered (a name the page does not have, say). The message names the "
-            "file and line; the blocks and names each template gets are in errdex's README "
-            "(Your own site).",
+            "file and line; the blocks and names each template gets are in errdex's "
+            "docs/look.md (Your own look).",
         ),
         Code(
             "E200",

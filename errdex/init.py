@@ -90,7 +90,7 @@ errdex pin ../project --repo OWNER/NAME --ref v1.2    # follow the code to a new
 ```
 
 Records are in `content/errors/`; write what each error means in its `meaning`,
-`solutions` and `example_fix` (errdex's README lists every field). Templates in
+`solutions` and `example_fix` (errdex's docs/records.md lists every field). Templates in
 `templates/` replace errdex's of the same name (`{{% extends "errdex/base.html" %}}`
 and one block is enough); files in `static/` are published, and `extra_css` and
 `extra_js` in `content/site.yaml` load them on every page.
@@ -178,7 +178,7 @@ def files(title: str, base_url: str, repo: str) -> dict[str, str]:
         raise InitError("--title must be one line of printable text")
     quoted = title.replace("\\", "\\\\").replace('"', '\\"')
     site = (
-        "# The site's own settings (errdex's README lists every field).\n"
+        "# The site's own settings (errdex's docs/records.md lists every field).\n"
         f'title: "{quoted}"\n'
         f"base_url: {base_url}\n"
         "# Your own GitHub repository: 'Report an issue' opens issues there.\n"

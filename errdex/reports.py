@@ -21,7 +21,7 @@ from .lookup import Source, Unavailable, _wording, confidence
 @dataclass(frozen=True, slots=True)
 class Rules:
     """What a match must have for a report to name it. The defaults favour silence: on
-    the benchmark corpus no foreign error and no prose passes them (see the README's
+    the benchmark corpus no foreign error and no prose passes them (see docs/lookup-and-triage.md,
     "Triage of GitHub issues")."""
 
     min_confidence: float = 0.9

@@ -21,7 +21,7 @@ class Field:
     name: str
     kind: Kind
     doc: str
-    """One sentence for the README and the JSON Schema."""
+    """One sentence for docs/records.md and the JSON Schema."""
     required: bool = False
     pattern: str | None = None
     """A regular expression the text must match."""

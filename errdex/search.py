@@ -548,7 +548,7 @@ def record_files(entries: Sequence[Entry]) -> tuple[int, list[int]]:
     the file is chosen by a hash of the word, not by a place in an order, so a reworded
     message moves its record and few others. The count is a power of two, the same
     while the site grows or shrinks by a few records (what the first answer then finds
-    is measured in README.md, "The first query of a fresh page")."""
+    is measured in docs/benchmarks.md, "Search")."""
     count = 1
     while count * RECORDS_PER_FILE < len(entries):
         count *= 2

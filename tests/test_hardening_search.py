@@ -38,7 +38,7 @@ from errdex.model import parse_template
 
 MB = 1_000_000
 CAP = 100_000
-"""What the README promises search reads of a paste: its last 100,000 characters."""
+"""What docs/search.md promises search reads of a paste: its last 100,000 characters."""
 RATIO = 10.0
 """4x the input must take less than this many times as long."""
 SETTINGS = settings(max_examples=60, deadline=None, database=None)

@@ -157,7 +157,7 @@ def element_violations(out: Path) -> list[str]:
     return found
 
 
-# The record format (README, "Error records"): a dict is a map of known fields, a list
+# The record format (docs/records.md, "Error records"): a dict is a map of known fields, a list
 # holds maps of known fields, None is a value kept as written.
 KNOWN: dict[str, Any] = {
     "id": None,
@@ -533,7 +533,7 @@ def test_a_10000_character_option_in_a_message_builds_a_site_that_fits_any_disk(
     out = tmp_path / "out"
     (page,) = (out / "errors").glob("*/index.html")
     assert ("f" * LONG if field == "message flag" else "k" * LONG) in soup(page).get_text()
-    # README: no file of the site is longer than 200 bytes, so it builds on Windows.
+    # docs/commands.md: no file of the site is longer than 200 bytes, so it builds on Windows.
     longest = max((p.relative_to(out).as_posix() for p in out.rglob("*")), key=len)
     assert len(longest.encode()) <= 200, longest[:120]
 

@@ -17,6 +17,7 @@ import pytest
 from conftest import MINIMAL, ROOT
 
 README = (ROOT / "README.md").read_text()
+LOOK = (ROOT / "docs" / "look.md").read_text()
 SITE = """\
 title: Own errors
 base_url: https://own.example.test/
@@ -33,8 +34,8 @@ RELEASED = (
 
 
 def documented(header: str) -> dict[str, list[str]]:
-    """A README table of 'Your own look' (blocks, or names): template → its entries."""
-    table = README.split(f"| template | {header} |", 1)[1].split("\n\n", 1)[0]
+    """A table of docs/look.md (blocks, or names): template → its entries."""
+    table = LOOK.split(f"| template | {header} |", 1)[1].split("\n\n", 1)[0]
     out: dict[str, list[str]] = {}
     for row in table.splitlines()[2:]:
         cells = row.strip("|").split("|")
@@ -51,7 +52,7 @@ def documented(header: str) -> dict[str, list[str]]:
 
 def attributes(header: str) -> dict[str, list[str]]:
     """Names with the attributes the table lists for them: ``record (`id`, …)``."""
-    table = README.split(f"| template | {header} |", 1)[1].split("\n\n", 1)[0]
+    table = LOOK.split(f"| template | {header} |", 1)[1].split("\n\n", 1)[0]
     found: dict[str, list[str]] = {}
     for row in table.splitlines()[2:]:
         for name, inside in re.findall(r"`([a-z_]+)` \(([^)]*)\)", row.split("|")[2]):

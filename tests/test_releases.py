@@ -725,7 +725,7 @@ ROOM = MAX_OUTPUT_PATH - len(f"repos/{LONG_REPO}/releases//index.html")
 def test_the_longest_release_of_the_longest_repo_fits_and_one_more_byte_is_refused(  # type: ignore[no-untyped-def]
     run, upstream, content, tmp_path: Path
 ) -> None:
-    """A release page's path was 257 bytes, past the bound the README promises."""
+    """A release page's path was 257 bytes, past the bound docs/commands.md promises."""
     fits, over = "v" + "1" * (ROOM - 1), "v" + "1" * ROOM
     git(upstream, "tag", fits, "v1.1")
     git(upstream, "tag", over, "v1.2")

@@ -233,7 +233,7 @@ def test_a_record_without_analysis_still_gets_a_useful_page(built_site: Path) ->
     assert "No analysis yet" in words(page.select_one("footer .provenance"))
 
 
-# The vllm releases the bundled records are pinned across (README: Releases), each with
+# The vllm releases the bundled records are pinned across (docs/releases.md), each with
 # the commit its sdist on PyPI was built from: setuptools-scm's `__commit_id__` in the
 # sdist's vllm/_version.py (`'g2cf0a6915'` for v0.28.0). GitHub has each tag and commit.
 VLLM_RELEASES = {

@@ -765,7 +765,7 @@ def test_only_usage_errors_fail(triage, tmp_path: Path, monkeypatch: pytest.Monk
     assert exited.value.code == 2
 
 
-# --- The action and the README's workflow --------------------------------------------
+# --- The action and the documented workflow -----------------------------------------
 
 
 def _runs(steps: list[dict[str, Any]]) -> list[str]:
@@ -802,9 +802,9 @@ def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
     assert all(flag in script for flag in controls), controls
 
 
-def test_the_readme_workflow_gives_issues_write_to_the_comment_job_alone() -> None:
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Triage of GitHub issues", 1)[1].split("\n## ", 1)[0]
+def test_the_documented_workflow_gives_issues_write_to_the_comment_job_alone() -> None:
+    docs = (ROOT / "docs" / "lookup-and-triage.md").read_text()
+    section = docs.split("## Triage of GitHub issues", 1)[1].split("\n## ", 1)[0]
     workflow = yaml.safe_load(section.split("```yaml\n", 1)[1].split("```", 1)[0])
     jobs = workflow["jobs"]
 
