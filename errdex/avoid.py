@@ -621,7 +621,10 @@ def _dnf(node: ast.expr, negate: bool, words: _Words) -> list[list[_Literal]]:
         tests: list[ast.expr] = [
             ast.Compare(left=element, ops=[equal if is_in else unequal], comparators=[node.left])
             for element in node.comparators[0].elts
+            if not isinstance(element, ast.Constant)
         ]
+        if not tests or len(tests) != len(node.comparators[0].elts):
+            return [[(ast.dump(node), not negate, None)]]  # a constant among them: unsaid
         joined = ast.BoolOp(op=ast.Or() if is_in else ast.And(), values=tests)
         return _dnf(joined, negate, words)
     if isinstance(node, ast.Compare) and len(node.ops) > 1:
@@ -639,7 +642,8 @@ def _dnf(node: ast.expr, negate: bool, words: _Words) -> list[list[_Literal]]:
     except _Unsafe:
         return [[(key, not negate, None)]]
     if term.subject.defaulted and (
-        term.kind in _DEFAULT_BREAKS or (term.kind == "compare" and term.op == "!=")
+        term.kind in _DEFAULT_BREAKS
+        or (term.kind == "compare" and (term.op == "!=" or term.subject.length))
     ):
         # Unset, false or "anything but": the code's own default may be what it gets.
         return [[(key, not negate, None)]]
@@ -819,6 +823,7 @@ class _Words:
                     env=counted.env,
                     length=True,
                     keys=(_SELF.sub("", ast.unparse(node)),),
+                    defaulted=counted.defaulted,
                 )
             if (
                 name == "getattr"
@@ -1102,6 +1107,14 @@ _NONE = {
     (">=", "1"): "at least one item",
     ("!=", "0"): "at least one item",
 }
+_AS_MANY = {
+    "==": "as many items as {}",
+    "!=": "a number of items other than {} has",
+    ">": "more items than {}",
+    ">=": "at least as many items as {}",
+    "<": "fewer items than {}",
+    "<=": "at most as many items as {}",
+}
 _VERSIONED = {
     ">": "a Python newer than {}",
     ">=": "Python {} or newer",
@@ -1126,7 +1139,7 @@ def _said(term: Term, spell: Spell) -> str:
                 return f"give {counted} {_NONE[term.op, term.other.number]}"
             if term.other.length:
                 other = _name(term.other, spell, counted=True)
-                return f"give {counted} as many items as {other}"
+                return f"give {counted} {_AS_MANY[term.op].format(other)}"
             return f"give {counted} {_COUNTED[term.op].format(other)}"
         if subject.field or subject.env:
             return f"set {_name(subject, spell)} {_COMPARED[term.op].format(other)}"
@@ -1250,6 +1263,8 @@ def well_formed(term: Any) -> bool:
         return False
     if term["kind"] not in _KINDS or term.get("op", ">") not in TERM_OPS:
         return False
+    if term["kind"] in ("compare", "python") and "op" not in term:
+        return False
     operands = [term.get("subject"), *([term["other"]] if "other" in term else [])]
     values = term.get("values", [])
     if not isinstance(values, list):
@@ -1294,7 +1309,7 @@ def _lookup(operand: Mapping[str, Any] | None, values: Mapping[str, str]) -> str
 
 
 def _integer(text: str | None) -> int | None:
-    return int(text) if text is not None and _INTEGER.match(text) else None
+    return int(text) if text is not None and _INTEGER.fullmatch(text) else None
 
 
 def _hint(term: Mapping[str, Any], values: Mapping[str, str]) -> str | None:

@@ -71,6 +71,9 @@ class Options:
     jobs: int = 0
     """Processes for reading and rendering: 0 for one per core, 1 for none but this one."""
     verbose: bool = False
+    publishing: bool = True
+    """Whether the records are read as the site shows them (``drafts.publish: hide``
+    leaves the prose of unreviewed drafts out); the source tools read them as written."""
     """Say what the build does and why (a full build, an update, nothing) on stderr."""
 
 
@@ -386,7 +389,7 @@ def _read(
     returned)."""
     from . import issues
     from .link import link
-    from .model import site_from
+    from .model import site_from, unpublished
 
     config_doc, problems = _config(options)
     reports, found = issues.read_all(options.content)
@@ -428,6 +431,9 @@ def _read(
     if failed(problems, options.strict) or config_doc is None:
         raise BuildError(sorted(problems))
     config = site_from(config_doc, options.base_url)
+    if config.drafts == "hide" and options.publishing:
+        # Lists, options, the feed and search see none of a hidden draft's prose.
+        shown = [unpublished(record) for record in shown]
     site, linked = link(config, shown)
     problems += linked
     if reports:

@@ -395,10 +395,12 @@ def analysis_of(data: dict[str, Any], message: Template) -> Analysis:
         prose = {key: data[key] for key in PROSE if key in data}
         if analysis.get("rejected"):
             state = "rejected"
+        elif analysis.get("reviewed"):
+            state = "reviewed"  # a person's edits and review both said
         elif analysis.get("answer") and short_digest(prose) != analysis["answer"]:
             state = "edited"
         else:
-            state = "reviewed" if analysis.get("reviewed") else "unreviewed"
+            state = "unreviewed"
         source = data["source"]
         excerpt = source.get("excerpt")
         made_from = basis_of(
@@ -460,6 +462,28 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
+
+
+def unpublished(record: Record) -> Record:
+    """``record`` without the prose of its AI-assisted draft no person has reviewed: what
+    every page, list and document of a site that hides them (``drafts.publish: hide``)
+    shows of it."""
+    analysis = record.analysis
+    if analysis is None or not analysis.unreviewed:
+        return record
+    data = {key: value for key, value in record.data.items() if key not in (*PROSE, "analysis")}
+    return replace(
+        record,
+        meaning=None,
+        solutions=(),
+        example_fix=(),
+        trigger=None,
+        situations=None,
+        analysis=None,
+        has_analysis=False,
+        data=data,
+        options=options_in(record.message, ()),
+    )
 
 
 @as_tuple

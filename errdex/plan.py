@@ -71,6 +71,19 @@ def parse(items: list[tuple[str, int, int]]) -> list[Parsed]:
     return parsed
 
 
+def _drafted(record: Record | None) -> bool:
+    return record is not None and record.analysis is not None and record.analysis.state is not None
+
+
+def _drafts_held(content: Path) -> bool:
+    """Whether the site publishes unreviewed drafts otherwise than shown (``drafts``)."""
+    from . import load
+
+    doc, _ = load.load_file(content / "site.yaml")
+    drafts = doc.data.get("drafts") if doc is not None and isinstance(doc.data, dict) else None
+    return isinstance(drafts, dict) and drafts.get("publish", "show") != "show"
+
+
 @dataclass(frozen=True, slots=True)
 class Full:
     """Read, link, render and write everything."""
@@ -195,6 +208,10 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     if any(p.severity is Severity.ERROR for p in problems):
         # As a build from nothing stops: before linking, so without what linking finds.
         raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems))
+    if any(_drafted(item.record) for item in parsed) and _drafts_held(options.content):
+        # A draft reviewed, rejected or written changes what lists and the sitemap hold
+        # of it, on a site that keeps unreviewed drafts out of them.
+        return Full("a draft changed, and the site holds unreviewed drafts back", previous)
     records = []
     files = {}
     shown_changed = []

@@ -7,7 +7,7 @@ import heapq
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from .highlight import Highlighter, stylesheet
 from .history import changes, history
 from .issues import most_reported
 from .link import RelatedLink, Site
-from .model import PROSE, Record, SiteConfig, Template, short_title
+from .model import Record, SiteConfig, Template, short_title, unpublished
 from .theme import Theme
 from .urls import (
     exception_url,
@@ -602,20 +602,7 @@ def _unreviewed(record: Record) -> bool:
 def shown(record: Record, config: SiteConfig) -> Record:
     """``record`` as its page shows it: without the prose of an unreviewed draft, on a
     site that hides them (``drafts.publish: hide``)."""
-    if config.drafts != "hide" or not _unreviewed(record):
-        return record
-    data = {key: value for key, value in record.data.items() if key not in PROSE}
-    return replace(
-        record,
-        meaning=None,
-        solutions=(),
-        example_fix=(),
-        trigger=None,
-        situations=None,
-        analysis=None,
-        has_analysis=False,
-        data={k: v for k, v in data.items() if k != "analysis"},
-    )
+    return unpublished(record) if config.drafts == "hide" else record
 
 
 def _alias_json(alias: str, record: Record, site: Site) -> bytes:

@@ -265,11 +265,36 @@ def test_a_length_compared_with_a_value_stays_a_length() -> None:
     assert said("len(x) % 2") == ["Make the number of items in `x` divisible by `2`."]
 
 
+@pytest.mark.parametrize(
+    ("guard", "way"),
+    [
+        ("len(a) != len(b)", "Give `a` as many items as `b`."),
+        ("len(a) == len(b)", "Give `a` a number of items other than `b` has."),
+        ("len(a) < len(b)", "Give `a` at least as many items as `b`."),
+        ("len(a) > len(b)", "Give `a` at most as many items as `b`."),
+    ],
+)
+def test_two_lengths_compared_keep_their_comparison(guard: str, way: str) -> None:
+    assert said(guard) == [way]
+
+
+def test_a_length_of_a_name_the_code_fills_asks_for_no_empty_value() -> None:
+    code = """\
+def generate(self, stop=None):
+    stop = stop or self.default_stop
+    if len(stop) > 0:
+        raise ValueError("no stop words here")
+"""
+    assert avoid.avoid_of(scanned(code, 4)) is None
+
+
 def test_a_constant_looked_for_among_names_asks_of_each_name() -> None:
     assert said("None in (mean, std)") == [
         "Give `mean` a value (not `None`), and give `std` a value (not `None`)."
     ]
     assert said("0 not in (a, b)") == ["Set `a` to `0`.", "Set `b` to `0`."]
+    assert said("None in ()") == []
+    assert said("None in (a, None)") == []
 
 
 def test_a_name_remade_from_itself_on_the_path_says_nothing_of_the_argument() -> None:

@@ -461,9 +461,12 @@ def test_killed_half_way_loses_no_finished_draft_and_goes_on_where_it_stopped(
             [*argv, "--base-url", server.url], env=env, cwd=tmp_path, capture_output=True
         )
         assert second.returncode == 0, second.stderr
-        # Only the records not drafted were asked for (those in flight at the kill, again).
+        # Only the records not drafted were asked for: those in flight at the kill again,
+        # save answers the cache kept just before the kill.
         asked_second = server.count - asked_first
-        assert asked_second == 60 - len(drafted)
+        cached = int(second.stderr.decode().rsplit(" request(s), ", 1)[1].split()[0])
+        assert asked_second + cached == 60 - len(drafted)
+        assert cached <= 4
         third = subprocess.run(
             [*argv, "--base-url", server.url], env=env, cwd=tmp_path, capture_output=True
         )
@@ -482,6 +485,163 @@ def test_hostile_markup_in_a_drafted_field_never_reaches_a_page(
     assert run("build", "--content", content, "--out", out).code == 0
     for page in (out / "errors").glob("*/index.html"):
         assert "<script>alert(1)" not in page.read_text()
+
+
+def test_stale_drafts_are_drafted_again_whole_and_read_as_unreviewed(
+    run: Any, content: Path, tmp_path: Path
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url)
+    path = next(
+        p for p in (content / "errors").rglob("*.yaml") if "divisible" in data_of(p)["message"]
+    )
+    path.write_text(path.read_text().replace("self.block_size = block_size", "pass"))
+    other = {
+        **HOSTILE,
+        "meaning": "A second answer.",
+        "trigger": "When `block_size` is off.",
+        "situations": "Always.",
+        "solutions": ["Make `block_size` divisible by `num_heads`."],
+        "example_fix": [],
+    }
+    with fake_llm.serving(fake_llm.answered(other)) as server:
+        result = draft(run, content, server.url, "--stale")
+        assert server.count == 1
+    assert "1 drafted" in result.err, result.err
+    data = data_of(path)
+    assert data["meaning"] == "A second answer." and data["when"]["situations"] == "Always."
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    document = next(
+        json.loads(p.read_text())
+        for p in (out / "api" / "errors").glob("*.json")
+        if "A second answer." in p.read_text()
+    )
+    assert document["review"] == {"state": "unreviewed", "stale": False}
+
+
+def test_a_record_edited_while_the_run_goes_on_is_left_alone(
+    run: Any, content: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from errdex.source import draft as drafting
+
+    path = sorted((content / "errors").rglob("*.yaml"))[0]
+    real = drafting._still
+
+    def person_writes_first(at: Path, prose: Any) -> str | None:
+        if at.resolve() == path.resolve():
+            at.write_text(at.read_text() + "meaning: Written by a person meanwhile.\n")
+        return real(at, prose)
+
+    monkeypatch.setattr(drafting, "_still", person_writes_first)
+    with fake_llm.serving(fake_llm.capable) as server:
+        result = draft(run, content, server.url)
+    assert "changed while the run went on; left alone" in result.err
+    assert data_of(path)["meaning"] == "Written by a person meanwhile."
+    assert "analysis" not in data_of(path)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"<html><body>502 Bad Gateway from a proxy</body></html>",
+        b"\xff\xfe not utf-8 \x80",
+        b"[" * 100_000,
+    ],
+)
+def test_an_answer_the_client_cannot_read_fails_that_draft_without_a_traceback(
+    run: Any, content: Path, body: bytes
+) -> None:
+    with fake_llm.serving(fake_llm.fixed(fake_llm.Reply(200, body=body))) as server:
+        result = draft(run, content, server.url, "--limit", "2")
+    assert result.code == 1
+    assert "0 drafted, 0 refused, 2 failed" in result.err
+    assert "Traceback" not in result.err
+
+
+def test_an_answer_with_half_a_surrogate_pair_is_kept_and_refused_cleanly(
+    run: Any, content: Path, tmp_path: Path
+) -> None:
+    rejected = tmp_path / "rejected.json"
+    text = json.dumps({**HOSTILE, "meaning": "half \ud800 pair"})
+    with fake_llm.serving(fake_llm.content(text)) as server:
+        result = draft(run, content, server.url, "--limit", "1", "--keep-rejected", rejected)
+    assert result.code == 0, result.err
+    assert "1 refused" in result.err
+    assert json.loads(rejected.read_text())[0]["reasons"]
+
+
+@pytest.mark.parametrize("where", ["missing/rejected.json", "."])
+def test_a_keep_rejected_path_that_cannot_be_written_is_said_before_any_request(
+    run: Any, content: Path, tmp_path: Path, where: str
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        result = draft(run, content, server.url, "--keep-rejected", tmp_path / where)
+        assert server.count == 0
+    assert result.code == 1
+    assert "--keep-rejected" in result.err and "not a file in a folder" in result.err
+
+
+def test_review_refuses_a_rejected_draft(run: Any, content: Path) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url, "--limit", "1")
+    shown = run("review", "--next", "--content", content).out
+    record_id = shown.split("(", 1)[1].split(")", 1)[0]
+    assert run("review", "--reject", record_id, "--content", content).code == 0
+    again = run("review", record_id, "--content", content)
+    assert again.code == 1
+    assert "its draft was rejected" in again.err
+
+
+@pytest.mark.parametrize("publish", ["noindex", "hide"])
+def test_an_update_after_a_review_gives_what_a_full_build_gives(
+    run: Any, content: Path, tmp_path: Path, publish: str
+) -> None:
+    from conftest import snapshot
+
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, content, server.url)
+    site = content / "site.yaml"
+    site.write_text(site.read_text() + f"drafts:\n  publish: {publish}\n")
+    out, cache = tmp_path / "public", tmp_path / "build-cache"
+    build = ["build", "--content", content, "--out", out, "--cache", cache]
+    assert run(*build).code == 0
+    record_id = run("review", "--next", "--content", content).out.split("(", 1)[1].split(")")[0]
+    assert run("review", record_id, "--content", content).code == 0
+    assert run(*build).code == 0
+    fresh = tmp_path / "fresh"
+    assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
+    updated = {k: v for k, (v, _) in snapshot(out).items() if k != ".errdex-site"}
+    whole = {k: v for k, (v, _) in snapshot(fresh).items() if k != ".errdex-site"}
+    assert sorted(updated) == sorted(whole)
+    assert [k for k in whole if updated[k] != whole[k]] == []
+    reviewed = f"errors/{record_id}/"
+    sitemap = (out / "sitemap.xml").read_text()
+    assert reviewed in sitemap
+
+
+def test_hidden_drafts_are_nowhere_on_the_site(run: Any, content: Path, tmp_path: Path) -> None:
+    answer = {
+        "meaning": "Raised when `block_size` and `num_heads` disagree.",
+        "trigger": "A `block_size` the heads do not divide.",
+        "situations": "Changing `num_heads` alone.",
+        "solutions": ["Make `block_size` divisible by `num_heads` (`--block-size`)."],
+        "example_fix": [],
+    }
+    with fake_llm.serving(fake_llm.answered(answer)) as server:
+        draft(run, content, server.url)
+    site = content / "site.yaml"
+    site.write_text(site.read_text() + "drafts:\n  publish: hide\n")
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    for page in out.rglob("*"):
+        if page.is_file() and page.suffix in ("", ".html", ".xml", ".json"):
+            text = page.read_text(errors="replace")
+            assert "the heads do not divide" not in text, page
+            assert "AI-assisted" not in text or page.name == "schema.json", page
+    # The flag only the hidden prose spells is nowhere either.
+    assert all("--block-size" not in p.read_text(errors="replace") for p in out.rglob("*.html"))
+    assert "0 analysed" in (out / "index.html").read_text()
 
 
 @pytest.fixture(autouse=True)

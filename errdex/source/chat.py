@@ -112,6 +112,8 @@ class Chat:
             base_url=base_url, api_key=api_key or "none", timeout=timeout, max_retries=0
         )
         self.model = model
+        self.base_url = base_url or ""
+        """The server's address, as given (empty for OpenAI's)."""
         self.budget = budget or Budget(MAX_WAIT)
         self.max_tokens = max_tokens
         self.mode: str | None = None
@@ -216,6 +218,12 @@ class Chat:
                 continue
             except openai.APIError as exc:
                 raise ChatError(self._said(exc)) from None
+            except (ValueError, RecursionError, UnicodeError) as exc:
+                # A body that is not JSON, not UTF-8 or nested past reading (a proxy's
+                # HTML page), or a key that cannot go in a header.
+                raise ChatError(
+                    f"the server's answer cannot be read ({type(exc).__name__})"
+                ) from None
             return _reply_of(completion)
 
     def _said(self, exc: Exception | None) -> str:
@@ -224,7 +232,7 @@ class Chat:
             return "no answer"
         status = getattr(exc, "status_code", None)
         text = str(getattr(exc, "message", None) or exc)
-        text = " ".join(text.split())[:300]
+        text = "".join(c if c.isprintable() else " " for c in " ".join(text.split()))[:300]
         if self._key:
             text = text.replace(self._key, "[key]")
         return f"HTTP {status}: {text}" if status else text

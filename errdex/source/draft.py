@@ -21,6 +21,7 @@ import concurrent.futures
 import datetime
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -117,6 +118,8 @@ class Sources:
 
     code: Mapping[str, str] = field(default_factory=dict)
     """Path → text of each Python file (empty without ``--source``)."""
+    declared: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """``declarations`` of the code."""
     docs: Mapping[str, str] = field(default_factory=dict)
     """Path → text of each doc file (``--docs``)."""
 
@@ -138,7 +141,7 @@ def evidence(
     elif record.source.condition:
         sections.append(Section("Raised when", f"`{record.source.condition}`", 8))
     names = _names(record, found)
-    declared = _declared(names, sources.code)
+    declared = _declared(names, sources.declared)
     if declared:
         sections.append(Section("Where the code declares the names in those tests", declared, 5))
     neighbours = [
@@ -210,27 +213,32 @@ def _names(record: Record, found: avoid.Avoid | None) -> list[str]:
     return list(seen)
 
 
-def _declared(names: Sequence[str], code: Mapping[str, str]) -> str:
-    """Lines of the code that declare ``names``: a field with its default, a flag."""
-    if not names or not code:
-        return ""
-    wanted = set(names)
-    flags = {"--" + name.replace("_", "-"): name for name in names}
-    found: list[str] = []
+def declarations(code: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Each name the code declares (``name: type = default``, ``name = …`` at the start
+    of a line, a quoted ``--flag``) → the lines that do, ``path:line: text``, read once
+    for every prompt of a run."""
+    found: dict[str, list[str]] = {}
     for path in sorted(code):
         for number, line in enumerate(code[path].splitlines(), 1):
             text = line.strip()
+            if text.startswith(("if ", "elif ", "return", "#", "assert ")):
+                continue
             head = text.split(":", 1)[0].split("=", 1)[0].strip()
-            declares = (
-                head in wanted
-                and (":" in text or "=" in text)
-                and not text.startswith(("if ", "return"))
-            )
-            if declares or any(f'"{flag}"' in text or f"'{flag}'" in text for flag in flags):
-                found.append(f"{path}:{number}: {text[:160]}")
-            if len(found) >= 12:
-                return "\n".join(found)
-    return "\n".join(found)
+            shown = f"{path}:{number}: {text[:160]}"
+            if head.isidentifier() and (":" in text or "=" in text):
+                found.setdefault(head, []).append(shown)
+            for flag in _QUOTED_FLAG.findall(text):
+                found.setdefault(flag.removeprefix("--").replace("-", "_"), []).append(shown)
+    return {name: tuple(lines[:4]) for name, lines in found.items()}
+
+
+_QUOTED_FLAG = re.compile(r"""["'](--[a-z][a-z0-9-]{1,60})["']""")
+
+
+def _declared(names: Sequence[str], declared: Mapping[str, Sequence[str]]) -> str:
+    """Lines of the code that declare ``names``: a field with its default, a flag."""
+    lines = [line for name in names for line in declared.get(name, ())]
+    return "\n".join(dict.fromkeys(lines[:12]))
 
 
 def _doc_lines(names: Sequence[str], docs: Mapping[str, str]) -> str:
@@ -474,9 +482,9 @@ class Cache:
             return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=1)
+            text = json.dumps(data, sort_keys=True, ensure_ascii=True, indent=1)
             files.write_atomic(self.folder / f"{key}.json", text.encode(), durable=False)
-        except OSError:
+        except (OSError, ValueError):
             pass  # a cache that cannot be kept costs a request next time, nothing more
 
 
@@ -513,7 +521,14 @@ def run(
     for record in records:
         found = evidence(record, all_records, sources, budget)
         asked = messages(found)
-        key = digest({"model": chat.model, "messages": asked, "schema": ANSWER_SCHEMA})
+        key = digest(
+            {
+                "server": chat.base_url,
+                "model": chat.model,
+                "messages": asked,
+                "schema": ANSWER_SCHEMA,
+            }
+        )
         if verbose and found.cut:
             report.lines.append(f"{record.id}: cut from the prompt: {', '.join(found.cut)}")
         work.append(Job(record, paths[record.id], found, key, asked))
@@ -527,10 +542,14 @@ def run(
             prose = dict(outcome.fields)
             blocks = {key: prose[key] for key in PROSE if key in prose}
             existing = prose_of(job.record.data)
-            # Never over a field a person wrote, unless --force names it.
-            blocks = {k: v for k, v in blocks.items() if k not in existing or k in force}
-            blocks["analysis"] = provenance(job.record, chat.model, job.key, blocks, day)
-            error = update.write_blocks(job.path, blocks)
+            analysis = job.record.analysis
+            # The model's own prose, unedited and unreviewed, is drafted again whole
+            # (--stale); a field a person wrote only when --force names it.
+            redraft = analysis is not None and analysis.state == "unreviewed"
+            blocks = {k: v for k, v in blocks.items() if k not in existing or k in force or redraft}
+            merged = {**existing, **blocks}
+            blocks["analysis"] = provenance(job.record, chat.model, job.key, merged, day)
+            error = _still(job.path, existing) or update.write_blocks(job.path, blocks)
             if error is None:
                 report.drafted += 1
                 report.lines.append(f"drafted: {files.shown_path(job.path)} ({job.record.id})")
@@ -617,6 +636,17 @@ def run(
     return report
 
 
+def _still(path: Path, prose: Mapping[str, Any]) -> str | None:
+    """Why ``path`` is left alone: a person changed its prose while the run went on."""
+    try:
+        now = load.load_file(path)[0]
+    except OSError as exc:
+        return f"{files.shown_path(path)}: cannot be read: {exc.strerror or exc}"
+    if now is None or not isinstance(now.data, dict) or prose_of(now.data) != prose:
+        return f"{files.shown_path(path)}: changed while the run went on; left alone"
+    return None
+
+
 def _kind(reason: str) -> str:
     """A reason without its particulars, to count refusals by kind."""
     text = reason.split(": ", 1)[-1]
@@ -672,11 +702,9 @@ def known_for(
     """What a draft may name: the source tree when given, else the records' excerpts and
     messages (all the code the site holds), with the docs and the allow-list."""
     code: list[tuple[str, str]] = list(sources.code.items())
-    if not code:
-        for record in records:
-            excerpt = record.source.excerpt
-            text = excerpt.code if excerpt else ""
-            code.append((record.source.path, text))
+    for record in records:
+        excerpt = record.source.excerpt
+        code.append((record.source.path, excerpt.code if excerpt else ""))
     return grounding.known_from(code, sources.docs.items(), allowed)
 
 

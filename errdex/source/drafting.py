@@ -19,7 +19,9 @@ from .scan import SourceError, Tree, resolve_commit
 
 def _full_records(ns: argparse.Namespace) -> tuple[Any, list[Record]]:
     """The linked site and its records whole (prose and excerpts)."""
-    site, _warnings = gather(Options(content=ns.content, strict=ns.strict, cache=None))
+    site, _warnings = gather(
+        Options(content=ns.content, strict=ns.strict, cache=None, publishing=False)
+    )
     return site, list(site.records)
 
 
@@ -57,6 +59,11 @@ def draft_command(ns: argparse.Namespace) -> int:
     if not picked:
         print("errdex draft: no record needs a draft", file=sys.stderr)
         return 0
+    kept = ns.keep_rejected
+    if kept is not None and (kept.is_dir() or not kept.parent.is_dir()):
+        # Said before any request is spent, not after.
+        print(f"errdex draft: --keep-rejected {kept}: not a file in a folder", file=sys.stderr)
+        return 1
     from .chat import Budget, Chat, Missing
 
     key = os.environ.get(ns.api_key_env)
@@ -87,8 +94,14 @@ def draft_command(ns: argparse.Namespace) -> int:
         if ns.verbose or not line.startswith("drafted: "):
             print(f"errdex draft: {line}", file=sys.stderr)
     if ns.keep_rejected is not None:
-        text = json.dumps(report.rejected, indent=2, ensure_ascii=False, sort_keys=True)
-        files.write_atomic(ns.keep_rejected, (text + "\n").encode())
+        text = json.dumps(report.rejected, indent=2, ensure_ascii=True, sort_keys=True)
+        try:
+            files.write_atomic(ns.keep_rejected, (text + "\n").encode())
+        except OSError as exc:
+            print(
+                f"errdex draft: cannot write {ns.keep_rejected}: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
     kinds = ", ".join(f"{n} {kind}" for kind, n in report.reasons.most_common())
     print(
         f"errdex draft: {report.drafted} drafted, {report.refused} refused"
@@ -106,11 +119,18 @@ def _sources(ns: argparse.Namespace, picked: list[Record]) -> draft.Sources:
         root = ns.source
         commit = None
         if Tree.is_git(root):
-            commit = resolve_commit(root, picked[0].source.commit)
+            commits = {resolve_commit(root, r.source.commit) for r in picked}
+            if len(commits) > 1:
+                raise SourceError(
+                    f"--source is read at one commit, and these records are pinned to "
+                    f"{len(commits)}: draft them a repository or a release at a time "
+                    "(--repo, --only)"
+                )
+            (commit,) = commits
         tree = Tree(root, commit)
         code = {path: text for path, text in tree.read_all(tree.paths()) if text is not None}
     docs = draft.read_docs(ns.docs) if ns.docs is not None else {}
-    return draft.Sources(code, docs)
+    return draft.Sources(code=code, docs=docs, declared=draft.declarations(code))
 
 
 # --- review ----------------------------------------------------------------------------
@@ -139,6 +159,10 @@ def review_command(ns: argparse.Namespace) -> int:
         shown = files.shown_path(Path(record.file))
         if not analysis or analysis.get("by") != draft.BY or not analysis.get("model"):
             print(f"errdex review: {shown}: has no AI-assisted draft", file=sys.stderr)
+            problems += 1
+            continue
+        if analysis.get("rejected"):
+            print(f"errdex review: {shown}: its draft was rejected", file=sys.stderr)
             problems += 1
             continue
         if ns.reject:
