@@ -377,24 +377,30 @@ def aliases_of(record: Record) -> dict[str, str | None]:
             elif whole and isinstance(value, ast.Attribute) and _dotted(value) is not None:
                 found[name] = ast.unparse(value)
             else:
-                found[name] = ""  # a part of a value (``a, b = x.shape``): no setting
+                found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
     reshaped, defaulted = _reshaped(lines, first, raise_index, on_path)
     for name in reshaped:
         found[name] = None
     for name in defaulted:
         if found.get(name, "") is not None:
             found[name] = DEFAULTED
-    # "" stands for a value the code works out: no alias, but nothing farther up is one.
-    return {name: read for name, read in found.items() if read != ""}
+    return found
 
 
+COMPUTED = "\0computed"
+"""``aliases_of``'s mark of a name the code works out before the raise: no setting, so
+the words name it as the code writes it (``self.heads``), with no flag."""
 DEFAULTED = "\0defaulted"
 """``aliases_of``'s mark of a name the code may give a value of its own: a way out must
 not rest on the caller leaving it unset, false or merely different from something."""
 
 
 def _mentions(value: ast.expr, name: str) -> bool:
-    return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(value))
+    """Whether ``value`` reads ``name`` (a name, or a dotted ``self.x``)."""
+    return any(
+        isinstance(node, ast.Name | ast.Attribute) and _dotted(node) == name
+        for node in ast.walk(value)
+    )
 
 
 def _wraps(name: str, value: ast.expr) -> bool:
@@ -486,22 +492,34 @@ def _depths(lines: Sequence[str]) -> list[int]:
 
 
 def _bound(statement: ast.stmt) -> list[tuple[str, ast.expr | None]]:
-    """The names a statement binds, each with the value it gives them (None for one
-    that reshapes it, ``x += 1``, or that binds it as part of something else)."""
+    """The names a statement binds (``x``, or ``self.x`` for an attribute), each with the
+    value it gives them (None for one that changes it in place, ``x += 1``). An item
+    set in place (``x[0] = …``) binds nothing."""
     if isinstance(statement, ast.Assign):
-        if len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-            return [(statement.targets[0].id, statement.value)]
         # ``a, b = value``: each name gets a part of what ``value`` works out.
         return [
-            (node.id, statement.value)
+            (name, statement.value)
             for target in statement.targets
-            for node in ast.walk(target)
-            if isinstance(node, ast.Name)
+            for name in _target_names(target)
         ]
-    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-        return [(statement.target.id, statement.value)] if statement.value else []
-    if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
-        return [(statement.target.id, None)]
+    if isinstance(statement, ast.AnnAssign):
+        names = _target_names(statement.target)
+        return [(name, statement.value) for name in names] if statement.value else []
+    if isinstance(statement, ast.AugAssign):
+        return [(name, None) for name in _target_names(statement.target)]
+    return []
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Attribute):
+        dotted = _dotted(target)
+        return [dotted] if dotted else []
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for element in target.elts for name in _target_names(element)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
     return []
 
 
@@ -802,7 +820,10 @@ class _Words:
                 text = "-" + repr(inner.value)
                 return Operand(text, number=text, literal=True)
         if any(
-            isinstance(inner, ast.Name) and inner.id in self.aliases and not self.aliases[inner.id]
+            isinstance(inner, ast.Name | ast.Attribute)
+            and (dotted := _dotted(inner)) is not None
+            and dotted in self.aliases
+            and not self.aliases[dotted]
             for inner in ast.walk(node)
         ):
             raise _Unsafe  # it reads a name no longer what the caller gave
@@ -843,12 +864,17 @@ class _Words:
             text = dotted
             if text in self.aliases and self.aliases[text] is None:
                 raise _Unsafe  # no longer what the caller gave
-            defaulted = self.aliases.get(text) == DEFAULTED
-            read = text if defaulted else self.aliases.get(text) or text
+            alias = self.aliases.get(text)
+            defaulted = alias == DEFAULTED
+            computed = alias == COMPUTED
+            read = text if defaulted or computed or alias is None else alias
             field = _shown(read).rsplit(".", 1)[-1]
             if field in ("self", "cls"):
                 raise _Unsafe
             keys = tuple(dict.fromkeys((text, _shown(text), read, _shown(read), field)))
+            if computed:
+                # Not a setting: shown as written, ``self.`` kept, no flag looked up.
+                return Operand(text, keys=keys)
             return Operand(_shown(text), field=field, keys=keys, defaulted=defaulted)
         if _plain_expression(node):
             text = _SELF.sub("", ast.unparse(node))

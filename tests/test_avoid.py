@@ -314,6 +314,24 @@ def forward(self, cache=None, masks=None):
     assert avoid.avoid_of(found) is None
 
 
+def test_setting_an_attribute_of_self_reshapes_that_attribute_only() -> None:
+    code = """\
+def check(self, heads):
+    self.dim = self.dim * 2
+    self.heads = heads
+    if self.dim % self.heads != 0:
+        raise ValueError("dim")
+    if self.width > 8:
+        raise ValueError("width")
+"""
+    found = scanned(code, 5)
+    assert avoid.aliases_of(found) == {"self.dim": None, "self.heads": avoid.COMPUTED}
+    assert avoid.avoid_of(found) is None  # self.dim is no longer what was configured
+    wide = avoid.avoid_of(scanned(code, 7))
+    assert wide is not None
+    assert [avoid.said(w) for w in wide.ways][-1] == "Set `width` to `8` or less."
+
+
 def test_a_part_of_an_unpacked_value_is_no_alias_of_it() -> None:
     code = """\
 def embed(self, pixels):
@@ -322,10 +340,12 @@ def embed(self, pixels):
         raise ValueError("channels")
 """
     found = scanned(code, 4)
-    assert avoid.aliases_of(found) == {}
+    computed = avoid.COMPUTED
+    assert avoid.aliases_of(found) == {"batch": computed, "channels": computed, "height": computed}
     avoided = avoid.avoid_of(found)
     assert avoided is not None
-    assert [avoid.said(w) for w in avoided.ways] == ["Set `channels` to `self.channels`."]
+    # Worked out by the code, not a setting: said as written, with no flag.
+    assert [avoid.said(w) for w in avoided.ways] == ["Make `channels` equal to `self.channels`."]
 
 
 def test_keyword_arguments_of_a_call_are_not_taken_for_statements() -> None:
