@@ -246,6 +246,15 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hangs up mid-answer (lookup giving up on a damaged file) is no
+        # error of the site: socketserver would print its traceback into the test's
+        # captured stderr.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def http_server(root: Path, delay: float = 0.0) -> Iterator[str]:
     """Serve ``root`` on a free localhost port, as a static host would; yield the base URL.
@@ -253,7 +262,7 @@ def http_server(root: Path, delay: float = 0.0) -> Iterator[str]:
     handler = functools.partial(
         type("_Handler", (_QuietHandler,), {"delay": delay}), directory=str(root)
     )
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
