@@ -25,6 +25,7 @@ import pickle
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -748,23 +749,35 @@ def _index_again(update: plan.Partial) -> bytes | None:
 
 
 def _progress(total: int) -> Callable[..., None]:
-    """A progress bar for long builds on a terminal; nothing in CI logs or pipes."""
+    """A progress line for long builds on a terminal (``errdex: rendered 120/320 pages``),
+    redrawn at most every ``PROGRESS_EVERY`` seconds and wiped at the end, where the
+    build's own line follows; nothing in CI logs or pipes."""
     if total < PROGRESS_FROM or not sys.stderr.isatty() or os.environ.get("CI"):
         return lambda count, done=False: None
-    from tqdm import tqdm
-
-    bar = tqdm(total=total, unit="page", leave=False, file=sys.stderr)
+    rendered = 0
+    shown = 0.0
+    width = 0
 
     def update(count: int, done: bool = False) -> None:
-        bar.update(count)
-        if done:
-            bar.close()
+        nonlocal rendered, shown, width
+        rendered += count
+        now = time.monotonic()
+        if not done and now - shown < PROGRESS_EVERY:
+            return
+        shown = now
+        line = f"errdex: rendered {rendered}/{total} pages"
+        width = max(width, len(line))
+        wipe = "\r" + " " * width + "\r" if done else ""
+        sys.stderr.write(f"\r{line}{wipe}")
+        sys.stderr.flush()
 
     return update
 
 
 PROGRESS_FROM = 300
-"""Builds of fewer records finish before a bar would help."""
+"""Builds of fewer records finish before a progress line would help."""
+PROGRESS_EVERY = 0.1
+"""Seconds between two redraws of the progress line: a terminal is not a log."""
 
 
 # --- write ---------------------------------------------------------------------------
