@@ -721,6 +721,13 @@ def _serve(ns: argparse.Namespace) -> int:
             return [f"the build failed: {exc}"]
         return []
 
+    if not ns.no_watch and not _watcher_installed():
+        print(
+            "errdex: serve watches for edits with watchfiles, which is not installed: "
+            "pip install 'errdex[serve]' (or serve without rebuilds: errdex serve --no-watch)",
+            file=sys.stderr,
+        )
+        return 1
     # Checked before listening: a refused folder is never served.
     if not _folders_ok(ns):
         return 1
@@ -738,6 +745,13 @@ def _serve(ns: argparse.Namespace) -> int:
         )
     )
     return serve(ns.out, ns.host, ns.port, build_for, watched)
+
+
+def _watcher_installed() -> bool:
+    """Whether serve's watch can run: watchfiles is the ``serve`` extra, not a dependency."""
+    import importlib.util
+
+    return importlib.util.find_spec("watchfiles") is not None
 
 
 def _rebuilt(

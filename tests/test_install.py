@@ -99,3 +99,54 @@ def test_the_wheel_carries_the_license_and_the_one_version(installed: Installed)
     assert {"Homepage", "Source", "Issues", "Documentation"} <= set(urls)
     # The theme is inside the package: an install builds a site with no checkout.
     assert "errdex/_theme/templates/base.html" in record
+
+
+def test_only_the_extras_pull_watchfiles_and_openai_and_nothing_pulls_tqdm(
+    installed: Installed,
+) -> None:
+    _, fields = _metadata(installed.wheel)
+    requires = fields["Requires-Dist"]
+    core = sorted(r.split(">")[0].split("=")[0] for r in requires if "extra ==" not in r)
+    assert core == ["jinja2", "markdown-it-py", "pygments", "pyyaml", "rcssmin", "rjsmin"]
+    assert "watchfiles>=0.21; extra == 'serve'" in requires
+    assert "openai>=1.40; extra == 'draft'" in requires
+    assert not [r for r in requires if r.startswith("tqdm")]
+    listed = _run(
+        installed,
+        installed.python,
+        "-c",
+        "import importlib.metadata as m; print(sorted(d.name.lower() for d in m.distributions()))",
+        cwd=installed.bin,
+    )
+    assert "'errdex'" in listed.stdout
+    for extra in ("watchfiles", "tqdm", "openai"):
+        assert f"'{extra}'" not in listed.stdout, listed.stdout
+
+
+def test_an_install_without_extras_runs_help_and_builds_a_site(
+    installed: Installed, tmp_path: Path
+) -> None:
+    helped = _run(installed, installed.python, "-m", "errdex", "--help", cwd=tmp_path)
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith("usage: errdex")
+    version = _run(installed, "errdex", "--version", cwd=tmp_path)
+    assert version.stdout.strip() == f"errdex {__version__}"
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    built = _run(
+        installed, "errdex", "build", "--content", content, "--out", "public", cwd=tmp_path
+    )
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "public" / "index.html").is_file()
+
+
+def test_serve_without_its_extra_says_how_to_install_it(
+    installed: Installed, tmp_path: Path
+) -> None:
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    served = _run(installed, "errdex", "serve", "--content", content, "--port", "0", cwd=tmp_path)
+    assert served.returncode == 1
+    assert "pip install 'errdex[serve]'" in served.stderr
+    assert "--no-watch" in served.stderr
+    assert "Traceback" not in served.stderr
+    # Nothing was built or listened for before the refusal.
+    assert not (tmp_path / ".errdex" / "serve").exists()

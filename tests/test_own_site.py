@@ -305,7 +305,10 @@ def test_the_readme_first_use_path_works_from_the_installed_wheel(tmp_path: Path
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bin_dir = venv / "bin"
-    subprocess.run([str(bin_dir / "pip"), "install", "--quiet", str(wheel)], check=True)
+    # With the extras the README's command names (serve's watch is the serve extra).
+    extras = re.search(r"errdex(\[[a-z,]+\])", commands[0])
+    wanted = f"{wheel}{extras[1] if extras else ''}"
+    subprocess.run([str(bin_dir / "pip"), "install", "--quiet", wanted], check=True)
     work = tmp_path / "work"
     project = work / "myproject"
     project.mkdir(parents=True)
