@@ -187,6 +187,11 @@ def _parser() -> argparse.ArgumentParser:
         default="errdex-skip",
         help="leave issues with this label alone (errdex-skip; '' for none)",
     )
+    cmd.add_argument(
+        "--id",
+        help="this site's name among several errdex sites that triage one repository: "
+        "its comment is marked <!-- errdex-triage:ID --> and only that one is kept (none)",
+    )
     cmd.add_argument("--cache", type=_path, help="keep files fetched from --site here (none)")
     cmd.add_argument(
         "--timeout", type=float, default=10.0, help="seconds to wait for the site (10)"
@@ -1080,6 +1085,8 @@ def _triage(ns: argparse.Namespace) -> int:
         problem = "--mode comment needs a token in the GITHUB_TOKEN environment variable"
     elif ns.event is None and not env.get("GITHUB_EVENT_PATH"):
         problem = "give --event FILE (or run in a workflow, which sets GITHUB_EVENT_PATH)"
+    elif ns.id is not None:
+        problem = triage.id_problem(ns.id)
     if problem:
         print(f"errdex: {problem}", file=sys.stderr)
         return 1
@@ -1096,6 +1103,7 @@ def _triage(ns: argparse.Namespace) -> int:
         rules=Rules(ns.min_confidence, ns.min_own_text, ns.limit, not ns.any_exception),
         label=ns.label or None,
         skip_label=ns.skip_label,
+        site_id=ns.id,
     )
 
     def source() -> lookup.Source:

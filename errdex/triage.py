@@ -4,7 +4,8 @@ Reads the event payload a workflow gets (``issues`` opened or edited, or an
 ``issue_comment`` starting with ``/errdex``), finds the errors its body pastes in the
 published site's search index (``reports.found_in``), and writes them to the job summary
 and the step outputs; ``--mode comment`` also keeps one comment on the issue that links
-them, updated when the issue is edited and deleted when the matches go away.
+them, updated when the issue is edited and deleted when the matches go away (one comment
+a site: ``--id`` tells apart several errdex sites that triage one repository).
 
 It fails quietly and honestly: a site that cannot be read, GitHub's rate limits and
 errors end the run with a ``::warning::`` line and exit status 0, so the issue's author
@@ -15,6 +16,7 @@ file that cannot be read) exits with 1.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -27,7 +29,10 @@ from .lookup import Source, Unavailable
 from .reports import Found, Rules, found_in
 
 MARKER = "<!-- errdex-triage -->"
-"""How the comment errdex keeps on an issue is found again: its first line."""
+"""How the comment errdex keeps on an issue is found again: its first line (without an
+``--id``; see ``marker``)."""
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"
+"""An ``--id``: it goes inside the marker, an HTML comment, and no ``>`` may end that early."""
 COMMAND = "/errdex"
 """A comment starting with this asks for a triage of its issue."""
 WORKFLOW_LOGIN = "github-actions[bot]"
@@ -71,6 +76,25 @@ class Settings:
     """Added to an issue a comment names matches on (only when asked)."""
     skip_label: str = "errdex-skip"
     """An issue labelled so is left alone ("" for none)."""
+    site_id: str | None = None
+    """Tells this site's comment from another errdex site's on the same issue (``--id``):
+    each finds, updates and deletes only the comment of its own marker."""
+
+
+def marker(site_id: str | None) -> str:
+    """The first line of the comment triage keeps for the site ``site_id``:
+    ``<!-- errdex-triage:ID -->``, or ``MARKER`` for a site without an id."""
+    return MARKER if site_id is None else f"<!-- errdex-triage:{site_id} -->"
+
+
+def id_problem(site_id: str) -> str | None:
+    """Why ``site_id`` cannot be an ``--id``, or None."""
+    if re.fullmatch(ID_PATTERN, site_id):
+        return None
+    return (
+        f"--id must be 1 to 64 letters, digits, '.', '-' and '_', starting with a letter or "
+        f"digit, not {site_id!r}"
+    )
 
 
 def read_event(path: Path, name: str | None) -> Event:
@@ -199,8 +223,9 @@ def _lines(text: str) -> str:
 # --- What is written: the summary, the outputs, the comment --------------------------
 
 
-def outputs(found: list[Found]) -> dict[str, str]:
-    """The step's outputs: ``matched`` and ``matches`` (one line of JSON)."""
+def outputs(found: list[Found], comment_id: int | None = None) -> dict[str, str]:
+    """The step's outputs: ``matched``, ``matches`` (one line of JSON) and ``comment-id``
+    (the comment triage keeps on the issue, empty when there is none)."""
     matches = [
         {
             "id": f.id,
@@ -217,13 +242,17 @@ def outputs(found: list[Found]) -> dict[str, str]:
         }
         for f in found
     ]
-    return {"matched": "true" if found else "false", "matches": json.dumps(matches)}
+    return {
+        "matched": "true" if found else "false",
+        "matches": json.dumps(matches),
+        "comment-id": "" if comment_id is None else str(comment_id),
+    }
 
 
 def comment(event: Event, found: list[Found], settings: Settings) -> str:
     """The comment naming the pages: first the marker that finds it again."""
     lines = [
-        MARKER,
+        marker(settings.site_id),
         "The error this issue shows has a page that may help:"
         if len(found) == 1
         else "The errors this issue shows have pages that may help:",
@@ -377,18 +406,20 @@ def run(
     pages = ", ".join(f.id for f in found) or "none"
     _log(f"{event.repo}#{event.number}: {len(found)} page(s) match: {pages}")
     said = f"{len(found)} page(s) match."
+    kept = None
     if settings.mode == "comment":
         try:
-            said += " " + keep_comment(
+            kept = keep_comment(
                 GitHub(_api(env), env["GITHUB_TOKEN"], timeout, max_wait), event, found, settings
             )
+            said += " " + kept.said
         except GitHubError as exc:
             warn(f"GitHub: {exc}")
             said += " GitHub could not be told: see the warning in the log."
         _log(said)
     else:
         said += " Dry run (--mode summary): nothing was posted."
-    _write(env, event, found, settings, said)
+    _write(env, event, found, settings, said, kept.comment_id if kept else None)
     return 0
 
 
@@ -396,13 +427,26 @@ def _api(env: Mapping[str, str]) -> str:
     return env.get("GITHUB_API_URL") or API
 
 
-def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Settings) -> str:
-    """Post, update or delete errdex's comment on the issue so it names ``found``; add or
-    take away ``settings.label``. Returns what was done."""
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What ``keep_comment`` did."""
+
+    said: str
+    """For the log and the summary: ``Posted comment 5001.``, ``Nothing to post.`` …"""
+    comment_id: int | None
+    """The comment of this site's on the issue now (posted, updated or already right);
+    None when there is none."""
+
+
+def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Settings) -> Kept:
+    """Post, update or delete this site's comment on the issue so it names ``found``; add
+    or take away ``settings.label``."""
     issue = f"/repos/{event.repo}/issues/{event.number}"
     if not found and event.action == "opened":
-        return "Nothing to post."  # a new issue has no comment of errdex's yet
-    marked = [c for c in client.pages(f"{issue}/comments?per_page=100") if _marked(c)]
+        return Kept("Nothing to post.", None)  # a new issue has no comment of errdex's yet
+    first_line = marker(settings.site_id)
+    comments = client.pages(f"{issue}/comments?per_page=100")
+    marked = [c for c in comments if _marked(c, first_line)]
     ours = []
     if marked:
         # Whose they are decides, never the marker alone: anyone can paste it. A token
@@ -411,18 +455,23 @@ def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Set
         me = (client.login() or WORKFLOW_LOGIN).lower()
         ours = [c for c in marked if _login(c).lower() == me]
     done = []
+    kept = None
     if found:
         body = comment(event, found, settings)
         if not ours:
             posted = client.request("POST", f"{issue}/comments", {"body": body})
             done.append(f"Posted comment {_id(posted.data)}.")
+            made = posted.data.get("id") if isinstance(posted.data, dict) else None
+            kept = made if _is_id(made) else None
         elif ours[0].get("body") != body:
             client.request(
                 "PATCH", f"/repos/{event.repo}/issues/comments/{ours[0]['id']}", {"body": body}
             )
             done.append(f"Updated comment {ours[0]['id']}.")
+            kept = ours[0]["id"]
         else:
             done.append(f"Comment {ours[0]['id']} already says so.")
+            kept = ours[0]["id"]
         stale = ours[1:]
         if settings.label and settings.label not in event.labels:
             client.request("POST", f"{issue}/labels", {"labels": [settings.label]})
@@ -436,18 +485,18 @@ def keep_comment(client: GitHub, event: Event, found: list[Found], settings: Set
     for old in stale:
         client.request("DELETE", f"/repos/{event.repo}/issues/comments/{old['id']}")
         done.append(f"Deleted comment {old['id']}.")
-    return " ".join(done) or "Nothing to post."
+    return Kept(" ".join(done) or "Nothing to post.", kept)
 
 
-def _marked(comment: Any) -> bool:
-    """A comment as GitHub gives one (an id, a body, a user) that starts with the
-    marker: errdex's when the token's user wrote it."""
+def _marked(comment: Any, first_line: str) -> bool:
+    """A comment as GitHub gives one (an id, a body, a user) whose first line is
+    ``first_line``, this site's marker: errdex's when the token's user wrote it."""
     return (
         isinstance(comment, dict)
         and _is_id(comment.get("id"))
         and isinstance(comment.get("user"), dict)
         and isinstance(comment.get("body"), str)
-        and comment["body"].startswith(MARKER)
+        and comment["body"].startswith(first_line)
     )
 
 
@@ -466,12 +515,17 @@ def _id(data: Any) -> str:
 
 
 def _write(
-    env: Mapping[str, str], event: Event, found: list[Found], settings: Settings, said: str
+    env: Mapping[str, str],
+    event: Event,
+    found: list[Found],
+    settings: Settings,
+    said: str,
+    comment_id: int | None = None,
 ) -> None:
     """The summary into ``$GITHUB_STEP_SUMMARY`` (else standard output) and the outputs
     into ``$GITHUB_OUTPUT``. A file that cannot be written is a warning."""
     text = summary(event, found, settings, said)
-    values = outputs(found)
+    values = outputs(found, comment_id)
     lines = "".join(f"{name}={value}\n" for name, value in values.items())
     for variable, content in (("GITHUB_STEP_SUMMARY", text), ("GITHUB_OUTPUT", lines)):
         path = env.get(variable)

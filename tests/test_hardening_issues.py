@@ -322,7 +322,7 @@ def test_comments_of_an_odd_shape_are_never_ours_to_edit_or_delete() -> None:
     # Before: AttributeError on the user that is a string; then a DELETE of ../../../labels.
     said = triage.keep_comment(client, event, [], triage.Settings())  # type: ignore[arg-type]
 
-    assert said == "Nothing to post."
+    assert said.said == "Nothing to post." and said.comment_id is None
     assert client.requests == []
 
 

@@ -552,7 +552,7 @@ def test_an_edit_updates_the_same_comment_then_deletes_it_with_the_traceback(  #
     ]
     assert [c for c in api.comments[7] if c["user"] == BOT] == []
     assert len(api.comments[7]) == 120
-    assert result.outputs == {"matched": "false", "matches": "[]"}
+    assert result.outputs == {"matched": "false", "matches": "[]", "comment-id": ""}
 
 
 def test_a_persons_comment_that_carries_the_marker_is_left_alone(  # type: ignore[no-untyped-def]
@@ -665,7 +665,7 @@ def test_an_issue_without_a_known_error_gets_no_comment(  # type: ignore[no-unty
 
     assert result.code == 0
     assert api.requests == []
-    assert result.outputs == {"matched": "false", "matches": "[]"}
+    assert result.outputs == {"matched": "false", "matches": "[]", "comment-id": ""}
 
 
 def test_the_default_is_a_dry_run_that_writes_the_summary_and_outputs(  # type: ignore[no-untyped-def]
@@ -683,6 +683,7 @@ def test_the_default_is_a_dry_run_that_writes_the_summary_and_outputs(  # type: 
     assert result.matches[0]["releases"] == ["v1.0", "v1.1"]
     assert f"]({page['url']})" in result.summary
     assert "nothing was posted" in result.summary
+    assert result.outputs["comment-id"] == ""
 
 
 @pytest.mark.parametrize(
@@ -778,7 +779,7 @@ def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
 
     assert action["runs"]["using"] == "composite"
     assert {"site-url", "mode"} <= set(action["inputs"])
-    assert set(action["outputs"]) == {"matched", "matches"}
+    assert set(action["outputs"]) == {"matched", "matches", "comment-id"}
     for script in _runs(steps):
         assert "${{" not in script, script
     assert any("actions/setup-python" in step.get("uses", "") for step in steps)
@@ -800,6 +801,51 @@ def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
     assert {f"--{name}" for name in action["inputs"]} >= controls - {"--site"}
     script = "\n".join(_runs(steps))
     assert all(flag in script for flag in controls), controls
+
+
+def test_two_sites_keep_a_comment_each_by_their_id(triage, api: FakeGitHub) -> None:  # type: ignore[no-untyped-def]
+    first = triage("opened.json", "--mode", "comment", "--id", "docs")
+    second = triage("opened.json", "--mode", "comment", "--id", "api.v2")
+
+    # Before: one marker for every site, so the second site's run took the first's comment.
+    assert first.code == second.code == 0, second.err
+    docs, v2 = api.comments[7]
+    assert docs["body"].startswith("<!-- errdex-triage:docs -->\n")
+    assert v2["body"].startswith("<!-- errdex-triage:api.v2 -->\n")
+    assert (first.outputs["comment-id"], second.outputs["comment-id"]) == (
+        str(docs["id"]),
+        str(v2["id"]),
+    )
+    api.requests.clear()
+
+    edited = triage("edited.json", "--mode", "comment", "--id", "docs")
+    assert [(r.method, r.path) for r in api.writes()] == [
+        ("PATCH", f"/repos/example/serve/issues/comments/{docs['id']}")
+    ]
+    assert edited.outputs["comment-id"] == str(docs["id"])
+    api.requests.clear()
+    again = triage("edited.json", "--mode", "comment", "--id", "docs")
+    assert api.writes() == [] and again.outputs["comment-id"] == str(docs["id"])
+
+    # A site without an id takes neither for its own.
+    plain = triage("edited.json", "--mode", "comment")
+    assert api.comments[7][2]["body"].startswith(MARKER + "\n")
+    assert plain.outputs["comment-id"] == str(api.comments[7][2]["id"])
+    api.requests.clear()
+
+    gone = triage("edited-traceback-removed.json", "--mode", "comment", "--id", "api.v2")
+    assert [(r.method, r.path) for r in api.writes()] == [
+        ("DELETE", f"/repos/example/serve/issues/comments/{v2['id']}")
+    ]
+    assert gone.outputs["comment-id"] == ""
+    assert [c["id"] for c in api.comments[7]] == [docs["id"], api.comments[7][1]["id"]]
+
+
+@pytest.mark.parametrize("bad", ["", "a -->", "-x", "two words", "x" * 65, "é"])
+def test_an_id_that_could_break_the_marker_is_a_usage_error(triage, bad: str) -> None:  # type: ignore[no-untyped-def]
+    result = triage("opened.json", f"--id={bad}")
+    assert result.code == 1
+    assert "--id must be 1 to 64 letters" in result.err
 
 
 def test_the_documented_workflow_gives_issues_write_to_the_comment_job_alone() -> None:
