@@ -13,7 +13,10 @@ import functools
 import http.server
 import json
 import re
+import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.parse
@@ -801,6 +804,252 @@ def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
     assert {f"--{name}" for name in action["inputs"]} >= controls - {"--site"}
     script = "\n".join(_runs(steps))
     assert all(flag in script for flag in controls), controls
+
+
+def test_setup_python_is_pinned_by_commit_and_leaves_the_jobs_python_alone() -> None:
+    text = (ROOT / "action.yml").read_text()
+    steps = yaml.safe_load(text)["runs"]["steps"]
+    (setup,) = [s for s in steps if s.get("uses", "").startswith("actions/setup-python@")]
+    # Before: @v5, a tag its owner can move to other code.
+    assert re.fullmatch(r"actions/setup-python@[0-9a-f]{40}", setup["uses"]), setup["uses"]
+    assert re.search(re.escape(setup["uses"]) + r" # v5\.\d+\.\d+\n", text)
+    assert setup["with"]["update-environment"] is False
+
+
+# --- The action's steps, run by bash as a runner runs them ---------------------------
+
+STUB_PYTHON = """\
+#!{python}
+# The Python setup-python gives, for the action's steps: each call is recorded; ``-m venv``
+# makes a virtual environment of this stub, ``-m pip`` installs nothing, and ``-m errdex``
+# runs the real errdex.
+import json, os, sys
+with open(os.environ["STUB_LOG"], "a") as log:
+    call = {{"python": sys.argv[0], "argv": sys.argv[1:], "env": dict(os.environ)}}
+    log.write(json.dumps(call) + "\\n")
+if sys.argv[1:3] == ["-m", "venv"]:
+    os.makedirs(os.path.join(sys.argv[3], "bin"))
+    os.symlink({stub!r}, os.path.join(sys.argv[3], "bin", "python"))
+elif sys.argv[1:3] == ["-m", "errdex"]:
+    os.execv({python!r}, [{python!r}, *sys.argv[1:]])
+"""
+FOREIGN = """\
+#!/bin/sh
+# The job's own {name}: the action must not run it.
+echo '{{"python": "{name}", "argv": [], "env": {{}}}}' >> "$STUB_LOG"
+exit 97
+"""
+WORKFLOW_TOKEN = "ghs_workflow-token"
+
+
+@dataclass
+class ActionRun:
+    setup: dict[str, str]
+    """What setup-python was given."""
+    calls: list[dict[str, Any]]
+    """Each run of a Python: ``python`` (its path), ``argv`` and ``env``."""
+    outputs: dict[str, str]
+    """The action's outputs."""
+    temp: Path
+    """$RUNNER_TEMP."""
+
+
+def _step_outputs(text: str) -> dict[str, str]:
+    """A $GITHUB_OUTPUT file: ``name=value`` lines and ``name<<DELIMITER`` blocks."""
+    found: dict[str, str] = {}
+    lines = iter(text.splitlines())
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, end = line.split("<<", 1)
+            found[name] = "\n".join(iter(lambda: next(lines), end))
+        elif line:
+            name, value = line.split("=", 1)
+            found[name] = value
+    return found
+
+
+def run_action(
+    tmp_path: Path, api: FakeGitHub, given: dict[str, str], event: str = "opened.json"
+) -> ActionRun:
+    """action.yml as a runner runs it: setup-python stands in as a stub Python, each
+    ``run:`` step is run by bash with its ``env:`` evaluated, and outputs flow through
+    $GITHUB_OUTPUT files. The job's own errdex, python and python3 are on PATH, as
+    stubs that fail."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    bin_dir, temp, work = tmp_path / "bin", tmp_path / "runner-temp", tmp_path / "work"
+    for folder in (bin_dir, temp, work):
+        folder.mkdir()
+    stub = tmp_path / "setup-python" / "bin" / "python3"
+    stub.parent.mkdir(parents=True)
+    stub.write_text(STUB_PYTHON.format(python=sys.executable, stub=str(stub)))
+    stub.chmod(0o755)
+    for name in ("errdex", "python", "python3"):
+        (bin_dir / name).write_text(FOREIGN.format(name=name))
+        (bin_dir / name).chmod(0o755)
+    log = tmp_path / "calls.jsonl"
+    log.touch()
+    base = {
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "RUNNER_TEMP": str(temp),
+        "GITHUB_EVENT_PATH": str(EVENTS / event),
+        "GITHUB_EVENT_NAME": "issues",
+        "GITHUB_API_URL": api.url,
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "STUB_LOG": str(log),
+    }
+    context = {
+        "github.action_path": str(ROOT),
+        "github.token": WORKFLOW_TOKEN,
+        "runner.temp": str(temp),
+    }
+    steps: dict[str, dict[str, str]] = {}
+    inputs: dict[str, str] = {}
+
+    def value(text: object) -> str:
+        if isinstance(text, bool):
+            return str(text).lower()
+
+        def one(found: re.Match[str]) -> str:
+            expression = found[1].strip()
+            if expression.startswith("inputs."):
+                return inputs[expression.removeprefix("inputs.")]
+            if expression.startswith("steps."):
+                step, outputs, name = expression.removeprefix("steps.").split(".", 2)
+                assert outputs == "outputs", expression
+                return steps[step].get(name, "")
+            return context[expression]
+
+        return re.sub(r"\$\{\{(.*?)\}\}", one, str(text))
+
+    for name, spec in action["inputs"].items():
+        assert name in given or not spec.get("required"), f"{name} is required"
+        inputs[name] = given[name] if name in given else value(spec.get("default", ""))
+    setup: dict[str, str] = {}
+    for number, step in enumerate(action["runs"]["steps"]):
+        if "uses" in step:
+            assert step["uses"].startswith("actions/setup-python@"), step["uses"]
+            setup = {name: value(v) for name, v in step.get("with", {}).items()}
+            outputs = {"python-path": str(stub), "python-version": setup["python-version"]}
+        else:
+            assert step["shell"] == "bash"
+            script, output = tmp_path / f"step-{number}.sh", tmp_path / f"output-{number}"
+            script.write_text(step["run"])
+            output.touch()
+            env = {name: value(v) for name, v in step.get("env", {}).items()}
+            bash = shutil.which("bash") or "bash"
+            done = subprocess.run(
+                # How a runner runs a step of shell: bash.
+                [bash, "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+                env={**base, **env, "GITHUB_OUTPUT": str(output)},
+                cwd=work,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert done.returncode == 0, (step.get("name"), done.stdout, done.stderr)
+            outputs = _step_outputs(output.read_text())
+        if "id" in step:
+            steps[step["id"]] = outputs
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    return ActionRun(
+        setup,
+        calls,
+        {name: value(spec["value"]) for name, spec in action["outputs"].items()},
+        temp,
+    )
+
+
+def test_the_action_passes_each_input_to_its_flag_and_keeps_its_sites_comment(  # type: ignore[no-untyped-def]
+    site: Built, api: FakeGitHub, tmp_path: Path
+) -> None:
+    given = {
+        "site-url": site.url,
+        "mode": "comment",
+        "min-confidence": "0.85",
+        "min-own-text": "12",
+        "limit": "2",
+        "any-exception": "true",
+        "label": "errdex-found",
+        "skip-label": "wontfix",
+        "max-wait": "7",
+        "id": "docs",
+        "python-version": "3.12",
+        "github-token": "ghs_from-input",
+    }
+    # Every input is given here: a new one is wired and tested, or this fails.
+    assert set(given) == set(yaml.safe_load((ROOT / "action.yml").read_text())["inputs"])
+
+    ran = run_action(tmp_path, api, given)
+
+    assert ran.setup == {"python-version": "3.12", "update-environment": "false"}
+    venv, pip, errdex = ran.calls  # and neither the job's errdex, nor its python
+    made = Path(venv["argv"][2])
+    assert venv["argv"][:2] == ["-m", "venv"] and made.parent == ran.temp
+    assert Path(pip["python"]) == made / "bin" / "python"
+    # The core package only, from the action's own checkout: no extra.
+    quiet = ("--quiet", "--disable-pip-version-check")
+    assert pip["argv"] == ["-m", "pip", "install", *quiet, str(ROOT)]
+    assert Path(errdex["python"]) == made / "bin" / "python"
+    assert errdex["argv"] == [
+        *("-m", "errdex", "triage"),
+        *("--event", str(EVENTS / "opened.json")),
+        *("--site", site.url),
+        *("--mode", "comment"),
+        *("--min-confidence", "0.85"),
+        *("--min-own-text", "12"),
+        *("--limit", "2"),
+        *("--skip-label", "wontfix"),
+        *("--max-wait", "7"),
+        *("--label", "errdex-found"),
+        "--any-exception",
+        *("--id", "docs"),
+    ]
+    assert errdex["env"]["GITHUB_TOKEN"] == "ghs_from-input"
+    # errdex ran for real: the comment carries this site's marker, and its id is an output.
+    (posted,) = api.comments[7]
+    assert posted["body"].startswith("<!-- errdex-triage:docs -->\n")
+    assert ran.outputs["comment-id"] == str(posted["id"])
+    assert ran.outputs["matched"] == "true"
+    assert json.loads(ran.outputs["matches"])[0]["id"] in posted["body"]
+    assert ("POST", "/repos/example/serve/issues/7/labels") in [
+        (r.method, r.path) for r in api.writes()
+    ]
+    assert api.requests[-1].headers["authorization"] == "Bearer ghs_from-input"
+
+
+def test_the_actions_defaults_are_a_dry_run_without_an_id(  # type: ignore[no-untyped-def]
+    site: Built, api: FakeGitHub, tmp_path: Path
+) -> None:
+    ran = run_action(tmp_path, api, {"site-url": site.url})
+
+    assert ran.setup == {"python-version": "3.11", "update-environment": "false"}
+    assert ran.calls[-1]["argv"] == [
+        *("-m", "errdex", "triage"),
+        *("--event", str(EVENTS / "opened.json")),
+        *("--site", site.url),
+        *("--mode", "summary"),
+        *("--min-confidence", "0.9"),
+        *("--min-own-text", "20"),
+        *("--limit", "3"),
+        *("--skip-label", "errdex-skip"),
+        *("--max-wait", "60"),
+    ]
+    assert ran.calls[-1]["env"]["GITHUB_TOKEN"] == WORKFLOW_TOKEN
+    assert api.requests == []
+    assert ran.outputs["matched"] == "true"
+    assert ran.outputs["comment-id"] == ""
+    assert "<!-- errdex-triage -->" in (tmp_path / "summary.md").read_text()
+
+
+def test_an_issues_text_never_reaches_the_actions_shell(  # type: ignore[no-untyped-def]
+    site: Built, api: FakeGitHub, tmp_path: Path
+) -> None:
+    sneaky = "$(touch pwned) `touch pwned` ; touch pwned"
+    ran = run_action(tmp_path, api, {"site-url": site.url, "label": sneaky, "id": ""})
+
+    assert ran.calls[-1]["argv"][-2:] == ["--label", sneaky]
+    assert not list(tmp_path.rglob("pwned"))
 
 
 def test_two_sites_keep_a_comment_each_by_their_id(triage, api: FakeGitHub) -> None:  # type: ignore[no-untyped-def]
