@@ -474,16 +474,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return review_command(ns)
         return _build(ns)
     except BuildError as exc:
-        report(exc.problems, ns)
-        errors = sum(p.severity is Severity.ERROR for p in exc.problems)
-        warned = len(exc.problems) - errors
-        strict = " (--strict: warnings count as errors)" if ns.strict and warned else ""
-        print(
-            f"errdex: stopped with {errors} error(s) and {warned} warning(s){strict}; "
-            "nothing was written",
-            file=sys.stderr,
-        )
+        _stopped(exc, ns)
         return 1
+
+
+def _stopped(exc: BuildError, ns: argparse.Namespace) -> None:
+    """Say why the input stopped the command: every problem, then how many."""
+    report(exc.problems, ns)
+    errors = sum(p.severity is Severity.ERROR for p in exc.problems)
+    warned = len(exc.problems) - errors
+    strict = " (--strict: warnings count as errors)" if ns.strict and warned else ""
+    print(
+        f"errdex: stopped with {errors} error(s) and {warned} warning(s){strict}; "
+        "nothing was written",
+        file=sys.stderr,
+    )
 
 
 def _one_name(folder: Path) -> Path:
@@ -1010,6 +1015,8 @@ def _release_name_problem(repo: str, name: str) -> str | None:
 
 
 def _lookup(ns: argparse.Namespace) -> int:
+    """Exit status: 0 a page matches, 1 none does, 2 a usage error, 3 the index, site or
+    records cannot be read (``lookup.FOUND`` …, docs/exit-codes.md)."""
     from . import lookup as finder
     from .search import PASTE_LIMIT
 
@@ -1017,7 +1024,7 @@ def _lookup(ns: argparse.Namespace) -> int:
         print(
             f"errdex: --timeout must be seconds above 0, up to 3600: {ns.timeout}", file=sys.stderr
         )
-        return 1
+        return finder.USAGE
     try:
         source = finder.choose(
             ns.site, ns.content, None if ns.no_cache else ns.cache, ns.timeout, ns.strict
@@ -1026,17 +1033,20 @@ def _lookup(ns: argparse.Namespace) -> int:
             return finder.batch(source, sys.stdin, sys.stdout, ns.limit)
     except finder.Unavailable as exc:
         print(f"errdex: {exc}", file=sys.stderr)
-        return 1
+        return finder.UNREADABLE
+    except BuildError as exc:  # the records read instead of an index do not load
+        _stopped(exc, ns)
+        return finder.UNREADABLE
     try:
         paste = sys.stdin.read() if ns.text == "-" else ns.text
     except UnicodeDecodeError:
         print("errdex: standard input is not UTF-8 text", file=sys.stderr)
-        return 1
+        return finder.USAGE
     try:
         extracted, document = finder.answer(source, paste, ns.limit)
     except finder.Unavailable as exc:
         print(f"errdex: {exc}", file=sys.stderr)
-        return 1
+        return finder.UNREADABLE
     if extracted.cut:
         print(
             f"errdex: the paste is longer than {PASTE_LIMIT:,} characters: "
@@ -1046,10 +1056,10 @@ def _lookup(ns: argparse.Namespace) -> int:
     matches = document["matches"]
     if ns.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
-        return 0 if matches else 1
+        return finder.FOUND if matches else finder.NOT_FOUND
     if not matches:
         print(f"No error in this index matches: {extracted.message[:200]!r}")
-        return 1
+        return finder.NOT_FOUND
     for rank, m in enumerate(matches, start=1):
         how = "whole message matches" if m["exact"] else f"partial match, score {m['score']:.2f}"
         print(f"{rank}. {m['exception']} · {m['repo']} · {how}")
@@ -1064,7 +1074,7 @@ def _lookup(ns: argparse.Namespace) -> int:
         if m["also"]:
             ids = [url.rstrip("/").rsplit("/", 1)[-1] for url in m["also"]]
             print(f"   also raised at {len(ids)} other place(s): " + ", ".join(ids))
-    return 0
+    return finder.FOUND
 
 
 def _triage(ns: argparse.Namespace) -> int:

@@ -41,6 +41,19 @@ RUN_TIMEOUTS = 3
 MARKER = ".errdex-site"
 """errdex.write.MARKER, without importing the writer: the file every build leaves."""
 
+# The exit statuses of ``errdex lookup`` (docs/exit-codes.md): a script tells "no page
+# explains this" from "the index could not be asked".
+FOUND = 0
+"""A page matches (with ``--batch``: every line was a lookup, each answered)."""
+NOT_FOUND = 1
+"""No page matches."""
+USAGE = 2
+"""The command was given wrong: a flag or value (argparse's own status), standard input
+that is not UTF-8 text, ``--batch`` lines that are not lookups."""
+UNREADABLE = 3
+"""The index, the site or the records cannot be read: missing, damaged, refused,
+unreachable or too slow."""
+
 
 class Unavailable(Exception):
     """The index cannot be read; the message says why, for the user."""
@@ -764,7 +777,7 @@ def _meanwhile(work: Callable[[], str | None]) -> Callable[[], str | None]:
 
 def batch(source: Source, lines: Iterable[str], out: TextIO, limit: int) -> int:
     """One JSON result a line for each ``{"id": ..., "text": ...}`` line; a line that is
-    not one gets ``{"id": ..., "error": ...}`` and makes the exit status 1."""
+    not one gets ``{"id": ..., "error": ...}`` and makes the exit status ``USAGE``."""
     bad = 0
     try:
         for number, line in enumerate(lines, start=1):
@@ -788,7 +801,7 @@ def batch(source: Source, lines: Iterable[str], out: TextIO, limit: int) -> int:
             out.flush()
     except UnicodeDecodeError:
         print("errdex: standard input is not UTF-8 text", file=sys.stderr)
-        return 1
+        return USAGE
     if bad:
         print(f"errdex: {bad} line(s) of standard input were not lookups", file=sys.stderr)
-    return 1 if bad else 0
+    return USAGE if bad else FOUND

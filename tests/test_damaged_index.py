@@ -1,6 +1,6 @@
 """A damaged or hostile search index: ``lookup`` answers, or says which file of the index
-is wrong and what is wrong in it, with exit status 1; never a traceback, and never a
-file read from outside the site.
+is wrong and what is wrong in it, with exit status 3 (the index cannot be read); never
+a traceback, and never a file read from outside the site.
 
 A small site is built once; each test damages one file of it, in a folder and served
 over HTTP, and puts the file back.
@@ -105,13 +105,12 @@ _FILE = r"(search/meta\.json|search/(words|records)/\d+\.json|api/errors/[0-9a-f
 
 
 def said_cleanly(site: Site, outcome: Outcome) -> bool:
-    """An answer, or one line that names the damaged file (or the one missing)."""
-    if outcome.code not in (0, 1):
-        return False
+    """An answer (exit status 0 or 1), or exit status 3 and one line that names the
+    damaged file (or the one missing)."""
     lines = [line for line in outcome.err.splitlines() if not line.startswith("errdex: note:")]
-    if not lines:
-        return True
-    if len(lines) > 1:
+    if outcome.code in (0, 1):
+        return not lines
+    if outcome.code != 3 or len(lines) != 1:
         return False
     where = f"({re.escape(str(site.out))}|{re.escape(site.url)}public/)"
     return any(
@@ -207,7 +206,7 @@ def test_a_damaged_field_is_named_with_its_file(
     with damaged(site, rel, edited(site, rel, edit)):
         outcomes = lookups(site)
     for outcome in outcomes:
-        assert outcome.code == 1 and said in outcome.err, outcome
+        assert outcome.code == 3 and said in outcome.err, outcome
         assert f": {rel} " in outcome.err, outcome
         assert outcome.err.endswith(": not a search index this errdex can read\n"), outcome
 
@@ -219,7 +218,7 @@ def test_json_nested_too_deeply_is_damage(site: Site, rel: str) -> None:
     with damaged(site, rel, deep):
         outcomes = lookups(site)
     for outcome in outcomes:
-        assert outcome.code == 1, outcome
+        assert outcome.code == 3, outcome
         assert f"{rel} is nested too deeply: not a search index" in outcome.err, outcome
 
 
@@ -228,7 +227,7 @@ def test_a_page_whose_title_is_not_text_is_damage(site: Site) -> None:
     for title in (None, ["a"], {"x": 1}, "\udc80"):
         with damaged(site, rel, edited(site, rel, _set("title", lambda _, t=title: t))):
             outcome = errdex("lookup", EXACT, "--site", str(site.out), "--json")
-        assert outcome.code == 1 and f'{rel} has no "title" text' in outcome.err, outcome
+        assert outcome.code == 3 and f'{rel} has no "title" text' in outcome.err, outcome
 
 
 # --- Ids: no file outside the site ----------------------------------------------------
@@ -269,7 +268,7 @@ def test_an_id_that_leads_out_of_the_site_is_refused_never_followed(
         for flags in ([], ["--json"]):
             outcome = errdex("lookup", EXACT, "--site", where, "--no-cache", *flags)
             assert "planted" not in outcome.out + outcome.err, outcome
-            assert outcome.code == 1, outcome
+            assert outcome.code == 3, outcome
             assert outcome.err == (
                 f"errdex: {where}: {ROWS} has no readable record {led_out}: its id "
                 f"'{OUT_OF_SITE}' is not a record id (16 lowercase hex digits): not a search "

@@ -7,6 +7,7 @@ import http.server
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -171,7 +172,7 @@ def test_batch_answers_each_line_and_names_the_bad_ones(  # type: ignore[no-unty
     ]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     result = run("lookup", "--batch", "--site", out)
-    assert result.code == 1
+    assert result.code == 2  # lines that are not lookups: a usage error, not "no match"
     answers = [json.loads(line) for line in result.out.splitlines()]
     assert [a["id"] for a in answers] == ["a", None, 7, ["x"]]
     assert answers[0]["matches"][0]["exact"] is True
@@ -184,18 +185,18 @@ def test_a_folder_that_holds_no_index_or_a_damaged_one_is_a_clear_error(  # type
     run, site: tuple[Path, Path], tmp_path: Path
 ) -> None:
     result = run("lookup", "x", "--site", tmp_path)
-    assert result.code == 1 and "not a site errdex built" in result.err
+    assert result.code == 3 and "not a site errdex built" in result.err
     broken = tmp_path / "broken"
     shutil.copytree(site[1], broken)
     (broken / "search" / "meta.json").write_text("{")
     result = run("lookup", "x", "--site", broken)
-    assert result.code == 1 and "meta.json is not JSON" in result.err
+    assert result.code == 3 and "meta.json is not JSON" in result.err
     shutil.copy(site[1] / "search" / "meta.json", broken / "search" / "meta.json")
     for shard in (broken / "search" / "words").iterdir():
         shard.write_text("[1, 2]")
     result = run("lookup", TRACEBACK, "--site", broken)
-    assert result.code == 1 and "not a word shard" in result.err
-    assert run("lookup", "x", "--site", broken, "--timeout", "0").code == 1
+    assert result.code == 3 and "not a word shard" in result.err
+    assert run("lookup", "x", "--site", broken, "--timeout", "0").code == 2
 
     # The record files meta.json names, and the rows in them (index version 3).
     shutil.rmtree(broken / "search")
@@ -209,14 +210,103 @@ def test_a_folder_that_holds_no_index_or_a_damaged_one_is_a_clear_error(  # type
     ):
         meta_path.write_text(json.dumps({**meta, "files": files}))
         result = run("lookup", TRACEBACK, "--site", broken)
-        assert result.code == 1 and said in result.err, (files, result.err)
+        assert result.code == 3 and said in result.err, (files, result.err)
         assert "Traceback" not in result.err
     meta_path.write_text(json.dumps(meta))
     for records in (broken / "search" / "records").iterdir():
         rows = json.loads(records.read_text())
         records.write_text(json.dumps([[row[0], row[1], -1, *row[3:]] for row in rows]))
     result = run("lookup", TRACEBACK, "--site", broken)
-    assert result.code == 1 and "has no readable record" in result.err, result.err
+    assert result.code == 3 and "has no readable record" in result.err, result.err
+
+
+# --- Exit statuses: a script tells "no page" from "no index" ---------------------------
+
+BROKEN_RECORD = "repo: example/project\nexception: ValueError\n"  # no message: E2xx
+
+
+def _not_utf8() -> io.TextIOWrapper:
+    return io.TextIOWrapper(io.BytesIO(b"ValueError: \xff\xfe bad"), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [
+        ("a match", lookup.FOUND),
+        ("a match, as JSON", lookup.FOUND),
+        ("a batch, every line a lookup", lookup.FOUND),
+        ("no match", lookup.NOT_FOUND),
+        ("no match, as JSON", lookup.NOT_FOUND),
+        ("a timeout of 0", lookup.USAGE),
+        ("standard input that is not UTF-8", lookup.USAGE),
+        ("a batch line that is not a lookup", lookup.USAGE),
+        ("a folder that holds no index", lookup.UNREADABLE),
+        ("a damaged index", lookup.UNREADABLE),
+        ("records that do not load", lookup.UNREADABLE),
+        ("no index and no content folder", lookup.UNREADABLE),
+    ],
+)
+def test_the_exit_status_tells_a_match_from_none_from_a_usage_error_from_no_index(  # type: ignore[no-untyped-def]
+    run,
+    site: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: str,
+    expected: int,
+) -> None:
+    _, out = site
+    broken = tmp_path / "broken"
+    shutil.copytree(out / "search", broken / "search")
+    (broken / "search" / "meta.json").write_text("{")
+    monkeypatch.chdir(tmp_path)  # no public/ and no content/ here
+    stdin = {
+        "standard input that is not UTF-8": _not_utf8(),
+        "a batch, every line a lookup": io.StringIO(batch_of([TRACEBACK, "nothing known"])),
+        "a batch line that is not a lookup": io.StringIO(batch_of([TRACEBACK]) + "{}\n"),
+    }.get(case, io.StringIO(""))
+    monkeypatch.setattr("sys.stdin", stdin)
+    argv = {
+        "a match": ["lookup", TRACEBACK, "--site", out],
+        "a match, as JSON": ["lookup", TRACEBACK, "--site", out, "--json"],
+        "a batch, every line a lookup": ["lookup", "--batch", "--site", out],
+        "no match": ["lookup", "No module named 'flash_attn'", "--site", out],
+        "no match, as JSON": ["lookup", "No module named 'flash_attn'", "--site", out, "--json"],
+        "a timeout of 0": ["lookup", TRACEBACK, "--site", out, "--timeout", "0"],
+        "standard input that is not UTF-8": ["lookup", "-", "--site", out],
+        "a batch line that is not a lookup": ["lookup", "--batch", "--site", out],
+        "a folder that holds no index": ["lookup", TRACEBACK, "--site", tmp_path],
+        "a damaged index": ["lookup", TRACEBACK, "--site", broken],
+        "records that do not load": [
+            "lookup",
+            TRACEBACK,
+            "--content",
+            make_content(tmp_path / "bad", {"r.yaml": BROKEN_RECORD}),
+        ],
+        "no index and no content folder": ["lookup", TRACEBACK],
+    }[case]
+
+    result = run(*argv)
+
+    # Before: 1 for no match and for an index that could not be read alike.
+    assert result.code == expected, (case, result.err)
+    assert "Traceback (most recent call last)" not in result.err
+
+
+def test_a_flag_lookup_does_not_know_is_usage_status_2() -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["lookup", "x", "--no-such-flag"])
+    assert exited.value.code == lookup.USAGE
+
+
+def test_the_exit_statuses_are_the_documented_ones() -> None:
+    text = (ROOT / "docs" / "exit-codes.md").read_text()
+    section = text.split("## errdex lookup", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| (\d) \| (.+) \|$", section, flags=re.MULTILINE))
+    assert rows.keys() == {"0", "1", "2", "3"}
+    assert rows[str(lookup.FOUND)].startswith("a page matches")
+    assert rows[str(lookup.NOT_FOUND)].startswith("no page matches")
+    assert rows[str(lookup.USAGE)].startswith("usage:")
+    assert rows[str(lookup.UNREADABLE)].startswith("the index, the site or the records cannot")
 
 
 # --- A published site over HTTP ------------------------------------------------------
@@ -303,7 +393,7 @@ def test_an_unreachable_site_is_a_clear_error(run, tmp_path: Path) -> None:  # t
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
     result = run("lookup", "x", "--site", f"http://127.0.0.1:{port}/", "--cache", tmp_path)
-    assert result.code == 1
+    assert result.code == 3
     assert result.err.startswith("errdex: cannot reach http://127.0.0.1:") and "Traceback" not in (
         result.err
     )
@@ -314,7 +404,7 @@ def test_a_site_that_is_not_errdex_gets_a_clear_error(  # type: ignore[no-untype
 ) -> None:
     host.root = tmp_path
     result = run("lookup", "x", "--site", url_of(host), "--cache", tmp_path / "c")
-    assert result.code == 1 and "answered 404" in result.err
+    assert result.code == 3 and "answered 404" in result.err
 
 
 def test_an_oversized_response_is_refused(  # type: ignore[no-untyped-def]
@@ -323,7 +413,7 @@ def test_an_oversized_response_is_refused(  # type: ignore[no-untyped-def]
     size = (site[1] / "search" / "meta.json").stat().st_size  # the first file read
     monkeypatch.setattr(lookup, "MAX_BYTES", size - 1)
     result = run("lookup", "x", "--site", url_of(host), "--cache", tmp_path)
-    assert result.code == 1 and f"larger than {size - 1:,} bytes: refused" in result.err
+    assert result.code == 3 and f"larger than {size - 1:,} bytes: refused" in result.err
     largest = max(p.stat().st_size for p in site[1].rglob("*.json"))
     monkeypatch.setattr(lookup, "MAX_BYTES", largest)
     result = run("lookup", TRACEBACK, "--site", url_of(host), "--cache", tmp_path)
@@ -335,7 +425,7 @@ def test_a_slow_site_times_out(run, host: Host, tmp_path: Path) -> None:  # type
     started = time.perf_counter()
     result = run("lookup", "x", "--site", url_of(host), "--timeout", "0.3", "--cache", tmp_path)
     took = time.perf_counter() - started
-    assert result.code == 1 and "did not answer within 0.3 s" in result.err
+    assert result.code == 3 and "did not answer within 0.3 s" in result.err
     assert took < host.delay, "the timeout was not honoured"
 
 
@@ -366,5 +456,5 @@ def test_a_host_that_answers_what_is_not_http_is_a_clear_error(  # type: ignore[
         result = run("lookup", "x", "--site", url, "--no-cache")
     finally:
         listener.close()
-    assert result.code == 1
+    assert result.code == 3
     assert result.err.startswith(f"errdex: cannot fetch {url}search/meta.json: "), result.err

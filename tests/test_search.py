@@ -288,7 +288,7 @@ def test_lookup_names_an_index_of_another_release(run, tmp_path: Path) -> None: 
     (tmp_path / "search").mkdir()
     (tmp_path / "search" / "meta.json").write_text('{"version": 1}')
     result = run("lookup", "x must be y", "--site", tmp_path)
-    assert result.code == 1
+    assert result.code == 3
     said = f"of another errdex release (version 1, this one reads {search.INDEX_VERSION})"
     assert said in result.err
     assert "Traceback" not in result.err

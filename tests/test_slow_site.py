@@ -97,7 +97,7 @@ def test_a_site_that_sends_a_byte_at_a_time_is_given_up_on_at_the_deadline(
 ) -> None:
     with trickling(what) as url:
         code, err, took = errdex("lookup", PASTE, "--site", url, "--timeout", "1", "--no-cache")
-    assert code == 1, err
+    assert code == 3, err
     assert err == f"errdex: {url}search/meta.json did not answer within 1 s\n"
     assert took < 8, f"--timeout 1 held lookup for {took:.1f} s"
 
@@ -116,11 +116,11 @@ def test_a_secure_site_is_held_to_the_same_deadline(tmp_path: Path) -> None:
     with trickling("body", context) as url:
         argv = ("lookup", PASTE, "--site", url, "--timeout", "1", "--no-cache")
         code, err, took = errdex(*argv, env={"SSL_CERT_FILE": str(cert)})
-        assert code == 1 and err == f"errdex: {url}search/meta.json did not answer within 1 s\n"
+        assert code == 3 and err == f"errdex: {url}search/meta.json did not answer within 1 s\n"
         assert took < 8, f"--timeout 1 held lookup for {took:.1f} s"
         # Without the certificate trusted, the site is refused: the context checks it.
         code, err, _ = errdex(*argv)
-        assert code == 1 and "CERTIFICATE_VERIFY_FAILED" in err, err
+        assert code == 3 and "CERTIFICATE_VERIFY_FAILED" in err, err
 
 
 class _Slow(http.server.SimpleHTTPRequestHandler):
@@ -186,7 +186,7 @@ def test_the_files_of_one_lookup_get_three_timeouts_in_all(site: Path) -> None:
     assert files >= 7, asked  # the head, a word shard, a record file, five pages
     with slow_host(site, 1.0) as (url, asked):
         code, err, took = errdex("lookup", paste, "--site", url, "--timeout", "2", "--no-cache")
-    assert code == 1, err
+    assert code == 3, err
     assert err.startswith(f"errdex: {url} did not answer within 6 s, the time all the files")
     assert len(asked) < files
     assert took < 12, f"--timeout 2 held lookup for {took:.1f} s"
