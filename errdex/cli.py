@@ -98,6 +98,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     content_options(cmd)
     cmd.add_argument("--out", type=_path, default=Path("public"), help="output to compare with")
+    cmd.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help="github: also each problem as a GitHub Actions annotation on standard output, "
+        "::error file=PATH,line=N::message (text)",
+    )
 
     cmd = commands.add_parser(
         "lookup",
@@ -1128,12 +1135,17 @@ def report(
     problems: list[Problem], ns: argparse.Namespace | None = None, base: str | None = None
 ) -> None:
     """Every problem as ``path:line: message [code]``, grouped by file, then where each
-    code is explained (on the site at ``base``, when the build knows it)."""
+    code is explained (on the site at ``base``, when the build knows it). With
+    ``--format github``, each is also an annotation on standard output."""
     from .codes import docs_url
+    from .problems import annotation
 
+    github = getattr(ns, "format", "text") == "github"
     for _path, group in groupby(sorted(problems), key=lambda p: p.path):
         for problem in group:
             print(problem, file=sys.stderr)
+            if github:
+                print(annotation(problem))
     used = sorted({p.code for p in problems if p.code})
     if used:
         if base is None:

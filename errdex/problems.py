@@ -34,6 +34,26 @@ class Problem:
         return f"{where}: {label}{self.message}{code}"
 
 
+def annotation(problem: Problem) -> str:
+    """``problem`` as a GitHub Actions workflow command, which GitHub shows on the file and
+    line: ``::error file=PATH,line=N::message [CODE]`` (``::warning`` for a warning), each
+    part escaped as GitHub reads it (actions/toolkit, ``command.ts``)."""
+    kind = "error" if problem.severity is Severity.ERROR else "warning"
+    where = [f"file={_property(problem.path)}"] if problem.path else []
+    if problem.line:
+        where.append(f"line={problem.line}")
+    code = f" [{problem.code}]" if problem.code else ""
+    return f"::{kind}{' ' if where else ''}{','.join(where)}::{_data(problem.message + code)}"
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
 class BuildError(Exception):
     """Raised to stop a command because the input has errors; carries all of them."""
 
