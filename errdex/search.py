@@ -5,13 +5,23 @@ writes, and here for ``python build.py lookup``. Every step is written to be por
 line for line: the shared vectors in tests/search/vectors.yaml check that both give
 the same answers, and the search benchmark compares them on thousands of pastes.
 
-1. ``readings``: what a paste may be about, most specific first (at most MAX_READINGS):
-   each ``Value error, …`` of a pydantic ValidationError, each ``message`` string of a
-   JSON or dict error body, then the ``Type: message`` of each traceback from the last
-   (wrappers such as ``See root cause above`` last), else the whole text and the text
-   after a log line's words (``Failed to load the model: …``); log prefixes, quotes and
-   ANSI colours dropped. ``extract`` is the first reading; lookup keeps the first
-   reading whose whole message matches a record, else the first with any match.
+1. ``readings``: what a paste may be about, most specific first (at most MAX_READINGS).
+   Every line that can be an error is a candidate, each message once: the last
+   MAX_BODIES ``Value error, …`` lines of a pydantic ValidationError and ``message``
+   strings of a JSON or dict error body; then, MAX_CANDIDATES at most, the ``Type:
+   message`` that ends each traceback, from the last; every ``Type: message`` anywhere
+   else, at a line's start or inside it (quoted in a sentence, in a list item, in a
+   table cell), from the paste's end; log lines at level ERROR that name no exception.
+   Each candidate is read several ways: the text within its quotes, its message with
+   the lines after it, its first line alone (what follows may be prose, an environment
+   dump, a table). Wrappers (``See root cause above``) come after every other
+   candidate; with no exception named, the whole text and the text after a log line's
+   words (``Failed to load the model: …``) are read too. Log prefixes (any mix of a
+   process tag, a level, a date and time and a ``file:line`` with or without brackets),
+   Ray's ``[repeated 6x across cluster]``, quotes and ANSI colours are dropped.
+   ``extract`` is the first reading; lookup keeps, of the first candidate whose reading
+   matches a record's whole message, its most specific such reading; else the first
+   reading with any match.
 2. ``normalize``: lowercase, quotes and backticks dropped, whitespace collapsed; each
    character remembers where it came from, so values are cut from the user's own text.
 3. Candidates: records sharing a rare word with the paste (an inverted index, split
@@ -34,7 +44,7 @@ import sys
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from .history import old_wordings
 from .model import SEARCH_MESSAGE_LIMIT, Record, SiteConfig, parse_template
@@ -50,6 +60,7 @@ from .pickled import as_tuple
 # thousand prefixes off one line never copies the rest of it a thousand times.
 _W = "[A-Za-z0-9_]"
 _LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_NAME = rf"(?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure)"
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
     # Prefixes on every line of a process's output, tracebacks included.
@@ -63,7 +74,8 @@ PATTERNS: dict[str, Any] = {
         # syslog and journald: "Aug 14 12:00:37 host unit[123]: "
         rf"[ \t]*[A-Z][a-z]{{2}} +[0-9]{{1,2}} [0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}} [^ \t\n]+ "
         rf"(?:{_W}|[.@-])+(?:\[[0-9]+\])?: ?",
-        rf"[ \t]*\[(?:{_W}|[./\\-])+:[0-9]+\] ?",
+        # A location, "[core.py:700] ", and as older releases wrote it, "engine.py:157] "
+        rf"[ \t]*\[?(?:{_W}|[./\\-])+:[0-9]+\] ?",
         r"[ \t]*E {2,}",
         # Markdown quotes: "> "
         r"[ \t]*> ?",
@@ -79,33 +91,56 @@ PATTERNS: dict[str, Any] = {
         rf"[ \t]*(?:- )?(?:{_W}|\.)+ - {_LEVELS} - ",
         rf"[ \t]*{_LEVELS}:(?:{_W}|\.)*:",
         rf"[ \t]*\| (?:{_LEVELS}|SUCCESS|TRACE) *\| [^ \t\n|]+ - ",
+        # A Python file and line with no brackets: "engine.py:157 ", a warning's "x.py:12: "
+        rf"[ \t]*(?:{_W}|[./\\-])*{_W}\.py:[0-9]+:? ",
     ],
-    # "Type: message" where Type looks like an exception, anywhere in a paste...
-    "exception": (
-        rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault"
-        r"|Failure))(?:: ?([^\n]*))?$"
-    ),
+    # A level among a record's prefixes that says the line is an error.
+    "error_level": r"(?:^|[^A-Za-z_])(?:ERROR|CRITICAL|FATAL)(?:[^A-Za-z_]|$)",
+    # Ray's note at the end of a line it printed for several workers at once.
+    "repeated": r"\[repeated [0-9]+x across cluster\]",
+    # "Type: message" where Type looks like an exception, a line of its own...
+    "exception": rf"^({_NAME})(?:: ?([^\n]*))?$",
+    # ...or inside a line, after a blank, a quote or any mark that is not part of a name.
+    "inline": rf"(^|[^A-Za-z0-9_.])({_NAME}):[ \t]+(?=[^ \t])",
     # ...and any dotted name right after a traceback's frames.
     "after_frames": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:: ?([^\n]*))?$",
+    # The mark that closes the quote an inline exception opens with.
+    "quotes": {
+        '"': '"',
+        "'": "'",
+        "`": "`",
+        "*": "*",
+        "(": ")",
+        "|": "|",
+        "\u201c": "\u201d",
+        "\u2018": "\u2019",
+    },
     # A pydantic ValidationError's line for an error a validator raised.
     "pydantic": r"^(Value error|Assertion failed), ([^\n]*)$",
     # The string a JSON or dict error body gives as its message.
     "body": r"([\"'])(?:message|detail|error)\1: ?([\"'])",
     # That string as the repr of an exception: "ValueError('...')".
     "repr": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning))\(([\"'])",
-    # An exception that only wraps one above it: it is read last.
+    # An exception that only wraps one above it ("See root cause above", "please check the
+    # stack trace above", "the error above"): it is read last. Not "is above the limit".
     "wrapper": (
-        r"(?:^|[^A-Za-z0-9_])above(?:[^A-Za-z0-9_]|$)|^SystemExit|RayTaskError"
-        r"|_RemoteTraceback|ProcessRaisedException"
+        r"(?:^|[^A-Za-z0-9_])(?:(?:[Ss]ee|[Cc]heck)[^A-Za-z0-9_](?:[^.\n]{0,60}[^A-Za-z0-9_])?"
+        r"(?:above|root cause)|(?:[Ee]rror|[Tt]race(?:back)?|[Ee]xception|[Cc]ause)s? \(?above)"
+        r"(?:[^A-Za-z0-9_]|$)|^SystemExit|RayTaskError|_RemoteTraceback|ProcessRaisedException"
     ),
-    # Lines that end a message: Markdown fences, <details>, pydantic's link.
-    "stop": r"^(?:```|~~~|\"\"\"|</?details|<summary|For further information visit )",
+    # Lines that end a message: Markdown fences, <details>, headings and tables, pydantic's
+    # link.
+    "stop": r"^(?:```|~~~|\"\"\"|</?details|<summary|#{1,6} |\||For further information visit )",
 }
 _ANSI = re.compile(PATTERNS["ansi"])
 _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
 _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
 _PREFIXES = [*_TAGS, *_RECORD_STARTS]
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
+_INLINE = re.compile(PATTERNS["inline"])
+_QUOTES: dict[str, str] = PATTERNS["quotes"]
+_ERROR_LEVEL = re.compile(PATTERNS["error_level"])
+_REPEATED = re.compile(PATTERNS["repeated"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
 _PYDANTIC = re.compile(PATTERNS["pydantic"])
 _BODY = re.compile(PATTERNS["body"])
@@ -129,10 +164,14 @@ is): a bot may hand ``lookup`` a whole log, and a link may carry any ``?q=``. A 
 paste is cut, and the answer says so."""
 MAX_MESSAGE = SEARCH_MESSAGE_LIMIT
 """The same cut, by the name it had before templates were cut too."""
-MAX_READINGS = 8
-"""Readings of one paste that lookup tries, at most."""
-MAX_BODIES = MAX_READINGS // 2
-"""Of them, readings of pydantic error lines and error bodies, at most: the last ones."""
+MAX_CANDIDATES = 16
+"""Errors of one paste that are read, at most (each message once): a log of a thousand
+lines that each name an error is read from its end."""
+MAX_READINGS = 32
+"""Readings of one paste that lookup tries, at most: a candidate is read up to four ways."""
+MAX_BODIES = 4
+"""Pydantic error lines and error bodies that are read, at most (the last ones), besides
+the MAX_CANDIDATES errors."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +188,30 @@ class Extracted:
     (the paste's whole text)."""
     line_text: str | None = field(default=None, compare=False)
     """That line, without log prefixes and surrounding blanks."""
+    candidate: int = field(default=0, compare=False)
+    """Which error of the paste this is a reading of, numbered from 0: the readings of one
+    error (within its quotes, with the lines after it, its first line alone) share it."""
+    wrapper: bool = field(default=False, compare=False)
+    """The error only wraps one above it (``See root cause above``): a report names it
+    only when no other error of the paste matches."""
 
 
-def strip_prefixes(line: str) -> tuple[str, bool]:
-    """A log line without timestamps, levels, locations and process tags (indentation kept),
-    and whether it starts a new log record."""
-    starts_record = False
+class Stripped(NamedTuple):
+    """A line of a paste without its log prefixes (``strip_prefixes``): a tuple, as a paste
+    of a megabyte has a hundred thousand of them."""
+
+    text: str
+    """The line without prefixes and trailing blanks (indentation kept)."""
+    starts_record: bool
+    """A prefix starts a new log record (a timestamp, a level)."""
+    error: bool = False
+    """A prefix names the level ERROR, CRITICAL or FATAL."""
+
+
+def strip_prefixes(line: str) -> Stripped:
+    """A log line without timestamps, levels, locations and process tags (indentation
+    kept), and without Ray's ``[repeated 6x across cluster]`` at its end."""
+    starts_record = error = False
     start = 0
     changed = True
     while changed:
@@ -162,11 +219,18 @@ def strip_prefixes(line: str) -> tuple[str, bool]:
         for prefix in _PREFIXES:
             found = prefix.match(line, start)
             if found and found.end() > start:
+                if prefix in _RECORD_STARTS:
+                    starts_record = True
+                    error = error or _ERROR_LEVEL.search(found.group()) is not None
                 start = found.end()
-                starts_record = starts_record or prefix in _RECORD_STARTS
                 changed = True
                 break
-    return line[start:].rstrip(BLANK), starts_record
+    text = line[start:].rstrip(BLANK)
+    at = text.rfind("[")
+    repeated = _REPEATED.match(text, at) if at >= 0 else None
+    if repeated and repeated.end() == len(text):
+        text = text[:at].rstrip(BLANK)
+    return Stripped(text, starts_record, error)
 
 
 def extract(paste: str) -> Extracted:
@@ -184,13 +248,23 @@ def readings(paste: str) -> list[Extracted]:
         skipped = breaks - (head[-1:] == "\r" and paste[:1] == "\n")
     text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
     stripped = [strip_prefixes(line) for line in text.split("\n")]
-    lines = [line for line, _ in stripped]
+    lines = [line.text for line in stripped]
     out: list[Extracted] = []
     wrappers: list[Extracted] = []
+    candidates = itertools.count()
 
-    def add(exception: str | None, message: str, index: int | None, wrapper: bool = False) -> None:
-        at = (None, None) if index is None else (skipped + index, lines[index].strip(BLANK))
-        reading = Extracted(exception, message[:SEARCH_MESSAGE_LIMIT], cut, *at)
+    def add(exception: str | None, message: str, index: int | None) -> None:
+        """A candidate of its own, read as ``message``."""
+        more(exception, message, index, False, next(candidates))
+
+    def more(
+        exception: str | None, message: str, index: int | None, wrapper: bool, candidate: int
+    ) -> None:
+        """A reading of ``candidate``, unless the paste has it already."""
+        at = None if index is None else skipped + index
+        shown = None if index is None else lines[index].strip(BLANK)
+        kept = message[:SEARCH_MESSAGE_LIMIT]
+        reading = Extracted(exception, kept, cut, at, shown, candidate, wrapper)
         if reading not in out and reading not in wrappers:
             (wrappers if wrapper else out).append(reading)
 
@@ -213,25 +287,51 @@ def readings(paste: str) -> list[Extracted]:
             string = _unquoted(lines[index], body.end(), body.group(2))
             if string is not None:
                 add(*_unrepr(string[0]), index)
-    tracebacks = [i for i, line in enumerate(lines) if line.strip(BLANK).startswith(_TRACEBACK)]
+    # Every error a line names: the lines that end tracebacks first, from the last, then
+    # every other line from the paste's end; the innermost error of a line first.
+    ends = _traceback_ends(lines)
+    ending = set(ends)
+    order = itertools.chain(
+        reversed(ends), (i for i in range(len(lines) - 1, -1, -1) if i not in ending)
+    )
+    seen: set[tuple[str | None, str]] = set()
     named: set[int] = set()
-    for start in reversed(tracebacks[-MAX_READINGS:]):
-        index = start + 1
-        while index < len(lines) and (not lines[index] or lines[index][0] in " \t^~"):
-            index += 1
-        match = _ANY_EXCEPTION_LINE.match(lines[index]) if index < len(lines) else None
-        if match:
-            named.add(index)
-            message = _message(stripped, index, match.group(2) or "")
-            add(match.group(1), message, index, _WRAPPER.search(lines[index]) is not None)
-    for index in range(len(lines) - 1, -1, -1):
-        match = _EXCEPTION_LINE.match(lines[index].strip(BLANK))
-        if match:
-            if index not in named:
-                named.add(index)
-                message = _message(stripped, index, match.group(2) or "")
-                add(match.group(1), message, index, _WRAPPER.search(lines[index]) is not None)
+    for index in order:
+        if len(seen) >= MAX_CANDIDATES:
             break
+        line = lines[index].strip(BLANK)
+        for exception, at, opener in reversed(_errors_in(line, index in ending)):
+            named.add(index)
+            key = (exception, line[at : at + SEARCH_MESSAGE_LIMIT])
+            if key in seen or len(seen) >= MAX_CANDIDATES:
+                continue
+            seen.add(key)
+            first = line[at:]
+            quoted = _quoted(first, opener)
+            own = quoted[0] if quoted else first
+            wrapper = _WRAPPER.search(f"{exception}: {own}") is not None
+            number = next(candidates)
+            for message in (*quoted, _message(stripped, index, first), first):
+                more(exception, message, index, wrapper, number)
+            inner = _inner(own) if wrapper else None
+            if inner:  # "Worker failed with error '<the cause>', please check … above"
+                add(None, inner, index)
+    # Log lines at level ERROR that name no exception: "ERROR … Error in the engine: …"
+    for index in range(len(lines) - 1, -1, -1):
+        if len(seen) >= MAX_CANDIDATES:
+            break
+        line = lines[index].strip(BLANK)
+        if not stripped[index].error or index in named or not line:
+            continue
+        if (None, line[:SEARCH_MESSAGE_LIMIT]) in seen or line.startswith(_TRACEBACK):
+            continue
+        seen.add((None, line[:SEARCH_MESSAGE_LIMIT]))
+        number = next(candidates)
+        colon = line.find(": ")
+        after = line[colon + 2 :] if colon >= 0 else ""
+        for message in (_message(stripped, index, line), line, after):
+            if message:
+                more(None, message, index, False, number)
     out += wrappers
     if not named:
         message = " ".join(line.strip(BLANK) for line in lines if line.strip(BLANK))
@@ -246,15 +346,80 @@ def readings(paste: str) -> list[Extracted]:
     return out[:MAX_READINGS]
 
 
-def _message(stripped: Sequence[tuple[str, bool]], index: int, first: str) -> str:
-    """The message that starts on line ``index`` with ``first``: with the lines after it,
-    up to a blank line, a new log record, a traceback or a fence."""
-    parts = [first]
-    for line, starts_record in stripped[index + 1 :]:
-        line = line.strip(BLANK)
-        if not line or starts_record or line.startswith((*_CHAIN_MARKERS, _TRACEBACK)):
+def _traceback_ends(lines: Sequence[str]) -> list[int]:
+    """The line after each traceback's frames that names what it raised, in order. A
+    traceback whose header sits within the frames of one before it (indented) ends where
+    that one does: each line is looked at once."""
+    ends: list[int] = []
+    reached = -1
+    for start, line in enumerate(lines):
+        if start < reached or not line.strip(BLANK).startswith(_TRACEBACK):
+            continue
+        index = start + 1
+        while index < len(lines) and (not lines[index] or lines[index][0] in " \t^~"):
+            index += 1
+        reached = index
+        if index < len(lines) and _ANY_EXCEPTION_LINE.match(lines[index]):
+            ends.append(index)
+    return ends
+
+
+def _errors_in(text: str, ends_traceback: bool) -> list[tuple[str, int, str]]:
+    """The errors a line (without its surrounding blanks) names, in order: each exception's
+    name, where its message starts on the line, and the mark before the name (blanks
+    aside) that may open a quote around it: ``"``, a backtick, a table's ``|`` ("" for
+    none). The line that ends a traceback names what it raised first, whatever its name;
+    at most MAX_CANDIDATES errors, the last ones."""
+    found: deque[tuple[str, int, str]] = deque(maxlen=MAX_CANDIDATES)
+    position = 0
+    whole = (_ANY_EXCEPTION_LINE if ends_traceback else _EXCEPTION_LINE).match(text)
+    if whole:
+        found.append((whole.group(1), whole.start(2) if whole.group(2) else len(text), ""))
+        position = whole.end(1)
+    while True:
+        inline = _INLINE.search(text, position)
+        if not inline:
             break
-        if _STOP.match(line):
+        before = inline.start(2) - 1
+        while before >= 0 and text[before] in " \t":  # each run of blanks is walked once
+            before -= 1
+        found.append((inline.group(2), inline.end(), text[before] if before >= 0 else ""))
+        position = inline.end(2) + 1
+    return list(found)
+
+
+def _quoted(first: str, opener: str) -> list[str]:
+    """The message of an error quoted in a sentence (``"ValueError: …" when I …``): up to
+    the mark that closes the quote, the next one and the last one on the line."""
+    closer = _QUOTES.get(opener)
+    if closer is None:
+        return []
+    near, far = first.find(closer), first.rfind(closer)
+    return [first[:end] for end in dict.fromkeys((near, far)) if end > 0]
+
+
+def _inner(message: str) -> str | None:
+    """The words a wrapper quotes (``Worker failed with error '…', please check …``): from
+    its first quote mark to the last of the same kind, when they hold more than a name."""
+    marks = [at for at in (message.find("'"), message.find('"')) if at >= 0]
+    if not marks:
+        return None
+    start = min(marks)
+    end = message.rfind(message[start])
+    inner = message[start + 1 : end].strip(BLANK)
+    return inner if end > start and " " in inner else None
+
+
+def _message(stripped: Sequence[Stripped], index: int, first: str) -> str:
+    """The message that starts on line ``index`` with ``first``: with the lines after it,
+    up to a blank line, a new log record, a traceback, a fence, a Markdown heading or
+    table, or a line that starts with an exception."""
+    parts = [first]
+    for after in stripped[index + 1 :]:
+        line = after.text.strip(BLANK)
+        if not line or after.starts_record or line.startswith((*_CHAIN_MARKERS, _TRACEBACK)):
+            break
+        if _STOP.match(line) or _EXCEPTION_LINE.match(line):
             break
         parts.append(line)
     return " ".join(part for part in parts if part)
@@ -671,6 +836,7 @@ class Index:
                     "paste_limit": PASTE_LIMIT,
                     "max_readings": MAX_READINGS,
                     "max_bodies": MAX_BODIES,
+                    "max_candidates": MAX_CANDIDATES,
                     "quick_requests": QUICK_REQUESTS,
                     "prefix": PREFIX,
                     "rarity_scale": RARITY_SCALE,
@@ -1090,17 +1256,26 @@ def lookup(index: Searchable, paste: str, limit: int = 5) -> list[Match]:
 
 
 def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list[Match]]:
-    """The reading of a paste that matched and its matches: the first reading whose whole
-    message matches a record, else the first with any match, else the first and none."""
+    """The reading of a paste that matched and its matches: of the first candidate with a
+    reading whose whole message matches a record, its most specific such reading (its
+    first line alone, not its message with the prose after it that a placeholder took
+    in); else the first reading with any match; else the first reading and none."""
     every = readings(paste)
-    chosen: tuple[Extracted, list[Match]] | None = None
+    chosen: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
+    whole: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
     for extracted in every:
+        if whole is not None and extracted.candidate != whole[0].candidate:
+            break
         ranked = _ranked(index, extracted)
         if ranked and ranked[0][0][0] == 2:
-            return extracted, _grouped([match for _, match in ranked], limit)
-        if ranked and chosen is None:
-            chosen = (extracted, _grouped([match for _, match in ranked], limit))
-    return chosen or (every[0], [])
+            if whole is None or ranked[0][0] > whole[1][0][0]:
+                whole = (extracted, ranked)
+        elif ranked and chosen is None:
+            chosen = (extracted, ranked)
+    best = whole or chosen
+    if best is None:
+        return every[0], []
+    return best[0], _grouped([match for _, match in best[1]], limit)
 
 
 def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, ...], Match]]:

@@ -49,6 +49,11 @@
           prefixes: p.tags.concat(p.starts).map(function (s) { return new RegExp(s, "y"); }),
           tags: p.tags.length,
           exception: new RegExp(p.exception),
+          // Global: searched from a position, as Python's search(line, pos).
+          inline: new RegExp(p.inline, "g"),
+          quotes: p.quotes,
+          errorLevel: new RegExp(p.error_level),
+          repeated: new RegExp(p.repeated, "y"),
           afterFrames: new RegExp(p.after_frames),
           pydantic: new RegExp(p.pydantic),
           body: new RegExp(p.body),
@@ -69,8 +74,10 @@
   }
 
   // --- 1. Extracting the message. ---
+  // Python's strip_prefixes: [the line without prefixes, starts a record, level ERROR].
   function stripPrefixes(line) {
     var startsRecord = false;
+    var error = false;
     var start = 0;
     var changed = true;
     while (changed) {
@@ -78,15 +85,25 @@
       for (var i = 0; i < patterns.prefixes.length; i++) {
         var prefix = patterns.prefixes[i];
         prefix.lastIndex = start;
-        if (prefix.exec(line) && prefix.lastIndex > start) {
+        var found = prefix.exec(line);
+        if (found && prefix.lastIndex > start) {
+          if (i >= patterns.tags) {
+            startsRecord = true;
+            error = error || patterns.errorLevel.test(found[0]);
+          }
           start = prefix.lastIndex;
-          startsRecord = startsRecord || i >= patterns.tags;
           changed = true;
           break;
         }
       }
     }
-    return [strip(line.slice(start), BLANK, true), startsRecord];
+    var text = strip(line.slice(start), BLANK, true);
+    var at = text.lastIndexOf("[");
+    patterns.repeated.lastIndex = Math.max(at, 0);
+    if (at >= 0 && patterns.repeated.exec(text) && patterns.repeated.lastIndex === text.length) {
+      text = strip(text.slice(0, at), BLANK, true);
+    }
+    return [text, startsRecord, error];
   }
 
   var BLANK = " \t\r\f\v";
@@ -116,7 +133,7 @@
   function readings(paste) {
     var p = M.params;
     var limit = p.search_message_limit;
-    var most = p.max_readings;
+    var most = p.max_candidates;
     // Python's paste[-paste_limit:] in code points. They fill at least half the UTF-16
     // units, so the last 2 x paste_limit units hold them: no work on the rest.
     var chars = Array.from(paste.slice(-2 * p.paste_limit));
@@ -127,11 +144,15 @@
     var lines = stripped.map(function (s) { return s[0]; });
     var out = [];
     var wrappers = [];
-    function add(exception, message, index, wrapper) {
-      var r = { exception: exception, message: Array.from(message).slice(0, limit).join(""), cut: cut };
+    var count = 0;
+    // The first `limit` code points (of at most 2 x limit units).
+    function head(text) { return Array.from(text.slice(0, 2 * limit)).slice(0, limit).join(""); }
+    function more(exception, message, candidate, wrapper) {
+      var r = { exception: exception, message: head(message), cut: cut, candidate: candidate };
       var same = function (o) { return o.exception === r.exception && o.message === r.message; };
       if (!out.some(same) && !wrappers.some(same)) { (wrapper ? wrappers : out).push(r); }
     }
+    function add(exception, message) { more(exception, message, count++, false); }
     // The last few pydantic error lines and error bodies: a log of JSON lines above a
     // traceback leaves the traceback its readings; each kept line's message is read once.
     var saidAt = [];
@@ -148,55 +169,134 @@
       if (at[1]) {
         var msg = collect(stripped, index, at[1][2]);
         var kept = msg.lastIndexOf(" [type=");
-        add(PYDANTIC[at[1][1]], kept >= 0 ? msg.slice(0, kept) : msg, index);
+        add(PYDANTIC[at[1][1]], kept >= 0 ? msg.slice(0, kept) : msg);
       } else {
         var string = unquoted(lines[index], at[2].index + at[2][0].length, at[2][2]);
-        if (string) { var u = unrepr(string[0]); add(u[0], u[1], index); }
+        if (string) { var u = unrepr(string[0]); add(u[0], u[1]); }
       }
     });
-    var tracebacks = [];
-    lines.forEach(function (line, k) { if (blank(line).startsWith(TRACEBACK)) { tracebacks.push(k); } });
+    // Every error a line names: the lines that end tracebacks first, from the last, then
+    // every other line from the paste's end; the innermost error of a line first.
+    var ends = tracebackEnds(lines);
+    var ending = new Set(ends);
+    var order = ends.slice().reverse();
+    for (var k = lines.length - 1; k >= 0; k--) { if (!ending.has(k)) { order.push(k); } }
+    var seen = new Set();
     var named = new Set();
-    tracebacks.slice(-most).reverse().forEach(function (start) {
-      var index = start + 1;
-      while (index < lines.length && (!lines[index] || " \t^~".indexOf(lines[index][0]) >= 0)) {
-        index += 1;
-      }
-      var m = index < lines.length && patterns.afterFrames.exec(lines[index]);
-      if (m) {
+    for (var o = 0; o < order.length && seen.size < most; o++) {
+      var index = order[o];
+      var line = blank(lines[index]);
+      var found = errorsIn(line, ending.has(index), most);
+      for (var f = found.length - 1; f >= 0; f--) {
+        var exception = found[f][0];
+        var start = found[f][1];
         named.add(index);
-        add(m[1], collect(stripped, index, m[2] || ""), index, patterns.wrapper.test(lines[index]));
+        var key = JSON.stringify([exception, head(line.slice(start))]);
+        if (seen.has(key) || seen.size >= most) { continue; }
+        seen.add(key);
+        var first = line.slice(start);
+        var quoted = quotedIn(first, found[f][2]);
+        var own = quoted.length ? quoted[0] : first;
+        var wrapper = patterns.wrapper.test(exception + ": " + own);
+        var number = count++;
+        quoted.concat([collect(stripped, index, first), first]).forEach(function (message) {
+          more(exception, message, number, wrapper);
+        });
+        var inner = wrapper ? innerOf(own) : null;
+        if (inner) { add(null, inner); }
       }
-    });
-    for (var k = lines.length - 1; k >= 0; k--) {
-      var e = patterns.exception.exec(blank(lines[k]));
-      if (e) {
-        if (!named.has(k)) {
-          named.add(k);
-          add(e[1], collect(stripped, k, e[2] || ""), k, patterns.wrapper.test(lines[k]));
-        }
-        break;
-      }
+    }
+    // Log lines at level ERROR that name no exception.
+    for (var e = lines.length - 1; e >= 0 && seen.size < most; e--) {
+      var said2 = blank(lines[e]);
+      if (!stripped[e][2] || named.has(e) || !said2) { continue; }
+      var key2 = JSON.stringify([null, head(said2)]);
+      if (seen.has(key2) || said2.startsWith(TRACEBACK)) { continue; }
+      seen.add(key2);
+      var number2 = count++;
+      var colon2 = said2.indexOf(": ");
+      [collect(stripped, e, said2), said2, colon2 >= 0 ? said2.slice(colon2 + 2) : ""]
+        .forEach(function (message) { if (message) { more(null, message, number2, false); } });
     }
     out = out.concat(wrappers);
     if (!named.size) {
-      add(null, lines.map(blank).filter(Boolean).join(" "), null);
+      add(null, lines.map(blank).filter(Boolean).join(" "));
       // A log line's words before its message: "Failed to load the model: <message>".
       var last = lines.length - 1;
       while (last > 0 && !blank(lines[last])) { last--; }
       var colon = lines[last].indexOf(": ");
-      if (colon >= 0) { add(null, blank(lines[last].slice(colon + 2)), last); }
+      if (colon >= 0) { add(null, blank(lines[last].slice(colon + 2))); }
     }
-    return out.slice(0, most);
+    return out.slice(0, p.max_readings);
   }
 
-  // Python's _message: the lines after `index` up to a blank, a record, a traceback, a fence.
+  // Python's _traceback_ends: the line after each traceback's frames; each line seen once.
+  function tracebackEnds(lines) {
+    var ends = [];
+    var reached = -1;
+    lines.forEach(function (line, start) {
+      if (start < reached || !blank(line).startsWith(TRACEBACK)) { return; }
+      var index = start + 1;
+      while (index < lines.length && (!lines[index] || " \t^~".indexOf(lines[index][0]) >= 0)) {
+        index += 1;
+      }
+      reached = index;
+      if (index < lines.length && patterns.afterFrames.test(lines[index])) { ends.push(index); }
+    });
+    return ends;
+  }
+
+  // Python's _errors_in: [name, where its message starts, the mark before it, blanks
+  // aside], the last ones.
+  function errorsIn(text, endsTraceback, most) {
+    var found = [];
+    var position = 0;
+    var whole = (endsTraceback ? patterns.afterFrames : patterns.exception).exec(text);
+    if (whole) {
+      found.push([whole[1], whole[2] ? text.length - whole[2].length : text.length, ""]);
+      position = whole[1].length;
+    }
+    var inline = patterns.inline;
+    for (;;) {
+      inline.lastIndex = position;
+      var m = inline.exec(text);
+      if (!m) { break; }
+      var before = m.index + m[1].length - 1;
+      while (before >= 0 && " \t".indexOf(text[before]) >= 0) { before--; }
+      found.push([m[2], m.index + m[0].length, before >= 0 ? text[before] : ""]);
+      if (found.length > most) { found.shift(); }
+      position = m.index + m[1].length + m[2].length + 1;
+    }
+    return found;
+  }
+
+  // Python's _quoted: up to the mark that closes the quote, the next one and the last one.
+  function quotedIn(first, opener) {
+    if (!has(patterns.quotes, opener)) { return []; }
+    var near = first.indexOf(patterns.quotes[opener]);
+    var far = first.lastIndexOf(patterns.quotes[opener]);
+    return (near === far ? [near] : [near, far]).filter(function (end) { return end > 0; })
+      .map(function (end) { return first.slice(0, end); });
+  }
+
+  // Python's _inner: the words a wrapper quotes, from its first quote mark to the last.
+  function innerOf(message) {
+    var marks = [message.indexOf("'"), message.indexOf("\"")].filter(function (at) { return at >= 0; });
+    if (!marks.length) { return null; }
+    var start = Math.min.apply(null, marks);
+    var end = message.lastIndexOf(message[start]);
+    var inner = blank(message.slice(start + 1, end));
+    return end > start && inner.indexOf(" ") >= 0 ? inner : null;
+  }
+
+  // Python's _message: the lines after `index` up to a blank, a record, a traceback, a
+  // fence or a line naming an exception.
   function collect(stripped, index, first) {
     var parts = [first];
     for (var j = index + 1; j < stripped.length; j++) {
       var line = blank(stripped[j][0]);
       if (!line || stripped[j][1] || startsWithAny(line, CHAIN.concat([TRACEBACK])) ||
-          patterns.stop.test(line)) { break; }
+          patterns.stop.test(line) || patterns.exception.test(line)) { break; }
       parts.push(line);
     }
     return parts.filter(Boolean).join(" ");
@@ -469,7 +569,25 @@
     return tail(named) === tail(exception) ? 1 : -1;
   }
 
-  // Python's find: the first reading whose whole message matches, else the first with any.
+  // Python's find: of the first error with a reading whose whole message matches, its most
+  // specific such reading; else the first reading with any match. `resultsOf(r)` scores
+  // reading r.
+  async function choose(all, resultsOf, limit) {
+    var whole = null;
+    var chosen = null;
+    for (var r = 0; r < all.length; r++) {
+      if (whole && all[r].candidate !== whole[0].candidate) { break; }
+      var results = await resultsOf(r);
+      if (results.length && results[0].key[0] === 2) {
+        if (!whole || compareKeys(results[0].key, whole[1][0].key) < 0) { whole = [all[r], results]; }
+      } else if (results.length && !chosen) {
+        chosen = [all[r], results];
+      }
+    }
+    var best = whole || chosen;
+    return best ? answer(best[0], best[1], limit) : null;
+  }
+
   // `early`, when given, gets a first answer as soon as the best candidate is known (a few
   // files, see quickAnswer); the whole answer, the one Python gives, always follows.
   async function lookup(paste, limit, early) {
@@ -493,12 +611,7 @@
       try { first = await quickAnswer(all, limit); } catch (e) { /* the whole answer tells */ }
       if (first) { early(first); }
     }
-    var chosen = null;
-    for (var r = 0; r < all.length; r++) {
-      var results = await ranked(all[r]);
-      if (results.length && results[0].key[0] === 2) { return answer(all[r], results, limit); }
-      if (results.length && !chosen) { chosen = answer(all[r], results, limit); }
-    }
+    var chosen = await choose(all, function (r) { return ranked(all[r]); }, limit);
     return chosen || { query: all[0], matches: [] };
   }
 
@@ -619,8 +732,7 @@
 
   // Every reading scored over the shards of the paste's rarest words (by the rarity
   // sketch) and the record files of each reading's best candidates, in turn, within
-  // quick_requests files in all, the head included; then, as find: the first reading with
-  // a whole-message match, else the first with any.
+  // quick_requests files in all, the head included; then chosen as find chooses.
   async function quickAnswer(all, limit) {
     var left = M.params.quick_requests - 1;
     var reads = all.map(wordsOf);
@@ -696,14 +808,10 @@
         }
       });
     }
-    var first = null;
-    for (var r = 0; r < reads.length; r++) {
+    return choose(all, async function (r) {
       var numbers = lists[r].filter(function (e) { return files.has(M.files[e]); });
-      var results = score(all[r], reads[r], weights[r], await entriesOf(numbers));
-      if (results.length && results[0].key[0] === 2) { return answer(all[r], results, limit); }
-      if (results.length && !first) { first = answer(all[r], results, limit); }
-    }
-    return first;
+      return score(all[r], reads[r], weights[r], await entriesOf(numbers));
+    }, limit);
   }
 
   // Python's _ranked after the candidates: exact matches first, then scored alignments.

@@ -126,10 +126,16 @@ def test_a_paste_has_a_bounded_number_of_readings() -> None:
     bodies = "".join(f'{{"message": "m{i}"}}\n  Value error, v{i}\n' for i in range(50))
     tracebacks = "".join(f"Traceback (most recent call last):\nE{i}Error: t\n" for i in range(50))
     read = search.readings(bodies + tracebacks)
-    assert len(read) == search.MAX_READINGS
     # The bodies take at most their share: the last tracebacks keep theirs.
-    assert [r.message for r in read].count("t") == search.MAX_READINGS - search.MAX_BODIES
-    assert [r.line for r in read] == [96, 97, 98, 99, 199, 197, 195, 193]
+    assert [r.line for r in read] == [96, 97, 98, 99, *range(199, 199 - 2 * 16, -2)]
+    assert search.MAX_BODIES + search.MAX_CANDIDATES == 20
+    # Errors read four ways each: within their quotes (to the next and to the last closing
+    # mark), with the line after them, their first line alone.
+    quoted = "".join(f'"E{i}Error: a{i}" b "c\nmore{i}\n\n' for i in range(40))
+    read = search.readings(quoted)
+    assert len(read) == search.MAX_READINGS
+    assert [r.message for r in read[:4]] == ["a39", 'a39" b ', 'a39" b "c more39', 'a39" b "c']
+    assert len({r.candidate for r in read}) == search.MAX_READINGS // 4
     assert search.readings("") == [search.Extracted(None, "")]
 
 

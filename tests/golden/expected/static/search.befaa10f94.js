@@ -1,12 +1,14 @@
 "use strict";(function(){var root=document.documentElement.getAttribute("data-root")||"";var DROPPED=new Set(["'","\"","`","\u2018","\u2019","\u201c","\u201d","\u200b","\u200c","\u200d","\ufeff"]);var SPACE=/^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;var TOKEN=/[\p{L}\p{N}_]+/gu;var TRACEBACK="Traceback (most recent call last):";var CHAIN=["During handling of the above exception","The above exception was the direct cause"];var meta=null;var M=null;var shards=new Map();var chunks=new Map();var entries=new Map();var patterns=null;var reload=false;function Stale(message){this.message=message;}
 function fetchJSON(path){return fetch(root+"search/"+path,reload?{cache:"reload"}:{}).then(function(r){if(!r.ok){var said="search index: "+path+" "+r.status;throw reload?new Error(said):new Stale(said);}
 return r.json();});}
-function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),afterFrames:new RegExp(p.after_frames),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop)};M=m;return m;});}
+function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),inline:new RegExp(p.inline,"g"),quotes:p.quotes,errorLevel:new RegExp(p.error_level),repeated:new RegExp(p.repeated,"y"),afterFrames:new RegExp(p.after_frames),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop)};M=m;return m;});}
 return meta;}
 function cached(map,key,path){if(!map.has(key)){map.set(key,fetchJSON(path));}
 return map.get(key);}
-function stripPrefixes(line){var startsRecord=false;var start=0;var changed=true;while(changed){changed=false;for(var i=0;i<patterns.prefixes.length;i++){var prefix=patterns.prefixes[i];prefix.lastIndex=start;if(prefix.exec(line)&&prefix.lastIndex>start){start=prefix.lastIndex;startsRecord=startsRecord||i>=patterns.tags;changed=true;break;}}}
-return[strip(line.slice(start),BLANK,true),startsRecord];}
+function stripPrefixes(line){var startsRecord=false;var error=false;var start=0;var changed=true;while(changed){changed=false;for(var i=0;i<patterns.prefixes.length;i++){var prefix=patterns.prefixes[i];prefix.lastIndex=start;var found=prefix.exec(line);if(found&&prefix.lastIndex>start){if(i>=patterns.tags){startsRecord=true;error=error||patterns.errorLevel.test(found[0]);}
+start=prefix.lastIndex;changed=true;break;}}}
+var text=strip(line.slice(start),BLANK,true);var at=text.lastIndexOf("[");patterns.repeated.lastIndex=Math.max(at,0);if(at>=0&&patterns.repeated.exec(text)&&patterns.repeated.lastIndex===text.length){text=strip(text.slice(0,at),BLANK,true);}
+return[text,startsRecord,error];}
 var BLANK=" \t\r\f\v";function strip(text,chars,right){var start=0;var end=text.length;while(!right&&start<end&&chars.indexOf(text[start])>=0){start++;}
 while(end>start&&chars.indexOf(text[end-1])>=0){end--;}
 return text.slice(start,end);}
@@ -14,15 +16,33 @@ function blank(text){return strip(text,BLANK);}
 function cpLength(text){return Array.from(text).length;}
 function startsWithAny(text,prefixes){return prefixes.some(function(p){return text.startsWith(p);});}
 function extract(paste){return readings(paste)[0];}
-var PYDANTIC={"Value error":null,"Assertion failed":"AssertionError"};var ESCAPES={n:"\n",t:"\t",r:"\r"};function readings(paste){var p=M.params;var limit=p.search_message_limit;var most=p.max_readings;var chars=Array.from(paste.slice(-2*p.paste_limit));var cut=chars.length>p.paste_limit||paste.length>2*p.paste_limit;var text=chars.slice(-p.paste_limit).join("").replace(patterns.ansi,"").replace(/\r\n/g,"\n").replace(/\r/g,"\n");var stripped=text.split("\n").map(stripPrefixes);var lines=stripped.map(function(s){return s[0];});var out=[];var wrappers=[];function add(exception,message,index,wrapper){var r={exception:exception,message:Array.from(message).slice(0,limit).join(""),cut:cut};var same=function(o){return o.exception===r.exception&&o.message===r.message;};if(!out.some(same)&&!wrappers.some(same)){(wrapper?wrappers:out).push(r);}}
+var PYDANTIC={"Value error":null,"Assertion failed":"AssertionError"};var ESCAPES={n:"\n",t:"\t",r:"\r"};function readings(paste){var p=M.params;var limit=p.search_message_limit;var most=p.max_candidates;var chars=Array.from(paste.slice(-2*p.paste_limit));var cut=chars.length>p.paste_limit||paste.length>2*p.paste_limit;var text=chars.slice(-p.paste_limit).join("").replace(patterns.ansi,"").replace(/\r\n/g,"\n").replace(/\r/g,"\n");var stripped=text.split("\n").map(stripPrefixes);var lines=stripped.map(function(s){return s[0];});var out=[];var wrappers=[];var count=0;function head(text){return Array.from(text.slice(0,2*limit)).slice(0,limit).join("");}
+function more(exception,message,candidate,wrapper){var r={exception:exception,message:head(message),cut:cut,candidate:candidate};var same=function(o){return o.exception===r.exception&&o.message===r.message;};if(!out.some(same)&&!wrappers.some(same)){(wrapper?wrappers:out).push(r);}}
+function add(exception,message){more(exception,message,count++,false);}
 var saidAt=[];for(var i=0;i<lines.length;i++){var said=patterns.pydantic.exec(blank(lines[i]));var body=said?null:patterns.body.exec(lines[i]);if(said||body){saidAt.push([i,said,body]);if(saidAt.length>p.max_bodies){saidAt.shift();}}}
-saidAt.forEach(function(at){var index=at[0];if(at[1]){var msg=collect(stripped,index,at[1][2]);var kept=msg.lastIndexOf(" [type=");add(PYDANTIC[at[1][1]],kept>=0?msg.slice(0,kept):msg,index);}else{var string=unquoted(lines[index],at[2].index+at[2][0].length,at[2][2]);if(string){var u=unrepr(string[0]);add(u[0],u[1],index);}}});var tracebacks=[];lines.forEach(function(line,k){if(blank(line).startsWith(TRACEBACK)){tracebacks.push(k);}});var named=new Set();tracebacks.slice(-most).reverse().forEach(function(start){var index=start+1;while(index<lines.length&&(!lines[index]||" \t^~".indexOf(lines[index][0])>=0)){index+=1;}
-var m=index<lines.length&&patterns.afterFrames.exec(lines[index]);if(m){named.add(index);add(m[1],collect(stripped,index,m[2]||""),index,patterns.wrapper.test(lines[index]));}});for(var k=lines.length-1;k>=0;k--){var e=patterns.exception.exec(blank(lines[k]));if(e){if(!named.has(k)){named.add(k);add(e[1],collect(stripped,k,e[2]||""),k,patterns.wrapper.test(lines[k]));}
-break;}}
-out=out.concat(wrappers);if(!named.size){add(null,lines.map(blank).filter(Boolean).join(" "),null);var last=lines.length-1;while(last>0&&!blank(lines[last])){last--;}
-var colon=lines[last].indexOf(": ");if(colon>=0){add(null,blank(lines[last].slice(colon+2)),last);}}
-return out.slice(0,most);}
-function collect(stripped,index,first){var parts=[first];for(var j=index+1;j<stripped.length;j++){var line=blank(stripped[j][0]);if(!line||stripped[j][1]||startsWithAny(line,CHAIN.concat([TRACEBACK]))||patterns.stop.test(line)){break;}
+saidAt.forEach(function(at){var index=at[0];if(at[1]){var msg=collect(stripped,index,at[1][2]);var kept=msg.lastIndexOf(" [type=");add(PYDANTIC[at[1][1]],kept>=0?msg.slice(0,kept):msg);}else{var string=unquoted(lines[index],at[2].index+at[2][0].length,at[2][2]);if(string){var u=unrepr(string[0]);add(u[0],u[1]);}}});var ends=tracebackEnds(lines);var ending=new Set(ends);var order=ends.slice().reverse();for(var k=lines.length-1;k>=0;k--){if(!ending.has(k)){order.push(k);}}
+var seen=new Set();var named=new Set();for(var o=0;o<order.length&&seen.size<most;o++){var index=order[o];var line=blank(lines[index]);var found=errorsIn(line,ending.has(index),most);for(var f=found.length-1;f>=0;f--){var exception=found[f][0];var start=found[f][1];named.add(index);var key=JSON.stringify([exception,head(line.slice(start))]);if(seen.has(key)||seen.size>=most){continue;}
+seen.add(key);var first=line.slice(start);var quoted=quotedIn(first,found[f][2]);var own=quoted.length?quoted[0]:first;var wrapper=patterns.wrapper.test(exception+": "+own);var number=count++;quoted.concat([collect(stripped,index,first),first]).forEach(function(message){more(exception,message,number,wrapper);});var inner=wrapper?innerOf(own):null;if(inner){add(null,inner);}}}
+for(var e=lines.length-1;e>=0&&seen.size<most;e--){var said2=blank(lines[e]);if(!stripped[e][2]||named.has(e)||!said2){continue;}
+var key2=JSON.stringify([null,head(said2)]);if(seen.has(key2)||said2.startsWith(TRACEBACK)){continue;}
+seen.add(key2);var number2=count++;var colon2=said2.indexOf(": ");[collect(stripped,e,said2),said2,colon2>=0?said2.slice(colon2+2):""].forEach(function(message){if(message){more(null,message,number2,false);}});}
+out=out.concat(wrappers);if(!named.size){add(null,lines.map(blank).filter(Boolean).join(" "));var last=lines.length-1;while(last>0&&!blank(lines[last])){last--;}
+var colon=lines[last].indexOf(": ");if(colon>=0){add(null,blank(lines[last].slice(colon+2)));}}
+return out.slice(0,p.max_readings);}
+function tracebackEnds(lines){var ends=[];var reached=-1;lines.forEach(function(line,start){if(start<reached||!blank(line).startsWith(TRACEBACK)){return;}
+var index=start+1;while(index<lines.length&&(!lines[index]||" \t^~".indexOf(lines[index][0])>=0)){index+=1;}
+reached=index;if(index<lines.length&&patterns.afterFrames.test(lines[index])){ends.push(index);}});return ends;}
+function errorsIn(text,endsTraceback,most){var found=[];var position=0;var whole=(endsTraceback?patterns.afterFrames:patterns.exception).exec(text);if(whole){found.push([whole[1],whole[2]?text.length-whole[2].length:text.length,""]);position=whole[1].length;}
+var inline=patterns.inline;for(;;){inline.lastIndex=position;var m=inline.exec(text);if(!m){break;}
+var before=m.index+m[1].length-1;while(before>=0&&" \t".indexOf(text[before])>=0){before--;}
+found.push([m[2],m.index+m[0].length,before>=0?text[before]:""]);if(found.length>most){found.shift();}
+position=m.index+m[1].length+m[2].length+1;}
+return found;}
+function quotedIn(first,opener){if(!has(patterns.quotes,opener)){return[];}
+var near=first.indexOf(patterns.quotes[opener]);var far=first.lastIndexOf(patterns.quotes[opener]);return(near===far?[near]:[near,far]).filter(function(end){return end>0;}).map(function(end){return first.slice(0,end);});}
+function innerOf(message){var marks=[message.indexOf("'"),message.indexOf("\"")].filter(function(at){return at>=0;});if(!marks.length){return null;}
+var start=Math.min.apply(null,marks);var end=message.lastIndexOf(message[start]);var inner=blank(message.slice(start+1,end));return end>start&&inner.indexOf(" ")>=0?inner:null;}
+function collect(stripped,index,first){var parts=[first];for(var j=index+1;j<stripped.length;j++){var line=blank(stripped[j][0]);if(!line||stripped[j][1]||startsWithAny(line,CHAIN.concat([TRACEBACK]))||patterns.stop.test(line)||patterns.exception.test(line)){break;}
 parts.push(line);}
 return parts.filter(Boolean).join(" ");}
 function unquoted(text,start,quote){var out="";for(var i=start;i<text.length;){var ch=text[i];if(ch===quote){return[out,i+1];}
@@ -78,13 +98,14 @@ function compareKeys(a,b){for(var i=0;i<Math.max(a.length,b.length);i++){var x=i
 return 0;}
 function sameException(named,exception){if(!named){return 0;}
 var tail=function(s){return s.split(".").pop();};return tail(named)===tail(exception)?1:-1;}
+async function choose(all,resultsOf,limit){var whole=null;var chosen=null;for(var r=0;r<all.length;r++){if(whole&&all[r].candidate!==whole[0].candidate){break;}
+var results=await resultsOf(r);if(results.length&&results[0].key[0]===2){if(!whole||compareKeys(results[0].key,whole[1][0].key)<0){whole=[all[r],results];}}else if(results.length&&!chosen){chosen=[all[r],results];}}
+var best=whole||chosen;return best?answer(best[0],best[1],limit):null;}
 async function lookup(paste,limit,early){try{return await lookupOnce(paste,limit,early);}catch(e){if(!(e instanceof Stale)||reload){throw e instanceof Stale?new Error(e.message):e;}
 reload=true;meta=null;[shards,chunks,entries].forEach(function(map){map.clear();});return lookupOnce(paste,limit,early);}}
 async function lookupOnce(paste,limit,early){await load();var all=readings(paste);if(early){var first=null;try{first=await quickAnswer(all,limit);}catch(e){}
 if(first){early(first);}}
-var chosen=null;for(var r=0;r<all.length;r++){var results=await ranked(all[r]);if(results.length&&results[0].key[0]===2){return answer(all[r],results,limit);}
-if(results.length&&!chosen){chosen=answer(all[r],results,limit);}}
-return chosen||{query:all[0],matches:[]};}
+var chosen=await choose(all,function(r){return ranked(all[r]);},limit);return chosen||{query:all[0],matches:[]};}
 function wordsOf(extracted){var p=M.params;var norm=normalize(extracted.message,false,false);var words=tokens(norm[0]).slice(0,p.max_words);var lookedUp=Array.from(new Set(words)).filter(function(w){return!isDigits(w);}).slice(0,p.lookup_words);return{norm:norm,words:words,lookedUp:lookedUp};}
 function has(object,key){return Object.prototype.hasOwnProperty.call(object,key);}
 async function postingsOf(words){var postings=new Map();await Promise.all(words.map(async function(word){if(has(M.common,word)){return;}
@@ -107,9 +128,7 @@ return picked.indexOf(w)>=0?0:rarityOf(w);});});var lists=reads.map(function(rea
 if(out.indexOf(complete[k])<0){out.push(complete[k]);}}
 return out;});var files=new Set();var next=lists.map(function(){return 0;});var turns=[0].concat(lists.map(function(_,r){return r;}));while(left>0&&lists.some(function(list,r){return next[r]<list.length;})){turns.forEach(function(r){var list=lists[r];while(next[r]<list.length&&files.has(M.files[list[next[r]]])){next[r]+=1;}
 if(next[r]<list.length&&left>0){files.add(M.files[list[next[r]]]);left-=1;}});}
-var first=null;for(var r=0;r<reads.length;r++){var numbers=lists[r].filter(function(e){return files.has(M.files[e]);});var results=score(all[r],reads[r],weights[r],await entriesOf(numbers));if(results.length&&results[0].key[0]===2){return answer(all[r],results,limit);}
-if(results.length&&!first){first=answer(all[r],results,limit);}}
-return first;}
+return choose(all,async function(r){var numbers=lists[r].filter(function(e){return files.has(M.files[e]);});return score(all[r],reads[r],weights[r],await entriesOf(numbers));},limit);}
 function score(extracted,read,weight,rows){var p=M.params;var message=extracted.message;var norm=read.norm;var words=read.words;var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var results=[];rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);var literal=entry.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!entry.names.length){values=exactValues(entry,message,norm[0],norm[1]);}
 var literalWords=entry.words.filter(function(w){return w!=="*";}).length;var normLength=cpLength(norm[0]);if(values&&(same>=0||literal>=p.min_literal_share_other_type*normLength)){if(literalWords<p.few_words&&entry.names.length){results.push({key:[1,p.vague_exact,1,same,-number],entry:entry,exact:true,score:p.vague_exact,values:values});return;}
 var specific=round(1+literal/Math.max(1,normLength),6);results.push({key:[2,specific,same,-number],entry:entry,exact:true,score:specific,values:values});return;}
