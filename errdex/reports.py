@@ -3,10 +3,12 @@
 ``lookup`` answers a person who pasted one error and reads the answers; here nobody reads
 them first. A bot posts them on a GitHub issue, or an import files the issue under a
 record, so a wrong answer costs more than none: ``found_in`` reads every error a body
-pastes (each traceback, pydantic line and error body, as ``search.readings`` finds
-them), keeps for each the best match that passes ``Rules``, and stays silent otherwise.
-Quiet prose (a feature request naming no exception) matches only when a whole message
-of a record is there, word for word.
+pastes (each traceback, each line naming an error anywhere in the text, each pydantic
+line and error body, as ``search.readings`` finds them), keeps for each the best match
+that passes ``Rules``, and stays silent otherwise. A wrapper (``Engine core
+initialization failed. See root cause above.``) is named only when no other error of the
+body matches: the cause is the answer. Quiet prose (a feature request naming no
+exception) matches only when a whole message of a record is there, word for word.
 """
 
 from __future__ import annotations
@@ -70,22 +72,30 @@ def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
+    every = _readings(body)
     try:
-        for order, reading in enumerate(_readings(body)):
-            if wholes is not None:
-                ranked = [match for _, match in wholes.ranked(reading)]
-            else:
-                ranked = [match for _, match in search._ranked(index, reading)]
-            for match in search._grouped(ranked, len(ranked)):
-                if not _passes(reading, match, rules):
+        # The errors a body pastes, then, only when none of them matches, the wrappers
+        # ("See root cause above"): a wrapper names no cause.
+        for wrappers in (False, True):
+            for order, reading in enumerate(every):
+                if reading.wrapper != wrappers:
                     continue
-                # The reading's best match: a record kept out of triage silences the
-                # reading rather than let a worse guess through.
-                found = _found(source, reading, match)
-                if found is not None:
-                    key = (-found.confidence, -found.score, order)
-                    if found.id not in best or key < best[found.id][0]:
-                        best[found.id] = (key, found)
+                if wholes is not None:
+                    ranked = [match for _, match in wholes.ranked(reading)]
+                else:
+                    ranked = [match for _, match in search._ranked(index, reading)]
+                for match in search._grouped(ranked, len(ranked)):
+                    if not _passes(reading, match, rules):
+                        continue
+                    # The reading's best match: a record kept out of triage silences the
+                    # reading rather than let a worse guess through.
+                    found = _found(source, reading, match)
+                    if found is not None:
+                        key = (-found.confidence, -found.score, order)
+                        if found.id not in best or key < best[found.id][0]:
+                            best[found.id] = (key, found)
+                    break
+            if best:
                 break
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise Unavailable(f"{source.where}: the search index is damaged ({exc!r})") from None

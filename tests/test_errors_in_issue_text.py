@@ -1,0 +1,242 @@
+"""The error a GitHub issue pastes, wherever it sits in the text people post (#39).
+
+What triage and ``issues import`` report (``reports.found_in``): a log line of an older
+release, an error amid prose, after an environment dump or in a table, the cause of a
+crash rather than its wrapper; and nothing for another project's error. Each body is read
+from the records' YAML and from the index a build wrote, and both report the same.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from conftest import make_content
+
+from errdex import lookup, search
+from errdex.cli import main
+from errdex.reports import Found, found_in
+
+
+def record(exception: str, message: str) -> str:
+    return f"""\
+repo: example/serve
+exception: {exception}
+message: {json.dumps(message)}
+source:
+  commit: "b222222222222222222222222222222222222222"
+  path: serve/engine.py
+  line: 2
+  excerpt:
+    start: 1
+    code: |
+      def start():
+          raise {exception}("...")
+"""
+
+
+DIVISIBLE = "tensor_parallel_size={tp} must be divisible by data_parallel_size={dp}."
+WRAPPER = "Engine core initialization failed. See root cause above. Failed core proc(s): {procs}"
+DEAD = "EngineCore encountered an issue. See stack trace (above) for the root cause."
+RECORDS = {
+    "example/serve/divisible.yaml": record("ValueError", DIVISIBLE),
+    "example/serve/blocks.yaml": record(
+        "ValueError",
+        "No available memory for the cache blocks. "
+        "Try increasing `gpu_memory_utilization` when initializing the engine.",
+    ),
+    # Wrappers, kept in triage here: they are named when nothing else is.
+    "example/serve/engine-core.yaml": record("RuntimeError", WRAPPER),
+    "example/serve/dead.yaml": record("EngineDeadError", DEAD),
+    # Words of a foreign message, raised here with other words around them.
+    "example/serve/graph-memory.yaml": record(
+        "RuntimeError",
+        "CUDA out of memory while capturing the graph of batch size {size}. "
+        "Lower `max_num_seqs` and start again.",
+    ),
+}
+SAID = "ValueError: tensor_parallel_size=8 must be divisible by data_parallel_size=3."
+
+
+@pytest.fixture(scope="module", params=["records", "built index"])
+def source(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[lookup.Source]:
+    root = tmp_path_factory.mktemp("issue-text")
+    content = make_content(root, RECORDS)
+    if request.param == "records":
+        yield lookup.content_source(content, strict=False)
+        return
+    out = root / "public"
+    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
+    assert main(argv) == 0
+    yield lookup.site_source(lookup.FolderStore(out))
+
+
+def messages(found: list[Found]) -> list[str]:
+    return [f.message for f in found]
+
+
+# --- log lines of older releases ----------------------------------------------------------
+
+
+def test_an_older_releases_log_line_names_its_record_with_the_values(
+    source: lookup.Source,
+) -> None:
+    body = (
+        "The server stops right after loading the weights:\n\n"
+        "INFO 10-11 16:03:02 llm_engine.py:237] Initializing an LLM engine (v0.6.1)\n"
+        f"ERROR 10-11 16:03:09 engine.py:157] {SAID}\n"
+        "INFO 10-11 16:03:09 launcher.py:12] Shutting down\n"
+    )
+    (found,) = found_in(source, body)
+    assert found.message == DIVISIBLE
+    assert found.values == (("tp", "8"), ("dp", "3"))
+    assert (found.line, found.line_text) == (4, SAID)
+
+
+def test_a_workers_line_repeated_across_a_cluster_names_its_record(
+    source: lookup.Source,
+) -> None:
+    body = (
+        "With Ray on two nodes:\n"
+        f"(RayWorkerWrapper pid=5120) ERROR 08-27 05:12:18 worker_base.py:382] {SAID}"
+        " [repeated 6x across cluster]\n"
+    )
+    (found,) = found_in(source, body)
+    assert found.values == (("tp", "8"), ("dp", "3"))
+    assert found.confidence >= 0.9  # a whole message, the note of Ray's left out
+
+
+# --- the error amid what people write around it -------------------------------------------
+
+AROUND = {
+    "between numbered questions": (
+        "1. How do I spread one model over 8 GPUs? Starting it I get an error\n"
+        f"{SAID}\n"
+        "2. Why is the first request slower than the others.\n"
+    ),
+    "quoted in a sentence": f'Starting it prints "{SAID}" and stops.',
+    "in inline code in a list": f"- what fails: `{SAID}` on start\n- what works: one GPU\n",
+    "after a heading, before an environment dump": (
+        f"### Describe the bug\n{SAID}\nCollecting environment information...\n"
+        "PyTorch version: 2.5.1\nIs debug build: False\nOS: Ubuntu 22.04.4 LTS (x86_64)\n"
+    ),
+    "before the packages": f"{SAID}\nnumpy==1.26.4\ntorch==2.5.1\ntransformers==4.46.0\n",
+    "before a Markdown table": f"{SAID}\n| GPUs | result |\n| --- | --- |\n| 8 | fails |\n",
+    "in a table cell": f"| GPUs | result |\n| --- | --- |\n| 8 | {SAID} |\n| 4 | runs |\n",
+    "in bold at the end of a sentence": f"The log ends with **{SAID}**",
+}
+
+
+@pytest.mark.parametrize("body", AROUND.values(), ids=AROUND.keys())
+def test_an_error_amid_prose_names_its_record_with_the_values(
+    source: lookup.Source, body: str
+) -> None:
+    found = found_in(source, body)
+    assert [(f.message, f.values) for f in found] == [(DIVISIBLE, (("tp", "8"), ("dp", "3")))]
+
+
+# --- causes before wrappers ---------------------------------------------------------------
+
+CAUSE_THEN_WRAPPER = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/serve/engine/core.py", line 700, in run_engine_core\n'
+    "    engine = EngineCore(config)\n"
+    f"{SAID}\n\n"
+    "The above exception was the direct cause of the following exception:\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/serve/engine/client.py", line 95, in make_client\n'
+    "    return cls(config)\n"
+    "RuntimeError: Engine core initialization failed. See root cause above. "
+    "Failed core proc(s): {'EngineCore_0': 1}\n"
+)
+
+
+def test_the_cause_is_named_not_the_wrapper_after_it(source: lookup.Source) -> None:
+    assert messages(found_in(source, CAUSE_THEN_WRAPPER)) == [DIVISIBLE]
+    logged = (
+        f"(EngineCore_DP0 pid=812) ERROR 11-02 09:14:03 [core.py:708] {SAID}\n"
+        "(APIServer pid=640) ERROR 11-02 09:14:05 [launcher.py:99] RuntimeError: Engine core "
+        "initialization failed. See root cause above. Failed core proc(s): {}\n"
+    )
+    assert messages(found_in(source, logged)) == [DIVISIBLE]
+    two = CAUSE_THEN_WRAPPER + (
+        "\nand on every request after it:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/serve/entrypoints/api.py", line 40, in generate\n'
+        "    async for out in stream:\n"
+        f"serve.v1.engine.exceptions.EngineDeadError: {DEAD}\n"
+    )
+    assert messages(found_in(source, two)) == [DIVISIBLE]
+
+
+def test_a_wrapper_is_named_when_no_cause_is_known(source: lookup.Source) -> None:
+    oom = CAUSE_THEN_WRAPPER.replace(
+        SAID, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    )
+    assert messages(found_in(source, oom)) == [WRAPPER]
+    dead = f"Every request fails with\nserve.v1.engine.exceptions.EngineDeadError: {DEAD}\n"
+    assert [(f.exception, f.message) for f in found_in(source, dead)] == [("EngineDeadError", DEAD)]
+
+
+def test_a_wrapper_that_quotes_its_cause_names_the_cause(source: lookup.Source) -> None:
+    body = (
+        "RuntimeError: Worker failed with error 'tensor_parallel_size=8 must be divisible by "
+        "data_parallel_size=3.', please check the stack trace above for the root cause\n"
+    )
+    found = found_in(source, body)
+    assert [(f.message, f.values) for f in found] == [(DIVISIBLE, (("tp", "8"), ("dp", "3")))]
+
+
+# --- other projects' errors ---------------------------------------------------------------
+
+FOREIGN = {
+    "a module-qualified torch error in prose": (
+        "Loading fails with torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+        "1.50 GiB. GPU 0 has a total capacity of 23.68 GiB of which 1.02 GiB is free.\n"
+        "What should I lower?"
+    ),
+    "NCCL in a worker's line": (
+        "(RayWorkerWrapper pid=901) ERROR 05-14 10:22:31 worker_base.py:382] "
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+        "NCCLUtils.hpp:275, unhandled system error, NCCL version 2.20.5 "
+        "[repeated 7x across cluster]"
+    ),
+    "CUDA in a log line": (
+        "ERROR 10-11 16:03:09 engine.py:157] RuntimeError: CUDA error: an illegal memory "
+        "access was encountered\nCUDA kernel errors might be asynchronously reported at some "
+        "other API call, so the stacktrace below might be incorrect."
+    ),
+    "pip": (
+        "ERROR: Could not find a version that satisfies the requirement serve-kernels==0.9 "
+        "(from versions: none)\nERROR: No matching distribution found for serve-kernels==0.9"
+    ),
+    "a validation error of another library": (
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ChatRequest\n"
+        "messages\n  Field required [type=missing, input_value={}, input_type=dict]"
+    ),
+    "a tokenizer's error quoted": (
+        "I get \"OSError: Can't load tokenizer for 'org/model'. If you were trying to load "
+        "it from 'https://huggingface.co/models', make sure you don't have a local directory "
+        'with the same name." with any model.'
+    ),
+}
+
+
+@pytest.mark.parametrize("body", FOREIGN.values(), ids=FOREIGN.keys())
+def test_another_projects_error_names_no_record(source: lookup.Source, body: str) -> None:
+    assert found_in(source, body) == []
+
+
+def test_every_error_line_of_a_long_log_is_read_from_its_end(source: lookup.Source) -> None:
+    """A log naming many errors: each message is read once, the last ones first, within
+    MAX_CANDIDATES; the one that matters is found among the noise after it."""
+    noise = "".join(
+        f"(Worker pid={n}) ERROR 08-27 05:12:{n % 60:02d} worker.py:1] KeyError: 'slot{n}'\n"
+        for n in range(search.MAX_CANDIDATES - 2)
+    )
+    repeated = "ERROR 08-27 05:13:00 worker.py:1] RuntimeError: heartbeat missed\n" * 500
+    found = found_in(source, f"ERROR 08-27 05:11:59 engine.py:157] {SAID}\n{noise}{repeated}")
+    assert messages(found) == [DIVISIBLE]
