@@ -562,20 +562,35 @@ class Renderer:
             names.append("search/meta.json")
         put("api/errors.json", partial(mirror.index_bytes, site))
 
-        def sitemap() -> bytes:
-            pages = sorted(
-                [quote(page_url(r.id)) for r in site.records if not _unlisted(r, site.config)]
-                + [
-                    quote(rel.removesuffix("index.html"))
-                    for rel in names
-                    if rel.endswith("index.html")
-                    and not rel.startswith("search/")
-                    and not _is_alias(rel, site)
-                ]
-            )
-            return page("sitemap.xml", "sitemap.xml", urls=pages)
+        # What search engines are given: every page but search's, the old ids' and the
+        # hidden drafts'. Counted in any build; quoted and sorted when a sitemap is made
+        # (an update makes none).
+        indexed = site.records
+        if site.config.drafts == "noindex":
+            indexed = tuple(r for r in indexed if not _unlisted(r, site.config))
+        ids = [r.id for r in indexed]
+        lists = [
+            rel.removesuffix("index.html")
+            for rel in names
+            if rel.endswith("index.html")
+            and not rel.startswith("search/")
+            and not _is_alias(rel, site)
+        ]
+        urls = cache(lambda: sorted([quote(page_url(i)) for i in ids] + [quote(p) for p in lists]))
+        count = len(ids) + len(lists)
+        per_file = _sitemap_size([page_url(max(ids, key=len, default="")), *lists], site.config)
 
-        put("sitemap.xml", sitemap)
+        def sitemap(name: str, start: int = 0) -> bytes:
+            return page("sitemap.xml", name, urls=urls()[start : start + per_file])
+
+        if count <= per_file:
+            put("sitemap.xml", partial(sitemap, "sitemap.xml"))
+        else:
+            # Past one sitemap's limits, sitemap.xml (which robots.txt names) is an index.
+            parts = [f"sitemap-{n}.xml" for n in range(1, -(-count // per_file) + 1)]
+            put("sitemap.xml", lambda: page("sitemapindex.xml", "sitemap.xml", sitemaps=parts))
+            for n, name in enumerate(parts):
+                put(name, partial(sitemap, name, n * per_file))
         put("robots.txt", lambda: page("robots.txt", "robots.txt"))
         put("_headers", lambda: page("_headers", "_headers"))
         put("feed.xml", lambda: page("feed.xml", "feed.xml", entries=_recent(site, 50)))
@@ -587,6 +602,29 @@ def _removed_in(record: Record, config: SiteConfig) -> str | None:
     """The release that no longer raises the error, as the page's history says it."""
     found = history(record, config.releases_of(record.repo))
     return found.removed_in if found else None
+
+
+SITEMAP_URLS = 50_000
+"""Addresses one sitemap holds at most (the protocol's limit): past it, ``sitemap.xml`` is
+an index of ``sitemap-1.xml``, ``sitemap-2.xml``, … that hold them in order."""
+SITEMAP_BYTES = 50 * 1024 * 1024
+"""Bytes one sitemap holds at most, uncompressed (the protocol's limit)."""
+_SITEMAP_ENTRY = len("  <url><loc></loc></url>\n")
+_SITEMAP_FRAME = 1024
+"""Bytes kept for what a sitemap holds besides its entries (its head and tail)."""
+
+
+def _sitemap_size(paths: Sequence[str], config: SiteConfig) -> int:
+    """How many pages one sitemap holds: ``SITEMAP_URLS``, or fewer when that many
+    pages at the longest of ``paths`` (from the site's root, not yet quoted) would pass
+    ``SITEMAP_BYTES``. Made from their lengths, so that a build that makes no sitemap
+    (an update) quotes none."""
+    longest = max(map(len, paths), default=0)
+    if not "".join(paths).isascii():
+        longest *= 4  # UTF-8 bytes a character at most
+    # Quoting makes a byte three at most (%XX); the base URL is written escaped.
+    entry = _SITEMAP_ENTRY + len(str(escape(config.base_url)).encode()) + 3 * longest
+    return max(1, min(SITEMAP_URLS, (SITEMAP_BYTES - _SITEMAP_FRAME) // entry))
 
 
 def _unlisted(record: Record, config: SiteConfig) -> bool:
