@@ -326,11 +326,12 @@ def _relinked(
     file or exception, an option that gets or loses its page) is a full build's."""
     from .link import link
     from .model import Related
-    from .render import ErrorContext, neighbours
+    from .render import ErrorContext, neighbours, unlisted
     from .urls import (
         RELEASES_FILES,
         exception_url,
         file_url,
+        is_sitemap,
         json_url,
         option_url,
         page_url,
@@ -412,6 +413,10 @@ def _relinked(
     groups = {}
     lists = {"index.html", "options/index.html", "feed.xml"}
     for record in shown_changed:
+        if unlisted(old[record.id][0], site.config) != unlisted(record, site.config):
+            # A draft reviewed (or no longer) on a site that keeps drafts from search
+            # engines: its page joins the sitemaps, or leaves them.
+            lists.update(rel for rel in previous.outputs if is_sitemap(rel))
         key = (record.repo, record.source.path)
         before = tuple(old[i][0] for i in links.groups[key])
         after = site.by_file[key]

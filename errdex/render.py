@@ -38,6 +38,7 @@ from .urls import (
     releases_url,
     repo_url,
     report_issue_url,
+    sitemap_part,
 )
 
 TYPE_CHECKING = False
@@ -392,7 +393,7 @@ class Renderer:
             history=history(record, context.config.releases_of(record.repo)),
             reported=context.config.reported_of(record.id),
             avoid=avoided,
-            noindex=_unlisted(record, context.config),
+            noindex=unlisted(record, context.config),
         )
 
     def error_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
@@ -567,7 +568,7 @@ class Renderer:
         # (an update makes none).
         indexed = site.records
         if site.config.drafts == "noindex":
-            indexed = tuple(r for r in indexed if not _unlisted(r, site.config))
+            indexed = tuple(r for r in indexed if not unlisted(r, site.config))
         ids = [r.id for r in indexed]
         lists = [
             rel.removesuffix("index.html")
@@ -587,7 +588,7 @@ class Renderer:
             put("sitemap.xml", partial(sitemap, "sitemap.xml"))
         else:
             # Past one sitemap's limits, sitemap.xml (which robots.txt names) is an index.
-            parts = [f"sitemap-{n}.xml" for n in range(1, -(-count // per_file) + 1)]
+            parts = [sitemap_part(n) for n in range(1, -(-count // per_file) + 1)]
             put("sitemap.xml", lambda: page("sitemapindex.xml", "sitemap.xml", sitemaps=parts))
             for n, name in enumerate(parts):
                 put(name, partial(sitemap, name, n * per_file))
@@ -627,7 +628,7 @@ def _sitemap_size(paths: Sequence[str], config: SiteConfig) -> int:
     return max(1, min(SITEMAP_URLS, (SITEMAP_BYTES - _SITEMAP_FRAME) // entry))
 
 
-def _unlisted(record: Record, config: SiteConfig) -> bool:
+def unlisted(record: Record, config: SiteConfig) -> bool:
     """Whether search engines are kept from ``record``'s page: an unreviewed draft of a
     site that publishes them with ``noindex``."""
     return config.drafts == "noindex" and _unreviewed(record)

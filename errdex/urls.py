@@ -83,6 +83,17 @@ _quoted = lru_cache(maxsize=1 << 12)(quote)
 """A path quoted for a URL, once: every line of an excerpt links to GitHub."""
 
 
+def sitemap_part(number: int) -> str:
+    """The sitemap that holds the ``number``th lot of the pages (from 1), when there are
+    too many for one: ``sitemap.xml`` is then an index of these."""
+    return f"sitemap-{number}.xml"
+
+
+def is_sitemap(rel: str) -> bool:
+    """Whether the file ``rel`` is one of the site's sitemaps (or their index)."""
+    return rel == "sitemap.xml" or re.fullmatch(r"sitemap-[1-9][0-9]*\.xml", rel) is not None
+
+
 RELEASES_FILES = ("index.html", "feed.xml")
 """The files of a repository's releases folder beside the releases' own folders: the
 list of releases and their Atom feed. No release may be named so that its folder is one

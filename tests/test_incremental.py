@@ -1529,3 +1529,39 @@ def test_an_update_of_two_records_warns_as_a_fresh_build_does(
     assert any("A message no record has at all" in line for line in warned(err))
     assert _bytes(out) == _fresh(content, tmp_path, run)
     assert warned(build()) == warned(fresh.err)  # nothing changed: as the state keeps them
+
+
+@pytest.mark.parametrize("per_sitemap", [50_000, 4])
+def test_reviewing_a_draft_that_search_engines_were_kept_from_puts_it_in_the_sitemap(
+    per_sitemap: int,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a site that publishes drafts with ``noindex``, an update that reviews one gives
+    the sitemaps a fresh build gives: one, or an index of several."""
+    from errdex import render
+
+    monkeypatch.setattr(render, "SITEMAP_URLS", per_sitemap)
+    records = _stated_site(tmp_path)
+    records["r0.yaml"] = records["r0.yaml"].replace(
+        "  by: AI-assisted\n", "  by: AI-assisted\n  model: a-model\n", 1
+    )
+    content = make_content(tmp_path, records)
+    site = content / "site.yaml"
+    site.write_text(site.read_text() + "drafts:\n  publish: noindex\n")
+    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
+    build()
+    page = f"errors/{0:016x}/"
+    sitemaps = "".join(p.read_text() for p in sorted(out.glob("sitemap*.xml")))
+    assert page not in sitemaps
+    draft = content / "errors" / "r0.yaml"
+    draft.write_text(
+        draft.read_text().replace("model: a-model\n", "model: a-model\n  reviewed: true\n")
+    )
+    err = build()
+    if per_sitemap == 50_000:
+        assert "errdex: update: " in err, err
+    sitemaps = "".join(p.read_text() for p in sorted(out.glob("sitemap*.xml")))
+    assert page in sitemaps
+    assert _bytes(out) == _fresh(content, tmp_path, run)
