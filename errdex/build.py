@@ -702,6 +702,8 @@ def _render(
 
 def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
     """The lists, indexes, search files and feed that show what an update changed."""
+    from .urls import first_page
+
     assert update.site is not None
     lists = update.lists
     renderer.start_from(update.rows, update.rows_stale)
@@ -714,7 +716,8 @@ def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
     def wanted(rel: str) -> bool:
         if rel in made:
             return False
-        return rel in lists or (not kept and rel.startswith("search/"))
+        # A long list's later pages show what its first does.
+        return first_page(rel) in lists or (not kept and rel.startswith("search/"))
 
     files, names = renderer.some_site_files(
         update.site, wanted, update.entries, kept or tuple(sorted(made.keys() - {API_INDEX}))

@@ -117,7 +117,8 @@ class Partial:
     """When what other pages show of some records changed: every record linked again,
     from the summaries the state keeps and the changed records' own."""
     lists: frozenset[str] = frozenset()
-    """The files of ``site`` that are not pages of single errors and show what changed."""
+    """The files of ``site`` that are not pages of single errors and show what changed (a
+    list's first page stands for all its pages, ``urls.first_page``)."""
     listed: frozenset[str] = frozenset()
     """Every file of the last build that is not a page of a single error (an update that
     would make others, or fewer, is a full build)."""

@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from . import avoid, markdown, mirror
 from .codes import CODES
 from .highlight import Highlighter, stylesheet
-from .history import changes, history
+from .history import ReleaseChanges, changes, history
 from .issues import most_reported
 from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template, short_title, unpublished
@@ -32,6 +32,7 @@ from .urls import (
     github_line,
     github_permalink,
     json_url,
+    list_page_url,
     option_url,
     page_url,
     release_url,
@@ -466,20 +467,34 @@ class Renderer:
             }
 
         def list_page(
-            url: str, heading: str, records: Iterable[Record], group: str = "repo", **context: Any
+            url: str, heading: str, records: Sequence[Record], group: str = "repo", **context: Any
         ) -> None:
+            """The list at ``url``, on as many pages as it takes (``ROWS_PER_PAGE``)."""
             by = (lambda r: r.source.path) if group == "path" else (lambda r: r.repo)
-            put(
-                url + "index.html",
-                lambda: page(
+            groups = cache(partial(_group, records, by))
+
+            def make(rel: str, pager: Pager, rows: slice) -> bytes:
+                shown = _group(records[rows], by)
+                return page(
                     "list.html",
-                    url + "index.html",
+                    rel,
                     heading=heading,
-                    groups=_group(records, by),
+                    groups=groups(),
+                    shown=shown,
                     group=group,
+                    pager=pager,
                     **context,
-                ),
-            )
+                )
+
+            for pager, rows in _pages(url, len(records)):
+                rel = list_page_url(url, pager.number) + "index.html"
+                put(rel, partial(make, rel, pager, rows))
+
+        def release_page(
+            rel: str, repo: str, change: ReleaseChanges, rows: list[tuple[str, Any]], pager: Pager
+        ) -> bytes:
+            shown = _release_page(change, rows)
+            return page("release.html", rel, repo=repo, change=change, shown=shown, pager=pager)
 
         for rel, data in self.assets.values():
             put(rel, partial(bytes, data))
@@ -528,8 +543,11 @@ class Renderer:
                 partial(page, "releases.xml", folder + "feed.xml", repo=repo, log=changelog),
             )
             for one in changelog:
-                url = release_url(repo, one.release.name) + "index.html"
-                put(url, partial(page, "release.html", url, repo=repo, change=one))
+                url = release_url(repo, one.release.name)
+                rows = _release_rows(one)
+                for pager, piece in _pages(url, len(rows)):
+                    rel = list_page_url(url, pager.number) + "index.html"
+                    put(rel, partial(release_page, rel, repo, one, rows[piece], pager))
         for key, records in site.by_option.items():
             names_of = " / ".join(site.option_names[key])
             list_page(option_url(key), f"Errors about {names_of}", records)
@@ -682,6 +700,61 @@ def _group(records: Iterable[Record], key: Callable[[Record], str]) -> Mapping[s
 def _is_alias(rel: str, site: Site) -> bool:
     parts = rel.split("/")
     return len(parts) == 3 and parts[0] == "errors" and parts[1] in site.aliases
+
+
+ROWS_PER_PAGE = 500
+"""Errors one page of a list shows at most (a repo's, an exception's, a file's, an
+option's, a release's): a repo of 8,000 errors is listed on 16 pages, the first at the
+list's own address, page N at ``<list>/page/N/`` (``urls.list_page_url``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pager:
+    """Where one page of a list is among the list's pages."""
+
+    number: int
+    """This page's, from 1."""
+    count: int
+    """How many pages the list has (1: all of it is on this page)."""
+    previous: str | None
+    """The page before's address from the site's root, quoted; None on the first."""
+    following: str | None
+    """The page after's address from the site's root, quoted; None on the last."""
+
+
+def _pages(url: str, rows: int) -> list[tuple[Pager, slice]]:
+    """The pages of a list at ``url`` of ``rows`` rows: each one's pager, and its rows."""
+    count = max(1, -(-rows // ROWS_PER_PAGE))
+
+    def address(number: int) -> str | None:
+        return quote(list_page_url(url, number)) if 1 <= number <= count else None
+
+    return [
+        (
+            Pager(number, count, address(number - 1), address(number + 1)),
+            slice((number - 1) * ROWS_PER_PAGE, number * ROWS_PER_PAGE),
+        )
+        for number in range(1, count + 1)
+    ]
+
+
+def _release_rows(change: ReleaseChanges) -> list[tuple[str, Any]]:
+    """The rows of a release's page, in order: each kind of change, and the error."""
+    return [
+        *(("introduced", r) for r in change.introduced),
+        *(("reworded", r) for r in change.reworded),
+        *(("removed", r) for r in change.removed),
+    ]
+
+
+def _release_page(change: ReleaseChanges, rows: list[tuple[str, Any]]) -> ReleaseChanges:
+    """``change`` with only the errors of ``rows`` (one page of its rows)."""
+    return replace(
+        change,
+        introduced=tuple(r for kind, r in rows if kind == "introduced"),
+        reworded=tuple(r for kind, r in rows if kind == "reworded"),
+        removed=tuple(r for kind, r in rows if kind == "removed"),
+    )
 
 
 RECENT = 10

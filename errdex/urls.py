@@ -69,6 +69,24 @@ def option_url(key: str) -> str:
     return f"options/{folder_name(key)}/"
 
 
+def list_page_url(url: str, number: int) -> str:
+    """Page ``number`` (from 1) of the list at ``url``: the first at the list's own
+    address, the others at ``<list>/page/N/``."""
+    return url if number == 1 else f"{url}page/{number}/"
+
+
+_LATER_PAGE = re.compile(r"(.*/)page/[0-9]+/index\.html")
+
+
+def first_page(rel: str) -> str:
+    """The file of the first page of the list ``rel`` is a later page of; any other file
+    as it is."""
+    if "/page/" not in rel:
+        return rel
+    found = _LATER_PAGE.fullmatch(rel)
+    return rel if found is None else found[1] + "index.html"
+
+
 def github_permalink(record: Record, line: int | None = None) -> str:
     """The raising line (or ``line``) on GitHub, at the pinned commit."""
     source = record.source

@@ -1,0 +1,150 @@
+"""Long lists split into pages: 500 errors a page, the first at the list's own address,
+page N at ``<list>/page/N/``, each linked to the pages before and after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urljoin
+
+import pytest
+from conftest import SITE_YAML, make_content, soup
+
+from errdex import render
+
+RECORD = """\
+repo: example/project
+exception: ValueError
+message: "Setting number {n} must be positive"
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: src/project/mod{file}.py
+  line: {line}
+"""
+SITE = "https://errors.example.test/docs/"
+
+
+def _records(count: int) -> dict[str, str]:
+    """``count`` ValueErrors of one repo, a hundred to a file."""
+    return {
+        f"r{n:04d}.yaml": RECORD.format(n=n, file=n // 100, line=n % 100 + 1) for n in range(count)
+    }
+
+
+def _rows(page: Path) -> list[str]:
+    """The ids of the errors a list page shows, in order."""
+    return [a["href"].rstrip("/").rsplit("/", 1)[1] for a in soup(page).select("a.row-link")]
+
+
+def _links(out: Path, rel: str) -> dict[str, str]:
+    """Where the pager of the page ``rel`` leads (prev, next), as files of ``out``; and
+    that both of its pagers and the head agree."""
+    page = soup(out / rel)
+    found: dict[str, str] = {}
+    for kind in ("prev", "next"):
+        hrefs = {a["href"] for a in page.select(f"nav.pager a[rel={kind}]")}
+        heads = {link["href"] for link in page.select(f"head link[rel={kind}]")}
+        assert hrefs == heads, (rel, kind)
+        if hrefs:
+            (href,) = hrefs
+            found[kind] = unquote(urljoin("http://x/" + rel, href).removeprefix("http://x/"))
+            assert (out / found[kind] / "index.html").is_file(), found[kind]
+    return found
+
+
+def test_a_list_of_1201_errors_is_three_pages_of_500_500_and_201(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, _records(1201))
+    out = tmp_path / "public"
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+
+    a_file = out / "repos/example/project/files/src/project/mod0.py"
+    assert len(_rows(a_file / "index.html")) == 100  # a file's list of 100 stays one page
+    assert not (a_file / "page").exists()
+
+    exceptions = "exceptions/ValueError/"
+    pages = [f"{exceptions}index.html", *(f"{exceptions}page/{n}/index.html" for n in (2, 3))]
+    assert sorted(p.relative_to(out).as_posix() for p in (out / exceptions).rglob("*.html")) == (
+        sorted(pages)
+    )
+    rows = [_rows(out / page) for page in pages]
+    assert [len(r) for r in rows] == [500, 500, 201]
+    every = [r for page in rows for r in page]
+    assert len(set(every)) == 1201  # each error once, on one page
+    assert sorted(every) == sorted(p.name for p in (out / "errors").iterdir())
+
+    for number, page in enumerate(pages, 1):
+        html = soup(out / page)
+        assert html.title is not None
+        assert html.title.string == f"ValueError errors, page {number} of 3 · Test errors"
+        assert html.select_one("h1").get_text() == "ValueError errors"
+        assert "1201 errors" in html.select_one(".lede").get_text()
+        pagers = html.select("nav.pager")
+        assert len(pagers) == 2
+        for pager in pagers:
+            assert f"Page {number} of 3" in pager.get_text()
+        canonical = html.select_one("link[rel=canonical]")["href"]
+        assert canonical == SITE + page.removesuffix("index.html")
+    assert _links(out, pages[0]) == {"next": f"{exceptions}page/2/"}
+    assert _links(out, pages[1]) == {"prev": exceptions, "next": f"{exceptions}page/3/"}
+    assert _links(out, pages[2]) == {"prev": f"{exceptions}page/2/"}
+
+    # The repo's list, by file in line order, is cut at the same places.
+    repo = "repos/example/project/"
+    repo_rows = [
+        _rows(out / f"{repo}index.html"),
+        *(_rows(out / f"{repo}page/{n}/index.html") for n in (2, 3)),
+    ]
+    assert [len(r) for r in repo_rows] == [500, 500, 201]
+    # A file's errors cut between pages (files in path order: mod0, mod1, mod10, mod11,
+    # mod12, mod2: 401 errors, then mod2's) are headed by the file on both.
+    headings = [
+        [h.get_text() for h in soup(out / page).select("section h2")]
+        for page in (f"{repo}index.html", f"{repo}page/2/index.html")
+    ]
+    assert headings[0][-1] == headings[1][0] == "src/project/mod2.py"
+
+    sitemap = (out / "sitemap.xml").read_text()
+    for page in pages:
+        assert f"<loc>{SITE}{page.removesuffix('index.html')}</loc>" in sitemap
+
+
+RELEASED = (
+    RECORD
+    + """\
+releases:
+- {{release: v1, commit: "0123456789", path: src/project/mod{file}.py, line: {line}}}
+- {{release: v2, commit: abcdef0123, path: src/project/mod{file}.py, line: {line}}}
+"""
+)
+RELEASES = """\
+releases:
+- {repo: example/project, name: v1, commit: "0123456789"}
+- {repo: example/project, name: v2, commit: abcdef0123}
+- {repo: example/project, name: v3, commit: "9876543210"}
+"""
+
+
+def test_a_release_that_removed_more_than_a_page_of_errors_lists_them_on_pages(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(render, "ROWS_PER_PAGE", 2)
+    records = {f"r{n}.yaml": RELEASED.format(n=n, file=0, line=n + 1) for n in range(5)}
+    content = make_content(tmp_path, records, SITE_YAML + RELEASES)
+    out = tmp_path / "public"
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    release = "repos/example/project/releases/v3/"
+    pages = [f"{release}index.html", f"{release}page/2/index.html", f"{release}page/3/index.html"]
+    assert [len(_rows(out / page)) for page in pages] == [2, 2, 1]
+    for number, page in enumerate(pages, 1):
+        html = soup(out / page)
+        assert html.title is not None
+        assert f", page {number} of 3 · " in html.title.get_text()
+        # Every page says how many the release removed, and heads its rows.
+        assert "5 removed" in html.select_one(".lede").get_text()
+        assert [h.get_text() for h in html.select("section h2")] == ["Removed in v3"]
+    assert _links(out, pages[1]) == {"prev": release, "next": f"{release}page/3/"}
+    # The release before removed none: one page, as before.
+    assert not (out / "repos/example/project/releases/v2/page").exists()
