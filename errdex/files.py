@@ -17,6 +17,16 @@ from .problems import Problem
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+"""Not handed to a program a process starts (POSIX; Windows does that by default)."""
+_BINARY = getattr(os, "O_BINARY", 0)
+"""Bytes as they are (Windows; ``os.open`` there writes a line break as CR LF otherwise)."""
+NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _BINARY
+"""``os.open``'s flags for a file that must be new."""
+_FLUSHED = os.O_RDWR if os.name == "nt" else os.O_RDONLY
+"""How a written file is opened again to be synced: Windows syncs only a file open for
+writing."""
+
 
 def shown_path(path: Path) -> str:
     """A path as the user would type it: relative to the working directory when inside it."""
@@ -132,13 +142,13 @@ def stage(path: Path | str, data: bytes, *, sync: bool = False) -> Staged:
         folder, name = os.path.split(target)
         # The pid and a random part: a temporary left by a killed run is never in the way.
         temp = os.path.join(folder, f".{name[:120]}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        fd = os.open(temp, NEW_FILE, 0o666)
     except OSError as exc:
         raise _naming(exc, shown) from None
     try:
         try:
             if old is not None:
-                _keep_owner_and_mode(fd, old)
+                _keep_owner_and_mode(fd, temp, old)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
@@ -170,9 +180,10 @@ def place_all(
     thousands of records: see ``SYNCED_ONE_BY_ONE``), and each folder is synced once
     after."""
     unsynced = sum(not one.synced for one in staged) if durable else 0
-    if unsynced > SYNCED_ONE_BY_ONE:
+    together = unsynced > SYNCED_ONE_BY_ONE and hasattr(os, "sync")  # not on Windows
+    if together:
         os.sync()
-    one_by_one = 0 < unsynced <= SYNCED_ONE_BY_ONE
+    one_by_one = unsynced > 0 and not together
     errors: list[OSError | None] = []
     try:
         for one in staged:
@@ -191,7 +202,7 @@ def place_all(
 def _place(one: Staged, exclusive: bool, sync: bool) -> OSError | None:
     try:
         if sync:
-            fd = os.open(one.temp, os.O_RDONLY | os.O_CLOEXEC)
+            fd = os.open(one.temp, _FLUSHED | _CLOEXEC | _BINARY)
             try:
                 os.fsync(fd)
             finally:
@@ -219,21 +230,27 @@ def _place(one: Staged, exclusive: bool, sync: bool) -> OSError | None:
         return _naming(exc, one.path)
 
 
-def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:
+def _keep_owner_and_mode(fd: int, path: str, old: os.stat_result) -> None:
     new = os.fstat(fd)
-    if (new.st_uid, new.st_gid) != (old.st_uid, old.st_gid):
+    if (new.st_uid, new.st_gid) != (old.st_uid, old.st_gid) and hasattr(os, "fchown"):
         # Only root may give a file away; anyone may keep a group they are in.
         with suppress(OSError):
             os.fchown(fd, old.st_uid, old.st_gid)
         with suppress(OSError):
             os.fchown(fd, -1, old.st_gid)
     # After the owner: a change of owner clears the set-id bits.
-    os.fchmod(fd, stat.S_IMODE(old.st_mode))
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, stat.S_IMODE(old.st_mode))
+    else:  # Windows before Python 3.13: by name (only the read-only bit is kept)
+        os.chmod(path, stat.S_IMODE(old.st_mode))
 
 
 def _sync_folder(folder: str) -> None:
     """Make a rename in ``folder`` survive a power cut. The file is in place either way;
-    a file system that cannot sync a folder is no reason to say otherwise."""
+    a file system that cannot sync a folder is no reason to say otherwise (nor Windows,
+    which cannot open one)."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
     with suppress(OSError):
         fd = os.open(folder or ".", os.O_RDONLY | os.O_DIRECTORY)
         try:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .files import NEW_FILE
 from .problems import BuildError, Problem
 
 
@@ -108,7 +109,7 @@ def _write_new(path: str, data: bytes) -> None:
     """Write ``data`` into the new file ``path`` (one already there is an error: it may
     be a link to another file): three system calls, where ``Path.write_bytes`` makes six
     (it asks whether the file is a terminal, and where it stands)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    fd = os.open(path, NEW_FILE, 0o666)
     try:
         view = memoryview(data)
         while view:
