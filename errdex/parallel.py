@@ -26,8 +26,10 @@ RECORDS_PER_TASK = 100
 
 
 def jobs_for(count: int, requested: int = 0) -> int:
-    """How many processes should work on ``count`` records; ``requested`` 0 is one per core."""
-    if count < PARALLEL_FROM:
+    """How many processes should work on ``count`` records; ``requested`` 0 is one per core.
+    One where the system cannot fork (Windows): a worker must start with what the build
+    has loaded."""
+    if count < PARALLEL_FROM or not hasattr(os, "fork"):
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(requested or cores or 1, 32))
