@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from . import parallel, plan, state
 from .files import record_stats, shown_path
 from .problems import BuildError, Problem, Severity, failed
+from .processes import alive
 from .theme import Theme, default_theme
 from .write import (
     Staging,
@@ -308,7 +309,7 @@ class _Stash:
         """Remove the folders of builds that were killed (their process is gone)."""
         for folder in cache.glob(f"{cls.PREFIX}*-*"):
             pid = folder.name.removeprefix(cls.PREFIX).partition("-")[0]
-            if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            if not pid.isdigit() or int(pid) == os.getpid() or alive(int(pid)):
                 continue
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -360,16 +361,6 @@ class _Stash:
     def __exit__(self, *exc: object) -> None:
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # another user's
-    return True
 
 
 def _read(

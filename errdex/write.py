@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import json
 import os
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from .files import NEW_FILE
 from .problems import BuildError, Problem
+from .processes import alive, lock, unlock
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,12 +322,8 @@ def _remove_leftovers(out: Path) -> None:
             continue
         if folder.is_symlink() or not folder.is_dir():
             continue  # never errdex's: it only leaves folders
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
+        if not alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-        except PermissionError:
-            pass  # another user's live build
 
 
 @contextlib.contextmanager
@@ -343,13 +339,13 @@ def _locked(path: Path, out: Path) -> Iterator[None]:
     except OSError as exc:
         raise refusal(out, f"cannot write beside it: {exc.strerror}") from exc
     with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        lock(handle.fileno())
         _held.add(key)
         try:
             yield
         finally:
             _held.discard(key)
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            unlock(handle.fileno())
 
 
 _held: set[str] = set()
