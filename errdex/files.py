@@ -47,7 +47,9 @@ def record_stats(content: Path) -> tuple[list[tuple[str, int, int]], list[Proble
 
     The change time (``st_ctime``), not the modification time: a copy, a checkout or
     ``touch -d`` can set a file's modification time back, but any write moves its change
-    time on."""
+    time on. On Windows ``st_ctime`` is when the file was made, which a write leaves as
+    it was: there the later of the two is the modification time (on POSIX, never later
+    than the change time)."""
     errors_dir = content / "errors"
     root = content.resolve()
     found: list[tuple[str, int, int]] = []
@@ -75,7 +77,7 @@ def record_stats(content: Path) -> tuple[list[tuple[str, int, int]], list[Proble
             problems.append(Problem(shown_path(Path(entry.path)), 0, what, code="E100"))
         elif entry.is_file():
             stat = entry.stat()
-            found.append((entry.path, stat.st_ctime_ns, stat.st_size))
+            found.append((entry.path, max(stat.st_ctime_ns, stat.st_mtime_ns), stat.st_size))
     return found, problems
 
 

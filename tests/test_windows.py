@@ -9,11 +9,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from conftest import MINIMAL, ROOT, make_content
 
-from errdex import parallel
+from errdex import files, parallel
 
 WINDOWS = r"""
 import contextlib, importlib, io, json, os, pkgutil, signal, sys, types
@@ -122,3 +124,40 @@ def test_without_fork_a_big_site_is_read_and_rendered_in_this_process(
     assert parallel.jobs_for(10_000, 4) == 4
     monkeypatch.delattr(os, "fork")
     assert parallel.jobs_for(10_000, 4) == 1
+
+
+def test_an_edit_is_seen_where_the_change_time_is_when_the_file_was_made(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows' ``st_ctime`` is when a file was made, which an edit leaves as it was: a
+    build must still see the edit (here of the same size) and render it."""
+    born: dict[str, int] = {}
+
+    class Entry:
+        """A record file as Windows stats it."""
+
+        def __init__(self, entry: os.DirEntry[str]) -> None:
+            self.entry, self.path = entry, entry.path
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.entry, name)
+
+        def stat(self) -> SimpleNamespace:
+            real = self.entry.stat()
+            ctime = born.setdefault(self.path, real.st_ctime_ns)
+            return SimpleNamespace(
+                st_ctime_ns=ctime, st_mtime_ns=real.st_mtime_ns, st_size=real.st_size
+            )
+
+    walk = files._walk
+    monkeypatch.setattr(files, "_walk", lambda folder: map(Entry, walk(folder)))
+    content = make_content(tmp_path, {"r.yaml": MINIMAL + "meaning: The first words.\n"})
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    record = content / "errors" / "r.yaml"
+    record.write_text(record.read_text().replace("first", "other"))
+    assert run("build", "--content", content, "--out", out).code == 0
+    (page,) = (out / "errors").iterdir()
+    assert "The other words." in (page / "index.html").read_text()
