@@ -76,12 +76,12 @@ def _drafted(record: Record | None) -> bool:
 
 
 def _drafts_held(content: Path) -> bool:
-    """Whether the site publishes unreviewed drafts otherwise than shown (``drafts``)."""
+    """Whether the site hides the prose of unreviewed drafts (``drafts.publish: hide``)."""
     from . import load
 
     doc, _ = load.load_file(content / "site.yaml")
     drafts = doc.data.get("drafts") if doc is not None and isinstance(doc.data, dict) else None
-    return isinstance(drafts, dict) and drafts.get("publish", "show") != "show"
+    return isinstance(drafts, dict) and drafts.get("publish", "show") == "hide"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,9 +210,10 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         # As a build from nothing stops: before linking, so without what linking finds.
         raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems))
     if any(_drafted(item.record) for item in parsed) and _drafts_held(options.content):
-        # A draft reviewed, rejected or written changes what lists and the sitemap hold
-        # of it, on a site that keeps unreviewed drafts out of them.
-        return Full("a draft changed, and the site holds unreviewed drafts back", previous)
+        # A draft reviewed, rejected or written changes what every page that links it
+        # shows of it, on a site that hides unreviewed drafts' prose. (On a noindex site
+        # only its own page and the sitemaps change: an update renders those.)
+        return Full("a draft changed, and the site hides unreviewed drafts", previous)
     records = []
     files = {}
     shown_changed = []
