@@ -268,6 +268,17 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--title", help="the site's name (asked for on a terminal)")
     cmd.add_argument("--repo", help="your GitHub repository, owner/name (asked for)")
     cmd.add_argument("--base-url", help="where the site will be published (asked for)")
+    cmd.add_argument(
+        "--triage",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also write a workflow that links new issues to their error pages (asked for)",
+    )
+    cmd.add_argument(
+        "--no-workflows",
+        action="store_true",
+        help="write no GitHub workflow (they go in the git repository's root .github/)",
+    )
 
     cmd = commands.add_parser(
         "new",
@@ -690,7 +701,15 @@ def _init(ns: argparse.Namespace) -> int:
 
     asking = ask if sys.stdin.isatty() and sys.stdout.isatty() else None
     try:
-        written = init(ns.folder, ns.title, ns.base_url, ns.repo, asking)
+        done = init(
+            ns.folder,
+            ns.title,
+            ns.base_url,
+            ns.repo,
+            asking,
+            triage=ns.triage,
+            workflows_too=not ns.no_workflows,
+        )
     except InitError as exc:
         print(f"errdex: {readable(str(exc))}", file=sys.stderr)
         return 1
@@ -698,8 +717,8 @@ def _init(ns: argparse.Namespace) -> int:
         where = readable(str(exc.filename))
         print(f"errdex: cannot write {where}: {exc.strerror}", file=sys.stderr)
         return 1
-    for path in written:
-        print(f"wrote {readable(str(path))}")
+    for what, path in done:
+        print(f"{what} {readable(str(path))}" + (" (already there)" if what == "kept" else ""))
     where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
     print(
         f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve",

@@ -6,12 +6,17 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from . import __version__
 from .files import write_atomic
 from .schema import REPO_PATTERN
 from .urls import base_url_problem
 
-INSTALL = "git+https://github.com/errdex/errdex"
-"""What the site's workflow installs: errdex itself, from its repository."""
+TAG = f"v{__version__}"
+"""The release of errdex that wrote the workflows: they install and run that one, so a
+new errdex changes a site only when its owner changes the tag."""
+
+INSTALL = f"errdex @ git+https://github.com/errdex/errdex@{TAG}"
+"""What the site's workflow installs: this errdex, from its repository, core only."""
 
 WORKFLOW = """\
 # Build the site and publish it to GitHub Pages on every push to main (pull requests are
@@ -35,7 +40,7 @@ jobs:
     concurrency:
       group: errdex-build-${{{{ github.ref }}}}
       cancel-in-progress: ${{{{ github.event_name == 'pull_request' }}}}
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-latest{working}
     steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-python@v5
@@ -46,8 +51,8 @@ jobs:
       - name: Restore the highlight cache
         uses: actions/cache@v4
         with:
-          path: .errdex/cache
-          key: errdex-cache-${{{{ hashFiles('content/**', 'templates/**', 'static/**') }}}}
+          path: {site}.errdex/cache
+          key: errdex-cache-${{{{ hashFiles({hashed}) }}}}
           restore-keys: errdex-cache-
       - name: Check the content
         run: errdex check
@@ -55,7 +60,7 @@ jobs:
         run: errdex build --out public
       - uses: actions/upload-pages-artifact@v3
         with:
-          path: public
+          path: {site}public
 
   deploy:
     if: github.ref == 'refs/heads/main' && github.event_name != 'pull_request'
@@ -99,11 +104,46 @@ and one block is enough); files in `static/` are published, and `extra_css` and
 to main: set Pages to "GitHub Actions" in the repository's settings.
 """
 
-GITIGNORE = """\
-# errdex: the built site and the build cache
-public/
-.errdex/
+TRIAGE = """\
+# Link each new issue to the pages of this site that explain the errors it pastes. A
+# comment starting with /errdex asks again, from the issue's author or a maintainer.
+# A dry run at first: the matches go to the job summary. Once they look right, set the
+# repository variable ERRDEX_TRIAGE to comment and errdex keeps one comment on the issue.
+name: errdex triage
+
+on:
+  issues:
+    types: [opened, edited]
+  issue_comment:
+    types: [created]
+
+# One run per issue at a time: an edit right after opening waits for the first run.
+concurrency:
+  group: errdex-triage-${{{{ github.event.issue.number }}}}
+
+jobs:
+  triage:
+    # Issues, and /errdex comments by people the repository knows (no runner starts for
+    # any other comment).
+    if: >-
+      github.event_name == 'issues' ||
+      (startsWith(github.event.comment.body, '/errdex') &&
+       contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR"]'),
+                github.event.comment.author_association))
+    runs-on: ubuntu-latest
+    permissions:
+      issues: write
+    steps:
+      - uses: errdex/errdex@{tag}
+        with:
+          site-url: {base_url}
+          mode: ${{{{ vars.ERRDEX_TRIAGE == 'comment' && 'comment' || 'summary' }}}}
 """
+
+GITIGNORE_LINES = ("public/", ".errdex/")
+GITIGNORE = "# errdex: the built site and the build cache\n" + "".join(
+    f"{line}\n" for line in GITIGNORE_LINES
+)
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]")
@@ -166,7 +206,7 @@ def pages_url(repo: str) -> str:
 
 
 def files(title: str, base_url: str, repo: str) -> dict[str, str]:
-    """Path in the site folder → text, for a new site."""
+    """Path in the site folder → text, for a new site (its workflows aside: ``workflows``)."""
     if not re.fullmatch(REPO_PATTERN, repo) or len(repo.split("/", 1)[0]) > 39:
         raise InitError(
             f"--repo must be owner/name (an owner of at most 39 characters), not {repo!r}"
@@ -190,14 +230,57 @@ def files(title: str, base_url: str, repo: str) -> dict[str, str]:
         "templates/.gitkeep": "",
         "static/.gitkeep": "",
         ".gitignore": GITIGNORE,
-        ".github/workflows/errdex.yml": WORKFLOW.format(install=INSTALL),
         "README.md": README.format(title=title, repo_words=""),
     }
+
+
+def workflows(base_url: str, site: str = "", triage: bool = False) -> dict[str, str]:
+    """Path in the repository → text, of the workflows of a site in the repository's folder
+    ``site`` ("" for its root, else a path ending in "/")."""
+    working = f"\n    defaults:\n      run:\n        working-directory: {site}" if site else ""
+    made = {
+        ".github/workflows/errdex.yml": WORKFLOW.format(
+            install=INSTALL,
+            site=site,
+            working=working,
+            hashed=", ".join(f"'{site}{name}/**'" for name in ("content", "templates", "static")),
+        )
+    }
+    if triage:
+        made[".github/workflows/errdex-triage.yml"] = TRIAGE.format(tag=TAG, base_url=base_url)
+    return made
+
+
+def repository_root(folder: Path) -> Path | None:
+    """The git work tree ``folder`` is in (its nearest folder holding ``.git``), or None."""
+    for parent in [folder, *folder.parents]:
+        if (parent / ".git").exists():
+            return parent
+    return None
+
+
+def merged_gitignore(text: str) -> str | None:
+    """``text`` with errdex's lines added where it lacks them; None when it has them all."""
+    have = {line.strip().strip("/") for line in text.splitlines()}
+    missing = [line for line in GITIGNORE_LINES if line.strip("/") not in have]
+    if not missing:
+        return None
+    start = "" if not text or text.endswith("\n") else "\n"
+    return (
+        text
+        + start
+        + "\n# errdex: the built site and the build cache\n"
+        + "".join(f"{line}\n" for line in missing)
+    )
 
 
 def _parents(rel: str) -> list[str]:
     parts = rel.split("/")[:-1]
     return ["/".join(parts[: n + 1]) for n in range(len(parts))]
+
+
+def _yes(answer: str) -> bool:
+    return answer.strip().lower() in ("y", "yes")
 
 
 def init(
@@ -206,9 +289,16 @@ def init(
     base_url: str | None = None,
     repo: str | None = None,
     ask: Callable[[str, str], str] | None = None,
-) -> list[Path]:
-    """Make the site folder; return the files written. Writes nothing when any of them
-    exists (InitError names them). ``ask(question, default)`` asks for what was not given."""
+    *,
+    triage: bool | None = None,
+    workflows_too: bool = True,
+) -> list[tuple[str, Path]]:
+    """Make the site folder; return what was done, as (``wrote``, ``kept`` or ``added to``,
+    path). A README that is there is kept, a ``.gitignore`` gets errdex's lines; nothing
+    else is written when any file it would write exists (InitError names them).
+    ``ask(question, default)`` asks for what was not given: the site's settings, whether
+    to write a triage workflow (``triage`` None), and where the workflows go when the
+    folder is inside a git repository but not its root (GitHub reads them only there)."""
     chosen = defaults(folder)
 
     def pick(key: str, given: str | None, question: str) -> str:
@@ -226,25 +316,66 @@ def init(
     if base_url is None and base_url_problem(chosen["base_url"]):
         raise InitError(f"--repo {chosen['repo']!r} has no GitHub Pages address; give --base-url")
     chosen["base_url"] = pick("base_url", base_url, "Where the site will be published")
-    planned = files(chosen["title"], chosen["base_url"], chosen["repo"])
-    there = [rel for rel in planned if (folder / rel).exists() or (folder / rel).is_symlink()]
+    planned = {folder / rel: text for rel, text in files(**chosen).items()}
+    if triage is None:
+        question = "Also a workflow that links new issues to their error pages? (yes/no)"
+        triage = _yes(ask(question, "no")) if ask else False
+    if workflows_too:
+        at = folder.resolve()
+        root = repository_root(at) or at
+        site = "" if root == at else at.relative_to(root).as_posix() + "/"
+        if site and ask:
+            question = (
+                f"GitHub reads workflows only from the repository's root: write them to "
+                f"{readable(str(root / '.github' / 'workflows'))}? (yes/no)"
+            )
+            workflows_too = _yes(ask(question, "yes"))
+        if workflows_too:
+            for rel, text in workflows(chosen["base_url"], site, triage).items():
+                planned[(folder if not site else root) / rel] = text
+    done: list[tuple[str, Path]] = []
+    readme, gitignore = folder / "README.md", folder / ".gitignore"
+    if readme.exists() or readme.is_symlink():
+        del planned[readme]
+        done.append(("kept", readme))
+    if gitignore.is_file():
+        try:
+            merged = merged_gitignore(gitignore.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InitError(f"{gitignore}: cannot be read to add errdex's lines ({exc})") from None
+        if merged is None:
+            del planned[gitignore]
+            done.append(("kept", gitignore))
+        else:
+            planned[gitignore] = merged
+    there = [path for path in planned if path != gitignore and (path.exists() or path.is_symlink())]
     if there:
+        names = ", ".join(_shown(path, folder) for path in there)
         raise InitError(
-            f"{folder}: {', '.join(there)} already there; init writes over nothing "
+            f"{folder}: {names} already there; init writes over nothing "
             "(choose a new folder, or move those away)"
         )
     # Every folder on the way must be a folder (or not be there yet): nothing is written
     # unless all of it can be.
-    for rel in planned:
-        for parent in [folder, *(folder / p for p in _parents(rel))]:
+    for path in planned:
+        for parent in reversed(path.parents):
             if parent.is_symlink() and not parent.is_dir():
                 raise InitError(f"{parent}: a link to nowhere is in the way; init writes nothing")
             if parent.exists() and not parent.is_dir():
                 raise InitError(f"{parent} is a file, not a folder; init writes nothing")
-    written = []
-    for rel, text in planned.items():
-        path = folder / rel
+    for path, text in planned.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text.encode("utf-8"), exclusive=True)  # never over a file
-        written.append(path)
-    return written
+        if path == gitignore and path.exists():
+            write_atomic(path, text.encode("utf-8"))  # errdex's lines added, the rest kept
+            done.append(("added errdex's lines to", path))
+        else:
+            write_atomic(path, text.encode("utf-8"), exclusive=True)  # never over a file
+            done.append(("wrote", path))
+    return done
+
+
+def _shown(path: Path, folder: Path) -> str:
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return str(path)

@@ -206,12 +206,17 @@ PULL = {"event_name": "pull_request", "ref": "refs/pull/7/merge"}
 OTHER_PULL = {"event_name": "pull_request", "ref": "refs/pull/8/merge"}
 
 
+URL, WORKFLOW = "https://acme.github.io/widgets/", ".github/workflows/errdex.yml"
+WORKFLOW_NAMES = ["site.yml", "init's errdex.yml", "init's errdex.yml in a subfolder"]
+
+
 def _workflows() -> dict[str, dict[str, Any]]:
     from errdex import init
 
     return {
         "site.yml": yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text()),
-        "init's errdex.yml": yaml.safe_load(init.WORKFLOW.format(install=init.INSTALL)),
+        "init's errdex.yml": yaml.safe_load(init.workflows(URL)[WORKFLOW]),
+        "init's errdex.yml in a subfolder": yaml.safe_load(init.workflows(URL, "docs/")[WORKFLOW]),
     }
 
 
@@ -223,7 +228,7 @@ def test_the_expression_reader_reads_what_github_would() -> None:
     assert _value("${{ !(github.ref != 'refs/heads/main') }}", PUSH) is True
 
 
-@pytest.mark.parametrize("name", ["site.yml", "init's errdex.yml"])
+@pytest.mark.parametrize("name", WORKFLOW_NAMES)
 def test_only_the_deploy_job_may_publish(name: str) -> None:
     workflow = _workflows()[name]
     for event in (PUSH, PULL):
@@ -242,7 +247,7 @@ def test_only_the_deploy_job_may_publish(name: str) -> None:
     assert "deploy" not in _jobs_run(workflow, PULL)
 
 
-@pytest.mark.parametrize("name", ["site.yml", "init's errdex.yml"])
+@pytest.mark.parametrize("name", WORKFLOW_NAMES)
 def test_a_pull_request_never_cancels_or_queues_behind_a_deploy(name: str) -> None:
     workflow = _workflows()[name]
     push, pull, other = (_jobs_run(workflow, e) for e in (PUSH, PULL, OTHER_PULL))
