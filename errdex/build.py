@@ -114,7 +114,10 @@ def build(options: Options) -> Result:
         if options.verbose:
             print(f"errdex: {chosen}", file=sys.stderr)
         if isinstance(chosen, plan.UpToDate):
-            # The state stays true as it is.
+            if state_file and (chosen.restamped or chosen.previous.restored):
+                # The same bytes under new times (a checkout, a restored cache): kept, so
+                # the next build compares times again, not bytes.
+                state.note(state_file, chosen.previous, chosen.restamped, {}, out=options.out)
             stats = WriteStats(written=0, unchanged=len(chosen.previous.outputs), removed=0)
             return Result(
                 None,

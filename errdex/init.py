@@ -48,10 +48,13 @@ jobs:
           python-version: "3.11"
       - name: Install errdex
         run: python -m pip install "{install}"
-      - name: Restore the highlight cache
+      # The cache and the last site: a build then renders only what changed since.
+      - name: Restore the build cache
         uses: actions/cache@v4
         with:
-          path: {site}.errdex/cache
+          path: |
+            {site}.errdex/cache
+            {site}public
           key: errdex-cache-${{{{ hashFiles({hashed}) }}}}
           restore-keys: errdex-cache-
       - name: Check the content

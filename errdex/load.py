@@ -40,6 +40,11 @@ def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
         raw = path.read_bytes()
     except OSError as exc:
         return None, [Problem(shown, 0, f"cannot read file: {exc.strerror}", code="E100")]
+    return decode(raw, shown)
+
+
+def decode(raw: bytes, shown: str) -> tuple[str | None, list[Problem]]:
+    """A file's bytes as text (``read_text``), or say why they are not."""
     if len(raw) > MAX_FILE_BYTES:
         return None, [
             Problem(
@@ -242,6 +247,15 @@ def load_file(path: Path) -> tuple[Document | None, list[Problem]]:
     the problems, when it cannot be read or parsed."""
     shown = shown_path(path)
     text, problems = read_text(path, shown)
+    if text is None:
+        return None, problems
+    return parse_yaml(text, shown, path)
+
+
+def load_bytes(raw: bytes, path: Path) -> tuple[Document | None, list[Problem]]:
+    """``load_file`` of the bytes already read from ``path``."""
+    shown = shown_path(path)
+    text, problems = decode(raw, shown)
     if text is None:
         return None, problems
     return parse_yaml(text, shown, path)

@@ -51,24 +51,52 @@ class Parsed:
     problems: list[Problem]
     digest: str = ""
     """``summary_digest`` of the record (made where it was read, on any core)."""
+    content: str = ""
+    """``write.digest`` of the file's bytes: a file whose change time moved but whose bytes
+    did not (a fresh checkout, a cache restored in CI) is not read again."""
+
+    @property
+    def kept(self) -> tuple[int, int, str, str]:
+        """What the state keeps of the file (``state.State.files``)."""
+        return (self.ctime, self.size, self.digest, self.content)
 
 
 def parse(items: list[tuple[str, int, int]]) -> list[Parsed]:
     """Load, validate and model record files, given as (path, change time, size)."""
     from . import load, validate
     from .model import record_from
+    from .write import digest as content_digest
 
     parsed = []
     for path, ctime, size in items:
-        doc, found = load.load_file(Path(path))
+        try:
+            raw = Path(path).read_bytes()
+        except OSError:  # load_file says why
+            raw = None
+        if raw is None:
+            doc, found = load.load_file(Path(path))
+        else:
+            doc, found = load.load_bytes(raw, Path(path))
         record = None
         if doc is not None:
             found += validate.check_record(doc)
             if not any(p.severity is Severity.ERROR for p in found):
                 record = record_from(doc)
         digest = "" if record is None else summary_digest(record)
-        parsed.append(Parsed(path, ctime, size, record, found, digest))
+        content = "" if raw is None else content_digest(raw)
+        parsed.append(Parsed(path, ctime, size, record, found, digest, content))
     return parsed
+
+
+def _same_bytes(path: str, kept: tuple[int, int, str, str]) -> bool:
+    """Whether the record file ``path`` holds the bytes the state keeps the digest of."""
+    from .write import digest
+
+    try:
+        raw = Path(path).read_bytes()
+    except OSError:
+        return False
+    return len(raw) == kept[1] and digest(raw) == kept[3]
 
 
 def _drafted(record: Record | None) -> bool:
@@ -106,8 +134,9 @@ class Partial:
     records: tuple[Record, ...]
     context: ErrorContext
     """What their pages show of the others, as the last full build linked them."""
-    files: dict[str, tuple[int, int, str]]
-    """Their record files as the state keeps them (see ``state.State.files``)."""
+    files: dict[str, tuple[int, int, str, str]]
+    """Their record files as the state keeps them (see ``state.State.files``), and those
+    whose bytes are the same under a new change time."""
     warnings: list[Problem]
     """The content's warnings: these records' as found now, the others' as last found."""
     previous: state.State
@@ -162,6 +191,9 @@ class UpToDate:
     """Nothing to do: the output is what the content makes."""
 
     previous: state.State
+    restamped: dict[str, tuple[int, int, str, str]] = field(default_factory=dict)
+    """Record files whose change time moved but whose bytes did not, as the state should
+    keep them now."""
 
     def __str__(self) -> str:
         return "nothing changed"
@@ -197,9 +229,17 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         counts = [f"{_count(added, 'record')} added"] if added else []
         counts += [f"{_count(removed, 'record')} removed"] if removed else []
         return Full(", ".join(counts), previous)
-    changed = [item for item in items if previous.files[item[0]][:2] != item[1:]]
+    changed, restamped = [], {}
+    for path, ctime, size in items:
+        known = previous.files[path]
+        if known[:2] == (ctime, size):
+            continue
+        if _same_bytes(path, known):  # a checkout or a restore gave it a new time
+            restamped[path] = (ctime, size, known[2], known[3])
+        else:
+            changed.append((path, ctime, size))
     if not changed:
-        return UpToDate(previous)
+        return UpToDate(previous, restamped)
     if len(changed) > UPDATE_UP_TO:
         return Full(f"{len(changed)} records changed, more than an update renders faster", previous)
     parsed = parse(changed)
@@ -215,7 +255,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         # only its own page and the sitemaps change: an update renders those.)
         return Full("a draft changed, and the site hides unreviewed drafts", previous)
     records = []
-    files = {}
+    files = dict(restamped)
     shown_changed = []
     for item in parsed:
         record = item.record
@@ -227,7 +267,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         if digest != previous.files[item.path][2]:
             shown_changed.append(record)
         records.append(record)
-        files[item.path] = (item.ctime, item.size, digest)
+        files[item.path] = item.kept
     links = state.links(previous)
     if links is None:
         return Full("the previous state's links are missing or damaged", previous)
@@ -292,7 +332,7 @@ def _relink(
     links: state.Links,
     records: list[Record],
     shown_changed: list[Record],
-    files: dict[str, tuple[int, int, str]],
+    files: dict[str, tuple[int, int, str, str]],
     found: list[Problem],
 ) -> Plan:
     """``_relinked``, with the search index made aside when worth it; what is made aside
@@ -315,7 +355,7 @@ def _relinked(
     links: state.Links,
     records: list[Record],
     shown_changed: list[Record],
-    files: dict[str, tuple[int, int, str]],
+    files: dict[str, tuple[int, int, str, str]],
     found: list[Problem],
     aside: parallel.Aside[dict[str, bytes]] | None,
 ) -> Plan:
@@ -826,11 +866,7 @@ def full_state(
         base_url=site.config.base_url,
         out=str(out.resolve()),
         stamp=state.stamp(out),
-        files={
-            item.path: (item.ctime, item.size, item.digest)
-            for item in parsed
-            if item.record is not None
-        },
+        files={item.path: item.kept for item in parsed if item.record is not None},
         ids={item.path: item.record.id for item in parsed if item.record is not None},
         outputs=outputs,
         warnings=warnings,

@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .model import SiteConfig
 
-FORMAT = b"errdex-state-5\n"
+FORMAT = b"errdex-state-6\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
 """The libraries whose versions shape the output."""
 
@@ -80,8 +80,9 @@ class State:
     stamp: tuple[int, int, int, int]
     """The output folder's inode and api/errors.json's inode, mtime and size, when the
     build ended (``stamp``)."""
-    files: dict[str, tuple[int, int, str]]
-    """Record file → (change time in ns, size, digest of its record's summary)."""
+    files: dict[str, tuple[int, int, str, str]]
+    """Record file → (change time in ns, size, digest of its record's summary, digest of
+    its bytes)."""
     ids: dict[str, str]
     """Record file → the id of its record."""
     outputs: dict[str, str]
@@ -104,6 +105,10 @@ class State:
     cwd: str = field(default_factory=os.getcwd)
     """The working folder of the build that made it: the paths its problems and the
     records it keeps name are shown from there."""
+    restored: bool = False
+    """Set by ``load`` when the output folder is not the one this state's build left
+    (another inode: a cache restored in CI, a copy) but holds its files byte for byte:
+    the state is true of it, and the next note keeps its new ``stamp``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,8 +311,29 @@ def load(path: Path, out: Path) -> State | str:
     state.links, state.links_digest = None, links_digest
     state.links_file = str(_links_path(path))
     if state.stamp != stamp(out):
-        return f"{out} changed since the last build into it (removed, or built without this cache)"
+        if not holds(out, state.outputs):
+            why = "removed, or built without this cache"
+            return f"{out} changed since the last build into it ({why})"
+        state.restored = True
     return state
+
+
+def holds(out: Path, outputs: dict[str, str]) -> bool:
+    """Whether ``out`` holds just the files of ``outputs``, each with the bytes it names the
+    digest of: a site restored from a cache with its state (as CI does between runs), or
+    copied, is the site the state describes, though its files are new ones."""
+    from .write import digest, read_marker
+
+    if read_marker(out) != outputs.keys():
+        return False
+    for rel, wanted in outputs.items():
+        try:
+            data = (out / rel).read_bytes()
+        except OSError:
+            return False
+        if not wanted or digest(data) != wanted:
+            return False
+    return True
 
 
 def links(state: State) -> Links | None:
@@ -382,7 +408,7 @@ def save(path: Path, state: State) -> None:
 def note(
     path: Path,
     state: State,
-    files: dict[str, tuple[int, int, str]],
+    files: dict[str, tuple[int, int, str, str]],
     outputs: dict[str, str],
     lines: dict[str, tuple[int, ...]] | None = None,
     links: LinksChange | None = None,

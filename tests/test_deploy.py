@@ -89,7 +89,7 @@ def test_the_pages_workflow_checks_builds_caches_and_publishes() -> None:
     assert "errdex check" in runs and "errdex build --out public" in runs
     assert any(u.startswith("actions/cache@") for u in uses)
     cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
-    assert cache["with"]["path"] == ".errdex/cache"
+    assert cache["with"]["path"].split() == [".errdex/cache", "public"]
     assert any(u.startswith("actions/upload-pages-artifact@") for u in uses)
     deploy = workflow["jobs"]["deploy"]["steps"]
     assert deploy[0]["uses"].startswith("actions/deploy-pages@")
