@@ -27,6 +27,7 @@ from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template, short_title, unpublished
 from .theme import Theme
 from .urls import (
+    edit_url,
     exception_url,
     file_url,
     github_line,
@@ -381,6 +382,7 @@ class Renderer:
             code=code_lines(record, self.highlighter),
             permalink=github_permalink(record),
             report_url=report_issue_url(record, context.config),
+            edit_url=edit_url(record, context.config),
             description=(description := _description(record)),
             same_function=same_function,
             same_file=nearest,
