@@ -26,7 +26,7 @@ def records(content: Path) -> list[Record]:
     for path in sorted((content / "errors").rglob("*.yaml")):
         doc, _ = load_file(path)
         if doc is not None:
-            found.append(record_from(doc))
+            found.append(record_from(doc, content))
     return found
 
 

@@ -316,12 +316,14 @@ class _Stash:
                 continue
             shutil.rmtree(folder, ignore_errors=True)
 
-    def parse(self, job: tuple[int, list[tuple[str, int, int]]]) -> tuple[bool, list[plan.Parsed]]:
+    def parse(
+        self, content: Path, job: tuple[int, list[tuple[str, int, int]]]
+    ) -> tuple[bool, list[plan.Parsed]]:
         """``plan.parse`` of one piece of record files, in a worker: the records go to
         the folder, their summaries back to the build; or, if the piece cannot be
         written, the records themselves. Returns whether it was written, and them."""
         number, items = job
-        parsed = plan.parse(items)
+        parsed = plan.parse(content, items)
         try:
             self._write(number, [item.record for item in parsed if item.record is not None])
         except OSError:
@@ -397,7 +399,7 @@ def _read(
     shown: list[Record] = []
     """What the site is linked from: with ``summaries``, every record's summary."""
     if stash is None or jobs < 2:
-        with parallel.Tasks(plan.parse, jobs) as tasks:
+        with parallel.Tasks(functools.partial(plan.parse, options.content), jobs) as tasks:
             parsed = [item for piece in tasks.map(pieces) for item in piece]
         shown = [item.record for item in parsed if item.record is not None]
         if summaries:
@@ -405,7 +407,7 @@ def _read(
     else:
         stash.start()
         parsed = []
-        with parallel.Tasks(stash.parse, jobs) as tasks:
+        with parallel.Tasks(functools.partial(stash.parse, options.content), jobs) as tasks:
             results = tasks.map(enumerate(pieces))
             if meanwhile is not None:
                 try:

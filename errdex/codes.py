@@ -108,6 +108,15 @@ CODES = {
             "folder (beside `content/`): the file named is not there. Add it, or fix the path.",
         ),
         Code(
+            "E208",
+            "Edit URL not usable",
+            "`edit_url` in `site.yaml` is what each record file's path in the content folder "
+            'is added to, for the "Edit this page" link of its error page: an absolute '
+            "`http://` or `https://` URL of a host, with a plain path, as `base_url` is (see "
+            "E205). For a site kept on GitHub in the `content/` folder of the branch `main`, "
+            "write it as `https://github.com/OWNER/NAME/edit/main/content/`.",
+        ),
+        Code(
             "W311",
             "Over the asset budget",
             "With `extra_css` or `extra_js`, every page loads more stylesheet or script than "

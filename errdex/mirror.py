@@ -89,10 +89,12 @@ def record_document(
     reported: Reported,
     avoided: dict[str, Any] | None = None,
     removed_in: str | None = None,
+    more: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Every field of the record as written, plus what the site derived from it (its
     ``related`` entries as linked, the GitHub issues that paste it, how to avoid it as
-    ``avoid.document`` says it)."""
+    ``avoid.document`` says it, and ``more``: what its page's "More to look at" lists,
+    its ``options``, ``same_function``, ``same_file`` and ``linked_from``)."""
     return {
         # Unknown fields (a warning at build time) stay out: the schema has no room for them.
         **known_only(record.data, RECORD),
@@ -107,6 +109,7 @@ def record_document(
         "avoid": avoided,
         "review": _review(record),
         "removed_in_release": removed_in,
+        **(more or {}),
     }
 
 
@@ -338,6 +341,40 @@ def schema_document(base_url: str) -> dict[str, Any]:
         "error, after the last one that did (the page's 'removed in'); null when the newest "
         "release still raises it or the record lists no release. source.removed_in names the "
         "commit.",
+    }
+    ids = {"type": "array", "items": {"type": "string", "pattern": r"^[0-9a-f]{16}$"}}
+    derived["options"] = {
+        "type": "array",
+        "description": "The command-line flags and config keys the error is about that have "
+        "a page, as its page's 'More to look at' links them, by key.",
+        "items": {
+            "type": "object",
+            "required": ["key", "names", "url"],
+            "additionalProperties": False,
+            "properties": {
+                "key": {"type": "string", "description": "The option's key (snake_case)."},
+                "names": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "How errors write it (--tensor-parallel-size, "
+                    "tensor_parallel_size), as the page shows it.",
+                },
+                "url": {"type": "string", "format": "uri", "description": "The option's page."},
+            },
+        },
+    }
+    derived["same_function"] = {
+        **ids,
+        "description": "The other errors raised in source.function, in line order.",
+    }
+    derived["same_file"] = {
+        **ids,
+        "description": "Errors raised elsewhere in source.path, in line order: the 10 "
+        "nearest the raise, as its page lists them (the file's page lists all).",
+    }
+    derived["linked_from"] = {
+        **ids,
+        "description": "The errors whose related errors link to this one.",
     }
     derived["avoid"] = _AVOID_SCHEMA
     derived["review"] = {

@@ -14,6 +14,8 @@ from .pickled import as_tuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .issues import Reported
 
 ID_RE = re.compile(r"^[0-9a-f]{16}$")
@@ -277,6 +279,9 @@ class Record:
     analysis: Analysis | None
     file: str
     """The record file, as messages show it."""
+    content_path: str
+    """The record file's path inside the content folder, with ``/`` between folders
+    (``errors/…/name.yaml``): what its "Edit this page" link adds to ``edit_url``."""
     data: dict[str, Any]
     """The record's fields as written (dates as ISO text), for the JSON mirror."""
     has_analysis: bool
@@ -300,8 +305,9 @@ class Record:
         )
 
 
-def record_from(doc: Document) -> Record:
-    """Build a Record from a document the validator passed."""
+def record_from(doc: Document, content: Path) -> Record:
+    """Build a Record from a document the validator passed, read from the content
+    folder ``content``."""
     data: dict[str, Any] = _plain(doc.data)
     source = data["source"]
     excerpt = source.get("excerpt")
@@ -346,6 +352,7 @@ def record_from(doc: Document) -> Record:
         ),
         analysis=analysis_of(data, message) if analysis else None,
         file=doc.shown,
+        content_path=doc.path.relative_to(content).as_posix(),
         data=data,
         releases=tuple(
             Raised(
@@ -497,6 +504,9 @@ class SiteConfig:
     repository: str
     """The site's own GitHub repository, where 'Report an issue' opens issues."""
     description: str | None
+    edit_url: str | None = None
+    """What a record file's path inside the content folder is added to, for its page's
+    "Edit this page" link; ends with a slash. None: no such link."""
     releases: tuple[tuple[str, tuple[Release, ...]], ...] = ()
     """Each repository's releases that records were pinned to, oldest first."""
     extra_css: tuple[str, ...] = ()
@@ -549,6 +559,7 @@ def site_from(doc: Document, base_url: str | None = None) -> SiteConfig:
         base_url=normal_base_url(base_url or data["base_url"]),
         repository=data["repository"],
         description=data.get("description"),
+        edit_url=normal_base_url(data["edit_url"]) if "edit_url" in data else None,
         releases=tuple(releases.items()),
         extra_css=tuple(data.get("extra_css", ())),
         extra_js=tuple(data.get("extra_js", ())),

@@ -61,8 +61,9 @@ class Parsed:
         return (self.ctime, self.size, self.digest, self.content)
 
 
-def parse(items: list[tuple[str, int, int]]) -> list[Parsed]:
-    """Load, validate and model record files, given as (path, change time, size)."""
+def parse(content: Path, items: list[tuple[str, int, int]]) -> list[Parsed]:
+    """Load, validate and model record files of the content folder ``content``, given as
+    (path, change time, size)."""
     from . import load, validate
     from .model import record_from
     from .write import digest as content_digest
@@ -81,7 +82,7 @@ def parse(items: list[tuple[str, int, int]]) -> list[Parsed]:
         if doc is not None:
             found += validate.check_record(doc)
             if not any(p.severity is Severity.ERROR for p in found):
-                record = record_from(doc)
+                record = record_from(doc, content)
         digest = "" if record is None else summary_digest(record)
         content = "" if raw is None else content_digest(raw)
         parsed.append(Parsed(path, ctime, size, record, found, digest, content))
@@ -242,7 +243,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         return UpToDate(previous, restamped)
     if len(changed) > UPDATE_UP_TO:
         return Full(f"{len(changed)} records changed, more than an update renders faster", previous)
-    parsed = parse(changed)
+    parsed = parse(options.content, changed)
     problems = [p for item in parsed for p in item.problems]
     shown = {shown_path(Path(item.path)) for item in parsed}
     kept = [p for p in previous.warnings if p.path not in shown]
@@ -505,7 +506,8 @@ def _relinked(
 
     path_of = {rid: path for path, rid in previous.ids.items()}
     others = sorted(path_of[rid] for rid in render - changed)
-    for item in parse([(path, *previous.files[path][:2]) for path in others]):
+    again_read = [(path, *previous.files[path][:2]) for path in others]
+    for item in parse(options.content, again_read):
         if item.record is None or item.record.id not in render:
             return Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
         fresh[item.record.id] = item.record

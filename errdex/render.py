@@ -27,6 +27,7 @@ from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template, short_title, unpublished
 from .theme import Theme
 from .urls import (
+    edit_url,
     exception_url,
     file_url,
     github_line,
@@ -371,7 +372,7 @@ class Renderer:
         # By id: a build of a few pages shows a fresh record among the summaries of the others.
         in_file = context.by_file[(record.repo, record.source.path)]
         same_function, nearest, others = neighbours(record, in_file)
-        options = sorted({key for key, _, _ in record.options if key in context.option_names})
+        options = page_options(record, context)
         return self.page(
             "error.html",
             page_url(record.id) + "index.html",
@@ -381,6 +382,7 @@ class Renderer:
             code=code_lines(record, self.highlighter),
             permalink=github_permalink(record),
             report_url=report_issue_url(record, context.config),
+            edit_url=edit_url(record, context.config),
             description=(description := _description(record)),
             same_function=same_function,
             same_file=nearest,
@@ -402,6 +404,24 @@ class Renderer:
         record = shown(record, context.config)
         found = avoid.avoid_of(record)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
+        same_function, nearest, _ = neighbours(
+            record, context.by_file[(record.repo, record.source.path)]
+        )
+        # What "More to look at" shows, as data: each option with how errors write it,
+        # the other errors as ids. A page rendered again is written with its document.
+        more = {
+            "options": [
+                {
+                    "key": key,
+                    "names": list(context.option_names[key]),
+                    "url": context.config.base_url + option_url(key),
+                }
+                for key in page_options(record, context)
+            ],
+            "same_function": [r.id for r in same_function],
+            "same_file": [r.id for r in nearest],
+            "linked_from": [r.id for r in context.backlinks.get(record.id, ())],
+        }
         document = mirror.dumps(
             mirror.record_document(
                 record,
@@ -410,6 +430,7 @@ class Renderer:
                 context.config.reported_of(record.id),
                 avoided,
                 _removed_in(record, context.config),
+                more,
             )
         )
         return {
@@ -669,6 +690,11 @@ def _alias_json(alias: str, record: Record, site: Site) -> bytes:
 NEARBY = 10
 """How many other errors of the same file an error page lists (the nearest ones); a
 file's page lists them all."""
+
+
+def page_options(record: Record, context: ErrorContext) -> list[str]:
+    """The keys of the options an error's page links (those that have a page), sorted."""
+    return sorted({key for key, _, _ in record.options if key in context.option_names})
 
 
 def neighbours(record: Record, in_file: Iterable[Record]) -> tuple[list[Record], list[Record], int]:

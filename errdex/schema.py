@@ -254,6 +254,13 @@ SITE = Field(
             pattern_hint="owner/name",
         ),
         Field("description", "text", "One sentence about the site, for the home page."),
+        # No pattern either: checked as base_url is (urls.base_url_problem).
+        Field(
+            "edit_url",
+            "text",
+            "Where record files are edited, an http(s) URL that each record's path in the "
+            "content folder is added to; error pages then link 'Edit this page' there.",
+        ),
         Field(
             "drafts",
             "map",

@@ -140,6 +140,14 @@ def report_issue_url(record: Record, config: SiteConfig) -> str:
     return f"https://github.com/{config.repository}/issues/new?{query}"
 
 
+def edit_url(record: Record, config: SiteConfig) -> str | None:
+    """Where the record's file is edited (``edit_url`` and its path in the content
+    folder, each part encoded); None when site.yaml says nowhere."""
+    if config.edit_url is None:
+        return None
+    return config.edit_url + quote(record.content_path)
+
+
 # --- The site's own address -------------------------------------------------------------
 
 _BASE_URL = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):(?P<rest>.*)", re.S)
@@ -148,8 +156,9 @@ _DOT_SEGMENT = re.compile(r"(?:\.|%2e){1,2}", re.I)
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
-def base_url_problem(url: str) -> str | None:
-    """Why ``url`` cannot be a site's base URL, or None.
+def base_url_problem(url: str, added: str = "page addresses are") -> str | None:
+    """Why ``url`` cannot be a site's base URL (or the ``edit_url`` that the paths of
+    record files are ``added`` to), or None.
 
     Every canonical, JSON and issue URL starts with it, and ``404.html`` loads its
     scripts and styles from its path: it must be an absolute http(s) URL whose path can
@@ -170,7 +179,7 @@ def base_url_problem(url: str) -> str | None:
     authority, slash, path = rest[2:].partition("/")
     path = slash + path
     if "?" in url or "#" in url:
-        return "has a query or fragment (? or #); page addresses are added to its end"
+        return f"has a query or fragment (? or #); {added} added to its end"
     if "@" in authority:
         return "has a user name (…@) before the host"
     problem = _authority_problem(authority)

@@ -546,11 +546,18 @@ def check_site(doc: Document) -> list[Problem]:
                 )
             seen.add(key)
         problems += rule_releases(doc, doc.data)
-    url = doc.data.get("base_url") if isinstance(doc.data, dict) else None
-    if isinstance(url, str) and not problems:
-        problem = base_url_problem(url)
-        if problem:
-            problems.append(
-                Problem(doc.shown, doc.line("base_url"), f"base_url {url!r} {problem}", code="E205")
-            )
+    if problems or not isinstance(doc.data, dict):
+        return problems
+    url = doc.data.get("base_url")
+    problem = base_url_problem(url) if isinstance(url, str) else None
+    if problem:
+        what = f"base_url {url!r} {problem}"
+        problems.append(Problem(doc.shown, doc.line("base_url"), what, code="E205"))
+    url = doc.data.get("edit_url")
+    problem = (
+        base_url_problem(url, "the paths of record files are") if isinstance(url, str) else None
+    )
+    if problem:
+        what = f"edit_url {url!r} {problem}"
+        problems.append(Problem(doc.shown, doc.line("edit_url"), what, code="E208"))
     return problems

@@ -368,7 +368,7 @@ def run(self, size, names):
 def record(name: str) -> Any:
     doc, problems = load_file(CONTENT / "errors" / "vllm-project" / "vllm" / name)
     assert doc is not None, problems
-    return record_from(doc)
+    return record_from(doc, CONTENT)
 
 
 def ways_on(page: Path) -> list[str]:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, ROOT, SITE_YAML, make_content, snapshot
+from conftest import MINIMAL, ROOT, SITE_YAML, make_content, snapshot, soup
 
 OTHER = MINIMAL.replace("must be positive", "must be even")
 
@@ -200,6 +200,11 @@ def test_unknown_related_message_is_plain_text_and_a_warning(
         "errors/a.yaml:15: warning: no record has the message 'Something we never saw'; "
         "it is shown as plain text"
     ) in result.err
+    row = soup(next((tmp_path / "public" / "errors").glob("*/index.html"))).select_one(
+        "#related ~ ul li"
+    )
+    assert " ".join(row.get_text(" ").split()) == "Something we never saw no page yet"
+    assert row.select_one("a") is None
 
 
 def test_not_utf8_is_named_with_its_line(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]

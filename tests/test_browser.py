@@ -88,6 +88,14 @@ def test_desktop_page_shows_everything_cleanly(visit: Opener, error_id: str) -> 
     expect_sections_visible(page)
     expect(page.locator("nav.crumbs")).to_be_visible()
     expect(page.locator(".site-footer")).to_be_visible()
+    # Found by its role and accessible name, as a screen reader finds it.
+    edit = page.locator(".site-footer").get_by_role("link", name="Edit this page", exact=True)
+    expect(edit).to_be_visible()
+    expect(edit).to_have_attribute(
+        "href",
+        "https://github.com/errdex/errdex/edit/main/content/errors/vllm-project/vllm/"
+        f"{error_id}.yaml",
+    )
 
     message = page.locator("h1.message code")
     expect(message).to_be_visible()

@@ -1578,3 +1578,46 @@ def test_reviewing_a_draft_that_search_engines_were_kept_from_puts_it_in_the_sit
     sitemaps = "".join(p.read_text() for p in sorted(out.glob("sitemap*.xml")))
     assert page in sitemaps
     assert _bytes(out) == _fresh(content, tmp_path, run)
+
+
+@pytest.mark.parametrize("edit", ["message", "line"])
+def test_an_update_writes_the_json_of_the_neighbours_it_renders_again(
+    site,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    edit: str,
+) -> None:
+    """Each JSON document lists the other errors of its file (``same_file``), as its page
+    does: an update that renders a neighbour's page again writes its JSON too, and both
+    are what a build from nothing makes."""
+    content, out, build = site
+    neighbour = _page_id(out, "Thing number 1")
+    moved = _page_id(out, "Thing number 0")
+    path = content / "errors" / "r0.yaml"
+    # Its id stated, so that a new message keeps it (and the edit is an update).
+    path.write_text(f'id: "{moved}"\n' + path.read_text())
+    build()
+    if edit == "message":
+        path.write_text(path.read_text().replace('"Thing number 0', '"Item number 0'))
+    else:
+        # Below the others: first in line order before, last after.
+        text = path.read_text().replace("line: 3\n", "line: 60\n")
+        path.write_text(text.replace("start: 1\n", "start: 58\n"))
+    before = json.loads((out / f"api/errors/{neighbour}.json").read_bytes())
+    page_before = (out / f"errors/{neighbour}/index.html").read_text()
+    err = build("-v")
+    assert "errdex: update: " in err, err
+    after = json.loads((out / f"api/errors/{neighbour}.json").read_bytes())
+    page_after = (out / f"errors/{neighbour}/index.html").read_text()
+    if edit == "line":
+        assert before["same_file"][0] == moved and after["same_file"][-1] == moved
+    else:
+        assert after["same_file"] == before["same_file"] and moved in after["same_file"]
+        assert "Item number 0" in page_after and "Item number 0" not in page_before
+    fresh = _fresh(content, tmp_path, run)
+    for rel in (
+        f"api/errors/{neighbour}.json",
+        f"api/errors/{neighbour}",
+        f"errors/{neighbour}/index.html",
+    ):
+        assert (out / rel).read_bytes() == fresh[rel], rel

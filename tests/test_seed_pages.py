@@ -179,23 +179,23 @@ def test_when_it_happens(seed: Seed, page: BeautifulSoup) -> None:
     assert details == [words(seed.trigger), words(seed.situations)]
 
 
-def test_related_errors_link_when_we_have_a_record(
+def test_related_errors_are_the_seeds_we_have_pages_for(
     seed: Seed, page: BeautifulSoup, built_site: Path
 ) -> None:
+    """The seed's related errors that the bundled content holds, in the seed's order, each
+    a link to its page. (The others are errors of vllm the bundled content has no record
+    of: it lists them nowhere, so that its build warns of nothing.)"""
     rows = section(page, "related").select("li")
-    assert len(rows) == len(seed.related)
-    for row, entry in zip(rows, seed.related, strict=True):
+    left = iter(seed.related)
+    for row in rows:
         link = row.select_one("a")
-        shown = words(link["title"] if link else row.select_one(".row-title"))
-        assert shown.startswith(words(entry).removesuffix("…")), (shown, entry)
-        if link is None:
-            assert "no page yet" in words(row)
-        else:
-            target = built_site / "errors" / seed.id / link["href"] / "index.html"
-            assert target.resolve().is_file()
-    linked = sum(1 for row in rows if row.select_one("a"))
+        assert link is not None, words(row)
+        shown = words(link["title"])
+        assert any(shown.startswith(words(entry).removesuffix("…")) for entry in left), shown
+        target = built_site / "errors" / seed.id / link["href"] / "index.html"
+        assert target.resolve().is_file()
     # Three related errors of seed 000 and one of seed 001 are in the bundled content.
-    assert linked == {"9c019ab65f8b8d16": 3, "23b4373e94335665": 1}[seed.id]
+    assert len(rows) == {"9c019ab65f8b8d16": 3, "23b4373e94335665": 1}[seed.id]
 
 
 def test_footer_provenance_json_and_report_link(seed: Seed, page: BeautifulSoup) -> None:

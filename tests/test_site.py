@@ -51,6 +51,15 @@ def test_every_internal_link_and_asset_resolves(which: str, built_site: Path) ->
     assert checked > 50
 
 
+def test_the_bundled_content_builds_without_a_warning(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    """A newcomer's first build of the bundled site says it built, and nothing else."""
+    result = run("build", "--content", CONTENT, "--out", tmp_path / "public", "--strict")
+    assert result.code == 0, result.err
+    lines = result.err.splitlines()
+    assert len(lines) == 1, result.err
+    assert lines[0].startswith("errdex: built ") and lines[0].endswith(", 0 warning(s)")
+
+
 def test_404_page_links_from_the_site_root(built_site: Path) -> None:
     """Served at any address, the 404 page reaches its styles, scripts and the home page
     only through links from the site's path (/errdex/), never relative ones."""

@@ -1,0 +1,167 @@
+"""The JSON mirror carries all an error page shows: each section of the page is found,
+item by item, in the record's JSON document."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+from conftest import make_content, soup
+
+SCANNED = """\
+repo: example/project
+exception: ValueError
+message: "{message}"
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: src/project/config.py
+  line: {line}
+  function: {function}
+  condition: "{condition}"
+"""
+"""A record as scan writes it: the function and the test that lead to the raise."""
+
+RECORDS = {
+    "scanned/size.yaml": SCANNED.format(
+        message="--batch-size={size} must be positive",
+        line=10,
+        function="Config.check",
+        condition="self.batch_size <= 0",
+    )
+    + "related:\n  - 'workers={n} is more than the cores'\n",
+    "scanned/workers.yaml": SCANNED.format(
+        message="workers={n} is more than the cores",
+        line=14,
+        function="Config.check",
+        condition="self.workers > os.cpu_count()",
+    ),
+    "scanned/path.yaml": SCANNED.format(
+        message="no such file: {path}",
+        line=40,
+        function="load",
+        condition="not os.path.exists(path)",
+    ),
+}
+
+
+def ids_of(rows: Tag) -> list[str]:
+    return [re.search(r"errors/([0-9a-f]{16})/", a["href"])[1] for a in rows.select("a.row-link")]
+
+
+def words(node: Tag) -> str:
+    return " ".join(node.get_text(" ").split())
+
+
+def check_more(section: Tag, doc: dict[str, Any]) -> None:
+    """Each list of "More to look at" against its field of the document."""
+    seen = set()
+    for heading in section.select("h3"):
+        items = heading.find_next_sibling("ul")
+        title = words(heading)
+        if title == "Options this error is about":
+            chips = [(a["href"], words(a)) for a in items.select("a")]
+            want = [(o["url"], " / ".join(o["names"])) for o in doc["options"]]
+            assert len(chips) == len(want)
+            for (href, shown), (url, names) in zip(chips, want, strict=True):
+                assert url.endswith(href.lstrip("./")) and shown == names
+            seen.add("options")
+        elif title == f"Also raised in {doc['source'].get('function')}":
+            assert ids_of(items) == doc["same_function"]
+            seen.add("same_function")
+        elif title.startswith(f"Also raised in {doc['source']['path']}"):
+            assert ids_of(items) == doc["same_file"]
+            seen.add("same_file")
+        elif title == "Errors that link here":
+            assert ids_of(items) == doc["linked_from"]
+            seen.add("linked_from")
+        else:
+            raise AssertionError(f"a list of More to look at the test does not know: {title}")
+    # What the page does not list, the document does not hold either.
+    for field in {"options", "same_function", "same_file", "linked_from"} - seen:
+        assert doc[field] == [], field
+
+
+def check_page(page: BeautifulSoup, doc: dict[str, Any]) -> list[str]:
+    """Find each section of ``page`` in ``doc``; return the sections checked."""
+    checked = []
+    for section in page.select("article.error section[aria-labelledby]"):
+        name = section["aria-labelledby"]
+        if name == "meaning":
+            assert doc["meaning"]
+        elif name == "solutions":
+            assert len(section.select("ol.solutions > li")) == len(doc["solutions"])
+        elif name == "avoid":
+            guards = [words(c) for c in section.select(".derived-note code")]
+            assert guards == doc["avoid"]["guards"]
+            assert len(section.select("li.derived")) == len(doc["avoid"]["ways"])
+        elif name == "example-fix":
+            assert len(section.select("figure.fix")) == len(doc["example_fix"])
+        elif name == "when":
+            terms = [words(dt) for dt in section.select("dt")]
+            if "Raised when" in terms:
+                assert words(section.select_one("dd code")) == doc["source"]["condition"]
+            assert ("Trigger" in terms) == bool(doc.get("when", {}).get("trigger"))
+        elif name == "source":
+            thrown = words(section.select_one(".thrown code"))
+            assert thrown == f"{doc['source']['path']}:{doc['source']['line']}"
+            assert section.select_one(".permalink a")["href"] == doc["permalink"]
+        elif name == "related":
+            assert ids_of(section) == doc["related_ids"]
+            for row in section.select("li.unlinked .row-title"):
+                assert words(row) in doc["related"]
+        elif name == "issues":
+            assert len(section.select("li")) == min(5, doc["issues"]["count"])
+        elif name == "releases":
+            assert doc["releases"]
+        elif name == "more":
+            check_more(section, doc)
+        else:
+            raise AssertionError(f"a section the test does not know: {name}")
+        checked.append(name)
+    return checked
+
+
+def pages_and_documents(site: Path) -> list[tuple[BeautifulSoup, dict[str, Any]]]:
+    return [
+        (soup(page), json.loads((site / "api/errors" / f"{page.parent.name}.json").read_text()))
+        for page in sorted((site / "errors").glob("*/index.html"))
+        if (site / "api/errors" / f"{page.parent.name}.json").is_file()
+        and "moved_to" not in (site / "api/errors" / f"{page.parent.name}.json").read_text()
+    ]
+
+
+def test_every_section_of_the_bundled_pages_is_in_their_json(built_site: Path) -> None:
+    checked = set()
+    for page, doc in pages_and_documents(built_site):
+        checked.update(check_page(page, doc))
+    assert {"meaning", "solutions", "example-fix", "when", "source", "related", "more"} <= checked
+
+
+def test_a_scanned_pages_options_and_neighbours_are_in_its_json(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, RECORDS)
+    result = run("build", "--content", content, "--out", tmp_path / "public")
+    assert result.code == 0, result.err
+    documents = {}
+    for page, doc in pages_and_documents(tmp_path / "public"):
+        assert "more" in check_page(page, doc)
+        documents[doc["message"]] = doc
+    size = documents["--batch-size={size} must be positive"]
+    workers = documents["workers={n} is more than the cores"]
+    path = documents["no such file: {path}"]
+    assert size["same_function"] == [workers["id"]]
+    assert size["same_file"] == [path["id"]]
+    assert workers["linked_from"] == [size["id"]]
+    assert [o["key"] for o in size["options"]] == ["batch_size"]
+    assert size["options"][0]["names"] == ["--batch-size"]
+    assert size["options"][0]["url"] == "https://errors.example.test/docs/options/batch_size/"
+
+
+@pytest.mark.parametrize("field", ["options", "same_function", "same_file", "linked_from"])
+def test_the_schema_describes_what_more_to_look_at_lists(built_site: Path, field: str) -> None:
+    schema = json.loads((built_site / "api/schema.json").read_text())
+    assert field in schema["required"]
+    assert schema["properties"][field]["description"]
