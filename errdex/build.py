@@ -25,13 +25,12 @@ import pickle
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from . import parallel, plan, state
+from . import parallel, plan, progress, state
 from .files import record_stats, shown_path
 from .problems import BuildError, Problem, Severity, failed
 from .processes import alive
@@ -73,10 +72,12 @@ class Options:
     jobs: int = 0
     """Processes for reading and rendering: 0 for one per core, 1 for none but this one."""
     verbose: bool = False
+    """Say what the build does and why (a full build, an update, nothing) on stderr."""
+    quiet: bool = False
+    """Say nothing on stderr but errors: no progress line."""
     publishing: bool = True
     """Whether the records are read as the site shows them (``drafts.publish: hide``
     leaves the prose of unreviewed drafts out); the source tools read them as written."""
-    """Say what the build does and why (a full build, an update, nothing) on stderr."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,7 @@ def _run(
         highlighter, cache_warnings, renderer = made[0]
         with _template_errors(options):
             writer = _writer_for(chosen, options.out, state_file)
-            stats, outputs = _render(renderer, work, writer, options.jobs)
+            stats, outputs = _render(renderer, work, writer, options.jobs, options.quiet)
         highlighter.save()
     if state_file:
         _remember(
@@ -204,7 +205,7 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
     work = _Work.whole(*_read(options, parallel_read=False, summaries=True))
     writer = _Collect(options.out)
     with _template_errors(options):
-        stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, jobs=1)
+        stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, 1, options.quiet)
     count = len(work.records)
     result = Result(
         work.site,
@@ -641,7 +642,7 @@ class _Rendered:
 
 
 def _render(
-    renderer: Renderer, work: _Work, writer: _Writer, jobs: int
+    renderer: Renderer, work: _Work, writer: _Writer, jobs: int, quiet: bool = False
 ) -> tuple[WriteStats, dict[str, str]]:
     """Render every file of ``work`` into ``writer``, then commit it: the errors' files
     in chunks (on forked workers when ``jobs`` and the count allow, and the writer takes
@@ -667,7 +668,9 @@ def _render(
     jobs = parallel.jobs_for(len(records), jobs) if writer.forks else 1
     if jobs > 1:
         renderer.warm()  # compiled once here, the templates and lexers are every worker's
-    bar = _progress(len(records))
+    bar = progress.line(
+        len(records), "rendered", "pages", shown=len(records) >= PROGRESS_FROM and not quiet
+    )
     outputs: dict[str, str] = {}
     written = 0
     try:
@@ -747,36 +750,8 @@ def _index_again(update: plan.Partial) -> bytes | None:
     return mirror.index_bytes_again(previous, update.site, [r.id for r in update.records])
 
 
-def _progress(total: int) -> Callable[..., None]:
-    """A progress line for long builds on a terminal (``errdex: rendered 120/320 pages``),
-    redrawn at most every ``PROGRESS_EVERY`` seconds and wiped at the end, where the
-    build's own line follows; nothing in CI logs or pipes."""
-    if total < PROGRESS_FROM or not sys.stderr.isatty() or os.environ.get("CI"):
-        return lambda count, done=False: None
-    rendered = 0
-    shown = 0.0
-    width = 0
-
-    def update(count: int, done: bool = False) -> None:
-        nonlocal rendered, shown, width
-        rendered += count
-        now = time.monotonic()
-        if not done and now - shown < PROGRESS_EVERY:
-            return
-        shown = now
-        line = f"errdex: rendered {rendered}/{total} pages"
-        width = max(width, len(line))
-        wipe = "\r" + " " * width + "\r" if done else ""
-        sys.stderr.write(f"\r{line}{wipe}")
-        sys.stderr.flush()
-
-    return update
-
-
 PROGRESS_FROM = 300
 """Builds of fewer records finish before a progress line would help."""
-PROGRESS_EVERY = 0.1
-"""Seconds between two redraws of the progress line: a terminal is not a log."""
 
 
 # --- write ---------------------------------------------------------------------------

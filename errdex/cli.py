@@ -9,8 +9,10 @@ import re
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .problems import BuildError, Problem, Severity
@@ -18,12 +20,17 @@ from .problems import BuildError, Problem, Severity
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .build import Options
+    from .source.pin import Report
 
 # The rest is imported by the commands that need it: a build with nothing to do starts
 # without loading the renderer, Pygments or the search index.
 
 DEFAULT_CACHE = Path(".errdex/cache")
 """The cache folder of every command that keeps one, unless ``--cache`` says otherwise."""
+
+DOCS_URL = "https://github.com/errdex/errdex/blob/main/"
+"""Where each command's ``--help`` sends for more: the repository's README and docs/,
+which an installed errdex does not carry."""
 
 
 def _positive(text: str) -> int:
@@ -48,12 +55,47 @@ def _path(text: str) -> Path:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="errdex",
-        description="Build a static error-reference site from YAML error records. "
+        description="Build a static error-reference site from YAML error records.\n\n"
         "Example: errdex build --content content --out public (errdex COMMAND --help "
-        "for each command)",
+        f"for each command)\nDocs: {DOCS_URL}docs/commands.md",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"errdex {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(
+        under: argparse._SubParsersAction[argparse.ArgumentParser],
+        name: str,
+        summary: str,
+        example: str,
+        page: str,
+    ) -> argparse.ArgumentParser:
+        """A command whose ``--help`` opens with what it does in one line, an example and
+        its docs page; ``summary`` is also its line in the list of commands."""
+        return under.add_parser(
+            name,
+            help=summary,
+            description=f"{summary[0].upper()}{summary[1:]}.\n\nExample: {example}\n"
+            f"Docs: {DOCS_URL}{page}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    def talk_options(cmd: argparse.ArgumentParser, verbose: str | None = None) -> None:
+        """``-q`` on every command; ``-v``, saying what ``verbose`` says, on some."""
+        said = cmd.add_mutually_exclusive_group()
+        said.add_argument(
+            "-q", "--quiet", action="store_true", help="say nothing on standard error but errors"
+        )
+        if verbose:
+            said.add_argument("-v", "--verbose", action="store_true", help=verbose)
+
+    def json_option(cmd: argparse.ArgumentParser) -> None:
+        cmd.add_argument(
+            "--json",
+            action="store_true",
+            help="print one JSON object on standard output at the end: counts, problems, "
+            "files (docs/commands.md#json-reports)",
+        )
 
     def content_options(cmd: argparse.ArgumentParser) -> None:
         cmd.add_argument(
@@ -72,11 +114,12 @@ def _parser() -> argparse.ArgumentParser:
         )
         cmd.add_argument("--no-cache", action="store_true", help="use and write no cache")
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "build",
-        help="build the site (the default command)",
-        description="Validate the records and write the site into the output folder. "
-        "Example: errdex build --content content --out public",
+        "validate the records and write the site into the output folder (the default command)",
+        "errdex build --content content --out public",
+        "docs/building.md",
     )
     content_options(cmd)
     output_options(cmd)
@@ -86,15 +129,15 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="processes for a full build of many records (one per core)",
     )
-    cmd.add_argument(
-        "-v", "--verbose", action="store_true", help="say what the build redoes and why"
-    )
+    json_option(cmd)
+    talk_options(cmd, verbose="say what the build redoes and why")
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "check",
-        help="validate and render without writing; say what a build would change",
-        description="Validate and render without writing; say what a build would change. "
-        "Example: errdex check --strict",
+        "validate and render without writing; say what a build would change",
+        "errdex check --strict --format github",
+        "docs/commands.md#what-a-build-reports",
     )
     content_options(cmd)
     cmd.add_argument("--out", type=_path, default=Path("public"), help="output to compare with")
@@ -105,12 +148,15 @@ def _parser() -> argparse.ArgumentParser:
         help="github: also each problem as a GitHub Actions annotation on standard output, "
         "::error file=PATH,line=N::message (text)",
     )
+    json_option(cmd)
+    talk_options(cmd)
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "lookup",
-        help="find the error page for a pasted message, traceback or log line",
-        description="Find the error page for a pasted message, traceback or log line. "
-        "Example: errdex lookup --site public < traceback.txt",
+        "find the error page for a pasted message, traceback or log line",
+        "errdex lookup --site public < traceback.txt",
+        "docs/lookup-and-triage.md#lookup-from-the-command-line",
     )
     cmd.add_argument("text", nargs="?", default="-", help="the paste; - or nothing reads stdin")
     cmd.add_argument(
@@ -145,12 +191,14 @@ def _parser() -> argparse.ArgumentParser:
         default=10.0,
         help="seconds each file of a --site URL may take in all; a lookup's files, 3 times it (10)",
     )
+    talk_options(cmd)
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "triage",
-        help="in a GitHub workflow: find the error pages a new issue pastes",
-        description="In a GitHub workflow: find the error pages a new issue pastes. "
-        "Example: errdex triage --site https://errdex.github.io/errdex/ --mode summary",
+        "in a GitHub workflow: find the error pages a new issue pastes",
+        "errdex triage --site https://errdex.github.io/errdex/ --mode summary",
+        "docs/lookup-and-triage.md#triage-of-github-issues",
     )
     cmd.add_argument(
         "--event",
@@ -209,6 +257,7 @@ def _parser() -> argparse.ArgumentParser:
         default=60.0,
         help="seconds to wait out GitHub's rate limits and errors in all (60)",
     )
+    talk_options(cmd)
 
     for name, help_text, example in (
         (
@@ -222,11 +271,7 @@ def _parser() -> argparse.ArgumentParser:
             "errdex pin ../myproject --repo me/myproject --ref v1.1..v1.4",
         ),
     ):
-        cmd = commands.add_parser(
-            name,
-            help=help_text,
-            description=f"{help_text[0].upper()}{help_text[1:]}. Example: {example}",
-        )
+        cmd = command(commands, name, help_text, example, "docs/scan-and-pin.md")
         cmd.add_argument("source", type=_path, help="a git checkout or a plain source tree")
         cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
         pinned = cmd.add_mutually_exclusive_group(required=True)
@@ -257,12 +302,15 @@ def _parser() -> argparse.ArgumentParser:
             help="keep what each source file gave here, for the next run (.errdex/cache)",
         )
         cmd.add_argument("--no-cache", action="store_true", help="parse every file, keep none")
+        json_option(cmd)
+        talk_options(cmd)
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "init",
-        help="start a site folder of your own",
-        description="Start a site folder of your own. "
-        "Example: errdex init mysite --repo me/myproject",
+        "start a site folder of your own",
+        "errdex init mysite --repo me/myproject",
+        "README.md#your-own-site",
     )
     cmd.add_argument("folder", nargs="?", type=_path, default=Path("."), help="where (.)")
     cmd.add_argument("--title", help="the site's name (asked for on a terminal)")
@@ -279,12 +327,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write no GitHub workflow (they go in the git repository's root .github/)",
     )
+    talk_options(cmd)
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "new",
-        help="scaffold a record from a message or a pasted traceback",
-        description="Scaffold a record from a message or a pasted traceback. "
-        "Example: errdex new --repo me/myproject < traceback.txt",
+        "scaffold a record from a message or a pasted traceback",
+        "errdex new --repo me/myproject < traceback.txt",
+        "docs/records.md#error-records",
     )
     cmd.add_argument("text", nargs="?", default="-", help="the message; - or nothing reads stdin")
     cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
@@ -292,24 +342,30 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--content", type=_path, default=Path("content"), help="content folder (content)"
     )
+    talk_options(cmd)
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "issues",
-        help="link GitHub issues to the errors they paste",
-        description="Link GitHub issues to the errors they paste. "
-        "Example: errdex issues import issues.json --repo me/myproject",
+        "link GitHub issues to the errors they paste",
+        "errdex issues import issues.json --repo me/myproject",
+        "docs/issues.md",
     )
     issue_commands = cmd.add_subparsers(dest="issues_command", metavar="ACTION", required=True)
-    cmd = issue_commands.add_parser(
+    cmd = command(
+        issue_commands,
         "import",
-        help="read an export of a repo's issues (gh issue list --json, or the REST API) "
-        "and keep which errors each one pastes in content/issues/OWNER/NAME.json",
-        description="Read an export of a repo's issues (gh issue list --state all --json "
-        "number,title,body,state,url,createdAt,closedAt,labels, or the REST API) and keep "
-        "which errors each one pastes in content/issues/OWNER/NAME.json. "
-        "Example: errdex issues import issues.json --repo me/myproject",
+        "read an export of a repo's issues and keep which errors each one pastes in "
+        "content/issues/OWNER/NAME.json",
+        "errdex issues import issues.json --repo me/myproject",
+        "docs/issues.md",
     )
-    cmd.add_argument("file", type=_path, help="the export, a JSON list; - reads stdin")
+    cmd.add_argument(
+        "file",
+        type=_path,
+        help="the export, a JSON list: gh issue list --state all --json number,title,body,"
+        "state,url,createdAt,closedAt,labels > issues.json, or the REST API's; - reads stdin",
+    )
     cmd.add_argument("--repo", required=True, help="the GitHub repository, owner/name")
     cmd.add_argument(
         "--content", type=_path, default=Path("content"), help="content folder (content)"
@@ -319,14 +375,16 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--jobs", type=_positive, default=0, help="processes matching issues (one per core)"
     )
+    json_option(cmd)
+    talk_options(cmd)
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "draft",
-        help="draft the prose of records that have none with a language model, grounded "
+        "draft the prose of records that have none with a language model, grounded "
         "in the code (pip install 'errdex[draft]')",
-        description="Draft meaning, when, solutions and example_fix for records that have "
-        "no prose, over the OpenAI chat-completions protocol (OpenAI, vLLM, llama.cpp, "
-        "Ollama, LiteLLM). Example: errdex draft --limit 20 --model gpt-4o-mini",
+        "errdex draft --limit 20 --model gpt-4o-mini",
+        "docs/drafts.md#analyses-for-every-error",
     )
     cmd.add_argument(
         "--content", type=_path, default=Path("content"), help="content folder (content)"
@@ -334,8 +392,9 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--base-url",
         default=os.environ.get("OPENAI_BASE_URL"),
-        help="the server's API address, e.g. http://127.0.0.1:8000/v1 ($OPENAI_BASE_URL; "
-        "OpenAI's when neither is set)",
+        help="the API address of a server that speaks OpenAI's chat completions (OpenAI, "
+        "vLLM, llama.cpp, Ollama, LiteLLM), e.g. http://127.0.0.1:8000/v1 "
+        "($OPENAI_BASE_URL; OpenAI's when neither is set)",
     )
     cmd.add_argument(
         "--model",
@@ -397,13 +456,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     cmd.add_argument("--no-cache", action="store_true", help="keep no answers")
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    cmd.add_argument("-v", "--verbose", action="store_true", help="say what each prompt left out")
+    talk_options(cmd, verbose="say what each prompt left out")
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "review",
-        help="mark AI-assisted drafts as reviewed, show the next one, or reject one",
-        description="Mark AI-assisted drafts as reviewed, show the next one, or reject one. "
-        "Example: errdex review --next, then errdex review ID (or --reject ID).",
+        "mark AI-assisted drafts as reviewed, show the next one, or reject one",
+        "errdex review --next, then errdex review ID (or --reject ID)",
+        "docs/drafts.md#analyses-for-every-error",
     )
     cmd.add_argument("ids", nargs="*", metavar="ID", help="the records to mark reviewed")
     cmd.add_argument(
@@ -418,12 +478,14 @@ def _parser() -> argparse.ArgumentParser:
         help="remove the drafts of these records and keep them from being drafted again",
     )
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    talk_options(cmd)
 
-    cmd = commands.add_parser(
+    cmd = command(
+        commands,
         "serve",
-        help="build, then serve the site on localhost",
-        description="Build, then serve the site on localhost, rebuilding on every change. "
-        "Example: errdex serve --port 8000",
+        "build, then serve the site on localhost, rebuilding on every change",
+        "errdex serve --port 8000",
+        "docs/commands.md",
     )
     content_options(cmd)
     # Served pages carry localhost URLs, so they go to their own folder, never into public/.
@@ -439,6 +501,7 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--no-watch", action="store_true", help="serve only: no rebuilds, no live reload"
     )
+    talk_options(cmd)
     return parser
 
 
@@ -464,36 +527,86 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
         args.insert(0, "build")
-    ns = _parser().parse_args(args)
+    parser = _parser()
+    ns = parser.parse_args(args)
+    if getattr(ns, "json", False) and getattr(ns, "format", "text") == "github":
+        parser.error("--json and --format github both write to standard output: give one")
+    told = Told()
     try:
-        if ns.command == "check":
-            return _check(ns)
-        if ns.command == "lookup":
-            return _lookup(ns)
-        if ns.command == "triage":
-            return _triage(ns)
-        if ns.command in ("scan", "pin"):
-            return _reconcile(ns)
-        if ns.command == "new":
-            return _new(ns)
-        if ns.command == "init":
-            return _init(ns)
-        if ns.command == "issues":
-            return _issues_import(ns)
-        if ns.command == "serve":
-            return _serve(ns)
-        if ns.command == "draft":
-            from .source.drafting import draft_command
-
-            return draft_command(ns)
-        if ns.command == "review":
-            from .source.drafting import review_command
-
-            return review_command(ns)
-        return _build(ns)
+        code = _command(ns, told)
     except BuildError as exc:
         _stopped(exc, ns)
+        told.problems += exc.problems
+        code = 1
+    if getattr(ns, "json", False) and ns.command != "lookup":  # lookup prints its own
+        print(told.dumps(ns, code))
+    return code
+
+
+def _command(ns: argparse.Namespace, told: Told) -> int:
+    if ns.command == "check":
+        return _check(ns, told)
+    if ns.command == "lookup":
+        return _lookup(ns)
+    if ns.command == "triage":
+        return _triage(ns)
+    if ns.command in ("scan", "pin"):
+        return _reconcile(ns, told)
+    if ns.command == "new":
+        return _new(ns)
+    if ns.command == "init":
+        return _init(ns)
+    if ns.command == "issues":
+        return _issues_import(ns, told)
+    if ns.command == "serve":
+        return _serve(ns)
+    if ns.command == "draft":
+        from .source.drafting import draft_command
+
+        return draft_command(ns)
+    if ns.command == "review":
+        from .source.drafting import review_command
+
+        return review_command(ns)
+    return _build(ns, told)
+
+
+@dataclass
+class Told:
+    """What a command did, for ``--json``: one object on standard output once it ends
+    (docs/commands.md#json-reports). The lines for a person go to standard error as
+    without it."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    more: dict[str, Any] = field(default_factory=dict)
+    """The command's own keys: the files it wrote, what it skipped …"""
+
+    def refuse(self, message: str) -> int:
+        """Stop the command with ``errdex: message`` (a problem of no file): exit status 1."""
+        print(f"errdex: {message}", file=sys.stderr)
+        self.problems.append(Problem("", 0, message))
         return 1
+
+    def dumps(self, ns: argparse.Namespace, code: int) -> str:
+        from .problems import as_json
+
+        problems = sorted(set(self.problems))
+        errors = sum(p.severity is Severity.ERROR for p in problems)
+        document = {
+            "command": " ".join(filter(None, (ns.command, getattr(ns, "issues_command", "")))),
+            "exit": code,
+            "counts": {**self.counts, "errors": errors, "warnings": len(problems) - errors},
+            "problems": [as_json(p) for p in problems],
+            **self.more,
+        }
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def _note(ns: argparse.Namespace, text: str) -> None:
+    """A line for a person on standard error that is not an error: ``-q`` leaves it out."""
+    if not ns.quiet:
+        print(text, file=sys.stderr)
 
 
 def _stopped(exc: BuildError, ns: argparse.Namespace) -> None:
@@ -545,10 +658,11 @@ def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
         # serve answers requests from threads meanwhile: it builds in its one process.
         jobs=getattr(ns, "jobs", 1),
         verbose=getattr(ns, "verbose", False),
+        quiet=ns.quiet,
     )
 
 
-def _base_url_ok(url: str | None) -> bool:
+def _base_url_ok(url: str | None, told: Told) -> bool:
     """Whether ``--base-url`` (when given) can be the site's address; says so when not."""
     if url is None:
         return True  # without importing urls: a build with nothing to do loads no YAML
@@ -557,10 +671,11 @@ def _base_url_ok(url: str | None) -> bool:
     problem = base_url_problem(url)
     if problem:
         print(f"errdex: --base-url {url!r} {problem} [E205]; nothing was written", file=sys.stderr)
+        told.problems.append(Problem("", 0, f"--base-url {url!r} {problem}", code="E205"))
     return problem is None
 
 
-def _folders_ok(ns: argparse.Namespace) -> bool:
+def _folders_ok(ns: argparse.Namespace, told: Told) -> bool:
     """Refuse, before any work, an output folder a build must not replace (E500, raised)
     and a cache folder it could not keep (said here, naming --cache)."""
     from .write import UnsafeCache, check_cache, require_output
@@ -571,74 +686,89 @@ def _folders_ok(ns: argparse.Namespace) -> bool:
     try:
         check_cache(ns.cache, ns.out, ns.content)
     except UnsafeCache as exc:
-        print(f"errdex: {exc}; nothing was written", file=sys.stderr)
+        told.refuse(f"{exc}; nothing was written")
         return False
     return True
 
 
-def _build(ns: argparse.Namespace, base_url: str | None = None) -> int:
+def _build(ns: argparse.Namespace, told: Told) -> int:
     from .build import build
 
-    if base_url is None and not _base_url_ok(getattr(ns, "base_url", None)):
-        return 1
-    if not _folders_ok(ns):
+    told.more["out"] = str(ns.out)
+    if not _base_url_ok(ns.base_url, told) or not _folders_ok(ns, told):
         return 1
     started = time.perf_counter()
-    result = build(_options(ns, base_url))
+    result = build(_options(ns))
     report(result.warnings, ns, result.base_url)
+    told.problems += result.warnings
     stats = result.stats
     assert stats is not None
+    told.counts.update(
+        records=result.pages,
+        rendered=result.rendered,
+        written=stats.written,
+        unchanged=stats.unchanged,
+        removed=stats.removed,
+    )
     rendered = "" if result.rendered == result.pages else f"{result.rendered} rendered, "
-    print(
+    _note(
+        ns,
         f"errdex: built {result.pages} error pages into {ns.out}/ ({rendered}"
         f"{stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
         f"in {time.perf_counter() - started:.2f}s, {len(result.warnings)} warning(s)",
-        file=sys.stderr,
     )
     return 0
 
 
-def _issues_import(ns: argparse.Namespace) -> int:
-
-    from . import issues, reports
+def _issues_import(ns: argparse.Namespace, told: Told) -> int:
+    from . import issues, progress, reports
+    from .files import shown_path
     from .lookup import Unavailable, content_source
 
-    if not _repo_ok(ns.repo):
+    told.more.update(dry_run=ns.dry_run, files=[], skipped=[])
+    if not _repo_ok(ns.repo, told):
         return 1
     try:
         raw = sys.stdin.buffer.read() if str(ns.file) == "-" else ns.file.read_bytes()
         data = json.loads(raw)
     except OSError as exc:
-        print(f"errdex: cannot read {ns.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return told.refuse(f"cannot read {ns.file}: {exc.strerror or exc}")
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        print(f"errdex: {ns.file} is not a JSON export of issues: {exc}", file=sys.stderr)
-        return 1
+        return told.refuse(f"{ns.file} is not a JSON export of issues: {exc}")
     exported, skipped = issues.from_export(data, ns.repo)
     if not exported and skipped:
-        print(f"errdex: {ns.file}: {skipped[0]}; nothing was written", file=sys.stderr)
-        return 1
+        return told.refuse(f"{ns.file}: {skipped[0]}; nothing was written")
     source = content_source(ns.content, ns.strict)  # BuildError: said by main
     rules = reports.Rules()
 
     def match(body: str) -> list[str]:
         return [found.id for found in reports.found_in(source, body, rules)]
 
+    matching = progress.line(len(exported), "matched", "issues", progress.AFTER, not ns.quiet)
     try:
         done = issues.import_issues(
-            exported, ns.repo, ns.content, match, ns.jobs, ns.dry_run, skipped
+            exported, ns.repo, ns.content, match, ns.jobs, ns.dry_run, skipped, matching
         )
     except Unavailable as exc:  # matching failed: nothing is written, no link is lost
-        print(f"errdex: {exc}; nothing was written", file=sys.stderr)
-        return 1
+        return told.refuse(f"{exc}; nothing was written")
     for line in done.skipped:
-        print(f"errdex: {ns.file}: skipped {line}", file=sys.stderr)
+        _note(ns, f"errdex: {ns.file}: skipped {line}")
+    told.counts.update(
+        read=done.read,
+        linked=done.linked,
+        links=done.links,
+        new=done.new,
+        kept=done.kept,
+        skipped=len(done.skipped),
+        files=1,
+    )
+    told.more.update(files=[shown_path(done.path)], skipped=done.skipped)
     verb = "would write" if ns.dry_run else "wrote"
-    print(
+    _note(
+        ns,
         f"errdex: {done.read} issue(s) read, {done.linked} paste an error a record explains "
         f"({done.links} link(s)); {done.new} new, {done.kept} kept from before; "
         f"{verb} {done.path}",
-        file=sys.stderr,
     )
     return 0
 
@@ -650,7 +780,7 @@ def _new(ns: argparse.Namespace) -> int:
     from .model import derive_id
     from .source import new, update
 
-    if not _repo_ok(ns.repo):
+    if not _repo_ok(ns.repo, Told()):
         return 1
     try:
         paste = sys.stdin.read() if ns.text == "-" else ns.text
@@ -684,9 +814,9 @@ def _new(ns: argparse.Namespace) -> int:
         print(f"errdex: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 1
     print(path)
-    print(f"errdex: wrote {shown_path(path)}: {item.exception}: {item.template}", file=sys.stderr)
+    _note(ns, f"errdex: wrote {shown_path(path)}: {item.exception}: {item.template}")
     for name, value in item.guessed:
-        print(f"errdex: guessed placeholder {{{name}}} from {value!r}; confirm it", file=sys.stderr)
+        _note(ns, f"errdex: guessed placeholder {{{name}}} from {value!r}; confirm it")
     return 0
 
 
@@ -720,10 +850,7 @@ def _init(ns: argparse.Namespace) -> int:
     for what, path in done:
         print(f"{what} {readable(str(path))}" + (" (already there)" if what == "kept" else ""))
     where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
-    print(
-        f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve",
-        file=sys.stderr,
-    )
+    _note(ns, f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve")
     return 0
 
 
@@ -738,16 +865,16 @@ def _serve(ns: argparse.Namespace) -> int:
         from .build import build
 
         try:
-            if not _folders_ok(ns):
+            if not _folders_ok(ns, Told()):
                 return ["the build was refused; its reason is in serve's terminal"]
             started = time.perf_counter()
-            result = build(dataclasses.replace(_options(ns, url), verbose=True))
+            result = build(dataclasses.replace(_options(ns, url), verbose=not ns.quiet))
             report(result.warnings, ns, result.base_url)
             stats = result.stats
             counts = (stats.written, stats.unchanged, stats.removed) if stats else None
             seconds = time.perf_counter() - started
             said = _rebuilt(result.rendered, result.pages, counts, changed, seconds)
-            print(f"{said}, {len(result.warnings)} warning(s)", file=sys.stderr)
+            _note(ns, f"{said}, {len(result.warnings)} warning(s)")
         except BuildError as exc:
             report(exc.problems, ns)
             print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)
@@ -765,7 +892,7 @@ def _serve(ns: argparse.Namespace) -> int:
         )
         return 1
     # Checked before listening: a refused folder is never served.
-    if not _folders_ok(ns):
+    if not _folders_ok(ns, Told()):
         return 1
     from . import state
 
@@ -780,7 +907,7 @@ def _serve(ns: argparse.Namespace) -> int:
             dict.fromkeys([ns.content, *theme.folders(), site / "templates", site / "static"])
         )
     )
-    return serve(ns.out, ns.host, ns.port, build_for, watched)
+    return serve(ns.out, ns.host, ns.port, build_for, watched, ns.quiet)
 
 
 def _watcher_installed() -> bool:
@@ -811,46 +938,54 @@ def _rebuilt(
     return f"errdex: {done} in {seconds:.2f}s: {shown}"
 
 
-def _check(ns: argparse.Namespace) -> int:
+def _check(ns: argparse.Namespace, told: Told) -> int:
     from .build import check
 
+    told.more.update(out=str(ns.out), would_write=[], would_remove=[])
     result, changed, removed = check(_options(ns))
     report(result.warnings, ns, result.base_url)
-    for rel in changed:
-        print(f"would write {ns.out / rel}")
-    for rel in removed:
-        print(f"would remove {ns.out / rel}")
-    print(
+    told.problems += result.warnings
+    told.counts.update(records=result.pages, would_write=len(changed), would_remove=len(removed))
+    told.more.update(
+        would_write=[str(ns.out / rel) for rel in changed],
+        would_remove=[str(ns.out / rel) for rel in removed],
+    )
+    if not ns.json:
+        for rel in changed:
+            print(f"would write {ns.out / rel}")
+        for rel in removed:
+            print(f"would remove {ns.out / rel}")
+    _note(
+        ns,
         f"errdex: {result.pages} records are valid; a build would write "
         f"{len(changed)} and remove {len(removed)} file(s), {len(result.warnings)} warning(s)",
-        file=sys.stderr,
     )
     return 0
 
 
-def _repo_ok(repo: str) -> bool:
+def _repo_ok(repo: str, told: Told) -> bool:
     """Whether ``--repo`` is owner/name; says so when it is not."""
     from .schema import REPO_PATTERN
 
     if re.fullmatch(REPO_PATTERN, repo):
         return True
-    print(f"errdex: --repo must be owner/name, not {repo!r}", file=sys.stderr)
+    told.refuse(f"--repo must be owner/name, not {repo!r}")
     return False
 
 
-def _reconcile(ns: argparse.Namespace) -> int:
+def _reconcile(ns: argparse.Namespace, told: Told) -> int:
     from .source import pin, scan, update
 
-    if not _repo_ok(ns.repo):
+    told.more.update(dry_run=ns.dry_run, files=[], skipped=[], changes=[], steps=[])
+    if not _repo_ok(ns.repo, told):
         return 1
     too_long = update.repo_problem(ns.repo)
     if too_long:
         # Every record written would fail the build, or not be written at all.
-        print(f"errdex: --repo: {too_long}", file=sys.stderr)
-        return 1
+        return told.refuse(f"--repo: {too_long}")
     try:
         git = scan.Tree.is_git(ns.source)
-        steps = _releases(ns, git)
+        steps = _releases(ns, git, told)
         for n, (commit, release) in enumerate(steps):
             earlier = [r for _c, r in steps[:n] if r]
             refused = release and pin.release_problem(
@@ -863,8 +998,7 @@ def _reconcile(ns: argparse.Namespace) -> int:
                     f"{ns.content / 'site.yaml'}: missing; a release is listed there"
                 )
     except scan.SourceError as exc:
-        print(f"errdex: {exc}", file=sys.stderr)
-        return 1
+        return told.refuse(str(exc))
     from .write import UnsafeCache, check_cache
 
     kept = None if ns.no_cache else (ns.cache or DEFAULT_CACHE)
@@ -875,17 +1009,19 @@ def _reconcile(ns: argparse.Namespace) -> int:
             check_cache(kept, None, ns.content)
         except UnsafeCache as exc:
             if ns.cache is not None:
-                print(f"errdex: {exc}; nothing was written", file=sys.stderr)
-                return 1
+                return told.refuse(f"{exc}; nothing was written")
             # The default one (run from inside the content folder, say): parse every file.
-            print(f"errdex: parsed files are not kept: {exc}", file=sys.stderr)
+            _note(ns, f"errdex: parsed files are not kept: {exc}")
             kept = None
     with scan.parses_kept(kept, save=not ns.dry_run):
-        return _reconciled(ns, steps, git)
+        return _reconciled(ns, steps, git, told)
 
 
-def _reconciled(ns: argparse.Namespace, steps: list[tuple[str, str | None]], git: bool) -> int:
+def _reconciled(
+    ns: argparse.Namespace, steps: list[tuple[str, str | None]], git: bool, told: Told
+) -> int:
     """``_reconcile`` once its arguments and the source tree are found good."""
+    from . import progress
     from .source import pin, scan
 
     # Several releases: the records stay in memory from one to the next (and the files
@@ -893,21 +1029,24 @@ def _reconciled(ns: argparse.Namespace, steps: list[tuple[str, str | None]], git
     walk = pin.Walk() if ns.command == "pin" and len(steps) > 1 else None
     recorded: list[tuple[str, str, str | None]] = []
     cache: dict[str, scan.Scanned | str] = walk.cache if walk else {}
+
+    def parsing(total: int) -> progress.Progress:
+        return progress.line(total, "parsed", "files", progress.AFTER, shown=not ns.quiet)
+
     for commit, release in steps:
         started = time.perf_counter()
         try:
             tree = scan.Tree(ns.source, commit if git else None)
             if ns.command == "scan":
                 report = pin.scan_into(
-                    ns.content, ns.repo, tree, commit, ns.dry_run, release, cache
+                    ns.content, ns.repo, tree, commit, ns.dry_run, release, cache, parsing
                 )
             else:
                 report = pin.pin(
-                    ns.content, ns.repo, tree, commit, ns.dry_run, release, cache, walk
+                    ns.content, ns.repo, tree, commit, ns.dry_run, release, cache, walk, parsing
                 )
         except scan.SourceError as exc:
-            print(f"errdex: {exc}", file=sys.stderr)
-            return 1
+            return told.refuse(str(exc))
         if release:
             date = scan.commit_date(ns.source, commit) if git else None
             if walk is not None:
@@ -916,10 +1055,7 @@ def _reconciled(ns: argparse.Namespace, steps: list[tuple[str, str | None]], git
                 refused = pin.record_release(ns.content, ns.repo, release, commit, date, ns.dry_run)
                 if refused:
                     report.skipped.append(refused)
-        for line in report.skipped:
-            print(f"skipped: {line}", file=sys.stderr)
-        for line in report.lines:
-            print(line)
+        _reported(ns, told, report)
         kinds = (
             ("new", "refreshed", "unchanged", "no longer found")
             if ns.command == "scan"
@@ -934,11 +1070,15 @@ def _reconciled(ns: argparse.Namespace, steps: list[tuple[str, str | None]], git
         summary = ", ".join(f"{report.counts[k]} {k}" for k in kinds)
         would = " (dry run: nothing written)" if ns.dry_run else ""
         at = f" (release {release})" if release else ""
-        print(
+        _note(
+            ns,
             f"errdex {ns.command}: {summary}; {len(report.skipped)} skipped, "
             f"{time.perf_counter() - started:.1f}s{would}{at}",
-            file=sys.stderr,
         )
+        counts = {_key(k): report.counts[k] for k in kinds}
+        told.more["steps"].append({"commit": commit, "release": release, "counts": counts})
+        for key, count in counts.items():
+            told.counts[key] = told.counts.get(key, 0) + count
     if walk is not None:
         started = time.perf_counter()
         report = pin.Report()
@@ -947,18 +1087,41 @@ def _reconciled(ns: argparse.Namespace, steps: list[tuple[str, str | None]], git
             refused = pin.record_release(ns.content, ns.repo, release, commit, date, ns.dry_run)
             if refused:
                 report.skipped.append(refused)
-        for line in report.skipped:
-            print(f"skipped: {line}", file=sys.stderr)
+        _reported(ns, told, report)
         done = "checked" if ns.dry_run else "written"
-        print(
+        _note(
+            ns,
             f"errdex pin: {len(walk.written)} record files {done} once for all "
             f"{len(steps)} commits, {time.perf_counter() - started:.1f}s",
-            file=sys.stderr,
         )
+    told.counts["skipped"] = len(told.more["skipped"])
+    told.counts["files"] = len(told.more["files"])
     return 0
 
 
-def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]:
+def _reported(ns: argparse.Namespace, told: Told, report: Report) -> None:
+    """What a scan or a pin skipped, on standard error, and what it changed: on standard
+    output, or with ``--json`` kept for the end."""
+    from .files import shown_path
+
+    for line in report.skipped:
+        _note(ns, f"skipped: {line}")
+    told.more["skipped"] += report.skipped
+    told.more["files"] = sorted({*told.more["files"], *map(shown_path, report.files)})
+    if not ns.json:
+        for line in report.lines:
+            print(line)
+    for line in report.lines:
+        kind, what = line.split(": ", 1)
+        told.more["changes"].append({"kind": _key(kind), "what": what})
+
+
+def _key(kind: str) -> str:
+    """A kind of change as a JSON key: ``no longer found`` → ``no_longer_found``."""
+    return kind.replace(" ", "_")
+
+
+def _releases(ns: argparse.Namespace, git: bool, told: Told) -> list[tuple[str, str | None]]:
     """The commits to pin to, in order, each with the release it is (None for a commit
     or branch that is not one): tags name their releases, ``--release`` names one.
 
@@ -996,7 +1159,7 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
         if ranged:
             found, skipped = scan.tag_range(ns.source, tags, ref)
             for name, why in skipped:
-                print(f"errdex: skipped tag {name!r}: it {why}", file=sys.stderr)
+                _skipped_tag(ns, told, f"tag {name!r}: it {why}")
             named: list[tuple[str, scan.Tag | None]] = [(t.name, t) for t in found]
         else:
             named = [(ref, tags.get(ref))]
@@ -1008,7 +1171,7 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
             why = None if ns.release or release is None else _release_name_problem(ns.repo, release)
             if why:
                 if ranged:
-                    print(f"errdex: skipped tag {release!r}: {why}", file=sys.stderr)
+                    _skipped_tag(ns, told, f"tag {release!r}: {why}")
                     continue
                 raise scan.SourceError(f"tag {release!r}: {why}")
             assert commit
@@ -1025,6 +1188,11 @@ def _releases(ns: argparse.Namespace, git: bool) -> list[tuple[str, str | None]]
     if len(set(given)) != len(given):
         raise scan.SourceError("a release is given twice")
     return steps
+
+
+def _skipped_tag(ns: argparse.Namespace, told: Told, why: str) -> None:
+    _note(ns, f"errdex: skipped {why}")
+    told.more["skipped"].append(why)
 
 
 def _release_name_problem(repo: str, name: str) -> str | None:
@@ -1055,6 +1223,8 @@ def _lookup(ns: argparse.Namespace) -> int:
         source = finder.choose(
             ns.site, ns.content, None if ns.no_cache else ns.cache, ns.timeout, ns.strict
         )
+        if ns.quiet:
+            source.checking = None  # whether the index is older than the records: a note
         if ns.batch:
             return finder.batch(source, sys.stdin, sys.stdout, ns.limit)
     except finder.Unavailable as exc:
@@ -1074,10 +1244,10 @@ def _lookup(ns: argparse.Namespace) -> int:
         print(f"errdex: {exc}", file=sys.stderr)
         return finder.UNREADABLE
     if extracted.cut:
-        print(
+        _note(
+            ns,
             f"errdex: the paste is longer than {PASTE_LIMIT:,} characters: "
             f"only its last {PASTE_LIMIT:,} were read",
-            file=sys.stderr,
         )
     matches = document["matches"]
     if ns.json:
@@ -1140,6 +1310,7 @@ def _triage(ns: argparse.Namespace) -> int:
         label=ns.label or None,
         skip_label=ns.skip_label,
         site_id=ns.id,
+        quiet=ns.quiet,
     )
 
     def source() -> lookup.Source:
@@ -1155,18 +1326,22 @@ def report(
 ) -> None:
     """Every problem as ``path:line: message [code]``, grouped by file, then where each
     code is explained (on the site at ``base``, when the build knows it). With
-    ``--format github``, each is also an annotation on standard output."""
+    ``--format github``, each is also an annotation on standard output. ``-q`` leaves
+    out the warnings that do not stop the command, and where the codes are explained."""
     from .codes import docs_url
     from .problems import annotation
 
     github = getattr(ns, "format", "text") == "github"
+    quiet = getattr(ns, "quiet", False)
+    strict = getattr(ns, "strict", False)
     for _path, group in groupby(sorted(problems), key=lambda p: p.path):
         for problem in group:
-            print(problem, file=sys.stderr)
+            if not quiet or strict or problem.severity is Severity.ERROR:
+                print(problem, file=sys.stderr)
             if github:
                 print(annotation(problem))
     used = sorted({p.code for p in problems if p.code})
-    if used:
+    if used and not quiet:
         if base is None:
             from .load import site_base_url
 

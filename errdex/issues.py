@@ -24,6 +24,7 @@ from typing import Any, TypeGuard
 
 from .pickled import as_tuple
 from .problems import Problem, Severity
+from .progress import Progress
 
 FOLDER = "issues"
 """The content folder's subfolder of issue files: ``issues/OWNER/NAME.json``."""
@@ -487,11 +488,12 @@ def import_issues(
     jobs: int = 0,
     dry_run: bool = False,
     skipped: Sequence[str] = (),
+    progress: Progress | None = None,
 ) -> Imported:
     """Link each exported issue to the records ``match`` finds in its body, merge
     them into the repo's issue file and write it (unless ``dry_run``). ``jobs``
     processes share the matching of a big export (0: one a core); a file that cannot
-    be read stops the import before any work."""
+    be read stops the import before any work. ``progress`` counts the issues matched."""
     from . import parallel
     from .files import shown_path
     from .problems import BuildError
@@ -510,8 +512,14 @@ def import_issues(
         return [tuple(match(one.body)) for one in exported[piece[0] : piece[1]]]
 
     pieces = parallel.chunks(len(exported), 50)
+    found: list[tuple[str, ...]] = []
     with parallel.Tasks(link, parallel.jobs_for(len(exported), jobs)) as tasks:
-        found = [ids for piece in tasks.map(pieces) for ids in piece]
+        for piece in tasks.map(pieces):
+            found += piece
+            if progress:
+                progress(len(piece))
+    if progress:
+        progress(0, done=True)
     new = [replace(one.issue, errors=ids) for one, ids in zip(exported, found, strict=True)]
     numbers = {i.number for i in new}
     before = {i.number for i in old}

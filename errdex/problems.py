@@ -65,3 +65,15 @@ class BuildError(Exception):
 def failed(problems: list[Problem], strict: bool) -> bool:
     """Whether ``problems`` stop a build: any error, or any problem at all with --strict."""
     return any(p.severity is Severity.ERROR or strict for p in problems)
+
+
+def as_json(problem: Problem) -> dict[str, object]:
+    """``problem`` for ``--json``: its fields, ``path`` as ``file``; null for no file, no
+    line (the whole file is at fault) and no code."""
+    return {
+        "file": problem.path or None,
+        "line": problem.line or None,
+        "message": problem.message,
+        "severity": problem.severity.value,
+        "code": problem.code or None,
+    }

@@ -329,6 +329,7 @@ def serve(
     port: int,
     build: Callable[[str, list[str]], list[str]],
     watch: Iterable[Path] = (),
+    quiet: bool = False,
 ) -> int:
     """Listen, build for the address we got (so canonical and 404 links point here), serve.
 
@@ -380,7 +381,7 @@ def serve(
             if watch:
                 armed = threading.Event()
                 threading.Thread(
-                    target=_watch, args=(list(watch), rebuild, stop, armed), daemon=True
+                    target=_watch, args=(list(watch), rebuild, stop, armed, quiet), daemon=True
                 ).start()
                 armed.wait(timeout=10)
             rebuild([])
@@ -390,10 +391,14 @@ def serve(
                     file=sys.stderr,
                 )
                 return 1
-            print(f"errdex: serving {root}/ at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+            if not quiet:
+                print(
+                    f"errdex: serving {root}/ at {url} (Ctrl-C stops)", file=sys.stderr, flush=True
+                )
             server.serve_forever()
         except KeyboardInterrupt:
-            print("errdex: stopped", file=sys.stderr)
+            if not quiet:
+                print("errdex: stopped", file=sys.stderr)
         finally:
             stop.set()
             terminated()
@@ -434,8 +439,10 @@ def _watch(
     rebuild: Callable[[list[str]], None],
     stop: threading.Event,
     armed: threading.Event,
+    quiet: bool = False,
 ) -> None:
-    """Rebuild on every change in ``folders``; ``armed`` is set once the watch is.
+    """Rebuild on every change in ``folders``; ``armed`` is set once the watch is; each
+    change is said on standard error unless ``quiet``.
 
     A folder deleted and made again (``rm -r`` and a copy, some checkouts) is a new folder
     that the old watch no longer sees: it is watched again, then rebuilt from, so what
@@ -470,7 +477,8 @@ def _watch(
                         continue
                     names = sorted({Path(path).name for _, path in changes}) or ["a folder"]
                     what = ", ".join(names) + (" (replaced)" if replaced else "")
-                    print(f"errdex: changed: {what}; rebuilding", file=sys.stderr, flush=True)
+                    if not quiet:
+                        print(f"errdex: changed: {what}; rebuilding", file=sys.stderr, flush=True)
                     replaced = False
                     rebuild(names)
             finally:

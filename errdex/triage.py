@@ -79,6 +79,8 @@ class Settings:
     site_id: str | None = None
     """Tells this site's comment from another errdex site's on the same issue (``--id``):
     each finds, updates and deletes only the comment of its own marker."""
+    quiet: bool = False
+    """No lines on standard error (``-q``); warnings stay annotations in the log."""
 
 
 def marker(site_id: str | None) -> str:
@@ -392,9 +394,10 @@ def run(
     """Triage one event: find, summarize, and in comment mode keep the comment. Each
     request to GitHub is answered within ``timeout`` seconds or given up; retries and
     rate limits spend at most ``max_wait`` more."""
+    log = (lambda message: None) if settings.quiet else _log
     why = skipped(event, settings)
     if why is not None:
-        _log(f"skipped {event.repo}#{event.number}: {why}")
+        log(f"skipped {event.repo}#{event.number}: {why}")
         _write(env, event, [], settings, f"Skipped: {why}.")
         return 0
     try:
@@ -404,7 +407,7 @@ def run(
         _write(env, event, [], settings, "The site's search index could not be read.")
         return 0
     pages = ", ".join(f.id for f in found) or "none"
-    _log(f"{event.repo}#{event.number}: {len(found)} page(s) match: {pages}")
+    log(f"{event.repo}#{event.number}: {len(found)} page(s) match: {pages}")
     said = f"{len(found)} page(s) match."
     kept = None
     if settings.mode == "comment":
@@ -416,7 +419,7 @@ def run(
         except GitHubError as exc:
             warn(f"GitHub: {exc}")
             said += " GitHub could not be told: see the warning in the log."
-        _log(said)
+        log(said)
     else:
         said += " Dry run (--mode summary): nothing was posted."
     _write(env, event, found, settings, said, kept.comment_id if kept else None)

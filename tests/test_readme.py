@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from errdex.cli import _parser, main
+from errdex.cli import DOCS_URL, _parser, main
 from errdex.schema import RECORD, SITE, Field
 
 ROOT = Path(__file__).parent.parent
@@ -92,13 +93,26 @@ def test_the_readme_names_every_command() -> None:
 
 
 @pytest.mark.parametrize("command", [name for name, _ in subcommands()])
-def test_every_command_help_gives_an_example(
+def test_every_command_help_says_what_it_does_with_an_example_and_its_docs_page(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exited:
         main([*command.split(), "--help"])
     assert exited.value.code == 0
-    assert "Example: errdex " in " ".join(capsys.readouterr().out.split())
+    # usage, then: what it does in one line, an example, its page in the docs.
+    paragraphs = capsys.readouterr().out.split("\n\n")
+    description, (example, docs) = paragraphs[1], paragraphs[2].splitlines()[:2]
+    assert "\n" not in description and description.endswith("."), description
+    assert example.startswith(f"Example: errdex {command}"), example
+    assert docs.startswith(f"Docs: {DOCS_URL}"), docs
+    page, _, anchor = docs.removeprefix(f"Docs: {DOCS_URL}").partition("#")
+    assert (ROOT / page).is_file(), page
+    assert not anchor or anchor in anchors(ROOT / page), docs
+
+
+def test_the_docs_address_is_the_projects() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert DOCS_URL.startswith(project["urls"]["Homepage"] + "/blob/")
 
 
 # --- Links ------------------------------------------------------------------------------

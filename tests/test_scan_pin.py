@@ -312,7 +312,7 @@ def test_the_scan_caches_of_other_versions_are_kept_a_while(
     parsed: list[str] = []
     parse = scanning._parse_files
 
-    def counted(files: list[tuple[str, str | None]]) -> list[object]:
+    def counted(files: list[tuple[str, str | None]], progress: object = None) -> list[object]:
         parsed.extend(path for path, _ in files)
         return parse(files)  # type: ignore[return-value]
 

@@ -799,8 +799,17 @@ def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
         for option in action.option_strings
         if option.startswith("--")
     }
-    # Not inputs: where the event and site are (the workflow's), the cache, the timeout.
-    controls = options - {"--help", "--event", "--event-name", "--site", "--cache", "--timeout"}
+    # Not inputs: where the event and site are (the workflow's), the cache, the timeout,
+    # and -q (what the log shows, not what triage does).
+    controls = options - {
+        "--help",
+        "--event",
+        "--event-name",
+        "--site",
+        "--cache",
+        "--timeout",
+        "--quiet",
+    }
     assert {f"--{name}" for name in action["inputs"]} >= controls - {"--site"}
     script = "\n".join(_runs(steps))
     assert all(flag in script for flag in controls), controls

@@ -17,6 +17,12 @@ from . import draft, grounding, update
 from .scan import SourceError, Tree, resolve_commit
 
 
+def _note(ns: argparse.Namespace, text: str) -> None:
+    """A line for a person on standard error that is not an error: ``-q`` leaves it out."""
+    if not ns.quiet:
+        print(text, file=sys.stderr)
+
+
 def _full_records(ns: argparse.Namespace) -> tuple[Any, list[Record]]:
     """The linked site and its records whole (prose and excerpts)."""
     site, _warnings = gather(
@@ -50,14 +56,14 @@ def draft_command(ns: argparse.Namespace) -> int:
         return 1
     if ns.dry_run:
         prompt, answer = draft.estimate(picked, records, sources, ns.budget)
-        print(
+        _note(
+            ns,
             f"errdex draft: would draft {len(picked)} record(s): about {prompt:,} prompt and "
             f"{answer:,} answer tokens (estimated); nothing sent",
-            file=sys.stderr,
         )
         return 0
     if not picked:
-        print("errdex draft: no record needs a draft", file=sys.stderr)
+        _note(ns, "errdex draft: no record needs a draft")
         return 0
     kept = ns.keep_rejected
     if kept is not None and (kept.is_dir() or not kept.parent.is_dir()):
@@ -88,10 +94,12 @@ def draft_command(ns: argparse.Namespace) -> int:
         retry_refused=ns.retry_refused,
         force=ns.force,
         verbose=ns.verbose,
-        progress=draft.progress_bar(),
+        progress=None if ns.quiet else draft.progress_bar(),
     )
     for line in report.lines:
-        if ns.verbose or not line.startswith("drafted: "):
+        if line.startswith("failed: ") or (
+            not ns.quiet and (ns.verbose or not line.startswith("drafted: "))
+        ):
             print(f"errdex draft: {line}", file=sys.stderr)
     if ns.keep_rejected is not None:
         text = json.dumps(report.rejected, indent=2, ensure_ascii=True, sort_keys=True)
@@ -103,12 +111,12 @@ def draft_command(ns: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     kinds = ", ".join(f"{n} {kind}" for kind, n in report.reasons.most_common())
-    print(
+    _note(
+        ns,
         f"errdex draft: {report.drafted} drafted, {report.refused} refused"
         f"{f' ({kinds})' if kinds else ''}, {report.failed} failed; {report.asked} "
         f"request(s), {report.cached} answered from the cache; {report.prompt_tokens:,} "
         f"prompt and {report.answer_tokens:,} answer tokens",
-        file=sys.stderr,
     )
     return 1 if report.failed and not report.drafted and not report.refused else 0
 
@@ -143,7 +151,7 @@ def review_command(ns: argparse.Namespace) -> int:
         for alias in record.aliases:
             by_id.setdefault(alias, record)
     if ns.next:
-        return _show_next(records, site.config.allow)
+        return _show_next(ns, records, site.config.allow)
     if not ns.ids:
         print("errdex review: name the records to review, or give --next", file=sys.stderr)
         return 2
@@ -190,14 +198,14 @@ def review_command(ns: argparse.Namespace) -> int:
             print(f"errdex review: {error}", file=sys.stderr)
             problems += 1
         else:
-            print(f"errdex review: {shown}: {verb}", file=sys.stderr)
+            _note(ns, f"errdex review: {shown}: {verb}")
     return 1 if problems else 0
 
 
-def _show_next(records: list[Record], allowed: tuple[str, ...]) -> int:
+def _show_next(ns: argparse.Namespace, records: list[Record], allowed: tuple[str, ...]) -> int:
     waiting = [r for r in records if r.analysis is not None and r.analysis.unreviewed]
     if not waiting:
-        print("errdex review: no draft is waiting for review", file=sys.stderr)
+        _note(ns, "errdex review: no draft is waiting for review")
         return 0
     record = waiting[0]
     known = draft.known_for(records, draft.Sources(), allowed)

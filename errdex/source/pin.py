@@ -19,6 +19,7 @@ from .. import parallel, validate
 from ..files import Staged, shown_path
 from ..link import Spellings
 from ..model import derive_id
+from ..progress import Start
 from . import update
 from .scan import (
     RaiseSite,
@@ -39,6 +40,8 @@ class Report:
     counts: Counter[str] = field(default_factory=Counter)
     lines: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    """The record files written (with --dry-run, that would be)."""
 
     def add(self, kind: str, line: str | None = None) -> None:
         self.counts[kind] += 1
@@ -128,12 +131,13 @@ class _Writes:
         refused = update.place_blocks(staged)
         # From the last to the first: an outcome put in never moves the places of those
         # before it, and two at one place end up in the order they were asked for.
-        for (skipped_at, lines_at, _record, kind, line, _blocks), why in reversed(
+        for (skipped_at, lines_at, record, kind, line, _blocks), why in reversed(
             list(zip(todo, refused, strict=True))
         ):
             if why:
                 self.report.skipped.insert(skipped_at, why)
             else:
+                self.report.files.append(record.path)
                 self.report.counts[kind] += 1
                 if line:
                     self.report.lines.insert(lines_at, f"{kind}: {line}")
@@ -185,7 +189,9 @@ class Walk:
             if refused:
                 report.skipped.append(refused)
                 self.pending.pop(path, None)
-            elif dry_run:
+                continue
+            report.files.append(path)
+            if dry_run:
                 self.pending.pop(path, None)  # not there to rewrite: it would be
         self.new = {}
         writes = _Writes(report, dry_run)
@@ -206,12 +212,14 @@ def scan_into(
     dry_run: bool = False,
     release: str | None = None,
     cache: dict[str, Scanned | str] | None = None,
+    progress: Start | None = None,
 ) -> Report:
     """Write a record for each new raise of ``tree``; refresh the source of the others.
-    With ``release``, each record the tree raises gets it in its ``releases``."""
+    With ``release``, each record the tree raises gets it in its ``releases``.
+    ``progress`` counts the files parsed."""
     report = Report()
     writes = _Writes(report, dry_run)
-    sites, report.skipped = scan_tree(tree, _read(tree, tree.paths(), cache))
+    sites, report.skipped = scan_tree(tree, _read(tree, tree.paths(), cache, progress))
     records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
     by_id = {r.id: r for r in records}
@@ -245,6 +253,7 @@ def scan_into(
                 report.skipped.append(refused)
             else:
                 report.add("new", where)
+                report.files.append(path)
             continue
         matched.add(record.path)
         source = source_data(site, commit)
@@ -353,6 +362,7 @@ def pin(
     release: str | None = None,
     cache: dict[str, Scanned | str] | None = None,
     walk: Walk | None = None,
+    progress: Start | None = None,
 ) -> Report:
     """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded or removed.
 
@@ -381,7 +391,7 @@ def pin(
     wanted = sorted({str(r.data["source"]["path"]) for r in records})
     # Parsed in one go too, on every core; a file that does not parse is reported when
     # a record first asks for it, as before.
-    scanned = _read(tree, wanted, cache)
+    scanned = _read(tree, wanted, cache, progress)
 
     def sites_in(path: str) -> list[RaiseSite]:
         if path not in files:
@@ -466,7 +476,7 @@ def pin(
 
     new: list[tuple[RaiseSite, str, bool, update.Existing | None]] = []
     if release:
-        everything, _ = scan_tree(tree, _read(tree, tree.paths(), cache))
+        everything, _ = scan_tree(tree, _read(tree, tree.paths(), cache, progress))
         # (what it skipped is reported by the records that name those files, or by scan)
         new = _as_scanned(repo, everything, records, placed, gone, renamed, commit, release)
     # Every record's blocks, worked out whole before any is written: a record changed
@@ -539,9 +549,12 @@ def _placed(
 
 
 def _read(
-    tree: Tree, paths: list[str], cache: dict[str, Scanned | str] | None
+    tree: Tree,
+    paths: list[str],
+    cache: dict[str, Scanned | str] | None,
+    progress: Start | None = None,
 ) -> dict[str, Scanned | str]:
-    return scan_cached(tree, paths, cache if cache is not None else {})
+    return scan_cached(tree, paths, cache if cache is not None else {}, progress)
 
 
 def _raised(data: dict[str, Any], release: str, commit: str, site: RaiseSite) -> dict[str, Any]:
@@ -694,6 +707,7 @@ def _create(
             report.skipped.append(refused)
             continue
         report.add("new", where)
+        report.files.append(path)
 
 
 def _shown(record: update.Existing) -> str:

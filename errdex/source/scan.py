@@ -31,6 +31,7 @@ from ..files import write_atomic
 from ..load import MAX_FILE_BYTES
 from ..model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from ..problems import Severity
+from ..progress import Start, silent
 from ..search import PATTERNS as SEARCH_PATTERNS
 
 EXCERPT_CONTEXT = 15
@@ -324,7 +325,10 @@ def scan_tree(
 
 
 def scan_cached(
-    tree: Tree, paths: list[str], cache: dict[str, Scanned | str] | None = None
+    tree: Tree,
+    paths: list[str],
+    cache: dict[str, Scanned | str] | None = None,
+    progress: Start | None = None,
 ) -> dict[str, Scanned | str]:
     """What each of ``paths`` gives (a path the tree lacks gives no sites). ``cache`` keeps
     what each file gave, by git blob id and path, across commits of one checkout: walking
@@ -340,7 +344,7 @@ def scan_cached(
         else:
             todo.append(path)
     read = list(tree.read_all(todo))
-    for (path, _text), found in zip(read, scan_files(read), strict=True):
+    for (path, _text), found in zip(read, scan_files(read, progress), strict=True):
         out[path] = found
         if cache is not None and path in blobs:
             cache[f"{blobs[path]}\0{path}"] = found  # the sites name their path
@@ -440,21 +444,26 @@ def _digest(path: str, text: str) -> bytes:
     return hashlib.blake2b(both, digest_size=16).digest()
 
 
-def scan_files(files: list[tuple[str, str | None]]) -> list[Scanned | str]:
+def scan_files(
+    files: list[tuple[str, str | None]], progress: Start | None = None
+) -> list[Scanned | str]:
     """What each (path, text) gave, or why it was skipped (``path: …; skipped``), in order;
-    while ``parses_kept`` is open, as a run before found it when the file is the same."""
+    while ``parses_kept`` is open, as a run before found it when the file is the same.
+    ``progress``, given how many files are parsed, counts them as they are."""
     if _kept is None:
-        return _parse_files(files)
+        return _parse_files(files, progress)
     keys = [None if text is None else _digest(path, text) for path, text in files]
     known = [_kept.get(key) if key else None for key in keys]
     todo = [item for item, found in zip(files, known, strict=True) if found is None]
-    parsed = iter(_parse_files(todo))
+    parsed = iter(_parse_files(todo, progress))
     done = [next(parsed) if found is None else found for found in known]
     _used.update((key, found) for key, found in zip(keys, done, strict=True) if key)
     return done
 
 
-def _parse_files(files: list[tuple[str, str | None]]) -> list[Scanned | str]:
+def _parse_files(
+    files: list[tuple[str, str | None]], progress: Start | None = None
+) -> list[Scanned | str]:
     """What each (path, text) gave, parsed now.
 
     Many files are parsed on every core: parsing is most of a scan. Workers are forked
@@ -465,8 +474,14 @@ def _parse_files(files: list[tuple[str, str | None]]) -> list[Scanned | str]:
     def task(bounds: tuple[int, int]) -> list[Scanned | str]:
         return [_scan_file(*files[i]) for i in range(*bounds)]
 
+    shown = progress(len(files)) if progress else silent
+    parsed: list[Scanned | str] = []
     with Tasks(task, jobs_for(len(files))) as tasks:
-        return [one for part in tasks.map(chunks(len(files), FILES_PER_TASK)) for one in part]
+        for part in tasks.map(chunks(len(files), FILES_PER_TASK)):
+            parsed += part
+            shown(len(part))
+    shown(0, done=True)
+    return parsed
 
 
 def _scan_file(path: str, text: str | None) -> Scanned | str:
