@@ -30,18 +30,38 @@ from errdex.model import derive_id
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".errdex" / "bench" / "real"
 
-PACKAGE = "transformers"
-VERSION = "4.57.1"
-WHEEL = "transformers-4.57.1-py3-none-any.whl"
-WHEEL_SHA256 = "b10d05da8fa67dc41644dbbf9bc45a44cb86ae33da6f9295f5fbf5b7890bd267"
-REPO = "huggingface/transformers"
-COMMIT = "0000000000000000000000000000000004057001"
-"""A fixed stand-in commit: the wheel is a plain source tree, not a checkout."""
-SITE_YAML = (
-    "title: errdex bench (transformers)\n"
-    "base_url: https://bench.example.test/\n"
-    "repository: example/bench\n"
+
+@dataclass(frozen=True, slots=True)
+class Wheel:
+    """A pinned pure-Python wheel of a released package, scanned as its project's site."""
+
+    package: str
+    """The import name, the folder of the wheel that is scanned."""
+    version: str
+    sha256: str
+    repo: str
+    """The project's GitHub repository, which its records name."""
+
+    @property
+    def file(self) -> str:
+        return f"{self.package}-{self.version}-py3-none-any.whl"
+
+    @property
+    def commit(self) -> str:
+        """A fixed stand-in commit: the wheel is a plain source tree, not a checkout."""
+        digits = "".join(f"{int(part):03d}" for part in self.version.split(".")[:3])
+        return digits.rjust(40, "0")
+
+
+TRANSFORMERS = Wheel(
+    "transformers",
+    "4.57.1",
+    "b10d05da8fa67dc41644dbbf9bc45a44cb86ae33da6f9295f5fbf5b7890bd267",
+    "huggingface/transformers",
 )
+PACKAGE = TRANSFORMERS.package
+VERSION = TRANSFORMERS.version
+REPO = TRANSFORMERS.repo
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +88,12 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _download(folder: Path) -> Path:
-    wheel = folder / WHEEL
-    if wheel.exists() and _sha256(wheel) == WHEEL_SHA256:
+def _download(folder: Path, pinned: Wheel) -> Path:
+    wheel = folder / pinned.file
+    if wheel.exists() and _sha256(wheel) == pinned.sha256:
         return wheel
     folder.mkdir(parents=True, exist_ok=True)
-    _say(f"downloading {PACKAGE}=={VERSION}")
+    _say(f"downloading {pinned.package}=={pinned.version}")
     subprocess.run(
         [
             sys.executable,
@@ -84,15 +104,15 @@ def _download(folder: Path) -> Path:
             "--no-deps",
             "--only-binary",
             ":all:",
-            f"{PACKAGE}=={VERSION}",
+            f"{pinned.package}=={pinned.version}",
             "-d",
             str(folder),
         ],
         check=True,
     )
     got = _sha256(wheel)
-    if got != WHEEL_SHA256:
-        raise RuntimeError(f"{wheel.name}: sha256 {got}, expected {WHEEL_SHA256}")
+    if got != pinned.sha256:
+        raise RuntimeError(f"{wheel.name}: sha256 {got}, expected {pinned.sha256}")
     return wheel
 
 
@@ -105,23 +125,39 @@ def _step(stamp: Path, target: Path) -> bool:
     return True
 
 
-def corpus(cache: Path = CACHE, build: bool = True, jobs: int = 2) -> Corpus:
+def corpus(
+    cache: Path = CACHE, build: bool = True, jobs: int = 2, pinned: Wheel = TRANSFORMERS
+) -> Corpus:
     """The pinned corpus, made on first use: download, unpack, scan, build."""
-    base = cache / f"{PACKAGE}-{VERSION}"
+    package = pinned.package
+    base = cache / f"{package}-{pinned.version}"
     source, content, site = base / "src", base / "content", base / "public"
-    wheel = _download(cache / "downloads")
+    wheel = _download(cache / "downloads", pinned)
     if _step(base / ".unpacked", source):
         _say(f"unpacking {wheel.name}")
         with zipfile.ZipFile(wheel) as archive:
             for name in archive.namelist():
-                if name.startswith(f"{PACKAGE}/"):
+                if name.startswith(f"{package}/"):
                     archive.extract(name, source)
         (base / ".unpacked").touch()
     if _step(base / ".scanned", content):
         _say(f"scanning {source} (about 30 s)")
         (content / "errors").mkdir(parents=True)
-        (content / "site.yaml").write_text(SITE_YAML)
-        _errdex("scan", str(source), "--repo", REPO, "--commit", COMMIT, "--content", str(content))
+        (content / "site.yaml").write_text(
+            f"title: errdex bench ({package})\n"
+            "base_url: https://bench.example.test/\n"
+            "repository: example/bench\n"
+        )
+        _errdex(
+            "scan",
+            str(source),
+            "--repo",
+            pinned.repo,
+            "--commit",
+            pinned.commit,
+            "--content",
+            str(content),
+        )
         (base / ".scanned").touch()
     if build and _step(base / ".built", site):
         _say("building the site with a fresh cache (about 20 s)")
@@ -140,7 +176,7 @@ def corpus(cache: Path = CACHE, build: bool = True, jobs: int = 2) -> Corpus:
             str(jobs),
         )
         (base / ".built").touch()
-    return Corpus(f"{PACKAGE}=={VERSION}", source, content, site)
+    return Corpus(f"{package}=={pinned.version}", source, content, site)
 
 
 def _errdex(*args: str) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from . import search
 from .lookup import Source, Unavailable, _wording, confidence
+from .model import Part, parse_template
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +68,8 @@ class Found:
 
 def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
     """Every error the body pastes that an index record explains, best first, at most
-    rules.limit, one per record."""
-    best: dict[str, tuple[tuple[float, ...], Found]] = {}
+    rules.limit, one per record, none for a piece of an error already answered."""
+    best: dict[str, tuple[tuple[float, ...], Found, str]] = {}
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
@@ -83,7 +84,9 @@ def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
                 if wholes is not None:
                     ranked = [match for _, match in wholes.ranked(reading)]
                 else:
-                    ranked = [match for _, match in search._ranked(index, reading)]
+                    ranked = [
+                        match for _, match in _with_heads(search._ranked(index, reading), reading)
+                    ]
                 for match in search._grouped(ranked, len(ranked)):
                     if not _passes(reading, match, rules):
                         continue
@@ -93,14 +96,24 @@ def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
                     if found is not None:
                         key = (-found.confidence, -found.score, order)
                         if found.id not in best or key < best[found.id][0]:
-                            best[found.id] = (key, found)
+                            said = search.normalized_text(reading.message)
+                            best[found.id] = (key, found, said)
                     break
             if best:
                 break
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise Unavailable(f"{source.where}: the search index is damaged ({exc!r})") from None
     kept = sorted(best.values(), key=lambda item: item[0])
-    return [found for _, found in kept[: rules.limit]]
+    # A reading that is a piece of another answered one names no error of its own: a
+    # message ending in a placeholder fits the first sentence of a longer one, and an
+    # error's message may quote the one it was raised from.
+    saids = [said for _, _, said in kept]
+    out = [
+        found
+        for _, found, said in kept
+        if not any(said != other and said in other for other in saids)
+    ]
+    return out[: rules.limit]
 
 
 PARTIAL_MOST = 0.85
@@ -108,45 +121,127 @@ PARTIAL_MOST = 0.85
 
 
 class Wholes:
-    """Every record whose whole message a reading may be, for an index held in memory.
+    """Every record whose whole message, or whole leading lines (``heads``), a reading may
+    be, for an index held in memory.
 
-    A whole message holds each word of its template's own text, so each record is filed
-    under one of them: the rarest word that no value can run into (not next to a
-    placeholder without a space or a stop between). A reading then checks the records
-    filed under its words, and the few with no such word, against its whole message
-    (``search.whole_match``), in place of ranking the best candidates of the index by
-    their words and aligning them: the whole matches come out the same, or more when a
+    A whole message holds each word of its template's own text, so each record (and each
+    of its heads) is filed under one of them: the rarest word that no value can run into
+    (not next to a placeholder without a space or a stop between). A reading then checks
+    the records filed under its words, and the few with no such word, against its whole
+    message (``search.whole_match``), in place of ranking the best candidates of the index
+    by their words and aligning them: the whole matches come out the same, or more when a
     whole match was not among those candidates.
     """
 
     def __init__(self, index: search.Index) -> None:
         self.index = index
-        self.filed: dict[str, list[int]] = {}
-        self.loose: list[int] = []
+        self.filed: dict[str, list[tuple[int, int]]] = {}
+        """Word → (record number, which: 0 for its whole message, n for its nth head)."""
+        self.loose: list[tuple[int, int]] = []
+        self.heads: dict[int, list[search.Entry]] = {}
         for number, entry in enumerate(index.entries):
             if entry.cut:
                 continue  # never a whole message: search has not read all of it
-            anchors = [w for w in _fixed_words(entry) if w in index.postings]
-            if anchors:
-                word = min(anchors, key=lambda w: (len(index.postings[w]), w))
-                self.filed.setdefault(word, []).append(number)
-            else:
-                self.loose.append(number)
+            self.heads[number] = heads(entry)
+            for which, candidate in enumerate([entry, *self.heads[number]]):
+                anchors = [w for w in _fixed_words(candidate) if w in index.postings]
+                if anchors:
+                    word = min(anchors, key=lambda w: (len(index.postings[w]), w))
+                    self.filed.setdefault(word, []).append((number, which))
+                else:
+                    self.loose.append((number, which))
 
     def ranked(self, reading: search.Extracted) -> list[tuple[tuple[float, ...], search.Match]]:
         """The reading's whole matches with their rank keys, best first (as ``_ranked``)."""
         message = reading.message
         normalized, where = search.normalize(message)
-        numbers = {n for w in set(search.tokens(normalized)) for n in self.filed.get(w, ())}
+        filed = {n for w in set(search.tokens(normalized)) for n in self.filed.get(w, ())}
         ranked = []
-        for number in sorted(numbers.union(self.loose)):
+        done: set[int] = set()
+        for number, which in sorted(filed.union(self.loose)):
+            if number in done:
+                continue  # its whole message matched: none of its heads is needed
             entry = self.index.entries[number]
+            candidate = self.heads[number][which - 1] if which else entry
             same = search._same_exception(reading.exception, entry.exception)
-            found = search.whole_match(entry, same, message, normalized, where)
+            found = search.whole_match(candidate, same, message, normalized, where)
             if found is not None:
-                ranked.append(found)
+                key, match = found
+                ranked.append((_head_key(key) if which else key, replace(match, entry=entry)))
+                done.add(number)
         ranked.sort(key=lambda item: item[0], reverse=True)
         return ranked
+
+
+MAX_HEADS = 4
+"""Leading lines of a message tried as a whole, at most (its first lines)."""
+
+
+def heads(entry: search.Entry) -> list[search.Entry]:
+    """The message's leading lines as messages of their own, shortest first: its first
+    line, its first two lines …, and the message less its final stop.
+
+    A paste often holds only the start of a message printed over several lines: a title
+    that keeps its first line, an excerpt cut before the list it ends with, a reply that
+    quotes its first paragraph. Such a paste is the whole of a head, word for word, and
+    names the record as surely as its whole message would; the rules (``Rules``) still
+    ask a head for the same own text as any whole message.
+    """
+    parts = parse_template(entry.template).parts
+    found: list[search.Entry] = []
+    for number, part in enumerate(parts):
+        if part.placeholder:
+            continue
+        for cut, char in enumerate(part.text):
+            if char == "\n" and part.text[:cut].strip() and len(found) < MAX_HEADS:
+                found.append(_entry(entry, [*parts[:number], Part(part.text[:cut])]))
+    last = parts[-1].text.rstrip() if parts and not parts[-1].placeholder else ""
+    if last.endswith(".") and search.tokens(search.normalized_text(last)):
+        # Less its stop only when words stand before it: a placeholder there would take
+        # in any text at all, up to a cut in the middle of a word.
+        found.append(_entry(entry, [*parts[:-1], Part(last[:-1])]))
+    return found
+
+
+def _head_key(key: tuple[float, ...]) -> tuple[float, ...]:
+    """A head's rank key: below a whole message that says as much (another record's
+    message may be the head itself, word for word)."""
+    return (key[0], key[1] - HEAD_BEHIND, *key[2:])
+
+
+HEAD_BEHIND = 1e-6
+
+
+def _entry(entry: search.Entry, parts: list[Part]) -> search.Entry:
+    template = "".join(
+        "{" + p.text + "}" if p.placeholder else p.text.replace("{", "{{").replace("}", "}}")
+        for p in parts
+    )
+    return search.make_entry(
+        entry.index, entry.id, entry.exception, entry.repo, template, entry.title
+    )
+
+
+def _with_heads(
+    ranked: list[tuple[tuple[float, ...], search.Match]], reading: search.Extracted
+) -> list[tuple[tuple[float, ...], search.Match]]:
+    """``search._ranked``'s matches, each one that is not a whole message made one when the
+    reading is the whole of one of its heads, best first."""
+    message = reading.message
+    normalized, where = search.normalize(message)
+    out = []
+    for key, match in ranked:
+        if not match.exact and not match.entry.cut:
+            entry = match.entry
+            same = search._same_exception(reading.exception, entry.exception)
+            for head in heads(entry):
+                found = search.whole_match(head, same, message, normalized, where)
+                if found is not None:
+                    key, match = _head_key(found[0]), replace(found[1], entry=entry)
+                    break
+        out.append((key, match))
+    out.sort(key=lambda item: item[0], reverse=True)
+    return out
 
 
 def _fixed_words(entry: search.Entry) -> list[str]:

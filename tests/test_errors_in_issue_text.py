@@ -240,3 +240,119 @@ def test_every_error_line_of_a_long_log_is_read_from_its_end(source: lookup.Sour
     repeated = "ERROR 08-27 05:13:00 worker.py:1] RuntimeError: heartbeat missed\n" * 500
     found = found_in(source, f"ERROR 08-27 05:11:59 engine.py:157] {SAID}\n{noise}{repeated}")
     assert messages(found) == [DIVISIBLE]
+
+
+# --- the start of a message printed over several lines ------------------------------------
+
+LAYOUT = (
+    "Unknown layout class {layout} for this kind of Loader: {loader}.\n"
+    "Loader type should be one of {choices}."
+)
+SCHEMA_SHORT = "Cannot build a checker for {kind}."
+SCHEMA = (
+    "Cannot build a checker for {kind}. Set `allow_anything=True` in the options to skip "
+    "this check, or give your class a `__checker__` hook.\n\n"
+    "If you called the hook of another class yourself, call `make(<that class>)` instead."
+)
+FIELDS = (
+    "An attribute without a type was found: `{name} = {value}`. Every field needs a type; "
+    "if `{name}` is no field, mark it `Fixed` or list it in `options['skipped']`."
+)
+REPO_HINT = "{where}\nIf the store is private, sign in with `store-cli login`."
+SCRIPT = (
+    "Could not find a loader script at {path} or any file beside it. "
+    "Could not find '{name}' in the store either: {kind}: {why}"
+)
+LINES = {
+    "example/serve/layout.yaml": record("ValueError", LAYOUT),
+    "example/serve/schema-short.yaml": record("CheckerError", SCHEMA_SHORT),
+    "example/serve/schema.yaml": record("CheckerError", SCHEMA),
+    "example/serve/fields.yaml": record("UserError", FIELDS),
+    "example/serve/repo-hint.yaml": record("FileNotFoundError", REPO_HINT),
+    "example/serve/script.yaml": record("FileNotFoundError", SCRIPT),
+}
+
+
+@pytest.fixture(scope="module", params=["records", "built index"])
+def lines_source(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[lookup.Source]:
+    root = tmp_path_factory.mktemp("message-lines")
+    content = make_content(root, LINES)
+    if request.param == "records":
+        yield lookup.content_source(content, strict=False)
+        return
+    out = root / "public"
+    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
+    assert main(argv) == 0
+    yield lookup.site_source(lookup.FolderStore(out))
+
+
+FIRST_LINES = {
+    "a title that keeps the first line": (
+        "# ValueError: Unknown layout class <class 'kit.layouts.GridLayout'> for this kind of "
+        "Loader: TileLoader.\n\n### Environment\nkit==2.1\n"
+    ),
+    "a paste whose list was cut off": (
+        "ValueError: Unknown layout class <class 'kit.layouts.GridLayout'> for this kind of "
+        "Loader: TileLoader.\nLoader type should be one of FlatLayout, StackLayout, Sta"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", FIRST_LINES.values(), ids=FIRST_LINES.keys())
+def test_the_first_line_of_a_longer_message_names_its_record(
+    lines_source: lookup.Source, body: str
+) -> None:
+    (found,) = found_in(lines_source, body)
+    assert found.message == LAYOUT
+    assert found.confidence >= 0.9
+    assert dict(found.values)["loader"] == "TileLoader"
+
+
+def test_a_first_paragraph_names_its_message_not_a_shorter_one_it_starts_like(
+    lines_source: lookup.Source,
+) -> None:
+    """``Cannot build a checker for {kind}.`` fits the paragraph's first sentence, its
+    placeholder taking in the class and what follows it; the record whose first paragraph
+    the paste is, word for word, is the answer, alone."""
+    body = (
+        "Starting the app I get:\n"
+        "```kit.errors.CheckerError: Cannot build a checker for <class 'app.Report'>. Set "
+        "`allow_anything=True` in the options to skip this check, or give your class a "
+        "`__checker__` hook.```\n\n"
+        "The docs say little about it."
+    )
+    assert messages(found_in(lines_source, body)) == [SCHEMA]
+
+
+def test_a_message_without_its_last_stop_names_its_record(lines_source: lookup.Source) -> None:
+    body = (
+        "raise UserError(\nkit.errors.UserError: An attribute without a type was found: "
+        "`size = 3`. Every field needs a type; if `size` is no field, mark it `Fixed` or list "
+        "it in `options['skipped']`\n\nFull stack:\n"
+    )
+    assert messages(found_in(lines_source, body)) == [FIELDS]
+
+
+def test_a_message_cut_inside_its_placeholder_names_nothing(lines_source: lookup.Source) -> None:
+    """Less its stop, ``Cannot build a checker for {kind}`` would fit any text at all after
+    its words: a paste cut in the middle of a class name is no whole message of either."""
+    body = "raise CheckerError(\nkit.errors.CheckerError: Cannot build a checker for <cla"
+    assert found_in(lines_source, body) == []
+
+
+def test_an_error_quoted_inside_another_is_no_answer_of_its_own(
+    lines_source: lookup.Source,
+) -> None:
+    """The wrapped message quotes the error it was raised from, in an older wording that a
+    record starting with a placeholder happens to fit: the paste's error is the outer one."""
+    body = (
+        "```\n"
+        "FileNotFoundError: Could not find a loader script at /data/shop/shop.py or any file\n"
+        "beside it. Could not find 'shop' in the store either: FileNotFoundError: Store 'shop'\n"
+        "is missing.\n"
+        "If the store is private, sign in with `store-cli login`.\n"
+        "```\n"
+    )
+    assert messages(found_in(lines_source, body)) == [SCRIPT]
