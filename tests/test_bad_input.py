@@ -410,3 +410,19 @@ def test_an_alias_bomb_and_a_folder_named_like_a_record_are_refused_quickly(
     assert result.code == 1
     assert "errors/bomb.yaml:2: YAML syntax error: aliases (*name) are not allowed" in result.err
     assert "errors/folder.yaml: is a folder, not a record file" in result.err
+
+
+def test_a_problem_after_a_line_separator_is_named_at_the_line_an_editor_shows(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # YAML breaks lines at NEL and U+2028 too; editors and GitHub do not.
+    record = (
+        "repo: a/b\nexception: ValueError\n"
+        'message: "one\u2028two\u0085three"\n'
+        'source:\n  commit: "abcdef0"\n  path: z.py\n  line: "4"\n'
+    )
+    content = make_content(tmp_path, {"t.yaml": record})
+    result = run("check", "--content", content, "--out", tmp_path / "out")
+    assert result.code == 1
+    assert "t.yaml:7: source.line must be a whole number" in result.err, result.err

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import least_cpu_time
 
 from errdex.model import Part, TemplateError, derive_id, parse_template, short_title
+from errdex.render import message_html
 
 
 @pytest.mark.parametrize(
@@ -107,3 +109,18 @@ def test_yaml_integers_read_as_yaml_reads_them(value: str, tmp_path: Path) -> No
     assert not problems and doc is not None
     expected = yaml.safe_load(f"line: {value}\n")["line"]
     assert doc.data["line"] == expected and type(doc.data["line"]) is type(expected)
+
+
+def test_a_message_of_many_placeholders_renders_in_time_linear_in_its_length() -> None:
+    small = parse_template("{b} " * 10_000)
+    large = parse_template("{b} " * 40_000)
+    ratio = least_cpu_time(lambda: message_html(large), 5) / least_cpu_time(
+        lambda: message_html(small), 5
+    )
+    # Four times the placeholders: a quadratic join took sixteen times as long and more.
+    assert ratio < 8, ratio
+
+
+def test_the_message_marks_each_placeholder_and_escapes_the_rest() -> None:
+    html = str(message_html(parse_template("a <b> & {name} {{x}}")))
+    assert html == 'a &lt;b&gt; &amp; <var class="ph">{name}</var> {x}'

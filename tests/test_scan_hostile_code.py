@@ -1,9 +1,9 @@
-"""scan against hostile codebases (issue #12): it never crashes, every record it writes
-builds, and every excerpt numbers its lines as Python and GitHub do.
+"""scan against hostile codebases: it never crashes, every record it writes builds, and
+every excerpt numbers its lines as Python and GitHub do.
 
-Each test names the item of the issue it holds to; the property test at the end closes
-the classes: whatever raise sites a file holds and however its lines end, the records
-scan writes build, and each shows its raise at the raise's real line."""
+The property test at the end closes the classes: whatever raise sites a file holds and
+however its lines end, the records scan writes build, and each shows its raise at the
+raise's real line."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import SITE_YAML, soup, with_cache
+from conftest import SITE_YAML, make_content, soup, with_cache
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -572,3 +572,45 @@ def test_a_raise_too_large_for_a_record_file_is_skipped_with_a_report(
     assert "skipped: pkg/huge.py:2: the record would be 2,1" in result.err
     assert [r["source"]["path"] for r in records(content)] == ["pkg/fine.py"]
     build(cli, content)
+
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+def test_scan_skips_a_file_too_deep_for_the_parser_and_scans_the_rest(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    # Ten thousand `not`s exhaust the parser's memory, not Python's recursion limit.
+    (source / "deep.py").write_text("def f():\n    raise ValueError(" + "not " * 10_000 + "x)\n")
+    (source / "ok.py").write_text('def g():\n    raise ValueError("fine here")\n')
+    content = make_content(tmp_path, {})
+    result = run("scan", source, "--repo", "acme/nine", "--commit", SHA, "--content", content)
+    assert result.code == 0, result.err
+    assert "deep.py: nested too deeply to read; skipped" in result.out + result.err
+    assert len(list((content / "errors").rglob("*.yaml"))) == 1
+
+
+def test_scan_writes_no_pair_of_names_that_would_share_a_folder(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    source = tmp_path / "src"
+    (source / "pkg").mkdir(parents=True)
+    (source / "m.py").write_text(
+        "def f(x):\n    if x:\n        raise HTTPError('the server said no')\n"
+        "    raise HttpError('the api said no')\n"
+    )
+    (source / "pkg" / "Case.py").write_text("def a():\n    raise ValueError('from Case')\n")
+    (source / "pkg" / "case.py").write_text("def a():\n    raise ValueError('from case')\n")
+    content = make_content(tmp_path, {})
+    result = run("scan", source, "--repo", "acme/http", "--commit", SHA, "--content", content)
+    said = result.out + result.err
+    assert result.code == 0, said
+    assert "m.py:4: exception 'HttpError' differs only in case from 'HTTPError'" in said
+    assert "pkg/case.py:2: file 'pkg/case.py' makes the same folder as 'pkg/Case.py'" in said
+    built = run("build", "--content", content, "--out", tmp_path / "out")
+    assert built.code == 0, built.err
+    assert "built 2 error pages" in built.err

@@ -1,9 +1,8 @@
-"""Hardening, round two (#12), validation: the site's base URL (site.yaml and
---base-url), names that become folders (case, Windows device names, reserved
-characters), the length of output paths, control characters in any value, and a message
-too long for search. Each class is pinned by examples and by a property: a build either
-stops with ``path:line: message [code]`` and exit 1, or gives a site without the bad
-thing."""
+"""Values a build refuses: the site's base URL (site.yaml and --base-url), names that
+become folders (case, Windows device names, reserved characters), the length of output
+paths, control characters in any value, and a message too long for search. Each class is
+pinned by examples and by a property: a build either stops with ``path:line: message
+[code]`` and exit 1, or gives a site without the bad thing."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import MINIMAL, SITE_YAML, snapshot
+from conftest import MINIMAL, SITE_YAML, make_content, snapshot, soup
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_hostile import problem_lines, same_file
@@ -828,3 +827,18 @@ def test_the_quick_check_of_a_record_finds_the_problems_the_full_one_does(data: 
     changed = dataclasses.replace(doc, data=value)
     full = list(validate._shape(changed, RECORD, value, ()))
     assert validate.check_shape(changed, RECORD) == full
+
+
+def test_a_base_url_in_capitals_is_written_as_browsers_compare_it(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    site = SITE_YAML.replace(
+        "https://errors.example.test/docs/", "HTTPS://Errors.Example.TEST/Docs"
+    )
+    content = make_content(tmp_path, {"a.yaml": MINIMAL}, site=site)
+    out = tmp_path / "out"
+    assert run("build", "--content", content, "--out", out).code == 0
+    canonical = soup(out / "index.html").find("link", rel="canonical")
+    assert canonical is not None
+    assert canonical["href"] == "https://errors.example.test/Docs/"

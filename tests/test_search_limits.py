@@ -1,4 +1,4 @@
-"""Hardening, round two (#12), search: bounded work, whatever is pasted or linked.
+"""Search does bounded work, whatever is pasted or linked.
 
 Bots run ``lookup`` on untrusted text and any link can carry any ``?q=``: every step of
 search, in Python and in the page's script, must take time linear in what it is given.
