@@ -84,8 +84,8 @@ def parse(content: Path, items: list[tuple[str, int, int]]) -> list[Parsed]:
             if not any(p.severity is Severity.ERROR for p in found):
                 record = record_from(doc, content)
         digest = "" if record is None else summary_digest(record)
-        content = "" if raw is None else content_digest(raw)
-        parsed.append(Parsed(path, ctime, size, record, found, digest, content))
+        held = "" if raw is None else content_digest(raw)
+        parsed.append(Parsed(path, ctime, size, record, found, digest, held))
     return parsed
 
 
