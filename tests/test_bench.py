@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import build as bench
-from benchmarks import corpus
+from benchmarks import corpus, restored
 
 
 def test_the_benchmark_times_errdex_and_sees_only_the_edited_files_change(
@@ -25,6 +25,15 @@ def test_the_benchmark_times_errdex_and_sees_only_the_edited_files_change(
     edit = runs[-1]
     assert edit.note.startswith("3 of ")
     assert edit.note.count("api/errors/") == 2 and edit.note.count("/index.html") == 1
+
+
+def test_a_ci_run_with_the_cache_restored_builds_the_edit_as_an_update(
+    tmp_path: Path, capsys: Any
+) -> None:
+    restored.run(40, tmp_path)
+    said = capsys.readouterr().out.splitlines()
+    assert said[1].endswith("errdex: update: 1 record changed"), said
+    assert said[2].endswith("errdex: nothing changed"), said
 
 
 def test_the_edit_benchmark_makes_each_kind_of_edit_and_its_page_shows_it(
