@@ -23,7 +23,6 @@ tests compare the two on every excerpt and fix of the synthetic corpus.
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
@@ -140,66 +139,11 @@ def _part(tree: Any, chosen: Sequence[int]) -> _Joined | None:
     try:
         # What re.compile does after parsing. Groups of the rules left out stay
         # numbered, and never match.
-        joined = _compiled(part, tree.state.flags)
+        joined = _compiler.compile(part, tree.state.flags)
     except (re.error, OverflowError, RecursionError):
         return None
     groups = tree.state.groupdict
     return _Joined(joined.match, {groups[f"{_GROUP}{n}"]: n for n in chosen})
-
-
-def _optimizer() -> Callable[..., tuple[list[Any], bool]] | None:
-    """``re``'s own ``_optimize_charset`` when it takes the arguments ``_optimized``
-    knows (as in Python 3.11 to 3.13); None otherwise, and joins compile as ``re`` does."""
-    found = getattr(_compiler, "_optimize_charset", None)
-    if found is None:
-        return None
-    try:
-        names = list(inspect.signature(found).parameters)
-    except (TypeError, ValueError):
-        return None
-    return found if names == ["charset", "iscased", "fixup", "fixes"] else None
-
-
-_OPTIMIZE = _optimizer()
-_CHARSETS: dict[tuple[Any, ...], tuple[list[Any], bool, Any]] = {}
-"""Character classes as ``re`` optimizes them, by the class and the case rules it was
-given (its case functions and table), for the life of the process: the joins of a lexer
-repeat a few classes hundreds of times (Python's identifier classes, of thousands of
-ranges each, 844 times in 53 kinds across its joins)."""
-
-
-def _optimized(
-    charset: list[Any], iscased: Any = None, fixup: Any = None, fixes: Any = None
-) -> tuple[list[Any], bool]:
-    """``re``'s own ``_optimize_charset``, each distinct class optimized once for each
-    case rules it is compiled under."""
-    assert _OPTIMIZE is not None
-    try:
-        key = (tuple(charset), iscased, fixup, id(fixes))
-        found = _CHARSETS.get(key)
-    except TypeError:  # a member that cannot be a key: optimized as re would
-        return _OPTIMIZE(charset, iscased, fixup, fixes)
-    # The table of case fixes is kept beside what was made with it, so its id in the key
-    # cannot be another table's (``re`` passes one module-level table, or None).
-    if found is None or found[2] is not fixes:
-        optimized, cased = _OPTIMIZE(charset, iscased, fixup, fixes)
-        found = _CHARSETS[key] = (optimized, cased, fixes)
-    return list(found[0]), found[1]
-
-
-def _compiled(part: Any, flags: int) -> re.Pattern[str]:
-    """``_compiler.compile`` of a parsed expression, with each distinct character class
-    optimized once (``_optimized``, in place of ``re``'s own while it compiles). It gives
-    the same result for the same class, so an expression another thread compiles
-    meanwhile compiles as it would (its classes are kept too)."""
-    if _OPTIMIZE is None or _compiler._optimize_charset is not _OPTIMIZE:
-        return _compiler.compile(part, flags)  # type: ignore[no-any-return]
-    try:
-        _compiler._optimize_charset = _optimized
-        return _compiler.compile(part, flags)  # type: ignore[no-any-return]
-    finally:
-        if _compiler._optimize_charset is _optimized:
-            _compiler._optimize_charset = _OPTIMIZE
 
 
 _NEVER = re.compile(r"(?!)")

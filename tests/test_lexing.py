@@ -3,7 +3,6 @@ what every page shows as code depends on it."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, ClassVar
@@ -154,43 +153,3 @@ def test_a_state_of_rules_with_and_without_case_keeps_each_rules_case() -> None:
     assert kinds["from"] is kinds["FROM"] is kinds["From"] is Name.Builtin
     assert kinds["where"] is kinds["WHERE"] is Name.Function
     assert kinds["fromage"] is Name
-
-
-@pytest.mark.skipif(lexing._OPTIMIZE is None, reason="this Python's re optimizes classes otherwise")
-def test_a_character_class_optimized_once_keeps_its_case_and_re_keeps_its_own(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The joins optimize each distinct character class once, and a class reused under
-    other case rules is optimized again: ``[a-z]`` matches A only where case is ignored
-    (ASCII, so that no table of case fixes tells the two apart). While no join compiles,
-    ``re`` compiles with its own function, unchanged, even after a join failed."""
-    from re import _compiler  # type: ignore[attr-defined]
-
-    own = _compiler._optimize_charset
-    made: list[object] = []
-
-    def counted(*args: object) -> object:
-        made.append(args[0])
-        return own(*args)
-
-    monkeypatch.setattr(lexing, "_OPTIMIZE", counted)
-    monkeypatch.setattr(lexing, "_CHARSETS", {})
-    monkeypatch.setattr(_compiler, "_optimize_charset", counted)  # re's own put back after
-    folded = re.IGNORECASE | re.ASCII
-    cased = lexing._compiled(_parser.parse("[a-z]+", re.ASCII), re.ASCII)
-    ignores = lexing._compiled(_parser.parse("[a-z]+", folded), folded)
-    again = lexing._compiled(_parser.parse("x[a-z]+", re.ASCII), re.ASCII)
-    assert cased.fullmatch("abc") is not None and cased.fullmatch("ABC") is None
-    assert ignores.fullmatch("ABC") is not None
-    assert again.fullmatch("xABC") is None and again.fullmatch("xabc") is not None
-    assert len(made) == 2  # [a-z] with case and without; the third compile reused the first
-    assert _compiler._optimize_charset is counted
-
-    def fails(part: Any, flags: int) -> None:
-        assert _compiler._optimize_charset is lexing._optimized  # the joins' own, meanwhile
-        raise re.error("as a join that cannot be compiled")
-
-    monkeypatch.setattr(_compiler, "compile", fails)
-    with pytest.raises(re.error):
-        lexing._compiled(_parser.parse("[a-z]", 0), 0)
-    assert _compiler._optimize_charset is counted
