@@ -894,9 +894,7 @@ def _serve(ns: argparse.Namespace) -> int:
     # Checked before listening: a refused folder is never served.
     if not _folders_ok(ns, Told()):
         return 1
-    from . import state
 
-    state.keep_unpickled()  # each rebuild finds the last one's summaries unpickled
     theme = site_theme(ns.content)
     site = ns.content.resolve().parent
     # The site's own templates/ and static/ too, even before they exist.

@@ -295,9 +295,9 @@ def _index_aside(
     links: state.Links, shown_changed: list[Record]
 ) -> parallel.Aside[dict[str, bytes]] | None:
     """The search index's files made aside (``INDEX_ASIDE_FROM``), when a message or the
-    releases of ``shown_changed`` changed; None when they did not, or the site is small,
-    or this process is ``serve`` (it keeps every entry unpickled, and runs threads)."""
-    if len(links.chunk_of) < INDEX_ASIDE_FROM or state.keeping():
+    releases of ``shown_changed`` changed; None when they did not, or the site is small.
+    (``serve`` runs threads, so ``Aside`` makes them in the build itself.)"""
+    if len(links.chunk_of) < INDEX_ASIDE_FROM:
         return None
     if all(
         (r.message, r.releases) == (before.message, before.releases)

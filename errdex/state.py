@@ -171,63 +171,12 @@ def all_stored(links: Links) -> dict[str, Any]:
     return out
 
 
-_keeping = False
-"""Whether this process keeps what it unpickled for its next build (``keep_unpickled``)."""
-_unpickled: dict[bytes, Any] = {}
-"""Pickled bytes → what they hold: the blobs builds of this process read or wrote."""
-
-
-def keep_unpickled() -> None:
-    """From now on, keep what builds unpickle or pickle for the next build of this process.
-
-    ``serve`` builds again and again in one process, and each update that links every
-    record again reads the summaries of all of them from the state: unpickling them is
-    most of such an update at 10,000 records. What is kept is never changed (records and
-    summaries are frozen, and the dicts are copied before any change). What the links
-    no longer hold is dropped whenever a full build saves them or an update reads them
-    (``_prune``)."""
-    global _keeping
-    _keeping = True
-
-
-def keeping() -> bool:
-    """Whether this process keeps what builds unpickle (``keep_unpickled``)."""
-    return _keeping
-
-
 def unpickled(blob: bytes) -> Any:
-    """``pickle.loads(blob)``; taken from memory, once read or written, when keeping."""
-    if not _keeping:
-        return pickle.loads(blob)
-    if blob not in _unpickled:
-        _unpickled[blob] = pickle.loads(blob)
-    return _unpickled[blob]
+    return pickle.loads(blob)
 
 
 def pickled(value: Any) -> bytes:
-    """``value`` pickled, and kept for ``unpickled`` when keeping (it must not change)."""
-    blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    if _keeping:
-        _unpickled[blob] = value
-    return blob
-
-
-def _prune(found: Links) -> None:
-    """Keep what the records of ``found`` are pickled as, and its search entries and
-    list rows: when a full build saves them, all of them; when they are read, the
-    records', the entries updates replaced, and every dict kept (the entries and rows of
-    the full build that wrote them are read later, and the only other dicts are entries
-    updates made since, which a full build's save drops). The journal's changes to the
-    links are not kept: they are unpickled again each time the links are read."""
-    global _unpickled
-    if not _keeping:
-        return
-    wanted = {*found.chunks, *found.records_changed.values(), *found.entries_changed}
-    if found.entries or found.rows:
-        wanted.update((found.entries, found.rows))
-    else:
-        wanted.update(blob for blob, value in _unpickled.items() if isinstance(value, dict))
-    _unpickled = {blob: value for blob, value in _unpickled.items() if blob in wanted}
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def code_key() -> str:
@@ -356,7 +305,6 @@ def links(state: State) -> Links | None:
             found.entries_changed.append(change.entries)
             if change.option_names is not None:
                 found.option_names = change.option_names
-        _prune(found)
         state.links = found
     return state.links
 
@@ -389,7 +337,6 @@ def save(path: Path, state: State) -> None:
     # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
     _write_text(_out_path(path), state.out)
     links = state.links
-    _prune(links)  # what an earlier full build in this process kept goes
     lists_file = _lists_path(path)
     digest = _write(
         lists_file, pickle.dumps((links.entries, links.rows), protocol=pickle.HIGHEST_PROTOCOL)

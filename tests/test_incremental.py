@@ -1078,28 +1078,6 @@ def test_a_search_index_whose_fork_fails_is_made_in_the_build(
     assert _bytes(out) == _fresh(content, tmp_path, run)
 
 
-def test_serve_makes_the_search_index_itself(
-    forks: list[int],
-    tmp_path: Path,
-    run,  # type: ignore[no-untyped-def]
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """serve keeps every entry unpickled and runs threads: it forks nothing."""
-    from errdex import state
-
-    monkeypatch.setattr(state, "_keeping", True)
-    monkeypatch.setattr(state, "_unpickled", {})
-    content = make_content(tmp_path, _stated_site(tmp_path))
-    out, build = tmp_path / "public", _verbose_builds(run, content, tmp_path)
-    build()
-    path = content / "errors" / "r2.yaml"
-    path.write_text(path.read_text().replace("Part 2 of the", "Part two of the", 1))
-    said = build()
-    assert "update: " in said and "made aside" not in said, said
-    assert forks == []
-    assert _bytes(out) == _fresh(content, tmp_path, run)
-
-
 def test_an_index_made_aside_for_a_plan_that_needs_none_is_stopped(
     forks: list[int],
     tmp_path: Path,
@@ -1179,98 +1157,6 @@ def test_an_edit_that_gives_an_option_its_page_is_a_full_build(tmp_path: Path, r
     assert "errdex: full build: content/errors/r4.yaml: the options that have pages changed" in err
     assert (out / "options" / "new_knob" / "index.html").exists()
     assert _bytes(out) == _fresh(content, tmp_path, run)
-
-
-@pytest.mark.parametrize("kept", [True, False], ids=["as serve builds", "as a new process"])
-def test_serve_finds_the_summaries_its_last_build_unpickled(
-    kept: bool,
-    tmp_path: Path,
-    run,  # type: ignore[no-untyped-def]
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """serve builds in one process: an update that links every record again takes the
-    summaries the last build wrote or read from memory, not from the state's bytes, and
-    still makes what a build from nothing makes."""
-    import pickle
-
-    from errdex import state
-    from errdex.model import Record
-
-    monkeypatch.setattr(state, "_keeping", kept)
-    real_loads = pickle.loads
-    summaries_read: list[str] = []
-
-    def summaries_in(value: object) -> list[str]:
-        """The ids of the summaries an unpickled value holds: one record as the links
-        keep it, or a chunk of them, (id, that) pairs."""
-        if isinstance(value, tuple) and value and isinstance(value[0], Record):
-            return [value[0].id]
-        if isinstance(value, tuple) and all(isinstance(pair, tuple) for pair in value):
-            return [i for _, kept in value for i in summaries_in(kept)]
-        return []
-
-    def counting(blob: bytes) -> object:
-        value = real_loads(blob)
-        summaries_read.extend(summaries_in(value))
-        return value
-
-    def kept_now() -> tuple[int, int]:
-        """How many summaries, and how many dicts (entries, rows), this process keeps."""
-        values = state._unpickled.values()
-        summaries = sum(len(summaries_in(value)) for value in values)
-        return summaries, sum(isinstance(value, dict) for value in values)
-
-    monkeypatch.setattr(state.pickle, "loads", counting)
-    content = make_content(tmp_path, {f"r{n}.yaml": _record(n) for n in range(4)})
-    out, cache = tmp_path / "public", tmp_path / "cache"
-    monkeypatch.setattr(state, "_unpickled", {})
-    command = ("build", "--content", content, "--out", out, "--cache", cache, "-v")
-    assert run(*command).code == 0  # a full build: it pickles every summary
-    for n, shows in enumerate([False, True, True]):
-        # A prose edit in between reads few summaries: the others are kept all the same.
-        path = content / "errors" / f"r{n}.yaml"
-        text = path.read_text()
-        path.write_text(text + "title: Retitled\n" if shows else text.replace("first", "new"))
-        summaries_read.clear()
-        result = run(*command)
-        assert result.code == 0, result.err
-        assert ("update: 1 record changed, shown on" in result.err) == shows, result.err
-        if shows:
-            # As a new process: the chunk of four, and the summary each earlier retitle
-            # made (r1's, before r2's retitle).
-            assert len(summaries_read) == (0 if kept else 4 + n - 1)
-        assert _bytes(out) == _fresh(content, tmp_path, run)
-    # What is kept: the full build's chunk of four summaries (kept whole, the two that
-    # were retitled since included), the summary the first retitle made (the links held
-    # it when last read), the one the last edit made, the search entries and the list
-    # rows; nothing else the edits made (a retitle keeps the search index, and makes
-    # no entries).
-    assert kept_now() == ((4 + 1 + 1, 2) if kept else (0, 0))
-    # A full build (a record added) keeps what it wrote, and nothing of the one before.
-    (content / "errors" / "r4.yaml").write_text(_record(4))
-    assert "full build: 1 record added" in run(*command).err
-    assert kept_now() == ((5, 2) if kept else (0, 0))
-    assert _bytes(out) == _fresh(content, tmp_path, run)
-
-
-def test_serve_keeps_what_its_builds_unpickle(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from errdex import cli, state
-    from errdex import serve as serving
-
-    monkeypatch.setattr(state, "_keeping", False)
-    keeping: list[bool] = []
-
-    def served(*args: object, **kwargs: object) -> int:
-        keeping.append(state._keeping)
-        return 0
-
-    monkeypatch.setattr(serving, "serve", served)
-    content = make_content(tmp_path, {"r0.yaml": _record(0)})
-    argv = ["serve", "--content", str(content), "--out", str(tmp_path / "o"), "--no-watch"]
-    assert cli.main(argv) == 0
-    assert keeping == [True]
 
 
 @pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
