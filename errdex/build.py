@@ -708,9 +708,6 @@ def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
     renderer.start_from(update.rows, update.rows_stale)
     kept = update.search_kept
     made = update.index_made.result() if update.index_made is not None else {}
-    again = _index_again(update)
-    if again is not None:
-        made[API_INDEX] = again
 
     def wanted(rel: str) -> bool:
         if rel in made:
@@ -727,27 +724,6 @@ def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
 
 
 API_INDEX = "api/errors.json"
-
-
-def _index_again(update: plan.Partial) -> bytes | None:
-    """api/errors.json after an update that changed at most some titles and messages
-    (its errors in their order), made from the file the last build wrote: the errors this
-    update renders are written anew, the others kept (``mirror.index_bytes_again``);
-    None if the update does not change the file, or when it must be made whole (errors
-    changed places, or the file is not the one the last build wrote)."""
-    from . import mirror
-
-    if API_INDEX not in update.lists or update.site is None:
-        return None
-    if update.links is None or update.links.groups:
-        return None
-    try:
-        previous = (Path(update.previous.out) / API_INDEX).read_bytes()
-    except OSError:
-        return None
-    if digest(previous) != update.previous.outputs.get(API_INDEX):
-        return None
-    return mirror.index_bytes_again(previous, update.site, [r.id for r in update.records])
 
 
 PROGRESS_FROM = 300

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
 from typing import Any
 
 from .avoid import TERM_OPS
@@ -143,61 +142,8 @@ def alias_document(alias: str, record: Record, site: Site) -> dict[str, Any]:
 
 
 def index_bytes(site: Site) -> bytes:
-    """``dumps(index_document(site))``, written an error at a time: every value is text,
-    so each error is one format of seven escaped strings (api/errors.json lists every
-    error, and an update that retitles one writes it again)."""
-    base = site.config.base_url
-    errors = [_error(r, base) for r in site.records]
-    listed = ("[\n" + ",\n".join(errors) + "\n  ]") if errors else "[]"
-    return f'{{\n  "count": {len(errors)},\n  "errors": {listed}\n}}\n'.encode()
-
-
-def index_bytes_again(previous: bytes, site: Site, again: Iterable[str]) -> bytes | None:
-    """``index_bytes(site)``, made from ``previous``, what it made of the same errors in
-    the same order, by writing the errors of the ids ``again`` anew (an update changed at
-    most their titles and messages); None if ``previous`` is not such a file."""
-    head = f'{{\n  "count": {len(site.records)},\n  "errors": [\n'.encode()
-    tail = b"\n  ]\n}\n"
-    if not site.records or not (previous.startswith(head) and previous.endswith(tail)):
-        return None
-    # No value holds a line break (JSON escapes them): errors part where one ends.
-    between = _BETWEEN.encode()
-    errors = previous[len(head) : -len(tail)].split(between)
-    if len(errors) != len(site.records):
-        return None
-    place = {r.id: n for n, r in enumerate(site.records)}
-    opening, closing = len(_OPENING), len(_CLOSING)
-    base = site.config.base_url
-    for record_id in again:
-        n = place[record_id]
-        if f'\n      "id": {_string(record_id)},\n'.encode() not in errors[n]:
-            return None
-        # Split at the text between errors: the first keeps its opening, the last its
-        # closing.
-        made = _error(site.records[n], base).encode()
-        errors[n] = made[opening if n else 0 : -closing if n < len(errors) - 1 else None]
-    return head + between.join(errors) + tail
-
-
-def _error(r: Record, base: str) -> str:
-    return _ERROR % (
-        _string(r.exception),
-        _string(r.id),
-        _string(base + json_url(r.id)),
-        _string(r.message.display),
-        _string(r.repo),
-        _string(r.title),
-        _string(base + page_url(r.id)),
-    )
-
-
-_OPENING = "    {\n"
-_CLOSING = "\n    }"
-_BETWEEN = _CLOSING + ",\n" + _OPENING
-_ERROR = (
-    _OPENING + '      "exception": %s,\n      "id": %s,\n      "json_url": %s,\n'
-    '      "message": %s,\n      "repo": %s,\n      "title": %s,\n      "url": %s' + _CLOSING
-)
+    """api/errors.json: every error, in site order."""
+    return dumps(index_document(site))
 
 
 def index_document(site: Site) -> dict[str, Any]:
