@@ -185,9 +185,7 @@ def _run(
             stats, outputs = _render(renderer, work, writer, options.jobs, options.quiet)
         highlighter.save()
     if state_file:
-        _remember(
-            state_file, chosen, work, key, options.out, outputs, renderer.entries, renderer.rows
-        )
+        _remember(state_file, chosen, work, key, options.out, outputs, renderer.entries)
     return work, stats, cache_warnings
 
 
@@ -705,7 +703,6 @@ def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
 
     assert update.site is not None
     lists = update.lists
-    renderer.start_from(update.rows, update.rows_stale)
     kept = update.search_kept
     made = update.index_made.result() if update.index_made is not None else {}
 
@@ -747,7 +744,6 @@ def _remember(
     out: Path,
     outputs: dict[str, str],
     entries: list[Entry],
-    rows: dict[tuple[str, str, bool, bool], str],
 ) -> None:
     """Keep what this build did for the next one's plan."""
     if isinstance(chosen, plan.Partial):
@@ -755,7 +751,7 @@ def _remember(
         return
     assert work.site is not None
     done = plan.full_state(
-        work.site, work.parsed, key, chosen.reason, out, outputs, work.warnings, entries, rows
+        work.site, work.parsed, key, chosen.reason, out, outputs, work.warnings, entries
     )
     state.save(state_file, done)
 

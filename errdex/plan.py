@@ -157,11 +157,6 @@ class Partial:
     entries: list[Entry] | None = None
     """Every record of ``site`` as search sees it, in order, when the search index is
     made again."""
-    rows: Mapping[tuple[str, str, bool, bool], str] = field(default_factory=dict)
-    """The rows of lists the full build rendered, as text (``Renderer.start_from``); not
-    to be changed (serve keeps them for its next build)."""
-    rows_stale: frozenset[str] = frozenset()
-    """The ids whose ``rows`` are out of date."""
     search_kept: tuple[str, ...] = ()
     """The search index's files, when what search sees of every record is as the last
     build indexed it (a first analysis, a title, a related entry): they keep their bytes,
@@ -532,9 +527,6 @@ def _relinked(
         searched, differ = _entries(site, links, shown_ids)
         entries = list(searched.values())
         searched = {i: searched[i] for i in shown_ids | differ}
-    # The rows of the records whose summaries changed since the full build are out of
-    # date: they are among those updates linked again.
-    stale = frozenset(shown_ids | links.records_changed.keys())
     # What linking warns of is found again for the records linked again; for the others
     # it is as it was (at the lines the state keeps).
     relinked_files = None if again is None else {site.by_id[i].file for i in again}
@@ -566,8 +558,6 @@ def _relinked(
             relinked, groups, option_names, state.pickled(searched) if searched else b""
         ),
         entries=entries,
-        rows=state.unpickled(links.rows),
-        rows_stale=stale,
         search_kept=search_kept,
         index_made=index_made,
     )
@@ -844,7 +834,6 @@ def full_state(
     outputs: dict[str, str],
     warnings: list[Problem],
     entries: list[Entry],
-    rows: dict[tuple[str, str, bool, bool], str],
 ) -> state.State:
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
     record as search saw it). A full build links ``site`` from the records' summaries
@@ -880,8 +869,6 @@ def full_state(
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
             entries=state.pickled({e.id: e for e in entries}),
-            # As plain text: unpickling a Markup costs three times a str.
-            rows=state.pickled({key: str(row) for key, row in rows.items()}),
         ),
     )
 

@@ -279,19 +279,15 @@ class Renderer:
         self.env = make_env(theme, highlighter, cache)
         # An error is listed on many pages (its file's, its neighbours', those it relates
         # to): its row is rendered once per kind of row and reused.
-        rows: dict[tuple[str, str, bool, bool], str] = {}
+        rows: dict[tuple[str, str, bool, bool], Markup] = {}
         macro: Any = None  # the macro that renders a row, loaded once the globals are set
 
         def row(r: Record, root: str, show_line: bool = False, show_repo: bool = True) -> Markup:
             key = (r.id, root, show_line, show_repo)
             found = rows.get(key)
             if found is None:
-                text = self._kept.get(key) if r.id not in self._stale else None
-                if text is None:
-                    found = rows[key] = macro(r, root, show_line=show_line, show_repo=show_repo)
-                else:  # kept by the state as text
-                    found = rows[key] = Markup(text)
-            return found  # type: ignore[return-value]
+                found = rows[key] = macro(r, root, show_line=show_line, show_repo=show_repo)
+            return found
 
         def rows_of(
             records: Iterable[Record],
@@ -323,19 +319,7 @@ class Renderer:
                         ) from None
         self.assets = hashed_assets(theme)
         macro = self.env.get_template("_macros.html").module.error_row  # type: ignore[attr-defined]
-        self.rows = rows
-        """The rows rendered so far (Markup)."""
-        self._kept: Mapping[tuple[str, str, bool, bool], str] = {}
-        self._stale: frozenset[str] = frozenset()
         self.entries: list[Entry] = []
-
-    def start_from(
-        self, kept: Mapping[tuple[str, str, bool, bool], str], stale: frozenset[str]
-    ) -> None:
-        """Take the rows of lists a full build rendered (``kept``, as text: the state keeps
-        them as ``str``, which unpickles three times faster than Markup), but for those of
-        the ids ``stale``, rather than render them again. ``kept`` is only read."""
-        self._kept, self._stale = kept, stale
 
     def warm(self) -> None:
         """Compile the error page and load the lexers now: forked workers then share them."""

@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .model import SiteConfig
 
-FORMAT = b"errdex-state-6\n"
+FORMAT = b"errdex-state-7\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
 """The libraries whose versions shape the output."""
 
@@ -58,11 +58,8 @@ class Links:
     ``changed_entries``, where search's entries are wanted."""
     records_changed: dict[str, bytes] = field(default_factory=dict, repr=False)
     """The records updates replaced since (``LinksChange.records``), a pickle each."""
-    rows: bytes = field(default=b"", repr=False)
-    """The rows of lists as the full build rendered them (``Renderer.rows``), pickled as
-    one; those of the records in ``records_changed`` are out of date."""
     lists_digest: bytes = b""
-    """The digest of the file that keeps ``entries`` and ``rows`` (``*.lists``, beside the
+    """The digest of the file that keeps ``entries`` (``*.lists``, beside the
     state file): they are most of the links' bytes, and only an update that renders the
     lists again reads them (``lists``)."""
 
@@ -310,24 +307,24 @@ def links(state: State) -> Links | None:
 
 
 def lists(state: State) -> bool:
-    """Read the ``entries`` and ``rows`` of the state's links (read already) from their
+    """Read the ``entries`` of the state's links (read already) from their
     file, if not read yet; whether they are there (the file may be missing, damaged or
     not the one the links name). It is found beside the links file, wherever the cache
     folder is named from."""
     found = state.links
     assert found is not None
-    if found.entries or found.rows:
+    if found.entries:
         return True
     read = _read(_lists_path(Path(state.links_file).with_suffix("")))  # state-….bin.lists
     if read is None or read[0] != found.lists_digest:
         return False
     try:
-        entries, rows = pickle.loads(read[1])
+        entries = pickle.loads(read[1])
     except Exception:
         return False
-    if not (isinstance(entries, bytes) and isinstance(rows, bytes)):
+    if not isinstance(entries, bytes):
         return False
-    found.entries, found.rows = entries, rows
+    found.entries = entries
     return True
 
 
@@ -338,10 +335,8 @@ def save(path: Path, state: State) -> None:
     _write_text(_out_path(path), state.out)
     links = state.links
     lists_file = _lists_path(path)
-    digest = _write(
-        lists_file, pickle.dumps((links.entries, links.rows), protocol=pickle.HIGHEST_PROTOCOL)
-    )
-    bare_links = replace(links, entries=b"", rows=b"", lists_digest=digest)
+    digest = _write(lists_file, pickle.dumps(links.entries, protocol=pickle.HIGHEST_PROTOCOL))
+    bare_links = replace(links, entries=b"", lists_digest=digest)
     state.links_digest = _write(
         _links_path(path), pickle.dumps(bare_links, protocol=pickle.HIGHEST_PROTOCOL)
     )
