@@ -80,43 +80,7 @@ _HTML_TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>")
 
 def check_shape(doc: Document, spec: Field) -> list[Problem]:
     """Types, required fields and unknown keys, for every node of the document."""
-    if _clean(spec, doc.data):
-        return []
     return list(_shape(doc, spec, doc.data, ()))
-
-
-def _clean(spec: Field, value: Any) -> bool:
-    """Whether ``_shape`` finds nothing wrong with ``value``, answered without a generator
-    for each node (most records have no problem): True only where ``_shape`` yields
-    nothing (it then finds and words each problem)."""
-    kind = spec.kind
-    if kind in ("text", "markdown"):
-        return (
-            type(value) is str
-            and bool(value.strip())
-            and not refused(value)
-            and (spec.pattern is None or re.fullmatch(spec.pattern, value) is not None)
-        )
-    if kind == "int":
-        return type(value) is int and (spec.minimum is None or value >= spec.minimum)
-    if kind == "bool":
-        return type(value) is bool
-    if kind == "date":
-        if isinstance(value, datetime.date):
-            return not isinstance(value, datetime.datetime)
-        return isinstance(value, str) and _DATE_RE.match(value) is not None
-    if kind == "list":
-        assert spec.items is not None
-        items = spec.items
-        return type(value) is list and all(_clean(items, item) for item in value)
-    if kind != "map" or type(value) is not dict:
-        return False
-    known = _known(spec)
-    for name, item in value.items():
-        field = known.get(name)
-        if field is None or not _clean(field, item):
-            return False
-    return all(field.name in value for field in spec.fields if field.required)
 
 
 def _shape(doc: Document, spec: Field, value: Any, key: Key) -> Iterator[Problem]:
