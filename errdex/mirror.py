@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from .avoid import TERM_OPS
@@ -15,65 +14,9 @@ from .urls import github_permalink, json_url, page_url
 
 
 def dumps(data: Any) -> bytes:
-    """JSON with sorted keys and fixed separators: the same data always gives the same bytes.
-
-    The bytes are those of ``json.dumps(data, sort_keys=True, ensure_ascii=False,
-    indent=2, allow_nan=False)`` and a line break, made about twice as fast: Python's
-    encoder has no compiled form for indented output, and writes it through generators."""
-    out: list[str] = []
-    _encode(data, "\n", out)
-    out.append("\n")
-    return "".join(out).encode()
-
-
-_string = json.encoder.encode_basestring  # compiled, where Python has it
-
-
-def _encode(value: Any, newline: str, out: list[str]) -> None:
-    """Append ``value`` as indented JSON to ``out``; ``newline`` starts its own lines."""
-    if isinstance(value, str):
-        out.append(_string(value))
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, int):
-        out.append(int.__repr__(value))
-    elif isinstance(value, float):
-        if value != value or value in (math.inf, -math.inf):
-            raise ValueError(f"out of range float values are not JSON compliant: {value!r}")
-        out.append(float.__repr__(value))
-    elif isinstance(value, dict):
-        if not value:
-            out.append("{}")
-            return
-        if not all(isinstance(key, str) for key in value):
-            # Keys that JSON turns into text (numbers, None): as json does it, then.
-            text = json.dumps(value, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False)
-            out.append(text.replace("\n", newline))
-            return
-        inner = newline + "  "
-        before = "{" + inner
-        for key in sorted(value):
-            out.append(before + _string(key) + ": ")
-            _encode(value[key], inner, out)
-            before = "," + inner
-        out.append(newline + "}")
-    elif isinstance(value, (list, tuple)):
-        if not value:
-            out.append("[]")
-            return
-        inner = newline + "  "
-        before = "[" + inner
-        for item in value:
-            out.append(before)
-            _encode(item, inner, out)
-            before = "," + inner
-        out.append(newline + "]")
-    else:
-        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+    """JSON with sorted keys and fixed separators: the same data always gives the same bytes."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False)
+    return (text + "\n").encode()
 
 
 def dumps_compact(data: Any) -> bytes:

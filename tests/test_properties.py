@@ -840,39 +840,3 @@ def test_markdown_renders_the_same_after_its_description_is_taken(
         assert markdown.plain(text) == described
     markdown.render.cache_clear()  # again from the same tokens
     assert str(markdown.render(text)) == alone
-
-
-_json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    lambda children: (
-        st.lists(children, max_size=4)
-        | st.tuples(children, children)
-        | st.dictionaries(st.text(max_size=6), children, max_size=4)
-        | st.dictionaries(st.integers(-3, 3), children, max_size=3)
-    ),
-    max_leaves=30,
-)
-
-
-@SETTINGS
-@given(value=_json_values)
-@example(value={"b": [1, {"c": []}, {}], "a": "é\n\x00\u2028"})
-def test_the_mirror_writes_the_bytes_json_would(value: object) -> None:
-    """Every JSON document of the mirror is written by errdex's own encoder (quicker than
-    Python's for indented output): byte for byte what ``json.dumps`` writes."""
-    from errdex import mirror
-
-    expected = json.dumps(value, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False)
-    assert mirror.dumps(value) == (expected + "\n").encode()
-
-
-@pytest.mark.parametrize("value", [float("nan"), [float("inf")], {"a": object()}])
-def test_the_mirror_refuses_what_json_cannot_hold(value: object) -> None:
-    from errdex import mirror
-
-    with pytest.raises((ValueError, TypeError)):
-        mirror.dumps(value)
