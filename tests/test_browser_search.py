@@ -52,7 +52,8 @@ def run_vectors(page: Page) -> list[dict[str, Any]]:
             for (const v of vectors) {
                 const result = await window.errdexSearch.lookup(v.paste);
                 out.push(result.matches.map((m) => ({
-                    template: m.template, values: m.values, also: m.also,
+                    template: m.template, exception: m.exception, values: m.values,
+                    also: m.also,
                 })));
             }
             return out;

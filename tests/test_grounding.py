@@ -531,10 +531,10 @@ def test_a_hostile_draft_is_refused_in_time_without_a_traceback(text: str) -> No
             {"lang": "console", "code": "$ " + text},
         ],
     )
-    started = time.perf_counter()
+    started = time.process_time()  # this process's own time: a busy neighbour adds none
     found = refusals(hostile, KNOWN)
     # Linear work on 100 KB is a fraction of a second; anything quadratic takes minutes.
-    assert time.perf_counter() - started < 10
+    assert time.process_time() - started < 10
     assert f"meaning: {len(text)} characters, more than the 1200 allowed" in found
     assert all(isinstance(reason, str) and reason for reason in found)
 

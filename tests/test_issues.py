@@ -230,6 +230,68 @@ def test_an_export_that_is_not_a_list_of_issues_is_refused(
     assert not (content / "issues").exists()
 
 
+@pytest.mark.parametrize("repo", ["vllm", "../vllm", "vllm-project/..", "a/b/c"])
+def test_a_repo_that_is_not_owner_name_is_refused_before_anything_is_written(
+    run,  # type: ignore[no-untyped-def]
+    content: Path,
+    tmp_path: Path,
+    repo: str,
+) -> None:
+    # Issues whose addresses name that repo: only the check of --repo itself stops them.
+    issue = {**_gh(1, TRACEBACK), "url": f"https://github.com/{repo}/issues/1"}
+    before = snapshot(content)
+    result = run(
+        "issues", "import", _export(tmp_path, [issue]), "--repo", repo, "--content", content
+    )
+    assert result.code == 1
+    assert result.err == f"errdex: --repo must be owner/name, not {repo!r}\n"
+    assert snapshot(content) == before
+
+
+def test_an_export_of_another_repository_is_refused_and_its_issues_skipped(
+    run,  # type: ignore[no-untyped-def]
+    content: Path,
+    tmp_path: Path,
+) -> None:
+    other = {**_gh(1, TRACEBACK), "url": "https://github.com/someone/fork/issues/1"}
+    result = _import(run, content, _export(tmp_path, [other]))
+    assert result.code == 1
+    assert (
+        "item 0 (#1): url must be the issue's address, "
+        "https://github.com/vllm-project/vllm/issues/1; nothing was written" in result.err
+    )
+    assert not (content / "issues").exists()
+
+    # Among the repository's own issues, one of another repository is skipped by name.
+    result = _import(run, content, _export(tmp_path, [_gh(2, PLAIN), {**other, "number": 3}]))
+    assert result.code == 0, result.err
+    assert "skipped item 1 (#3): url must be the issue's address" in result.err
+    assert [i["number"] for i in _file(content)["issues"]] == [2]
+
+
+def test_an_issue_file_that_names_another_repository_is_refused_at_its_line(
+    run,  # type: ignore[no-untyped-def]
+    content: Path,
+    tmp_path: Path,
+) -> None:
+    row = ROW.format(n=1, state="open", errors=f'"{A2A}"').replace(REPO, "someone/fork")
+    path = _issue_file(content, '{"repo": "someone/fork", "issues": [\n' + row + "\n]}")
+    said = (
+        "content/issues/vllm-project/vllm.json:1: \"repo\" must be 'vllm-project/vllm', "
+        "the folder and file it is in, not 'someone/fork'"
+    )
+    before = path.read_bytes()
+    result = _import(run, content, _export(tmp_path, [_gh(2, PLAIN)]))
+    assert result.code == 1
+    assert said in result.err
+    assert path.read_bytes() == before
+
+    result = run("build", "--content", content, "--out", tmp_path / "public")
+    assert result.code == 1
+    assert said in result.err
+    assert not (tmp_path / "public").exists()
+
+
 def _issue_file(content: Path, text: str) -> Path:
     path = content / "issues" / "vllm-project" / "vllm.json"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -223,11 +223,11 @@ def test_the_lines_of_an_issue_file_of_50000_issues_are_found_in_linear_time() -
     ]
     text = '{"repo": "x/y", "issues": [\n' + ",\n".join(rows) + "\n]}\n"
 
-    started = time.perf_counter()
+    started = time.process_time()  # this process's own time: a busy neighbour adds none
     lines = issues._lines(text)
 
     # Before: each issue counted the lines from the file's start, minutes for this file.
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert (lines[1], lines[50_000]) == (2, 50_001)
 
 

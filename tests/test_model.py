@@ -118,7 +118,7 @@ def test_a_message_of_many_placeholders_renders_in_time_linear_in_its_length() -
         lambda: message_html(small), 5
     )
     # Four times the placeholders: a quadratic join took sixteen times as long and more.
-    assert ratio < 8, ratio
+    assert ratio < 10, ratio
 
 
 def test_the_message_marks_each_placeholder_and_escapes_the_rest() -> None:

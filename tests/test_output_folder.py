@@ -63,6 +63,10 @@ def test_hand_written_files_beside_an_index_are_never_deleted(
     result = run("build", "--content", content, "--out", docs, "--no-cache")
     refused(result, "[E500]", "CNAME", "guide/intro.md")
     assert everything(docs) == before
+    # check writes nothing, yet it refuses the folder in the build's very words.
+    check = run("check", "--content", content, "--out", docs)
+    assert (check.code, check.out, check.err) == (1, "", result.err)
+    assert everything(docs) == before
 
 
 def test_a_file_added_to_a_built_site_stops_the_next_full_build(

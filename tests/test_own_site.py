@@ -3,6 +3,7 @@ first-use path of the README run from the installed wheel."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -482,6 +483,24 @@ def test_asset_links_are_percent_encoded(run, own: Path) -> None:  # type: ignor
         assert re.fullmatch(r"(\.\./)*static/a%20b/c%23d\.[0-9a-f]{10}\.js", js[0])
         assert "rgb(4,5,6)" in _linked(page, css[0]).read_text()
         assert "window.odd" in _linked(page, js[0]).read_text()
+
+
+def test_a_sites_errdex_css_replaces_errdexs_own_on_every_page(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    (own / "static" / "errdex.css").write_text("/* mine */\n.brand { color: rgb(7, 8, 9); }\n")
+    result = build(run, own)
+    assert result.code == 0, result.err
+    out = own / "public"
+    # errdex's own is not published beside it: one errdex.css, named for the site's bytes.
+    (published,) = (out / "static").glob("errdex.*.css")
+    assert published.read_bytes() == b".brand{color:rgb(7,8,9)}"
+    digest = hashlib.sha256(published.read_bytes()).hexdigest()[:10]
+    assert published.name == f"errdex.{digest}.css"
+    error = next((out / "errors").iterdir()) / "index.html"
+    release = out / "repos" / "example" / "project" / "releases" / "v1.0" / "index.html"
+    for page in (out / "index.html", error, release):  # links at every depth
+        hrefs = re.findall(r'<link rel="stylesheet" href="([^"]+)">', page.read_text())
+        (linked,) = [href for href in hrefs if "errdex." in href]
+        assert _linked(page, linked) == published.resolve(), page
 
 
 @pytest.mark.parametrize("target", ["folder", "nowhere"])

@@ -178,6 +178,38 @@ def test_pages_say_which_releases_raise_each_error(run, upstream, content, tmp_p
     assert [r["release"] for r in document["releases"]] == ["v1.0", "v1.1", "v1.2"]
 
 
+def test_release_names_a_commit_or_renames_a_tag_for_scan_and_pin(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path
+) -> None:
+    # Commits by their sha, which no tag names: only --release makes each one a release.
+    first, second = (git(upstream, "rev-parse", f"{tag}^{{commit}}") for tag in ("v1.0", "v1.1"))
+    steps = [
+        ("scan", "--commit", first, "--release", "r1"),
+        ("pin", "--commit", second, "--release", "r2"),
+        ("pin", "--ref", "v1.2", "--release", "r3"),
+    ]
+    for command, *given in steps:
+        done = run(command, upstream, "--repo", REPO, *given, "--content", content)
+        assert done.code == 0, done.err
+
+    site = yaml.safe_load((content / "site.yaml").read_text())
+    assert [(r["name"], r["commit"]) for r in site["releases"]] == [
+        ("r1", first),
+        ("r2", second),
+        ("r3", git(upstream, "rev-parse", "v1.2^{commit}")),
+    ]
+    found = records(content)
+    assert [r["release"] for r in found[NEW]["releases"]] == ["r1", "r2", "r3"]
+    assert [r["release"] for r in found["size is too big"]["releases"]] == ["r1", "r2"]
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    page = text_of(out / "errors" / derive_id(REPO, "ValueError", NEW) / "index.html")
+    assert "Raised since r1." in page and f"Until r1 this read: {OLD}" in page
+    releases = out / "repos" / "example" / "up" / "releases"
+    assert sorted(p.name for p in releases.iterdir() if p.is_dir()) == ["r1", "r2", "r3"]
+    assert "3 releases pinned" in text_of(releases / "index.html")
+
+
 def test_lookup_finds_an_old_wording_and_says_so(run, upstream, content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     walk(run, upstream, content)
     out = tmp_path / "public"

@@ -49,6 +49,8 @@ def check_vector(vector: dict[str, Any], matches: list[dict[str, Any]]) -> None:
     assert matches, f"{vector['name']}: no match"
     first = matches[0]
     assert first["template"] == vector["expect"], vector["name"]
+    if "exception" in vector:
+        assert first["exception"] == vector["exception"], vector["name"]
     if "values" in vector:
         assert dict(first["values"]) == vector["values"], vector["name"]
     assert len(first["also"]) == vector.get("also", 0), vector["name"]
@@ -57,7 +59,12 @@ def check_vector(vector: dict[str, Any], matches: list[dict[str, Any]]) -> None:
 def as_plain(matches: list[search.Match]) -> list[dict[str, Any]]:
     """Results as the browser reports them: values as [name, value] pairs, in order."""
     return [
-        {"template": m.entry.template, "values": [list(v) for v in m.values], "also": list(m.also)}
+        {
+            "template": m.entry.template,
+            "exception": m.entry.exception,
+            "values": [list(v) for v in m.values],
+            "also": list(m.also),
+        }
         for m in matches
     ]
 

@@ -571,6 +571,12 @@ def test_an_error_page_link_with_a_60kb_query_shows_the_values_as_fast_as_anothe
     assert value.text_content() == "a" + " " * 60_000 + "b"
 
 
+KEYSTROKE_FLOOR = 50.0
+"""Ms a light keystroke counts for at least, however fast it was: a hiccup of a few ms
+would otherwise decide a ratio of two quick keystrokes. An overlong record aligned whole
+(search.js cutting and windowing nothing) still takes far more than 5x the floor."""
+
+
 def _keystroke(page: Page, text: str) -> float:
     """Ms from an input event in the search box to the results drawn."""
     return float(
@@ -612,7 +618,7 @@ def test_an_overlong_record_does_not_slow_a_keystroke(page: Page, hardened_site:
     base = min(_keystroke(page, text) for text in normal)
     best = min(_keystroke(page, text) for text in overlong)
     expect(page.locator("#results-main [role=option]").first).to_contain_text("partial match")
-    assert best < 5 * base, f"{best:.0f} ms against {base:.0f} ms"
+    assert best < 5 * max(base, KEYSTROKE_FLOOR), f"{best:.0f} ms against {base:.0f} ms"
 
 
 @pytest.mark.browser
