@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+import tokenize
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -245,10 +246,53 @@ def _parse_block(lines: Sequence[str]) -> ast.Module | None:
 
 
 def _statement_end(lines: Sequence[str], start: int) -> int | None:
-    """The last line of the statement that starts at ``start``."""
-    for end in range(start, min(len(lines), start + 40)):
+    """The last line of the statement that starts at ``start``: the first from which
+    the lines parse, within 40 lines. None parse before its first logical line ends."""
+    stop = min(len(lines), start + 40)
+    first = _first_logical_line(lines[start:stop])
+    for end in range(start + (first[0] if first else 0), stop):
         if _parse_block(lines[start : end + 1]) is not None:
             return end
+    return None
+
+
+def _simple_statement(lines: Sequence[str], start: int) -> ast.stmt | None:
+    """The statement that starts at line ``start``, parsed, when it opens no block (an
+    assignment, a call); None otherwise: a block binds nothing ``_bound`` reads, and
+    lines that do not parse are none. Its end is where the tokenizer ends its logical
+    line (brackets, strings and backslashes closed), within 40 lines."""
+    first = _first_logical_line(lines[start : start + 40])
+    if first is None or first[1] is not False:
+        return None
+    tree = _parse_block(lines[start : start + first[0] + 1])
+    return tree.body[0] if tree is not None and len(tree.body) == 1 else None
+
+
+_CLAUSES = frozenset(("else", "elif", "except", "finally"))
+
+
+def _first_logical_line(lines: Sequence[str]) -> tuple[int, bool | None] | None:
+    """How many lines after the first the first logical line of ``lines`` ends, and
+    whether it opens a block (it ends with a colon, or is a decorator; None for a
+    clause that continues a statement above, ``else:``); None when the tokenizer cannot
+    tell."""
+    if not lines or not lines[0].strip() or lines[0].lstrip().startswith("#"):
+        return None
+    # Read a line at a time, the first without its indent: where the first logical line
+    # ends, the indents of the lines after it do not matter yet.
+    read = iter([lines[0].lstrip() + "\n", *(line + "\n" for line in lines[1:])])
+    first = last = ""
+    try:
+        for token in tokenize.generate_tokens(lambda: next(read, "")):
+            if token.type == tokenize.NEWLINE:
+                if last == ":" and first in _CLAUSES:
+                    return token.start[0] - 1, None
+                return token.start[0] - 1, last == ":" or first == "@"
+            if token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.INDENT):
+                first = first or token.string
+                last = token.string
+    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
     return None
 
 
@@ -357,11 +401,9 @@ def aliases_of(record: Record) -> dict[str, str | None]:
                 break
             indent = _indent(line)
             continue
-        end = _statement_end(lines, index)
-        tree = _parse_block(lines[index : end + 1]) if end is not None else None
-        if tree is None or len(tree.body) != 1:
+        statement = _simple_statement(lines, index)
+        if statement is None:
             continue
-        statement = tree.body[0]
         on_path.add(index)
         whole = isinstance(statement, ast.Assign | ast.AnnAssign) and isinstance(
             statement.targets[0] if isinstance(statement, ast.Assign) else statement.target,
@@ -426,11 +468,10 @@ def _reshaped(
         text = lines[index].strip()
         if "=" not in text or text.startswith("#") or depths[index - start]:
             continue  # not a statement's first line: an argument ``size=size,`` is none
-        end = _statement_end(lines, index)
-        tree = _parse_block(lines[index : end + 1]) if end is not None else None
-        if tree is None or len(tree.body) != 1:
+        statement = _simple_statement(lines, index)
+        if statement is None:
             continue
-        for name, value in _bound(tree.body[0]):
+        for name, value in _bound(statement):
             if value is not None and _fills(name, value):
                 defaulted.add(name)
             elif value is None or _mentions(value, name):

@@ -3,6 +3,7 @@ section on the bundled and scanned pages, the JSON mirror, and hints with a past
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Any
@@ -468,3 +469,65 @@ def test_lookup_answers_without_hints_from_a_damaged_avoid(
     result = run("lookup", "--site", site, "--json", paste)
     assert result.code == 0, result.err
     assert json.loads(result.out)["matches"][0]["avoid"] == []
+
+
+_BLOCK = '''\
+    if heads % size != 0:
+        raise ValueError(
+            f"{heads} heads do not split over {size} ranks"
+        )
+    elif (size > 8 and
+          backend == "a2a"):
+        pass
+    else:
+        size = size or 1
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    finally:
+        done = True
+    @cached
+    def helper(x):
+        return x
+    total = first + \\
+        second
+    note = """a string
+    over lines = still one"""
+    )
+    # a comment = not a statement
+    x = [
+        1,
+'''
+
+
+def test_a_statement_is_found_whole_as_trying_each_end_finds_it() -> None:
+    """Where a statement of an excerpt ends is told by the tokenizer, and only a simple
+    statement is parsed: the same statements as parsing every longer run of lines until
+    one parses, on clauses, decorators, continued lines, strings and cut-off brackets."""
+    lines = _BLOCK.splitlines()
+
+    def tried(start: int) -> str | None:
+        for end in range(start, min(len(lines), start + 40)):
+            tree = avoid._parse_block(lines[start : end + 1])
+            if tree is not None:
+                body = tree.body
+                blocks = (
+                    ast.If,
+                    ast.For,
+                    ast.While,
+                    ast.With,
+                    ast.Try,
+                    ast.FunctionDef,
+                    ast.ClassDef,
+                )
+                if len(body) != 1 or isinstance(body[0], blocks):
+                    return None  # a block binds nothing the derivation reads
+                return ast.dump(body[0])
+        return None
+
+    for start in range(len(lines)):
+        found = avoid._simple_statement(lines, start)
+        assert (ast.dump(found) if found is not None else None) == tried(start), lines[start]
+    assert avoid._simple_statement(lines, lines.index("    total = first + \\")) is not None
+    assert avoid._simple_statement(lines, lines.index('    note = """a string')) is not None
