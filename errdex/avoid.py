@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-import tokenize
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -250,49 +249,79 @@ def _statement_end(lines: Sequence[str], start: int) -> int | None:
     the lines parse, within 40 lines. None parse before its first logical line ends."""
     stop = min(len(lines), start + 40)
     first = _first_logical_line(lines[start:stop])
-    for end in range(start + (first[0] if first else 0), stop):
+    for end in range(start + (first or 0), stop):
         if _parse_block(lines[start : end + 1]) is not None:
             return end
     return None
 
 
 def _simple_statement(lines: Sequence[str], start: int) -> ast.stmt | None:
-    """The statement that starts at line ``start``, parsed, when it opens no block (an
-    assignment, a call); None otherwise: a block binds nothing ``_bound`` reads, and
-    lines that do not parse are none. Its end is where the tokenizer ends its logical
-    line (brackets, strings and backslashes closed), within 40 lines."""
+    """The statement that starts at line ``start``, parsed, when its first logical line
+    is the whole of it; None otherwise: a block's header does not parse alone, and binds
+    nothing ``_bound`` reads. The logical line ends within 40 lines."""
     first = _first_logical_line(lines[start : start + 40])
-    if first is None or first[1] is not False:
+    if first is None:
         return None
-    tree = _parse_block(lines[start : start + first[0] + 1])
+    tree = _parse_block(lines[start : start + first + 1])
     return tree.body[0] if tree is not None and len(tree.body) == 1 else None
 
 
-_CLAUSES = frozenset(("else", "elif", "except", "finally"))
+class _Statements:
+    """The statements of one excerpt, each parsed once (``_simple_statement``)."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.parsed: dict[int, ast.stmt | None] = {}
+
+    def at(self, index: int) -> ast.stmt | None:
+        if index not in self.parsed:
+            self.parsed[index] = _simple_statement(self.lines, index)
+        return self.parsed[index]
 
 
-def _first_logical_line(lines: Sequence[str]) -> tuple[int, bool | None] | None:
-    """How many lines after the first the first logical line of ``lines`` ends, and
-    whether it opens a block (it ends with a colon, or is a decorator; None for a
-    clause that continues a statement above, ``else:``); None when the tokenizer cannot
-    tell."""
+_SCAN = re.compile(r"'''|\"\"\"|['\"#()\[\]{}]")
+"""What the scan for a logical line's end stops at outside strings: quotes, a comment's
+start and brackets."""
+_CLOSE = {quote: re.compile(r"\\.|" + quote) for quote in ("'", '"', "'''", '"""')}
+"""What ends a string opened with each quote (an escaped character does not)."""
+
+
+def _first_logical_line(lines: Sequence[str]) -> int | None:
+    """How many lines after the first the first logical line of ``lines`` ends: where no
+    bracket, string or backslash is left open (as Python's tokenizer tells); None when it
+    does not end within them, or the first line is blank or a comment."""
     if not lines or not lines[0].strip() or lines[0].lstrip().startswith("#"):
         return None
-    # Read a line at a time, the first without its indent: where the first logical line
-    # ends, the indents of the lines after it do not matter yet.
-    read = iter([lines[0].lstrip() + "\n", *(line + "\n" for line in lines[1:])])
-    first = last = ""
-    try:
-        for token in tokenize.generate_tokens(lambda: next(read, "")):
-            if token.type == tokenize.NEWLINE:
-                if last == ":" and first in _CLAUSES:
-                    return token.start[0] - 1, None
-                return token.start[0] - 1, last == ":" or first == "@"
-            if token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.INDENT):
-                first = first or token.string
-                last = token.string
-    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    depth = 0
+    quote = ""
+    for number, line in enumerate(lines):
+        at = 0
+        while True:
+            if quote:
+                found = _CLOSE[quote].search(line, at)
+                if found is None:
+                    break
+                at = found.end()
+                if found.group() == quote:
+                    quote = ""
+                continue
+            found = _SCAN.search(line, at)
+            if found is None:
+                break
+            at = found.end()
+            token = found.group()
+            if token == "#":
+                break
+            if token[0] in "'\"":
+                quote = token
+            elif token in "([{":
+                depth += 1
+            else:
+                depth -= 1
+        if len(quote) == 1 and not line.endswith("\\"):
+            return None  # a one-quote string left open at the end of its line
+        if not quote and depth <= 0 and not line.endswith("\\"):
+            return number
     return None
 
 
@@ -387,6 +416,7 @@ def aliases_of(record: Record) -> dict[str, str | None]:
     first = 0
     """Where the function starts, or the excerpt where it starts above it."""
     on_path: set[int] = set()
+    statements = _Statements(lines)
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
         text = line.strip()
@@ -401,7 +431,7 @@ def aliases_of(record: Record) -> dict[str, str | None]:
                 break
             indent = _indent(line)
             continue
-        statement = _simple_statement(lines, index)
+        statement = statements.at(index)
         if statement is None:
             continue
         on_path.add(index)
@@ -420,7 +450,7 @@ def aliases_of(record: Record) -> dict[str, str | None]:
                 found[name] = ast.unparse(value)
             else:
                 found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
-    reshaped, defaulted = _reshaped(lines, first, raise_index, on_path)
+    reshaped, defaulted = _reshaped(lines, first, raise_index, on_path, statements)
     for name in reshaped:
         found[name] = None
     for name in defaulted:
@@ -453,7 +483,7 @@ def _wraps(name: str, value: ast.expr) -> bool:
 
 
 def _reshaped(
-    lines: Sequence[str], start: int, stop: int, on_path: set[int]
+    lines: Sequence[str], start: int, stop: int, on_path: set[int], statements: _Statements
 ) -> tuple[set[str], set[str]]:
     """Names that statements from ``start`` to ``stop`` change: those made from
     themselves (``x = [x]``, ``x = x.flatten()``, ``x += 1``): the test then sees
@@ -468,7 +498,7 @@ def _reshaped(
         text = lines[index].strip()
         if "=" not in text or text.startswith("#") or depths[index - start]:
             continue  # not a statement's first line: an argument ``size=size,`` is none
-        statement = _simple_statement(lines, index)
+        statement = statements.at(index)
         if statement is None:
             continue
         for name, value in _bound(statement):
@@ -508,25 +538,29 @@ def _depths(lines: Sequence[str]) -> list[int]:
     quote = ""
     for line in lines:
         depths.append(depth)
-        index = 0
-        while index < len(line):
-            char = line[index]
+        at = 0
+        while True:
             if quote:
-                if char == "\\":
-                    index += 1
-                elif line.startswith(quote, index):
-                    index += len(quote) - 1
+                found = _CLOSE[quote].search(line, at)
+                if found is None:
+                    break
+                at = found.end()
+                if found.group() == quote:
                     quote = ""
-            elif char == "#":
+                continue
+            found = _SCAN.search(line, at)
+            if found is None:
                 break
-            elif char in "'\"":
-                quote = char * 3 if line.startswith(char * 3, index) else char
-                index += len(quote) - 1
-            elif char in "([{":
+            at = found.end()
+            token = found.group()
+            if token == "#":
+                break
+            if token[0] in "'\"":
+                quote = token
+            elif token in "([{":
                 depth += 1
-            elif char in ")]}":
+            else:
                 depth = max(0, depth - 1)
-            index += 1
         if len(quote) == 1:
             quote = ""  # a one-quote string ends with its line
     return depths
