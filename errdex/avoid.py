@@ -286,41 +286,45 @@ _CLOSE = {quote: re.compile(r"\\.|" + quote) for quote in ("'", '"', "'''", '"""
 """What ends a string opened with each quote (an escaped character does not)."""
 
 
+def _scan_line(line: str, depth: int, quote: str) -> tuple[int, str]:
+    """The brackets open and the string left open (its quote, or "") after ``line``,
+    given those before it; comments skipped, a bracket closed that was never opened
+    counted as none."""
+    at = 0
+    while True:
+        if quote:
+            found = _CLOSE[quote].search(line, at)
+            if found is None:
+                return depth, quote
+            at = found.end()
+            if found.group() == quote:
+                quote = ""
+            continue
+        found = _SCAN.search(line, at)
+        if found is None or found.group() == "#":
+            return depth, quote
+        at = found.end()
+        token = found.group()
+        if token[0] in "'\"":
+            quote = token
+        elif token in "([{":
+            depth += 1
+        else:
+            depth = max(0, depth - 1)
+
+
 def _first_logical_line(lines: Sequence[str]) -> int | None:
     """How many lines after the first the first logical line of ``lines`` ends: where no
     bracket, string or backslash is left open (as Python's tokenizer tells); None when it
     does not end within them, or the first line is blank or a comment."""
     if not lines or not lines[0].strip() or lines[0].lstrip().startswith("#"):
         return None
-    depth = 0
-    quote = ""
+    depth, quote = 0, ""
     for number, line in enumerate(lines):
-        at = 0
-        while True:
-            if quote:
-                found = _CLOSE[quote].search(line, at)
-                if found is None:
-                    break
-                at = found.end()
-                if found.group() == quote:
-                    quote = ""
-                continue
-            found = _SCAN.search(line, at)
-            if found is None:
-                break
-            at = found.end()
-            token = found.group()
-            if token == "#":
-                break
-            if token[0] in "'\"":
-                quote = token
-            elif token in "([{":
-                depth += 1
-            else:
-                depth -= 1
+        depth, quote = _scan_line(line, depth, quote)
         if len(quote) == 1 and not line.endswith("\\"):
             return None  # a one-quote string left open at the end of its line
-        if not quote and depth <= 0 and not line.endswith("\\"):
+        if not quote and not depth and not line.endswith("\\"):
             return number
     return None
 
@@ -534,33 +538,10 @@ def _depths(lines: Sequence[str]) -> list[int]:
     """How many brackets are open where each line starts (strings and comments skipped;
     a bracket closed that ``lines`` never opened counts as none)."""
     depths: list[int] = []
-    depth = 0
-    quote = ""
+    depth, quote = 0, ""
     for line in lines:
         depths.append(depth)
-        at = 0
-        while True:
-            if quote:
-                found = _CLOSE[quote].search(line, at)
-                if found is None:
-                    break
-                at = found.end()
-                if found.group() == quote:
-                    quote = ""
-                continue
-            found = _SCAN.search(line, at)
-            if found is None:
-                break
-            at = found.end()
-            token = found.group()
-            if token == "#":
-                break
-            if token[0] in "'\"":
-                quote = token
-            elif token in "([{":
-                depth += 1
-            else:
-                depth = max(0, depth - 1)
+        depth, quote = _scan_line(line, depth, quote)
         if len(quote) == 1:
             quote = ""  # a one-quote string ends with its line
     return depths
