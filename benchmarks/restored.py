@@ -39,6 +39,19 @@ def _git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
+def _commit(origin: Path, message: str) -> None:
+    _git(
+        "-c",
+        "user.name=bench",
+        "-c",
+        "user.email=bench@example.test",
+        "commit",
+        "-qm",
+        message,
+        cwd=origin,
+    )
+
+
 def _build(site: Path) -> tuple[float, str]:
     """``errdex build --out public -v`` in ``site``, as the workflow runs it: (its wall
     time as a new process, what it said)."""
@@ -83,16 +96,7 @@ def run(n: int, work: Path) -> bool:
     (origin / ".gitignore").write_text(".errdex/\npublic/\n")
     _git("init", "-q", cwd=origin)
     _git("add", "-A", cwd=origin)
-    _git(
-        "-c",
-        "user.name=bench",
-        "-c",
-        "user.email=bench@example.test",
-        "commit",
-        "-qm",
-        "records",
-        cwd=origin,
-    )
+    _commit(origin, "records")
 
     _checkout(origin, site, None)
     cold, _ = _build(site)
@@ -102,16 +106,8 @@ def run(n: int, work: Path) -> bool:
     index = _prose_target(records)
     path = origin / "content" / corpus.record_path(index, records[index])
     path.write_text(with_sentence(path.read_text(encoding="utf-8")), encoding="utf-8")
-    _git(
-        "-c",
-        "user.name=bench",
-        "-c",
-        "user.email=bench@example.test",
-        "commit",
-        "-qam",
-        "edit",
-        cwd=origin,
-    )
+    _git("add", "-A", cwd=origin)
+    _commit(origin, "edit")
 
     _checkout(origin, site, saved)
     seconds, said = _build(site)

@@ -84,11 +84,6 @@ def alias_document(alias: str, record: Record, site: Site) -> dict[str, Any]:
     }
 
 
-def index_bytes(site: Site) -> bytes:
-    """api/errors.json: every error, in site order."""
-    return dumps(index_document(site))
-
-
 def index_document(site: Site) -> dict[str, Any]:
     base = site.config.base_url
     return {

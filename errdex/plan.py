@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import pickle
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -312,7 +313,7 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     from . import mirror
     from .search import Index, entry_of, old_entries
 
-    kept = {**state.unpickled(links.entries), **state.changed_entries(links)}
+    kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
     fresh = {r.id: r for r in changed}
     entries = [entry_of(e.index, fresh[i]) if i in fresh else e for i, e in kept.items()]
     records: list[Record] = []
@@ -715,7 +716,7 @@ def _entries(
     build's, or this would be a full build)."""
     from .search import entry_of, id_numbers
 
-    kept = {**state.unpickled(links.entries), **state.changed_entries(links)}
+    kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
     number = id_numbers(site.records)
     out = {}
     differ = set()

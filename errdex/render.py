@@ -584,7 +584,7 @@ class Renderer:
                 put(rel, partial(mirror.dumps_compact, data))
         else:
             names.append("search/meta.json")
-        put("api/errors.json", partial(mirror.index_bytes, site))
+        put("api/errors.json", lambda: mirror.dumps(mirror.index_document(site)))
 
         # What search engines are given: every page but search's, the old ids' and the
         # hidden drafts'. Counted in any build; quoted and sorted when a sitemap is made

@@ -146,7 +146,7 @@ def changed_entries(links: Links) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for blob in links.entries_changed:
         if blob:  # b"": the update made none
-            out.update(unpickled(blob))
+            out.update(pickle.loads(blob))
     return out
 
 
@@ -154,22 +154,18 @@ def stored(links: Links, record_id: str) -> Any:
     """What the links keep of one record (``Links.chunks``)."""
     blob = links.records_changed.get(record_id)
     if blob is not None:
-        return unpickled(blob)
-    return dict(unpickled(links.chunks[links.chunk_of[record_id]]))[record_id]
+        return pickle.loads(blob)
+    return dict(pickle.loads(links.chunks[links.chunk_of[record_id]]))[record_id]
 
 
 def all_stored(links: Links) -> dict[str, Any]:
     """What the links keep of every record, in site order (a new dict each time)."""
     out: dict[str, Any] = {}
     for chunk in links.chunks:
-        out.update(unpickled(chunk))
+        out.update(pickle.loads(chunk))
     for record_id, blob in links.records_changed.items():
-        out[record_id] = unpickled(blob)
+        out[record_id] = pickle.loads(blob)
     return out
-
-
-def unpickled(blob: bytes) -> Any:
-    return pickle.loads(blob)
 
 
 def pickled(value: Any) -> bytes:
@@ -291,7 +287,7 @@ def links(state: State) -> Links | None:
             return None
         try:
             found = pickle.loads(read[1])
-            changes: list[LinksChange] = [unpickled(blob) for blob in state.relinked]
+            changes: list[LinksChange] = [pickle.loads(blob) for blob in state.relinked]
         except Exception:
             return None
         if not isinstance(found, Links):
