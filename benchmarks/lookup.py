@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from errdex.mirror import dumps_compact
+from errdex.mirror import dumps
 from errdex.urls import page_url
 
 from .corpus import generate_many
@@ -51,7 +51,7 @@ def write_site(records: Sequence[dict[str, Any]], out: Path) -> None:
     for rel, data in index.files().items():
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(dumps_compact(data))
+        path.write_bytes(dumps(data))
     documents = out / "api" / "errors"
     documents.mkdir(parents=True)
     for record in records:
@@ -61,7 +61,7 @@ def write_site(records: Sequence[dict[str, Any]], out: Path) -> None:
             "url": BASE + page_url(ident),
             "json_url": f"{BASE}api/errors/{ident}.json",
         }
-        (documents / f"{ident}.json").write_bytes(dumps_compact(document))
+        (documents / f"{ident}.json").write_bytes(dumps(document))
 
 
 def pastes(records: Sequence[dict[str, Any]], count: int, seed: int) -> list[str]:

@@ -41,10 +41,12 @@ class Wheel:
     sha256: str
     repo: str
     """The project's GitHub repository, which its records name."""
+    tag: str = "py3-none-any"
+    """The wheel's platform tag (a compiled project's wheel is one platform's)."""
 
     @property
     def file(self) -> str:
-        return f"{self.package}-{self.version}-py3-none-any.whl"
+        return f"{self.package}-{self.version}-{self.tag}.whl"
 
     @property
     def commit(self) -> str:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from errdex import search
-from errdex.mirror import dumps_compact
+from errdex.mirror import dumps
 from errdex.model import derive_id
 
 from . import real, real_pastes
@@ -189,7 +189,7 @@ def served_index(index: search.Index) -> Iterator[Path]:
         for rel, data in index.files().items():
             path = site / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(dumps_compact(data))
+            path.write_bytes(dumps(data))
         shutil.copy(ROOT / "static" / "search.js", site / "search.js")
         (site / "index.html").write_text(
             '<!doctype html><html lang="en" data-root=""><head><meta charset="utf-8">'
@@ -317,7 +317,7 @@ def site_bytes(index: search.Index, path: str) -> bytes:
     """The bytes of one index file as served (``path`` as fetched: ``search/...``)."""
     files = _FILES.get(id(index))
     if files is None:
-        files = {rel: dumps_compact(data) for rel, data in index.files().items()}
+        files = {rel: dumps(data) for rel, data in index.files().items()}
         _FILES[id(index)] = files
     return files["search/" + path.split("search/", 1)[-1]]
 

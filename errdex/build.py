@@ -94,6 +94,8 @@ class Result:
     """Error pages rendered by this build: all of them, or those whose records changed."""
     base_url: str | None = None
     """The site's address, for links to the pages that explain problem codes."""
+    host: str = "plain"
+    """Where the site is published (``host`` in site.yaml)."""
 
 
 def build(options: Options) -> Result:
@@ -126,6 +128,7 @@ def build(options: Options) -> Result:
                 stats,
                 pages=len(chosen.previous.ids),
                 base_url=chosen.previous.base_url,
+                host=chosen.previous.host,
             )
 
         try:
@@ -144,6 +147,7 @@ def build(options: Options) -> Result:
         pages=work.pages,
         rendered=len(work.records),
         base_url=work.context.config.base_url,
+        host=work.context.config.host,
     )
 
 
@@ -213,6 +217,7 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
         pages=count,
         rendered=count,
         base_url=work.context.config.base_url,
+        host=work.context.config.host,
     )
     return result, writer.changed, writer.removed
 

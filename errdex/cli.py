@@ -697,10 +697,15 @@ def _build(ns: argparse.Namespace, told: Told) -> int:
     told.more["out"] = str(ns.out)
     if not _base_url_ok(ns.base_url, told) or not _folders_ok(ns, told):
         return 1
+    from . import hosts
+
     started = time.perf_counter()
     result = build(_options(ns))
-    report(result.warnings, ns, result.base_url)
-    told.problems += result.warnings
+    host = hosts.HOSTS[result.host]
+    size = hosts.usage(ns.out)
+    warnings = result.warnings + hosts.problems(size, host, str(ns.content / "site.yaml"))
+    report(warnings, ns, result.base_url)
+    told.problems += warnings
     stats = result.stats
     assert stats is not None
     told.counts.update(
@@ -709,13 +714,17 @@ def _build(ns: argparse.Namespace, told: Told) -> int:
         written=stats.written,
         unchanged=stats.unchanged,
         removed=stats.removed,
+        files=size.files,
+        bytes=size.bytes,
     )
+    told.more.update(host=host.name, largest={"path": size.largest, "bytes": size.largest_bytes})
     rendered = "" if result.rendered == result.pages else f"{result.rendered} rendered, "
     _note(
         ns,
         f"errdex: built {result.pages} error pages into {ns.out}/ ({rendered}"
         f"{stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
-        f"in {time.perf_counter() - started:.2f}s, {len(result.warnings)} warning(s)",
+        f"in {time.perf_counter() - started:.2f}s, {len(warnings)} warning(s); "
+        f"the site is {hosts.summary(size, host)}",
     )
     return 0
 

@@ -239,6 +239,15 @@ CODES = {
             "The highlight cache file is corrupt or not errdex's: it is ignored and rebuilt. "
             "Deleting `.errdex/cache/` is always safe.",
         ),
+        Code(
+            "W502",
+            "Site near its host's limits",
+            "The built site has 80% or more of the files or bytes its host (`host` in "
+            "`site.yaml`) publishes, or a file near the host's limit for one file: Cloudflare "
+            "Pages takes 20,000 files on its free plan and 25 MiB a file, GitHub Pages 1 GB. "
+            "The site is built all the same. Choose a host with rewrite rules (`cloudflare`, "
+            "`netlify`: one file fewer per record), a paid plan, or split the site.",
+        ),
     )
 }
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from pygments.formatters import HtmlFormatter
     from pygments.lexer import Lexer
+    from pygments.token import _TokenType
 
 LIGHT_STYLE = "default"
 DARK_STYLE = "github-dark"
@@ -40,9 +41,39 @@ def _formatter() -> HtmlFormatter[str]:
 
 
 def _pygmentize(code: str, lexer: Lexer) -> str:
-    from pygments import highlight as pygments_highlight
+    """``code`` as HTML spans, none around the tokens both schemes show as plain text
+    (names, punctuation, spaces: most of a line of Python), which cost bytes and no colour."""
+    from pygments import format as pygments_format
+    from pygments.token import Text
 
-    return str(pygments_highlight(code, lexer, _formatter()))
+    plain = _plain_types()
+    tokens = ((Text if kind in plain else kind, text) for kind, text in lexer.get_tokens(code))
+    return str(pygments_format(tokens, _formatter()))
+
+
+@lru_cache(maxsize=1)
+def _plain_types() -> frozenset[_TokenType]:
+    """The token types that look like plain text in both colour schemes: the same colour,
+    weight and slant as text, or whitespace with no background or line to show."""
+    from pygments.styles import get_style_by_name
+    from pygments.token import STANDARD_TYPES, Text, Whitespace
+
+    def plain(kind: _TokenType) -> bool:
+        for name in (LIGHT_STYLE, DARK_STYLE):
+            style = get_style_by_name(name)
+            found, text = style.style_for_token(kind), style.style_for_token(Text)
+            if Whitespace in kind.split():  # spaces show no colour
+                if (found["bgcolor"], found["underline"], found["border"]) != (
+                    text["bgcolor"],
+                    text["underline"],
+                    text["border"],
+                ):
+                    return False
+            elif found != text:
+                return False
+        return True
+
+    return frozenset(kind for kind in STANDARD_TYPES if plain(kind))
 
 
 @lru_cache(maxsize=256)
@@ -82,7 +113,7 @@ def highlight(code: str, lang: str) -> Markup:
     return Markup(escape(code) if lexer is None else _pygmentize(code, lexer))
 
 
-_CACHE_VERSION = f"errdex-highlight-3 pygments-{pygments.__version__}"
+_CACHE_VERSION = f"errdex-highlight-4 pygments-{pygments.__version__}"
 
 
 MERGED_AT_ONCE = 5_000

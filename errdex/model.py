@@ -512,12 +512,14 @@ class SiteConfig:
     extra_css: tuple[str, ...] = ()
     """Stylesheets of the site's static/ folder every page loads after errdex's."""
     extra_js: tuple[str, ...] = ()
+    """Scripts of the site's static/ folder every page loads."""
+    host: str = "plain"
+    """Where the site is published: a name of ``hosts.HOSTS``."""
     drafts: str = "show"
     """How AI-assisted analyses no person has reviewed are published: ``show`` (with a
     notice), ``noindex`` (and kept out of search engines) or ``hide``."""
     allow: tuple[str, ...] = ()
     """Names a draft may use that the code does not define (``drafts.allow``)."""
-    """Scripts of the site's static/ folder every page loads."""
     reported: Mapping[str, Reported] = field(default_factory=dict, compare=False, hash=False)
     """Record id → the GitHub issues that paste it (``content/issues/``; see issues.py)."""
 
@@ -563,6 +565,7 @@ def site_from(doc: Document, base_url: str | None = None) -> SiteConfig:
         releases=tuple(releases.items()),
         extra_css=tuple(data.get("extra_css", ())),
         extra_js=tuple(data.get("extra_js", ())),
+        host=data.get("host", "plain"),
         drafts=(data.get("drafts") or {}).get("publish", "show"),
         allow=tuple((data.get("drafts") or {}).get("allow", ())),
     )

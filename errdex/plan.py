@@ -320,7 +320,7 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     if links.config.releases:
         records = [fresh.get(i, held[0]) for i, held in state.all_stored(links).items()]
     index = Index.build([*entries, *old_entries(records, links.config, len(entries))])
-    return {rel: mirror.dumps_compact(data) for rel, data in index.files().items()}
+    return {rel: mirror.dumps(data) for rel, data in index.files().items()}
 
 
 def _relink(
@@ -363,6 +363,7 @@ def _relinked(
     file, and the lists of their repo, file, exception and options, the home page, the
     indexes, search and the feed. A change that adds or removes a page (another repo,
     file or exception, an option that gets or loses its page) is a full build's."""
+    from .hosts import json_paths
     from .link import link
     from .model import Related
     from .render import ErrorContext, neighbours, unlisted
@@ -371,7 +372,6 @@ def _relinked(
         exception_url,
         file_url,
         is_sitemap,
-        json_url,
         option_url,
         page_url,
         release_url,
@@ -473,8 +473,8 @@ def _relinked(
             lists.add(exception_url(summary.exception) + "index.html")
             lists.update(option_url(key) + "index.html" for key, _, _ in summary.options)
             for alias in summary.aliases:
-                lists.update((page_url(alias) + "index.html", json_url(alias)))
-                lists.add(json_url(alias).removesuffix(".json"))
+                lists.add(page_url(alias) + "index.html")
+                lists.update(json_paths(alias, site.config.host))
             if summary.releases:
                 # Its releases' pages list it, and so may any other (one it was removed in).
                 folder = releases_url(summary.repo)
@@ -544,7 +544,8 @@ def _relinked(
     error_files: set[str] = set()
     for rid in previous.ids.values():
         rel = page_url(rid)
-        error_files.update((rel + "index.html", json_url(rid), json_url(rid).removesuffix(".json")))
+        error_files.add(rel + "index.html")
+        error_files.update(json_paths(rid, site.config.host))
     return Partial(
         tuple(fresh[rid] for rid in sorted(render)),
         ErrorContext.of(site),
@@ -856,6 +857,7 @@ def full_state(
         key=key,
         reason=reason,
         base_url=site.config.base_url,
+        host=site.config.host,
         out=str(out.resolve()),
         stamp=state.stamp(out),
         files={item.path: item.kept for item in parsed if item.record is not None},

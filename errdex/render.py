@@ -22,6 +22,7 @@ from . import avoid, markdown, mirror
 from .codes import CODES
 from .highlight import Highlighter, stylesheet
 from .history import ReleaseChanges, changes, history
+from .hosts import HOSTS, json_paths
 from .issues import most_reported
 from .link import RelatedLink, Site
 from .model import Record, SiteConfig, Template, short_title, unpublished
@@ -54,8 +55,6 @@ class CodeLine:
 
     number: int
     html: Markup
-    href: str
-    """This line on GitHub at the pinned commit."""
     is_raise: bool
 
 
@@ -159,29 +158,18 @@ def message_html(template: Template) -> Markup:
 
 
 def code_rows(lines: Iterable[CodeLine]) -> Markup:
-    """The rows of the code view: each line's number (linked to GitHub) and its code, the
-    raising line marked. Made here rather than in a template loop: it is the longest
-    part of a page, and a loop of its own in Jinja costs more than the rest of the page."""
+    """The rows of the code view: each line's code, its number in ``data-n`` (the
+    stylesheet shows it in the gutter, and copying the code leaves it out), the raising
+    line marked. Made here rather than in a template loop: it is the longest part of a
+    page, and a loop of its own in Jinja costs more than the rest of the page."""
     rows = []
-    escaped: dict[str, str] = {}
-    """Each link up to its ``#L``, escaped: the lines of an excerpt share it."""
     for line in lines:
         html = line.html
         if line.is_raise:
             html = Markup('<mark><span class="visually-hidden">Raised here: </span>') + html
             html += Markup("</mark>")
-        start, mark, number = line.href.rpartition("#L")
-        if mark and number.isdigit():
-            if start not in escaped:
-                escaped[start] = escape(start)
-            href = f"{escaped[start]}#L{number}"
-        else:
-            href = escape(line.href)
-        rows.append(
-            f'<span class="line{" raise" if line.is_raise else ""}">'
-            f'<a class="ln" href="{href}" aria-label="Line {line.number} on GitHub">'
-            f'{line.number}</a><span class="src">{html}</span>\n</span>'
-        )
+        kind = "line raise" if line.is_raise else "line"
+        rows.append(f'<span class="{kind}" data-n="{line.number}">{html}\n</span>')
     return Markup("".join(rows))
 
 
@@ -194,7 +182,6 @@ def code_lines(record: Record, highlighter: Highlighter) -> list[CodeLine]:
         CodeLine(
             number=number,
             html=html,
-            href=github_permalink(record, number),
             is_raise=number == record.source.line,
         )
         for number, html in enumerate(fragments, start=excerpt.start)
@@ -367,7 +354,7 @@ class Renderer:
             permalink=github_permalink(record),
             report_url=report_issue_url(record, context.config),
             edit_url=edit_url(record, context.config),
-            description=(description := _description(record)),
+            description=_description(record),
             same_function=same_function,
             same_file=nearest,
             more_in_file=others > NEARBY,
@@ -376,7 +363,7 @@ class Renderer:
             backlinks=context.backlinks.get(record.id, ()),
             options=options,
             option_names=context.option_names,
-            json_ld=_json_ld(record, context.config, description),
+            json_ld=_json_ld(record, context.config),
             history=history(record, context.config.releases_of(record.repo)),
             reported=context.config.reported_of(record.id),
             avoid=avoided,
@@ -417,11 +404,9 @@ class Renderer:
                 more,
             )
         )
-        return {
-            page_url(record.id) + "index.html": self.error_page(record, context, avoided),
-            json_url(record.id): document,
-            json_url(record.id).removesuffix(".json"): document,
-        }
+        files = {page_url(record.id) + "index.html": self.error_page(record, context, avoided)}
+        files.update(dict.fromkeys(json_paths(record.id, context.config.host), document))
+        return files
 
     def site_files(
         self, site: Site, emit: Callable[[str, bytes], None] | None = None
@@ -514,8 +499,8 @@ class Renderer:
             put(url, partial(page, "moved.html", url, alias=alias, record=record))
             # One document at both addresses, made at most once.
             stub = cache(partial(_alias_json, alias, record, site))
-            put(json_url(alias), stub)
-            put(json_url(alias).removesuffix(".json"), stub)
+            for rel in json_paths(alias, site.config.host):
+                put(rel, stub)
         for repo, records in site.by_repo.items():
             list_page(
                 repo_url(repo),
@@ -581,7 +566,7 @@ class Renderer:
                 [*entries, *search.old_entries(site.records, site.config, len(entries))]
             )
             for rel, data in index.files().items():
-                put(rel, partial(mirror.dumps_compact, data))
+                put(rel, partial(mirror.dumps, data))
         else:
             names.append("search/meta.json")
         put("api/errors.json", lambda: mirror.dumps(mirror.index_document(site)))
@@ -616,7 +601,12 @@ class Renderer:
             for n, name in enumerate(parts):
                 put(name, partial(sitemap, name, n * per_file))
         put("robots.txt", lambda: page("robots.txt", "robots.txt"))
-        put("_headers", lambda: page("_headers", "_headers"))
+        host = HOSTS[site.config.host]
+        if host.headers:
+            put("_headers", lambda: page("_headers", "_headers"))
+        redirects = host.redirects(site.config.base_url)
+        if redirects is not None:
+            put("_redirects", partial(bytes, redirects))
         put("feed.xml", lambda: page("feed.xml", "feed.xml", entries=_recent(site, 50)))
         put("api/schema.json", lambda: mirror.dumps(mirror.schema_document(site.config.base_url)))
         return out, names
@@ -778,15 +768,14 @@ def _recent(site: Site, count: int) -> list[Record]:
     return heapq.nlargest(count, dated, key=lambda r: (r.analysis.date if r.analysis else "", r.id))
 
 
-def _json_ld(record: Record, config: SiteConfig, description: str) -> Markup:
-    """schema.org data for the page, safe inside a script element."""
+def _json_ld(record: Record, config: SiteConfig) -> Markup:
+    """schema.org data for the page, safe inside a script element. What the page's meta
+    elements already say (its description) is not said again."""
     base = config.base_url
     data: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "TechArticle",
         "headline": record.title,
-        "name": f"{record.exception}: {record.message.display}",
-        "description": description,
         "url": base + page_url(record.id),
         "about": {"@type": "Thing", "name": record.exception},
         "isPartOf": {"@type": "WebSite", "name": config.title, "url": base},
@@ -795,7 +784,7 @@ def _json_ld(record: Record, config: SiteConfig, description: str) -> Markup:
     if record.analysis:
         data["dateModified"] = record.analysis.date
         data["author"] = {"@type": "Organization", "name": record.analysis.by}
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 

@@ -262,6 +262,16 @@ SITE = Field(
             "content folder is added to; error pages then link 'Edit this page' there.",
         ),
         Field(
+            "host",
+            "text",
+            "Where the site is published: plain (any web server; the default), "
+            "github-pages, cloudflare or netlify. Hosts with rewrite rules get one rule "
+            "for the JSON mirror's extension-less addresses instead of a copy of each "
+            "document, and the build warns as the site nears the host's limits.",
+            pattern=r"^(plain|github-pages|cloudflare|netlify)$",
+            pattern_hint="plain, github-pages, cloudflare or netlify",
+        ),
+        Field(
             "drafts",
             "map",
             "How AI-assisted analyses no person has reviewed are published, and what they "

@@ -67,6 +67,9 @@ class Status:
             self.changed.notify_all()
 
 
+JSON_FOLDER = "api/errors/"
+"""Where the JSON mirror's documents are, each at ``<id>.json`` and ``<id>``."""
+
 LONGEST_PATH = 2048
 """Longer request targets are refused (414): no address of a site comes near it."""
 
@@ -92,6 +95,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self._answer(super().do_HEAD)
 
     def _answer(self, respond: Callable[[], None]) -> None:
+        self.path = self._rewritten(self.path)
         refused = self._refusal()
         if refused is not None:
             self.send_error(*refused)
@@ -134,6 +138,19 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if path not in (RELOAD_PATH, EVENTS_PATH) and not self._written(path):
             return 404, None  # in the folder, but not a file errdex wrote there
         return None
+
+    def _rewritten(self, target: str) -> str:
+        """``/api/errors/<id>`` served from ``<id>.json`` when the site has no copy there,
+        as the rule in ``_redirects`` has a host with rewrite rules do (``hosts``)."""
+        path, mark, query = target.partition("?")
+        rel = path.lstrip("/")
+        name = rel.removeprefix(JSON_FOLDER)
+        if name == rel or not name or "/" in name or name.endswith(".json"):
+            return target
+        listed = self.listing.files() if self.listing is not None else None
+        if listed is None or rel in listed or f"{rel}.json" not in listed:
+            return target
+        return f"{path}.json{mark}{query}"
 
     def _written(self, path: str) -> bool:
         """Whether the build wrote the file ``path`` asks for (a folder asks for its

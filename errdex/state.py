@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .model import SiteConfig
 
-FORMAT = b"errdex-state-7\n"
+FORMAT = b"errdex-state-8\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
 """The libraries whose versions shape the output."""
 
@@ -72,6 +72,8 @@ class State:
     """Why the full build that made this state was a full one; for debugging."""
     base_url: str
     """The site's address, for messages of a build that reads nothing else."""
+    host: str
+    """Where the site is published (``host`` in site.yaml), for the same builds' report."""
     out: str
     """The output folder, resolved."""
     stamp: tuple[int, int, int, int]

@@ -114,6 +114,33 @@ def test_desktop_page_shows_everything_cleanly(visit: Opener, error_id: str) -> 
 
 
 @pytest.mark.browser
+def test_code_view_numbers_its_lines_in_a_gutter_that_copying_leaves_out(visit: Opener) -> None:
+    page = visit(COPY_SEED).page
+    lines = page.locator(".code-view .line")
+    numbers = lines.evaluate_all(
+        "els => els.map(el => getComputedStyle(el, '::before').content.replaceAll('\"', ''))"
+    )
+    first = int(numbers[0])
+    assert numbers == [str(n) for n in range(first, first + len(numbers))]
+    raised = page.locator(RAISED_LINE)
+    assert raised.get_attribute("data-n") in numbers
+    # Selecting the whole excerpt selects its code: no number enters the copied text.
+    copied = page.locator(".code-view pre").evaluate(
+        """pre => {
+            const range = document.createRange();
+            range.selectNodeContents(pre);
+            const selection = getSelection();
+            selection.removeAllRanges();
+            selection.addRange(range);
+            return selection.toString();
+        }"""
+    )
+    copied_lines = copied.rstrip("\n").split("\n")
+    assert len(copied_lines) == len(numbers)
+    assert copied_lines[0].startswith("        tp = "), copied_lines[0]
+
+
+@pytest.mark.browser
 def test_copy_button_copies_the_exact_code(visit: Opener) -> None:
     page = visit(COPY_SEED, permissions=["clipboard-read", "clipboard-write"]).page
     blocks = page.locator(".fix .copyable")

@@ -461,8 +461,6 @@ def test_records_that_cannot_be_kept_aside_stay_in_the_build(
 
 
 def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> None:
-    from pygments import highlight as pygmentize
-
     records = corpus.generate(300, seed=5)
     excerpts = [r["source"]["excerpt"]["code"] for r in records if r["source"].get("excerpt")]
     excerpts += [
@@ -478,9 +476,7 @@ def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> No
     for code in excerpts:
         if highlight._SPANS_LINES.search(code):
             continue
-        whole = pygmentize(code, lexer, highlight._formatter()).split("\n")[
-            : len(code.splitlines())
-        ]
+        whole = highlight._pygmentize(code, lexer).split("\n")[: len(code.splitlines())]
         assert highlighter._by_line(code.splitlines(), ".py") == whole, code
         checked += 1
     assert checked > 250
@@ -493,7 +489,6 @@ def test_excerpts_with_strings_over_lines_highlighted_by_runs_match_them_whole()
     import random
 
     import pygments
-    from pygments import highlight as pygmentize
 
     from errdex.model import source_lines
 
@@ -525,7 +520,7 @@ def test_excerpts_with_strings_over_lines_highlighted_by_runs_match_them_whole()
     by_runs = 0
     for code in excerpts:
         lines = source_lines(code)
-        whole = pygmentize(code, lexer, highlight._formatter()).split("\n")[: len(lines)]
+        whole = highlight._pygmentize(code, lexer).split("\n")[: len(lines)]
         assert [str(h) for h in highlighter.highlight_lines(code, "x.py")] == whole, code
         by_runs += highlight._SPANS_LINES.search(code) is not None and (
             highlight._runs(lines) is not None

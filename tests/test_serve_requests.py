@@ -4,6 +4,7 @@ content that moves while it serves."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -210,6 +211,31 @@ def test_serve_answers_only_files_the_build_wrote(
     assert http(port, "/")[0] == 200
     assert http(port, f"/errors/{page}/")[0] == 200
     assert http(port, f"/errors/{page}")[0] in (200, 301)
+
+
+@pytest.mark.parametrize("host", ["cloudflare", "github-pages"])
+def test_serve_answers_the_extension_less_json_address_as_the_host_would(
+    tmp_path: Path,
+    host: str,
+    serving,  # type: ignore[no-untyped-def]
+) -> None:
+    """With a host whose rule serves /api/errors/<id> from <id>.json (no copy written),
+    serve follows the same rule; with one that needs the copy, it serves the copy."""
+    site_yaml = (
+        "title: Test errors\nbase_url: https://errors.example.test/\n"
+        f"repository: example/site\nhost: {host}\n"
+    )
+    content = make_content(tmp_path, {"a.yaml": MINIMAL}, site=site_yaml)
+    served = serving(content, "--no-watch")
+    port = served.port
+    (record_id,) = [p.name for p in (tmp_path / "served" / "errors").iterdir() if p.is_dir()]
+    copied = (tmp_path / "served" / "api" / "errors" / record_id).exists()
+    assert copied == (host == "github-pages")
+    status, document = http(port, f"/api/errors/{record_id}.json")
+    assert status == 200 and json.loads(document)["id"] == record_id
+    assert http(port, f"/api/errors/{record_id}") == (200, document)
+    assert http(port, f"/api/errors/{record_id}?pretty=1") == (200, document)
+    assert http(port, "/api/errors/0000000000000000")[0] == 404
 
 
 def test_serve_refuses_a_folder_whose_marker_lists_nothing(
