@@ -1,4 +1,5 @@
-"""Shared fixtures: the bundled site built once, a CLI runner, and small content folders.
+"""Shared fixtures and helpers: the bundled site built once, a CLI runner, a content folder,
+git repositories with tagged releases, a local HTTP server and a chromium page.
 
 Every build a test makes keeps its cache in a temporary folder (``run`` adds ``--cache``
 when a build names none), so a local run renders from as cold a cache as CI does; a test
@@ -13,6 +14,8 @@ import http.server
 import json
 import os
 import queue
+import shutil
+import socket
 import subprocess
 import sys
 import textwrap
@@ -21,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from bs4 import BeautifulSoup
@@ -171,17 +174,29 @@ def run_elsewhere(
     return call
 
 
+def build_site(content: Path, root: Path) -> Path:
+    """Build ``content`` into ``root/public`` with its cache in ``root/cache``; the output."""
+    out = root / "public"
+    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "cache")]
+    assert main(argv) == 0
+    return out
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled content, built once for the whole session."""
-    root = tmp_path_factory.mktemp("site")
-    out, cache = root / "public", root / "cache"
-    assert main(["build", "--content", str(CONTENT), "--out", str(out), "--cache", str(cache)]) == 0
-    return out
+    return build_site(CONTENT, tmp_path_factory.mktemp("site"))
 
 
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def html_pages(site: Path) -> list[Path]:
+    """Every HTML page of a built site, in order; a site without one is a failure."""
+    pages = sorted(p for p in site.rglob("*.html") if p.is_file())
+    assert pages, f"no HTML pages under {site}"
+    return pages
 
 
 def make_content(root: Path, records: dict[str, str], site: str = SITE_YAML) -> Path:
@@ -211,6 +226,59 @@ source:
           if size <= 0:
               raise ValueError(f"size={size} must be positive")
 """
+OTHER = MINIMAL.replace("size={size} must be positive", "count={count} is too large")
+"""A second valid record, raised at the same line of the same file."""
+
+
+@pytest.fixture
+def content_records() -> dict[str, str]:
+    """The record files the ``content`` fixture writes (file name → YAML text). A test file
+    whose content needs other records defines its own ``content_records``."""
+    return {"a.yaml": MINIMAL, "b.yaml": OTHER}
+
+
+@pytest.fixture
+def content(tmp_path: Path, content_records: dict[str, str]) -> Path:
+    """``tmp_path/content``: the test site's ``site.yaml`` and ``content_records``."""
+    return make_content(tmp_path, content_records)
+
+
+@pytest.fixture
+def bundled_content(tmp_path: Path) -> Path:
+    """A copy of the bundled content in ``tmp_path/content``, for a test to change."""
+    return Path(shutil.copytree(CONTENT, tmp_path / "content"))
+
+
+@pytest.fixture
+def in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test runs in ``tmp_path``, so problems and files are named from there
+    (``content/errors/…``), as a user who runs errdex in their site's folder sees them."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def git(repo: Path, *args: str) -> str:
+    """``git -C repo args``; its standard output, stripped."""
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def git_repository(folder: Path, *releases: tuple[str, dict[str, str]]) -> Path:
+    """A git repository at ``folder``; each release, in order, writes its files (path →
+    text) over the last one's and is committed and tagged with its name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    git(folder, "init", "-q")
+    git(folder, "config", "user.email", "dev@example.test")
+    git(folder, "config", "user.name", "Dev")
+    for tag, files in releases:
+        for name, text in files.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text)
+        git(folder, "add", "-A")
+        git(folder, "commit", "-qm", tag)
+        git(folder, "tag", tag)
+    return folder
 
 
 def least_cpu_time(work: Callable[[], object], runs: int = 3) -> float:
@@ -234,42 +302,99 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     }
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    delay = 0.0
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def send_head(self):  # type: ignore[no-untyped-def]
-        if self.delay:
-            time.sleep(self.delay)  # one round trip of a distant host, per request
-        return super().send_head()
-
-
 class _QuietServer(http.server.ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client that hangs up mid-answer (lookup giving up on a damaged file) is no
-        # error of the site: socketserver would print its traceback into the test's
-        # captured stderr.
+        # A client that hangs up mid-answer (lookup giving up on a damaged file or a slow
+        # host) is no error of the server: socketserver would print its traceback into the
+        # test's captured stderr.
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
 
 
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that logs nothing into the test's output."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
 @contextlib.contextmanager
-def http_server(root: Path, delay: float = 0.0) -> Iterator[str]:
-    """Serve ``root`` on a free localhost port, as a static host would; yield the base URL.
-    ``delay`` (seconds) holds back every answer, as a round trip to a distant host does."""
-    handler = functools.partial(
-        type("_Handler", (_QuietHandler,), {"delay": delay}), directory=str(root)
-    )
+def local_server(handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Answer with ``handler`` on a free localhost port, in threads of their own; yield the
+    base URL (``http://127.0.0.1:PORT/``). The server is shut down when the block ends."""
     server = _QuietServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_port}/"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def socket_server(answer: Callable[[socket.socket], None]) -> Iterator[int]:
+    """Accept connections on a free localhost port and give each to ``answer`` in a thread
+    of its own, for a host that sends raw bytes (slowly, or what is not HTTP); a client
+    that hangs up ends the answer quietly. Yields the port."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve(conn: socket.socket) -> None:
+        with contextlib.suppress(OSError), conn:
+            answer(conn)
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        listener.close()
+
+
+class _FileHandler(http.server.SimpleHTTPRequestHandler):
+    delay = 0.0
+    extra_headers: ClassVar[dict[str, str]] = {}
+    asked: list[str] | None = None
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if self.asked is not None:
+            self.asked.append(self.path)
+        if self.delay:
+            time.sleep(self.delay)  # one round trip of a distant host, per request
+        return super().send_head()
+
+    def end_headers(self) -> None:
+        for name, value in self.extra_headers.items():
+            self.send_header(name, value)
+        super().end_headers()
+
+
+@contextlib.contextmanager
+def http_server(
+    root: Path,
+    delay: float = 0.0,
+    headers: dict[str, str] | None = None,
+    asked: list[str] | None = None,
+) -> Iterator[str]:
+    """Serve the files under ``root`` as a static host would; yield the base URL. ``delay``
+    (seconds) holds back every answer, as a round trip to a distant host does; ``headers``
+    go with every answer; ``asked``, when given, gets the path of every file asked for."""
+    handler = type(
+        "_Handler",
+        (_FileHandler,),
+        {"delay": delay, "extra_headers": headers or {}, "asked": asked},
+    )
+    with local_server(functools.partial(handler, directory=str(root))) as url:
+        yield url
 
 
 CHROMIUM = os.environ.get("ERRDEX_CHROMIUM", "/usr/bin/chromium")
@@ -299,6 +424,20 @@ def browser() -> Iterator[Any]:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A chromium page of 1280 by 900 px in a context of its own; the test fails if the
+    page's script throws or logs an error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield page
+    context.close()
+    assert errors == []
 
 
 # Property tests run the same generated examples on every machine: a CI run checks what

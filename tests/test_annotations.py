@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, make_content
+from conftest import MINIMAL
 
 from errdex.problems import Problem, Severity, annotation
 
@@ -16,10 +16,12 @@ UNKNOWN_FIELD = MINIMAL + '"50%key": 1\n'
 NO_MESSAGE = "repo: example/project\nexception: ValueError\n"
 
 
+pytestmark = pytest.mark.usefixtures("in_tmp_path")
+
+
 @pytest.fixture
-def content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)  # problems name their files from here: content/errors/…
-    return make_content(tmp_path, {ODD_NAME: UNKNOWN_FIELD})
+def content_records() -> dict[str, str]:
+    return {ODD_NAME: UNKNOWN_FIELD}
 
 
 def test_each_problem_is_an_annotation_on_its_file_and_line(run, content: Path) -> None:  # type: ignore[no-untyped-def]

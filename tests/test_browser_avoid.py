@@ -11,8 +11,8 @@ from urllib.parse import quote
 
 import pytest
 import yaml
-from conftest import SITE_YAML, http_server
-from playwright.sync_api import Browser, Page, expect
+from conftest import build_site, http_server, make_content
+from playwright.sync_api import Page, expect
 
 from errdex.cli import main
 
@@ -39,28 +39,12 @@ def scanned_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     root = tmp_path_factory.mktemp("scanned")
     (root / "src" / "pkg").mkdir(parents=True)
     (root / "src" / "pkg" / "config.py").write_text(HEADS)
-    content = root / "content"
-    (content / "errors").mkdir(parents=True)
-    (content / "site.yaml").write_text(SITE_YAML)
+    content = make_content(root, {})
     scan = ["scan", str(root / "src"), "--repo", "example/heads", "--commit", "1" * 40]
     assert main([*scan, "--content", str(content), "--cache", str(root / "cache")]) == 0
-    out = root / "public"
-    build = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
-    assert main(build) == 0
+    out = build_site(content, root)
     with http_server(out) as url:
         yield url, out
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield page
-    context.close()
-    assert errors == []
 
 
 def only_record(out: Path) -> str:

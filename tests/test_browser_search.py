@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import http_server, main
+from conftest import build_site, http_server
 from playwright.sync_api import Browser, Page, Response, expect
 from test_search import VECTORS, as_plain, check_vector, index, search_content, vector_content
 
@@ -26,23 +26,8 @@ TRACEBACK_ID = "23b4373e94335665"
 @pytest.fixture(scope="module")
 def vector_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("vectors")
-    out = root / "public"
-    argv = ["build", "--content", str(search_content(root)), "--out", str(out)]
-    assert main([*argv, "--cache", str(root / "cache")]) == 0
-    with http_server(out) as url:
+    with http_server(build_site(search_content(root), root)) as url:
         yield url
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield page
-    context.close()
-    assert errors == []
 
 
 def run_vectors(page: Page) -> list[dict[str, Any]]:

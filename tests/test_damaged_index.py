@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MINIMAL, http_server, make_content
+from conftest import MINIMAL, build_site, http_server, make_content
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,10 +51,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         f"a/b/{name}.yaml": MINIMAL.replace("size", name).replace("config.py", f"{name}.py")
         for name in NAMES
     }
-    content = make_content(root, records)
-    out = root / "public"
-    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
-    assert main(argv) == 0
+    out = build_site(make_content(root, records), root)
     pages = [f"api/errors/{p.name}" for p in sorted((out / "api" / "errors").glob("*.json"))]
     read = ["search/meta.json", "search/words/0.json", "search/records/0.json", *pages]
     assert all((out / rel).is_file() for rel in read)

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import ROOT
+from conftest import ROOT, http_server
 from playwright.sync_api import Browser, expect
 
 
@@ -44,22 +41,8 @@ def test_headers_set_json_types_long_caching_and_a_strict_csp(built_site: Path) 
 def strict_site(built_site: Path) -> Iterator[str]:
     """The built site served with the Content-Security-Policy of its _headers file."""
     csp = header_rules(built_site)["/*"]["Content-Security-Policy"]
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def end_headers(self) -> None:
-            self.send_header("Content-Security-Policy", csp)
-            super().end_headers()
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Handler, directory=str(built_site))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    with http_server(built_site, headers={"Content-Security-Policy": csp}) as url:
+        yield url
 
 
 @pytest.mark.browser

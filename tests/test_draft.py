@@ -61,7 +61,7 @@ def scanned(root: Path, count: int = 1) -> Path:
 
 
 @pytest.fixture
-def content(tmp_path: Path) -> Path:
+def scanned_content(tmp_path: Path) -> Path:
     return scanned(tmp_path)
 
 
@@ -90,14 +90,14 @@ def data_of(path: Path) -> dict[str, Any]:
 
 
 def test_a_capable_model_fills_every_record_and_the_pages_say_how(
-    run: Any, content: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run: Any, scanned_content: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-shown-0123456789")
     with fake_llm.serving(fake_llm.capable) as server:
-        result = draft(run, content, server.url)
+        result = draft(run, scanned_content, server.url)
     assert result.code == 0, result.err
     assert "5 drafted, 0 refused, 0 failed; 5 request(s)" in result.err
-    for path in (content / "errors").rglob("*.yaml"):
+    for path in (scanned_content / "errors").rglob("*.yaml"):
         data = data_of(path)
         assert data["meaning"] and data["solutions"] and data["when"]["trigger"]
         analysis = data["analysis"]
@@ -107,12 +107,12 @@ def test_a_capable_model_fills_every_record_and_the_pages_say_how(
     # The divisibility error's solutions start from what the code says.
     divisible = next(
         data
-        for data in map(data_of, (content / "errors").rglob("*.yaml"))
+        for data in map(data_of, (scanned_content / "errors").rglob("*.yaml"))
         if "divisible" in data["message"]
     )
     assert divisible["solutions"] == ["Make `block_size` divisible by `num_heads`."]
     out = tmp_path / "public"
-    built = run("build", "--content", content, "--out", out)
+    built = run("build", "--content", scanned_content, "--out", out)
     assert built.code == 0, built.err
     record_id = json.loads((out / "api" / "errors.json").read_text())["errors"][0]["id"]
     page = soup(out / "errors" / record_id / "index.html")
@@ -126,7 +126,7 @@ def test_a_capable_model_fills_every_record_and_the_pages_say_how(
     assert document["analysis"]["model"] == "fake-model"
     # The key went to the server and nowhere else.
     assert all(r.get("model") == "fake-model" for r in server.requests)
-    for path in [*content.rglob("*"), *(tmp_path / "cache").rglob("*")]:
+    for path in [*scanned_content.rglob("*"), *(tmp_path / "cache").rglob("*")]:
         if path.is_file():
             assert b"sk-test-never-shown" not in path.read_bytes()
     assert "sk-test-never-shown" not in result.err + result.out
@@ -191,14 +191,16 @@ HOSTILE = {
     ],
 )
 def test_a_hostile_or_broken_answer_is_refused_and_nothing_is_written(
-    run: Any, content: Path, tmp_path: Path, answer: str, reason: str
+    run: Any, scanned_content: Path, tmp_path: Path, answer: str, reason: str
 ) -> None:
-    before = record_files(content)
+    before = record_files(scanned_content)
     rejected = tmp_path / "rejected.json"
     with fake_llm.serving(fake_llm.content(answer)) as server:
-        result = draft(run, content, server.url, "--limit", "1", "--keep-rejected", rejected)
+        result = draft(
+            run, scanned_content, server.url, "--limit", "1", "--keep-rejected", rejected
+        )
     assert result.code in (0, 1), result.err
-    assert record_files(content) == before
+    assert record_files(scanned_content) == before
     assert reason in result.err
     assert "0 drafted, 1 refused" in result.err
     (kept,) = json.loads(rejected.read_text())
@@ -214,23 +216,25 @@ def test_a_hostile_or_broken_answer_is_refused_and_nothing_is_written(
         assert "That answer is not valid" in server.requests[1]["messages"][-1]["content"]
 
 
-def test_refused_answers_are_kept_and_asked_again_only_when_told(run: Any, content: Path) -> None:
+def test_refused_answers_are_kept_and_asked_again_only_when_told(
+    run: Any, scanned_content: Path
+) -> None:
     with fake_llm.serving(fake_llm.answered(HOSTILE)) as server:
-        draft(run, content, server.url, "--limit", "2")
-        again = draft(run, content, server.url, "--limit", "2")
+        draft(run, scanned_content, server.url, "--limit", "2")
+        again = draft(run, scanned_content, server.url, "--limit", "2")
         assert server.count == 2
         assert "0 request(s), 2 answered from the cache" in again.err
-        retried = draft(run, content, server.url, "--limit", "2", "--retry-refused")
+        retried = draft(run, scanned_content, server.url, "--limit", "2", "--retry-refused")
         assert server.count == 4
     assert "2 refused" in retried.err
 
 
 @pytest.mark.parametrize("status", [400, 422, 500])
 def test_a_server_that_refuses_json_schema_is_asked_with_json_object(
-    run: Any, content: Path, status: int
+    run: Any, scanned_content: Path, status: int
 ) -> None:
     with fake_llm.serving(fake_llm.only_json_object(status=status)) as server:
-        result = draft(run, content, server.url, "--limit", "2", "--jobs", "1")
+        result = draft(run, scanned_content, server.url, "--limit", "2", "--jobs", "1")
     assert "2 drafted" in result.err, result.err
     kinds = [(r.get("response_format") or {}).get("type") for r in server.requests]
     # The first way refused once; the one that worked is kept for the run.
@@ -252,46 +256,48 @@ def test_a_server_that_refuses_json_schema_is_asked_with_json_object(
     ],
 )
 def test_passing_faults_are_tried_again_within_the_budget(
-    run: Any, content: Path, first: fake_llm.Reply, words: str | None
+    run: Any, scanned_content: Path, first: fake_llm.Reply, words: str | None
 ) -> None:
     behaviour = fake_llm.sequence(fake_llm.fixed(first), fake_llm.capable)
     with fake_llm.serving(behaviour) as server:
-        result = draft(run, content, server.url, "--limit", "1", "--max-wait", "5")
+        result = draft(run, scanned_content, server.url, "--limit", "1", "--max-wait", "5")
     assert "1 drafted" in result.err, result.err
     assert server.count == 2
 
 
-def test_a_server_that_hangs_fails_the_draft_within_the_timeout(run: Any, content: Path) -> None:
-    before = record_files(content)
+def test_a_server_that_hangs_fails_the_draft_within_the_timeout(
+    run: Any, scanned_content: Path
+) -> None:
+    before = record_files(scanned_content)
     started = time.monotonic()
     with fake_llm.serving(fake_llm.fixed(fake_llm.Reply(hang=True))) as server:
         result = draft(
-            run, content, server.url, "--limit", "1", "--timeout", "1", "--max-wait", "0"
+            run, scanned_content, server.url, "--limit", "1", "--timeout", "1", "--max-wait", "0"
         )
         assert server.count == 1
     assert time.monotonic() - started < 20
     assert result.code == 1
     assert "0 drafted, 0 refused, 1 failed" in result.err
-    assert record_files(content) == before
+    assert record_files(scanned_content) == before
 
 
 def test_a_wrong_key_fails_cleanly_and_the_key_is_never_shown(
-    run: Any, content: Path, monkeypatch: pytest.MonkeyPatch
+    run: Any, scanned_content: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     key = "sk-wrong-key-4242424242"
     monkeypatch.setenv("OPENAI_API_KEY", key)
     said = json.dumps({"error": {"message": f"Incorrect API key provided: {key}"}})
     with fake_llm.serving(fake_llm.fixed(fake_llm.Reply(401, body=said.encode()))) as server:
-        result = draft(run, content, server.url, "--limit", "1")
+        result = draft(run, scanned_content, server.url, "--limit", "1")
         assert server.count == 1  # not tried again: a wrong key stays wrong
     assert result.code == 1
     assert "HTTP 401" in result.err and "[key]" in result.err
     assert key not in result.err + result.out
 
 
-def test_a_dry_run_sends_nothing_and_says_how_much(run: Any, content: Path) -> None:
+def test_a_dry_run_sends_nothing_and_says_how_much(run: Any, scanned_content: Path) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        result = run("draft", "--content", content, "--dry-run", "--base-url", server.url)
+        result = run("draft", "--content", scanned_content, "--dry-run", "--base-url", server.url)
         assert server.count == 0
     assert result.code == 0
     assert "would draft 5 record(s): about " in result.err
@@ -299,24 +305,24 @@ def test_a_dry_run_sends_nothing_and_says_how_much(run: Any, content: Path) -> N
 
 
 def test_review_marks_a_draft_reviewed_shows_the_next_and_rejects_one(
-    run: Any, content: Path, tmp_path: Path
+    run: Any, scanned_content: Path, tmp_path: Path
 ) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url)
-    paths = sorted((content / "errors").rglob("*.yaml"))
+        draft(run, scanned_content, server.url)
+    paths = sorted((scanned_content / "errors").rglob("*.yaml"))
     ids = {data_of(p).get("id") or p.stem: p for p in paths}
-    shown = run("review", "--next", "--content", content)
+    shown = run("review", "--next", "--content", scanned_content)
     assert shown.code == 0
     assert "1 of 5 waiting" in shown.out and ">>" in shown.out and "Grounding" in shown.out
     first_id = shown.out.split("(", 1)[1].split(")", 1)[0]
-    marked = run("review", first_id, "--content", content)
+    marked = run("review", first_id, "--content", scanned_content)
     assert marked.code == 0 and "marked reviewed" in marked.err
-    assert "1 of 4 waiting" in run("review", "--next", "--content", content).out
-    others = [i for i in run_ids(run, content) if i != first_id]
-    rejected = run("review", "--reject", others[0], "--content", content)
+    assert "1 of 4 waiting" in run("review", "--next", "--content", scanned_content).out
+    others = [i for i in run_ids(run, scanned_content) if i != first_id]
+    rejected = run("review", "--reject", others[0], "--content", scanned_content)
     assert rejected.code == 0, rejected.err
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
     reviewed = soup(out / "errors" / first_id / "index.html")
     assert reviewed.select_one(".notice.draft") is None
     assert "Reviewed by a person." in reviewed.select_one(".provenance").get_text()
@@ -325,7 +331,7 @@ def test_review_marks_a_draft_reviewed_shows_the_next_and_rejects_one(
     assert "No analysis yet" in gone.get_text()
     # A rejected record is not drafted again.
     with fake_llm.serving(fake_llm.capable) as server:
-        again = draft(run, content, server.url)
+        again = draft(run, scanned_content, server.url)
         assert server.count == 0
     assert "no record needs a draft" in again.err
     del ids
@@ -338,18 +344,18 @@ def run_ids(run: Any, content: Path) -> list[str]:
 
 
 def test_a_person_editing_a_draft_is_told_apart_and_never_overwritten(
-    run: Any, content: Path, tmp_path: Path
+    run: Any, scanned_content: Path, tmp_path: Path
 ) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url)
-    path = sorted((content / "errors").rglob("*.yaml"))[0]
+        draft(run, scanned_content, server.url)
+    path = sorted((scanned_content / "errors").rglob("*.yaml"))[0]
     text = path.read_text()
     data = data_of(path)
     edited = text.replace(data["when"]["situations"], "When a person says so.")
     path.write_text(edited)
-    record_id = data.get("id") or run_ids(run, content)[0]
+    record_id = data.get("id") or run_ids(run, scanned_content)[0]
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
     document = next(
         json.loads(p.read_text())
         for p in (out / "api" / "errors").glob("*.json")
@@ -357,33 +363,33 @@ def test_a_person_editing_a_draft_is_told_apart_and_never_overwritten(
     )
     assert document["review"]["state"] == "edited"
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url, "--stale")
+        draft(run, scanned_content, server.url, "--stale")
     assert path.read_text() == edited
     del record_id
 
 
 def test_a_draft_whose_code_changed_is_stale_and_drafted_again_unless_reviewed(
-    run: Any, content: Path, tmp_path: Path
+    run: Any, scanned_content: Path, tmp_path: Path
 ) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url)
-    paths = sorted((content / "errors").rglob("*.yaml"))
+        draft(run, scanned_content, server.url)
+    paths = sorted((scanned_content / "errors").rglob("*.yaml"))
     for path in paths[:2]:
         # As pin does when the code moved on: the excerpt is another now.
         path.write_text(path.read_text().replace("self.block_size = block_size", "pass"))
     reviewed_id = json.loads(json.dumps(data_of(paths[1]).get("id") or "")) or _id_of(
-        run, content, paths[1]
+        run, scanned_content, paths[1]
     )
-    assert run("review", reviewed_id, "--content", content).code == 0
+    assert run("review", reviewed_id, "--content", scanned_content).code == 0
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
     stale = [
         p for p in (out / "errors").glob("*/index.html") if soup(p).select_one(".notice.stale")
     ]
     assert len(stale) == 2
     before = paths[1].read_text()
     with fake_llm.serving(fake_llm.capable) as server:
-        result = draft(run, content, server.url, "--stale")
+        result = draft(run, scanned_content, server.url, "--stale")
         assert server.count == 1
     assert "1 drafted" in result.err
     assert paths[1].read_text() == before  # reviewed: flagged, never rewritten
@@ -401,14 +407,14 @@ def _id_of(run: Any, content: Path, path: Path) -> str:
 
 @pytest.mark.parametrize("publish", ["noindex", "hide"])
 def test_the_site_says_how_unreviewed_drafts_are_published(
-    run: Any, content: Path, tmp_path: Path, publish: str
+    run: Any, scanned_content: Path, tmp_path: Path, publish: str
 ) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url)
-    site = content / "site.yaml"
+        draft(run, scanned_content, server.url)
+    site = scanned_content / "site.yaml"
     site.write_text(site.read_text() + f"drafts:\n  publish: {publish}\n")
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
     ids = [e["id"] for e in json.loads((out / "api" / "errors.json").read_text())["errors"]]
     sitemap = (out / "sitemap.xml").read_text()
     for record_id in ids:
@@ -476,24 +482,26 @@ def test_killed_half_way_loses_no_finished_draft_and_goes_on_where_it_stopped(
 
 
 def test_hostile_markup_in_a_drafted_field_never_reaches_a_page(
-    run: Any, content: Path, tmp_path: Path
+    run: Any, scanned_content: Path, tmp_path: Path
 ) -> None:
     # Grounding refuses HTML; a person's later edit with HTML is rendered inert as ever.
     with fake_llm.serving(fake_llm.answered(HOSTILE)) as server:
-        draft(run, content, server.url)
+        draft(run, scanned_content, server.url)
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
     for page in (out / "errors").glob("*/index.html"):
         assert "<script>alert(1)" not in page.read_text()
 
 
 def test_stale_drafts_are_drafted_again_whole_and_read_as_unreviewed(
-    run: Any, content: Path, tmp_path: Path
+    run: Any, scanned_content: Path, tmp_path: Path
 ) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url)
+        draft(run, scanned_content, server.url)
     path = next(
-        p for p in (content / "errors").rglob("*.yaml") if "divisible" in data_of(p)["message"]
+        p
+        for p in (scanned_content / "errors").rglob("*.yaml")
+        if "divisible" in data_of(p)["message"]
     )
     path.write_text(path.read_text().replace("self.block_size = block_size", "pass"))
     other = {
@@ -505,13 +513,13 @@ def test_stale_drafts_are_drafted_again_whole_and_read_as_unreviewed(
         "example_fix": [],
     }
     with fake_llm.serving(fake_llm.answered(other)) as server:
-        result = draft(run, content, server.url, "--stale")
+        result = draft(run, scanned_content, server.url, "--stale")
         assert server.count == 1
     assert "1 drafted" in result.err, result.err
     data = data_of(path)
     assert data["meaning"] == "A second answer." and data["when"]["situations"] == "Always."
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
     document = next(
         json.loads(p.read_text())
         for p in (out / "api" / "errors").glob("*.json")
@@ -521,11 +529,11 @@ def test_stale_drafts_are_drafted_again_whole_and_read_as_unreviewed(
 
 
 def test_a_record_edited_while_the_run_goes_on_is_left_alone(
-    run: Any, content: Path, monkeypatch: pytest.MonkeyPatch
+    run: Any, scanned_content: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from errdex.source import draft as drafting
 
-    path = sorted((content / "errors").rglob("*.yaml"))[0]
+    path = sorted((scanned_content / "errors").rglob("*.yaml"))[0]
     real = drafting._still
 
     def person_writes_first(at: Path, prose: Any) -> str | None:
@@ -535,7 +543,7 @@ def test_a_record_edited_while_the_run_goes_on_is_left_alone(
 
     monkeypatch.setattr(drafting, "_still", person_writes_first)
     with fake_llm.serving(fake_llm.capable) as server:
-        result = draft(run, content, server.url)
+        result = draft(run, scanned_content, server.url)
     assert "changed while the run went on; left alone" in result.err
     assert data_of(path)["meaning"] == "Written by a person meanwhile."
     assert "analysis" not in data_of(path)
@@ -550,22 +558,24 @@ def test_a_record_edited_while_the_run_goes_on_is_left_alone(
     ],
 )
 def test_an_answer_the_client_cannot_read_fails_that_draft_without_a_traceback(
-    run: Any, content: Path, body: bytes
+    run: Any, scanned_content: Path, body: bytes
 ) -> None:
     with fake_llm.serving(fake_llm.fixed(fake_llm.Reply(200, body=body))) as server:
-        result = draft(run, content, server.url, "--limit", "2")
+        result = draft(run, scanned_content, server.url, "--limit", "2")
     assert result.code == 1
     assert "0 drafted, 0 refused, 2 failed" in result.err
     assert "Traceback" not in result.err
 
 
 def test_an_answer_with_half_a_surrogate_pair_is_kept_and_refused_cleanly(
-    run: Any, content: Path, tmp_path: Path
+    run: Any, scanned_content: Path, tmp_path: Path
 ) -> None:
     rejected = tmp_path / "rejected.json"
     text = json.dumps({**HOSTILE, "meaning": "half \ud800 pair"})
     with fake_llm.serving(fake_llm.content(text)) as server:
-        result = draft(run, content, server.url, "--limit", "1", "--keep-rejected", rejected)
+        result = draft(
+            run, scanned_content, server.url, "--limit", "1", "--keep-rejected", rejected
+        )
     assert result.code == 0, result.err
     assert "1 refused" in result.err
     assert json.loads(rejected.read_text())[0]["reasons"]
@@ -573,44 +583,46 @@ def test_an_answer_with_half_a_surrogate_pair_is_kept_and_refused_cleanly(
 
 @pytest.mark.parametrize("where", ["missing/rejected.json", "."])
 def test_a_keep_rejected_path_that_cannot_be_written_is_said_before_any_request(
-    run: Any, content: Path, tmp_path: Path, where: str
+    run: Any, scanned_content: Path, tmp_path: Path, where: str
 ) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        result = draft(run, content, server.url, "--keep-rejected", tmp_path / where)
+        result = draft(run, scanned_content, server.url, "--keep-rejected", tmp_path / where)
         assert server.count == 0
     assert result.code == 1
     assert "--keep-rejected" in result.err and "not a file in a folder" in result.err
 
 
-def test_review_refuses_a_rejected_draft(run: Any, content: Path) -> None:
+def test_review_refuses_a_rejected_draft(run: Any, scanned_content: Path) -> None:
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url, "--limit", "1")
-    shown = run("review", "--next", "--content", content).out
+        draft(run, scanned_content, server.url, "--limit", "1")
+    shown = run("review", "--next", "--content", scanned_content).out
     record_id = shown.split("(", 1)[1].split(")", 1)[0]
-    assert run("review", "--reject", record_id, "--content", content).code == 0
-    again = run("review", record_id, "--content", content)
+    assert run("review", "--reject", record_id, "--content", scanned_content).code == 0
+    again = run("review", record_id, "--content", scanned_content)
     assert again.code == 1
     assert "its draft was rejected" in again.err
 
 
 @pytest.mark.parametrize("publish", ["noindex", "hide"])
 def test_an_update_after_a_review_gives_what_a_full_build_gives(
-    run: Any, content: Path, tmp_path: Path, publish: str
+    run: Any, scanned_content: Path, tmp_path: Path, publish: str
 ) -> None:
     from conftest import snapshot
 
     with fake_llm.serving(fake_llm.capable) as server:
-        draft(run, content, server.url)
-    site = content / "site.yaml"
+        draft(run, scanned_content, server.url)
+    site = scanned_content / "site.yaml"
     site.write_text(site.read_text() + f"drafts:\n  publish: {publish}\n")
     out, cache = tmp_path / "public", tmp_path / "build-cache"
-    build = ["build", "--content", content, "--out", out, "--cache", cache]
+    build = ["build", "--content", scanned_content, "--out", out, "--cache", cache]
     assert run(*build).code == 0
-    record_id = run("review", "--next", "--content", content).out.split("(", 1)[1].split(")")[0]
-    assert run("review", record_id, "--content", content).code == 0
+    record_id = (
+        run("review", "--next", "--content", scanned_content).out.split("(", 1)[1].split(")")[0]
+    )
+    assert run("review", record_id, "--content", scanned_content).code == 0
     assert run(*build).code == 0
     fresh = tmp_path / "fresh"
-    assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
+    assert run("build", "--content", scanned_content, "--out", fresh, "--no-cache").code == 0
     updated = {k: v for k, (v, _) in snapshot(out).items() if k != ".errdex-site"}
     whole = {k: v for k, (v, _) in snapshot(fresh).items() if k != ".errdex-site"}
     assert sorted(updated) == sorted(whole)
@@ -620,7 +632,9 @@ def test_an_update_after_a_review_gives_what_a_full_build_gives(
     assert reviewed in sitemap
 
 
-def test_hidden_drafts_are_nowhere_on_the_site(run: Any, content: Path, tmp_path: Path) -> None:
+def test_hidden_drafts_are_nowhere_on_the_site(
+    run: Any, scanned_content: Path, tmp_path: Path
+) -> None:
     answer = {
         "meaning": "Raised when `block_size` and `num_heads` disagree.",
         "trigger": "A `block_size` the heads do not divide.",
@@ -629,11 +643,11 @@ def test_hidden_drafts_are_nowhere_on_the_site(run: Any, content: Path, tmp_path
         "example_fix": [],
     }
     with fake_llm.serving(fake_llm.answered(answer)) as server:
-        draft(run, content, server.url)
-    site = content / "site.yaml"
+        draft(run, scanned_content, server.url)
+    site = scanned_content / "site.yaml"
     site.write_text(site.read_text() + "drafts:\n  publish: hide\n")
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
     for page in out.rglob("*"):
         if page.is_file() and page.suffix in ("", ".html", ".xml", ".json"):
             text = page.read_text(errors="replace")

@@ -12,10 +12,9 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from conftest import make_content
+from conftest import build_site, make_content
 
 from errdex import lookup, search
-from errdex.cli import main
 from errdex.reports import Found, found_in
 
 
@@ -68,10 +67,7 @@ def source(
     if request.param == "records":
         yield lookup.content_source(content, strict=False)
         return
-    out = root / "public"
-    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
-    assert main(argv) == 0
-    yield lookup.site_source(lookup.FolderStore(out))
+    yield lookup.site_source(lookup.FolderStore(build_site(content, root)))
 
 
 def messages(found: list[Found]) -> list[str]:
@@ -282,10 +278,7 @@ def lines_source(
     if request.param == "records":
         yield lookup.content_source(content, strict=False)
         return
-    out = root / "public"
-    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
-    assert main(argv) == 0
-    yield lookup.site_source(lookup.FolderStore(out))
+    yield lookup.site_source(lookup.FolderStore(build_site(content, root)))
 
 
 FIRST_LINES = {

@@ -23,7 +23,7 @@ import jsonschema
 import pytest
 import yaml
 from bs4 import BeautifulSoup, Tag
-from conftest import MINIMAL, ROOT, make_content, snapshot, soup
+from conftest import MINIMAL, ROOT, html_pages, make_content, snapshot, soup
 
 from errdex.cli import main
 
@@ -66,10 +66,6 @@ _PROBLEM_LINE = re.compile(r"^(?P<path>.+?):(?P<line>[1-9][0-9]*): (?P<message>.
 
 def is_unsafe_url(value: str) -> bool:
     return _IGNORED_IN_URL.sub("", value).lower().startswith(UNSAFE_SCHEMES)
-
-
-def html_pages(out: Path) -> list[Path]:
-    return sorted(p for p in out.rglob("*.html") if p.is_file())
 
 
 def page_url(out: Path, page: Path, base_url: str) -> str:

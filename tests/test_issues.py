@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
-from tests.conftest import ROOT, snapshot, soup
+from tests.conftest import snapshot, soup
 
 A2A = "9c019ab65f8b8d16"
 """The bundled record of ``dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.``"""
@@ -52,13 +51,6 @@ PLAIN = "Got this:\n\n    ValueError: tp_size=8 must be divisible by dcp_size=3.
 FEATURE = "It would be nice if the a2a backend worked with a single DCP rank as well."
 
 
-@pytest.fixture
-def content(tmp_path: Path) -> Path:
-    folder = tmp_path / "content"
-    shutil.copytree(ROOT / "content", folder)
-    return folder
-
-
 def _export(tmp_path: Path, issues: list[dict[str, Any]], name: str = "export.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(issues))
@@ -74,12 +66,12 @@ def _file(content: Path) -> dict[str, Any]:
     return data
 
 
-def test_an_import_links_each_issue_to_the_error_it_pastes(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_import_links_each_issue_to_the_error_it_pastes(run, bundled_content, tmp_path) -> None:  # type: ignore[no-untyped-def]
     export = _export(tmp_path, [_gh(101, TRACEBACK), _gh(102, PLAIN, "CLOSED"), _gh(103, FEATURE)])
-    result = _import(run, content, export)
+    result = _import(run, bundled_content, export)
     assert result.code == 0, result.err
     assert "3 issue(s) read, 2 paste an error a record explains" in result.err
-    issues = {i["number"]: i for i in _file(content)["issues"]}
+    issues = {i["number"]: i for i in _file(bundled_content)["issues"]}
     assert issues[101]["errors"] == [A2A]
     assert issues[102]["errors"] == [TP]
     assert issues[102]["state"] == "closed" and issues[102]["closed"] == "2026-11-01T10:00:00Z"
@@ -88,11 +80,13 @@ def test_an_import_links_each_issue_to_the_error_it_pastes(run, content, tmp_pat
     assert issues[101]["labels"] == ["bug"]
 
 
-def test_the_error_page_and_its_json_list_the_issues_that_paste_it(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_error_page_and_its_json_list_the_issues_that_paste_it(
+    run, bundled_content, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     pasted = [_gh(n, TRACEBACK, "CLOSED" if n % 3 == 0 else "OPEN", day=n) for n in range(1, 8)]
-    _import(run, content, _export(tmp_path, [*pasted, _gh(20, PLAIN)]))
+    _import(run, bundled_content, _export(tmp_path, [*pasted, _gh(20, PLAIN)]))
     out = tmp_path / "public"
-    result = run("build", "--content", content, "--out", out)
+    result = run("build", "--content", bundled_content, "--out", out)
     assert result.code == 0, result.err
 
     page = soup(out / "errors" / A2A / "index.html")
@@ -130,14 +124,14 @@ def test_the_error_page_and_its_json_list_the_issues_that_paste_it(run, content,
 
 def test_the_most_reported_list_without_an_analysis_leaves_out_analysed_errors(
     run,  # type: ignore[no-untyped-def]
-    content: Path,
+    bundled_content: Path,
     tmp_path: Path,
 ) -> None:
     # The a2a record is analysed; the tp record (tp-divisible-by-dcp.yaml) is not yet.
     issues = [_gh(1, TRACEBACK), _gh(2, TRACEBACK), _gh(3, PLAIN)]
-    _import(run, content, _export(tmp_path, issues))
+    _import(run, bundled_content, _export(tmp_path, issues))
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", bundled_content, "--out", out).code == 0
     for rel in ("index.html", f"repos/{REPO}/index.html"):
         page = soup(out / rel)
         most = page.find("section", attrs={"aria-labelledby": "most-reported"})
@@ -151,22 +145,26 @@ def test_the_most_reported_list_without_an_analysis_leaves_out_analysed_errors(
         assert heading == "Most reported errors without an analysis yet"
 
 
-def test_importing_again_merges_by_number_and_never_loses_an_issue(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    _import(run, content, _export(tmp_path, [_gh(101, TRACEBACK), _gh(102, PLAIN)]))
+def test_importing_again_merges_by_number_and_never_loses_an_issue(
+    run, bundled_content, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    _import(run, bundled_content, _export(tmp_path, [_gh(101, TRACEBACK), _gh(102, PLAIN)]))
     later = [_gh(102, PLAIN, "CLOSED"), _gh(104, FEATURE)]
-    result = _import(run, content, _export(tmp_path, later, "later.json"))
+    result = _import(run, bundled_content, _export(tmp_path, later, "later.json"))
     assert result.code == 0, result.err
     assert "2 issue(s) read" in result.err and "1 new, 1 kept from before" in result.err
-    issues = {i["number"]: i for i in _file(content)["issues"]}
+    issues = {i["number"]: i for i in _file(bundled_content)["issues"]}
     assert sorted(issues) == [101, 102, 104]
     assert issues[101]["errors"] == [A2A]  # not in the second export: kept as it was
     assert issues[102]["state"] == "closed"  # in both: the newer export wins
     # One issue a line, by number: a person can read the diff.
-    lines = (content / "issues" / f"{REPO}.json").read_text().splitlines()
+    lines = (bundled_content / "issues" / f"{REPO}.json").read_text().splitlines()
     assert [json.loads(line.rstrip(","))["number"] for line in lines[1:-1]] == [101, 102, 104]
 
 
-def test_the_rest_apis_shape_is_read_and_its_pull_requests_left_out(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_rest_apis_shape_is_read_and_its_pull_requests_left_out(
+    run, bundled_content, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     rest = [
         {
             "number": 7,
@@ -191,9 +189,9 @@ def test_the_rest_apis_shape_is_read_and_its_pull_requests_left_out(run, content
             "pull_request": {"url": f"https://api.github.com/repos/{REPO}/pulls/8"},
         },
     ]
-    result = _import(run, content, _export(tmp_path, rest))
+    result = _import(run, bundled_content, _export(tmp_path, rest))
     assert result.code == 0, result.err
-    [issue] = _file(content)["issues"]
+    [issue] = _file(bundled_content)["issues"]
     assert (issue["number"], issue["url"], issue["errors"]) == (
         7,
         f"https://github.com/{REPO}/issues/7",
@@ -201,11 +199,11 @@ def test_the_rest_apis_shape_is_read_and_its_pull_requests_left_out(run, content
     )
 
 
-def test_a_dry_run_writes_nothing(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    result = _import(run, content, _export(tmp_path, [_gh(1, TRACEBACK)]), "--dry-run")
+def test_a_dry_run_writes_nothing(run, bundled_content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    result = _import(run, bundled_content, _export(tmp_path, [_gh(1, TRACEBACK)]), "--dry-run")
     assert result.code == 0, result.err
     assert "1 paste an error" in result.err and "would write" in result.err
-    assert not (content / "issues").exists()
+    assert not (bundled_content / "issues").exists()
 
 
 @pytest.mark.parametrize(
@@ -217,76 +215,78 @@ def test_a_dry_run_writes_nothing(run, content, tmp_path) -> None:  # type: igno
 )
 def test_an_export_that_is_not_a_list_of_issues_is_refused(
     run,  # type: ignore[no-untyped-def]
-    content: Path,
+    bundled_content: Path,
     tmp_path: Path,
     export: str,
     said: str,
 ) -> None:
     path = tmp_path / "export.json"
     path.write_text(export)
-    result = _import(run, content, path)
+    result = _import(run, bundled_content, path)
     assert result.code == 1
     assert said in result.err
-    assert not (content / "issues").exists()
+    assert not (bundled_content / "issues").exists()
 
 
 @pytest.mark.parametrize("repo", ["vllm", "../vllm", "vllm-project/..", "a/b/c"])
 def test_a_repo_that_is_not_owner_name_is_refused_before_anything_is_written(
     run,  # type: ignore[no-untyped-def]
-    content: Path,
+    bundled_content: Path,
     tmp_path: Path,
     repo: str,
 ) -> None:
     # Issues whose addresses name that repo: only the check of --repo itself stops them.
     issue = {**_gh(1, TRACEBACK), "url": f"https://github.com/{repo}/issues/1"}
-    before = snapshot(content)
+    before = snapshot(bundled_content)
     result = run(
-        "issues", "import", _export(tmp_path, [issue]), "--repo", repo, "--content", content
+        "issues", "import", _export(tmp_path, [issue]), "--repo", repo, "--content", bundled_content
     )
     assert result.code == 1
     assert result.err == f"errdex: --repo must be owner/name, not {repo!r}\n"
-    assert snapshot(content) == before
+    assert snapshot(bundled_content) == before
 
 
 def test_an_export_of_another_repository_is_refused_and_its_issues_skipped(
     run,  # type: ignore[no-untyped-def]
-    content: Path,
+    bundled_content: Path,
     tmp_path: Path,
 ) -> None:
     other = {**_gh(1, TRACEBACK), "url": "https://github.com/someone/fork/issues/1"}
-    result = _import(run, content, _export(tmp_path, [other]))
+    result = _import(run, bundled_content, _export(tmp_path, [other]))
     assert result.code == 1
     assert (
         "item 0 (#1): url must be the issue's address, "
         "https://github.com/vllm-project/vllm/issues/1; nothing was written" in result.err
     )
-    assert not (content / "issues").exists()
+    assert not (bundled_content / "issues").exists()
 
     # Among the repository's own issues, one of another repository is skipped by name.
-    result = _import(run, content, _export(tmp_path, [_gh(2, PLAIN), {**other, "number": 3}]))
+    result = _import(
+        run, bundled_content, _export(tmp_path, [_gh(2, PLAIN), {**other, "number": 3}])
+    )
     assert result.code == 0, result.err
     assert "skipped item 1 (#3): url must be the issue's address" in result.err
-    assert [i["number"] for i in _file(content)["issues"]] == [2]
+    assert [i["number"] for i in _file(bundled_content)["issues"]] == [2]
 
 
 def test_an_issue_file_that_names_another_repository_is_refused_at_its_line(
     run,  # type: ignore[no-untyped-def]
-    content: Path,
+    bundled_content: Path,
     tmp_path: Path,
 ) -> None:
     row = ROW.format(n=1, state="open", errors=f'"{A2A}"').replace(REPO, "someone/fork")
-    path = _issue_file(content, '{"repo": "someone/fork", "issues": [\n' + row + "\n]}")
+    path = _issue_file(bundled_content, '{"repo": "someone/fork", "issues": [\n' + row + "\n]}")
     said = (
         "content/issues/vllm-project/vllm.json:1: \"repo\" must be 'vllm-project/vllm', "
         "the folder and file it is in, not 'someone/fork'"
     )
     before = path.read_bytes()
-    result = _import(run, content, _export(tmp_path, [_gh(2, PLAIN)]))
+    result = _import(run, bundled_content, _export(tmp_path, [_gh(2, PLAIN)]))
     assert result.code == 1
     assert said in result.err
     assert path.read_bytes() == before
 
-    result = run("build", "--content", content, "--out", tmp_path / "public")
+    result = run("build", "--content", bundled_content, "--out", tmp_path / "public")
     assert result.code == 1
     assert said in result.err
     assert not (tmp_path / "public").exists()
@@ -306,36 +306,40 @@ ROW = (
 )
 
 
-def test_a_bad_issue_file_is_named_at_its_line_and_the_site_is_kept(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_issue_file_is_named_at_its_line_and_the_site_is_kept(
+    run, bundled_content, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", bundled_content, "--out", out).code == 0
     before = snapshot(out)
     rows = [
         ROW.format(n=1, state="open", errors=f'"{A2A}"'),
         ROW.format(n=2, state="reopened", errors=""),
         ROW.format(n=3, state="open", errors='"not-an-id"'),
     ]
-    _issue_file(content, '{"repo": "vllm-project/vllm", "issues": [\n' + ",\n".join(rows) + "\n]}")
-    result = run("build", "--content", content, "--out", out)
+    _issue_file(
+        bundled_content, '{"repo": "vllm-project/vllm", "issues": [\n' + ",\n".join(rows) + "\n]}"
+    )
+    result = run("build", "--content", bundled_content, "--out", out)
     assert result.code == 1
     assert "content/issues/vllm-project/vllm.json:3: issues[1] (#2): state must be" in result.err
     assert "content/issues/vllm-project/vllm.json:4: issues[2] (#3): errors must be" in result.err
     assert snapshot(out) == before
 
-    _issue_file(content, '{"repo": "vllm-project/vllm", "issues": [\n{"number": 1,,}\n]}')
-    result = run("build", "--content", content, "--out", out)
+    _issue_file(bundled_content, '{"repo": "vllm-project/vllm", "issues": [\n{"number": 1,,}\n]}')
+    result = run("build", "--content", bundled_content, "--out", out)
     assert result.code == 1
     assert "vllm.json:2: is not valid JSON" in result.err and "[E101]" in result.err
     assert snapshot(out) == before
 
 
 def test_an_issue_linking_an_error_no_record_has_is_a_warning_at_its_line(
-    run, content, tmp_path
+    run, bundled_content, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     rows = [ROW.format(n=5, state="open", errors=f'"{A2A}", "00000000000000ff"')]
-    _issue_file(content, '{"repo": "vllm-project/vllm", "issues": [\n' + rows[0] + "\n]}")
+    _issue_file(bundled_content, '{"repo": "vllm-project/vllm", "issues": [\n' + rows[0] + "\n]}")
     out = tmp_path / "public"
-    result = run("build", "--content", content, "--out", out)
+    result = run("build", "--content", bundled_content, "--out", out)
     assert result.code == 0, result.err
     assert (
         "content/issues/vllm-project/vllm.json:2: warning: issue #5 links '00000000000000ff', "
@@ -344,16 +348,16 @@ def test_an_issue_linking_an_error_no_record_has_is_a_warning_at_its_line(
     assert "[W404]" in result.err
     document = json.loads((out / "api" / "errors" / f"{A2A}.json").read_text())
     assert [i["number"] for i in document["issues"]["reported"]] == [5]
-    assert run("build", "--content", content, "--out", out, "--strict").code == 1
+    assert run("build", "--content", bundled_content, "--out", out, "--strict").code == 1
 
 
-def test_a_changed_issue_file_rebuilds_what_it_shows(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_changed_issue_file_rebuilds_what_it_shows(run, bundled_content, tmp_path) -> None:  # type: ignore[no-untyped-def]
     out, cache = tmp_path / "public", tmp_path / "cache"
-    build = ("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    build = ("build", "--content", bundled_content, "--out", out, "--cache", cache, "-v")
     assert run(*build).code == 0
     assert "Reported in GitHub issues" not in (out / "errors" / A2A / "index.html").read_text()
     _issue_file(
-        content,
+        bundled_content,
         '{"repo": "vllm-project/vllm", "issues": [\n'
         + ROW.format(n=9, state="open", errors=f'"{A2A}"')
         + "\n]}",
@@ -363,7 +367,7 @@ def test_a_changed_issue_file_rebuilds_what_it_shows(run, content, tmp_path) -> 
     assert "the GitHub issues" in result.err
     assert "Reported in GitHub issues" in (out / "errors" / A2A / "index.html").read_text()
     fresh = tmp_path / "fresh"
-    assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
+    assert run("build", "--content", bundled_content, "--out", fresh, "--no-cache").code == 0
     assert {p: d for p, (d, _) in snapshot(out).items()} == {
         p: d for p, (d, _) in snapshot(fresh).items()
     }
@@ -441,7 +445,7 @@ ARABIC_INDIC = "\u0662\u0660\u0662\u0667-10-09T10:00:00Z"
 
 
 def test_an_issue_dated_in_other_digits_or_off_the_calendar_is_skipped_by_name(  # type: ignore[no-untyped-def]
-    run, content, tmp_path
+    run, bundled_content, tmp_path
 ) -> None:
     export = _export(
         tmp_path,
@@ -453,7 +457,7 @@ def test_an_issue_dated_in_other_digits_or_off_the_calendar_is_skipped_by_name( 
             _gh(5, TRACEBACK, day=3),
         ],
     )
-    result = _import(run, content, export)
+    result = _import(run, bundled_content, export)
     assert result.code == 0, result.err
     # Before: #1 was imported, listed first as the newest and shown as
     # <time datetime="٢٠٢٧-10-09">, which no browser or crawler reads as a date.
@@ -463,19 +467,19 @@ def test_an_issue_dated_in_other_digits_or_off_the_calendar_is_skipped_by_name( 
     )
     assert "skipped item 1 (#2): created must be a date of ASCII digits" in result.err
     assert "skipped item 2 (#3): closed must be a date of ASCII digits" in result.err
-    assert [i["number"] for i in _file(content)["issues"]] == [4, 5]
+    assert [i["number"] for i in _file(bundled_content)["issues"]] == [4, 5]
     out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out).code == 0
+    assert run("build", "--content", bundled_content, "--out", out).code == 0
     rows = soup(out / "errors" / A2A / "index.html").find("section", class_="reported")("li")
     assert [r.find("time")["datetime"] for r in rows] == ["2026-10-03", "2026-10-02"]
 
     # An issue file edited by hand is held to the same dates, at its line.
     _issue_file(
-        content,
+        bundled_content,
         '{"repo": "vllm-project/vllm", "issues": [\n'
         + ROW.format(n=1, state="open", errors="").replace("2026-01-01", ARABIC_INDIC[:10])
         + "\n]}",
     )
-    built = run("build", "--content", content, "--out", out)
+    built = run("build", "--content", bundled_content, "--out", out)
     assert built.code == 1
     assert "vllm.json:2: issues[0] (#1): created must be a date of ASCII digits" in built.err

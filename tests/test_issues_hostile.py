@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from errdex import issues
-from tests.conftest import ROOT
 
 REPO = "vllm-project/vllm"
 A2A = "9c019ab65f8b8d16"
@@ -38,13 +37,6 @@ def _gh(number: Any, **more: Any) -> dict[str, Any]:
     return {**item, **more}
 
 
-@pytest.fixture
-def content(tmp_path: Path) -> Path:
-    folder = tmp_path / "content"
-    shutil.copytree(ROOT / "content", folder, ignore=shutil.ignore_patterns("issues"))
-    return folder
-
-
 def _import(run, content: Path, items: list[Any], *more: str):  # type: ignore[no-untyped-def]
     export = content.parent / "export.json"
     export.write_text(json.dumps(items))
@@ -60,14 +52,16 @@ def _numbers(content: Path) -> list[int]:
 
 
 def test_a_title_with_half_a_surrogate_pair_or_bidi_controls_is_imported_clean(  # type: ignore[no-untyped-def]
-    run, content: Path
+    run, bundled_content: Path
 ) -> None:
     # Before: UnicodeEncodeError from writing the file, a traceback and nothing written.
     hostile = "a\ud800b \u202egnp.exe\u2069 \x85c"
-    result = _import(run, content, [_gh(1, title=hostile, labels=[{"name": "x\ud800"}])])
+    result = _import(run, bundled_content, [_gh(1, title=hostile, labels=[{"name": "x\ud800"}])])
 
     assert result.code == 0, result.err
-    (issue,) = json.loads((content / "issues" / "vllm-project" / "vllm.json").read_text())["issues"]
+    (issue,) = json.loads((bundled_content / "issues" / "vllm-project" / "vllm.json").read_text())[
+        "issues"
+    ]
     assert issue["title"] == "ab gnp.exe c"
     assert issue["labels"] == ["x"]
 
@@ -82,41 +76,41 @@ def test_a_title_with_half_a_surrogate_pair_or_bidi_controls_is_imported_clean( 
     ],
 )
 def test_an_issue_url_is_only_ever_the_issues_own_address(  # type: ignore[no-untyped-def]
-    run, content: Path, url: str
+    run, bundled_content: Path, url: str
 ) -> None:
     # Before: anything starting with https://github.com/OWNER/NAME/ was linked.
-    result = _import(run, content, [_gh(1, url=url), _gh(2)])
+    result = _import(run, bundled_content, [_gh(1, url=url), _gh(2)])
 
     assert result.code == 0, result.err
     assert "skipped item 0 (#1): url must be the issue's address" in result.err
-    assert _numbers(content) == [2]
-    text = (content / "issues" / "vllm-project" / "vllm.json").read_text()
-    (content / "issues" / "vllm-project" / "vllm.json").write_text(
+    assert _numbers(bundled_content) == [2]
+    text = (bundled_content / "issues" / "vllm-project" / "vllm.json").read_text()
+    (bundled_content / "issues" / "vllm-project" / "vllm.json").write_text(
         text.replace(f"https://github.com/{REPO}/issues/2", url.replace("/1", "/2", 1))
     )
-    built = run("build", "--content", content, "--out", content.parent / "public")
+    built = run("build", "--content", bundled_content, "--out", bundled_content.parent / "public")
     assert built.code == 1
     assert "vllm.json:2: issues[0] (#2): url must be the issue's address" in built.err
 
 
 def test_an_issue_listed_twice_in_one_export_is_said_and_counted_once(  # type: ignore[no-untyped-def]
-    run, content: Path
+    run, bundled_content: Path
 ) -> None:
     # Before: the second silently replaced the first, and "2 issue(s) read" for one issue.
-    result = _import(run, content, [_gh(8, title="first"), _gh(8, title="second")])
+    result = _import(run, bundled_content, [_gh(8, title="first"), _gh(8, title="second")])
 
     assert result.code == 0, result.err
     assert "skipped item 1 (#8): listed again (item 0 kept)" in result.err
     assert "1 issue(s) read" in result.err
-    data = json.loads((content / "issues" / "vllm-project" / "vllm.json").read_text())
+    data = json.loads((bundled_content / "issues" / "vllm-project" / "vllm.json").read_text())
     assert [i["title"] for i in data["issues"]] == ["first"]
 
 
 def test_a_write_that_fails_leaves_no_partial_file_and_the_old_one_whole(  # type: ignore[no-untyped-def]
-    run, content: Path, monkeypatch: pytest.MonkeyPatch
+    run, bundled_content: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert _import(run, content, [_gh(1)]).code == 0
-    folder = content / "issues" / "vllm-project"
+    assert _import(run, bundled_content, [_gh(1)]).code == 0
+    folder = bundled_content / "issues" / "vllm-project"
     before = (folder / "vllm.json").read_bytes()
 
     def read_only(*args: Any) -> None:
@@ -124,7 +118,7 @@ def test_a_write_that_fails_leaves_no_partial_file_and_the_old_one_whole(  # typ
 
     monkeypatch.setattr(os, "replace", read_only)
     # Before: PermissionError escaped as a traceback and .vllm.json.<pid> stayed behind.
-    result = _import(run, content, [_gh(2)])
+    result = _import(run, bundled_content, [_gh(2)])
 
     assert result.code == 1
     assert "vllm.json: cannot be written: Permission denied" in result.err
@@ -133,33 +127,33 @@ def test_a_write_that_fails_leaves_no_partial_file_and_the_old_one_whole(  # typ
 
 
 def test_an_issues_folder_that_is_a_file_is_said_not_a_traceback(  # type: ignore[no-untyped-def]
-    run, content: Path
+    run, bundled_content: Path
 ) -> None:
-    (content / "issues").write_text("not a folder")
+    (bundled_content / "issues").write_text("not a folder")
 
     # Before: FileExistsError from mkdir, a traceback.
-    result = _import(run, content, [_gh(1)])
+    result = _import(run, bundled_content, [_gh(1)])
 
     assert result.code == 1
     assert "cannot be written" in result.err
 
 
 def test_an_issue_file_or_folder_that_links_outside_the_content_folder_is_refused(  # type: ignore[no-untyped-def]
-    run, content: Path, tmp_path: Path
+    run, bundled_content: Path, tmp_path: Path
 ) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
-    (content / "issues").symlink_to(outside)
+    (bundled_content / "issues").symlink_to(outside)
 
     # Before: the import wrote into the folder the link leads to.
-    result = _import(run, content, [_gh(1)])
+    result = _import(run, bundled_content, [_gh(1)])
 
     assert result.code == 1
     assert "content/issues: is a link" in result.err
     assert list(outside.iterdir()) == []
 
-    (content / "issues").unlink()
-    (content / "issues" / "vllm-project").mkdir(parents=True)
+    (bundled_content / "issues").unlink()
+    (bundled_content / "issues" / "vllm-project").mkdir(parents=True)
     elsewhere = outside / "vllm.json"
     elsewhere.write_text(
         json.dumps(
@@ -181,19 +175,19 @@ def test_an_issue_file_or_folder_that_links_outside_the_content_folder_is_refuse
             }
         )
     )
-    (content / "issues" / "vllm-project" / "vllm.json").symlink_to(elsewhere)
+    (bundled_content / "issues" / "vllm-project" / "vllm.json").symlink_to(elsewhere)
 
     # Before: a build read the file outside and showed it.
-    built = run("build", "--content", content, "--out", tmp_path / "public")
+    built = run("build", "--content", bundled_content, "--out", tmp_path / "public")
 
     assert built.code == 1
     assert "vllm.json: links outside the content folder (or nowhere); not read [E100]" in built.err
     assert not (tmp_path / "public").exists()
 
     # A build never skips a linked issues/ folder (or owner folder) without a word.
-    shutil.rmtree(content / "issues")
-    (content / "issues").symlink_to(outside)
-    built = run("build", "--content", content, "--out", tmp_path / "public")
+    shutil.rmtree(bundled_content / "issues")
+    (bundled_content / "issues").symlink_to(outside)
+    built = run("build", "--content", bundled_content, "--out", tmp_path / "public")
     assert built.code == 1
     assert "content/issues: is a link; issue files are read only from folders" in built.err
 

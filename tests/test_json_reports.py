@@ -5,12 +5,11 @@ input stops (docs/commands.md#json-reports)."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MINIMAL, ROOT, make_content
+from conftest import MINIMAL, ROOT, git, git_repository, make_content
 
 UNKNOWN_FIELD = MINIMAL + "colour: blue\n"
 """Valid, with a warning at line 14."""
@@ -30,10 +29,12 @@ def report(result: Any) -> dict[str, Any]:
     return document
 
 
+pytestmark = pytest.mark.usefixtures("in_tmp_path")
+
+
 @pytest.fixture
-def content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)  # problems and files are named from here: content/errors/…
-    return make_content(tmp_path, {"r.yaml": UNKNOWN_FIELD})
+def content_records() -> dict[str, str]:
+    return {"r.yaml": UNKNOWN_FIELD}
 
 
 WARNING = {
@@ -133,29 +134,14 @@ def save(path):
 """
 
 
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
-    ).stdout.strip()
-
-
 @pytest.fixture
 def upstream(tmp_path: Path) -> Path:
     """A repository tagged v1, then v2 where both raises moved down two lines."""
-    repo = tmp_path / "upstream"
-    (repo / "pkg").mkdir(parents=True)
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "dev@example.test")
-    git(repo, "config", "user.name", "Dev")
-    (repo / "pkg" / "io.py").write_text(SOURCE)
-    (repo / "pkg" / "broken.py").write_text("def broken(:\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "one")
-    git(repo, "tag", "v1")
-    (repo / "pkg" / "io.py").write_text("import os\nimport sys\n" + SOURCE)
-    git(repo, "commit", "-qam", "two")
-    git(repo, "tag", "v2")
-    return repo
+    return git_repository(
+        tmp_path / "upstream",
+        ("v1", {"pkg/io.py": SOURCE, "pkg/broken.py": "def broken(:\n"}),
+        ("v2", {"pkg/io.py": "import os\nimport sys\n" + SOURCE}),
+    )
 
 
 def test_a_scan_reports_the_records_it_wrote_and_what_it_skipped(  # type: ignore[no-untyped-def]
@@ -233,8 +219,7 @@ def test_a_pin_the_input_stops_reports_why(run, content: Path, upstream: Path) -
 
 
 @pytest.fixture
-def issue_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
+def issue_content(tmp_path: Path) -> Path:
     record = MINIMAL.replace('"size={size} must be positive"', f'"{MESSAGE}"')
     return make_content(tmp_path, {"r.yaml": record})
 

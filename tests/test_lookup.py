@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import http.server
 import io
 import json
 import os
@@ -12,15 +11,24 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import CONTENT, MINIMAL, ROOT, make_content
+from conftest import (
+    CONTENT,
+    MINIMAL,
+    ROOT,
+    QuietHandler,
+    build_site,
+    local_server,
+    make_content,
+    socket_server,
+)
 
 from errdex import lookup, search
 from errdex.cli import main
@@ -45,10 +53,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     content = root / "content"
     shutil.copytree(CONTENT, content)
     shutil.copytree(HERE / "extra", content / "errors" / "extra")
-    out = root / "public"
-    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "cache")]
-    assert main(argv) == 0
-    return content, out
+    return content, build_site(content, root)
 
 
 def batch_of(pastes: list[str]) -> str:
@@ -312,60 +317,50 @@ def test_the_exit_statuses_are_the_documented_ones() -> None:
 # --- A published site over HTTP ------------------------------------------------------
 
 
-class Host(http.server.ThreadingHTTPServer):
+@dataclass
+class Host:
     """A static host that sends ETags and answers If-None-Match with 304, and remembers
     what it was asked."""
 
     root: Path
-    delay = 0.0
-    requests: list[tuple[str, str | None, int]]
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # a client that gave up waiting: what a timeout test makes
+    url: str = ""
+    delay: float = 0.0
+    requests: list[tuple[str, str | None, int]] = field(default_factory=list)
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    server: Host
-
-    def do_GET(self) -> None:
-        time.sleep(self.server.delay)
-        path = self.server.root / self.path.lstrip("/").split("?")[0]
-        asked = self.headers.get("If-None-Match")
-        if not path.is_file():
-            self.server.requests.append((self.path, asked, 404))
-            self.send_error(404)
-            return
-        data = path.read_bytes()
-        etag = '"' + hashlib.sha256(data).hexdigest()[:16] + '"'
-        code = 304 if asked == etag else 200
-        self.server.requests.append((self.path, asked, code))
-        self.send_response(code)
-        self.send_header("ETag", etag)
-        if code == 304:
+def _handler(host: Host) -> type[QuietHandler]:
+    class Handler(QuietHandler):
+        def do_GET(self) -> None:
+            time.sleep(host.delay)
+            path = host.root / self.path.lstrip("/").split("?")[0]
+            asked = self.headers.get("If-None-Match")
+            if not path.is_file():
+                host.requests.append((self.path, asked, 404))
+                self.send_error(404)
+                return
+            data = path.read_bytes()
+            etag = '"' + hashlib.sha256(data).hexdigest()[:16] + '"'
+            code = 304 if asked == etag else 200
+            host.requests.append((self.path, asked, code))
+            self.send_response(code)
+            self.send_header("ETag", etag)
+            if code == 304:
+                self.end_headers()
+                return
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            return
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+            self.wfile.write(data)
 
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+    return Handler
 
 
 @pytest.fixture
 def host(site: tuple[Path, Path]) -> Iterator[Host]:
-    server = Host(("127.0.0.1", 0), _Handler)
-    server.root, server.requests = site[1], []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-
-
-def url_of(server: Host) -> str:
-    return f"http://127.0.0.1:{server.server_port}/"
+    served = Host(site[1])
+    with local_server(_handler(served)) as url:
+        served.url = url
+        yield served
 
 
 def test_a_published_site_is_read_over_http_and_kept_with_its_etags(  # type: ignore[no-untyped-def]
@@ -373,18 +368,18 @@ def test_a_published_site_is_read_over_http_and_kept_with_its_etags(  # type: ig
 ) -> None:
     content, _ = site
     cache = tmp_path / "cache"
-    first = run("lookup", TRACEBACK, "--site", url_of(host), "--json", "--cache", cache)
+    first = run("lookup", TRACEBACK, "--site", host.url, "--json", "--cache", cache)
     assert first.code == 0, first.err
     assert first.out == run("lookup", TRACEBACK, "--content", content, "--json").out
     fetched = [path for path, asked, code in host.requests]
     assert "/search/meta.json" in fetched and all(code == 200 for *_, code in host.requests)
     assert len(fetched) == len(set(fetched)), "a file is fetched once a call"
     host.requests.clear()
-    again = run("lookup", TRACEBACK, "--site", url_of(host), "--json", "--cache", cache)
+    again = run("lookup", TRACEBACK, "--site", host.url, "--json", "--cache", cache)
     assert again.out == first.out
     assert host.requests and all(asked and code == 304 for _, asked, code in host.requests)
     host.requests.clear()
-    run("lookup", TRACEBACK, "--site", url_of(host), "--json", "--no-cache")
+    run("lookup", TRACEBACK, "--site", host.url, "--json", "--no-cache")
     assert all(asked is None for _, asked, _ in host.requests)
 
 
@@ -403,7 +398,7 @@ def test_a_site_that_is_not_errdex_gets_a_clear_error(  # type: ignore[no-untype
     run, host: Host, tmp_path: Path
 ) -> None:
     host.root = tmp_path
-    result = run("lookup", "x", "--site", url_of(host), "--cache", tmp_path / "c")
+    result = run("lookup", "x", "--site", host.url, "--cache", tmp_path / "c")
     assert result.code == 3 and "answered 404" in result.err
 
 
@@ -412,18 +407,18 @@ def test_an_oversized_response_is_refused(  # type: ignore[no-untyped-def]
 ) -> None:
     size = (site[1] / "search" / "meta.json").stat().st_size  # the first file read
     monkeypatch.setattr(lookup, "MAX_BYTES", size - 1)
-    result = run("lookup", "x", "--site", url_of(host), "--cache", tmp_path)
+    result = run("lookup", "x", "--site", host.url, "--cache", tmp_path)
     assert result.code == 3 and f"larger than {size - 1:,} bytes: refused" in result.err
     largest = max(p.stat().st_size for p in site[1].rglob("*.json"))
     monkeypatch.setattr(lookup, "MAX_BYTES", largest)
-    result = run("lookup", TRACEBACK, "--site", url_of(host), "--cache", tmp_path)
+    result = run("lookup", TRACEBACK, "--site", host.url, "--cache", tmp_path)
     assert result.code == 0 and "refused" not in result.err
 
 
 def test_a_slow_site_times_out(run, host: Host, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     host.delay = 3.0
     started = time.perf_counter()
-    result = run("lookup", "x", "--site", url_of(host), "--timeout", "0.3", "--cache", tmp_path)
+    result = run("lookup", "x", "--site", host.url, "--timeout", "0.3", "--cache", tmp_path)
     took = time.perf_counter() - started
     assert result.code == 3 and "did not answer within 0.3 s" in result.err
     assert took < host.delay, "the timeout was not honoured"
@@ -438,23 +433,12 @@ def test_the_marker_lookup_stats_is_the_one_builds_write() -> None:
 def test_a_host_that_answers_what_is_not_http_is_a_clear_error(  # type: ignore[no-untyped-def]
     run, tmp_path: Path
 ) -> None:
-    listener = socket.create_server(("127.0.0.1", 0))
+    def answer(conn: socket.socket) -> None:
+        conn.recv(65536)
+        conn.sendall(b"SSH-2.0-not a web server\r\n\r\n")
 
-    def answer() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.recv(65536)
-                conn.sendall(b"SSH-2.0-not a web server\r\n\r\n")
-
-    threading.Thread(target=answer, daemon=True).start()
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
-    try:
+    with socket_server(answer) as port:
+        url = f"http://127.0.0.1:{port}/"
         result = run("lookup", "x", "--site", url, "--no-cache")
-    finally:
-        listener.close()
     assert result.code == 3
     assert result.err.startswith(f"errdex: cannot fetch {url}search/meta.json: "), result.err

@@ -12,7 +12,6 @@ import pytest
 from conftest import MINIMAL, make_content, snapshot
 
 MARKER = ".errdex-site"
-OTHER = MINIMAL.replace("size={size} must be positive", "count={count} is too large")
 
 
 def everything(folder: Path) -> dict[str, bytes | str]:
@@ -38,11 +37,6 @@ def refused(result, *names: str) -> None:  # type: ignore[no-untyped-def]
     assert "nothing was written" in result.err
     for name in names:
         assert name in result.err, result.err
-
-
-@pytest.fixture
-def content(tmp_path: Path) -> Path:
-    return make_content(tmp_path, {"a.yaml": MINIMAL, "b.yaml": OTHER})
 
 
 # --- The output folder is errdex's alone (item 2) ------------------------------------

@@ -13,7 +13,7 @@ from urllib.parse import urljoin, urlsplit
 import html5lib
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import http_server
+from conftest import html_pages, http_server
 
 KB = 1024  # budgets are in KiB of uncompressed bytes, as Lighthouse budgets count them
 HTML_BUDGET = 40 * KB
@@ -30,12 +30,6 @@ SERIOUS = {"serious", "critical"}
 FOCUSABLE = "a[href], button, input, textarea, .code-view"
 # <script> types the browser never runs (JSON-LD structured data): CSP does not cover them.
 DATA_BLOCKS = {"application/ld+json", "application/json"}
-
-
-def html_pages(site: Path) -> list[Path]:
-    pages = sorted(site.rglob("*.html"))
-    assert pages, f"no HTML pages under {site}"
-    return pages
 
 
 def error_pages(site: Path) -> list[Path]:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, ROOT, make_content
+from conftest import MINIMAL, ROOT, git_repository, make_content
 from test_readme import leaf_commands, subcommands
 
 from errdex import progress
@@ -29,27 +28,15 @@ def load(path):
 """
 
 
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
-
-
 def site_folder(root: Path) -> None:
     """In ``root``: content/ (one record, with a warning), a git repository upstream/
     tagged v1 and v2 (a raise moved, a file that does not parse) and an issue export."""
     make_content(root, {"r.yaml": RECORD})
-    repo = root / "upstream"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "dev@example.test")
-    git(repo, "config", "user.name", "Dev")
-    (repo / "io.py").write_text(SOURCE)
-    (repo / "broken.py").write_text("def broken(:\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "one")
-    git(repo, "tag", "v1")
-    (repo / "io.py").write_text("import os\n" + SOURCE)
-    git(repo, "commit", "-qam", "two")
-    git(repo, "tag", "v2")
+    git_repository(
+        root / "upstream",
+        ("v1", {"io.py": SOURCE, "broken.py": "def broken(:\n"}),
+        ("v2", {"io.py": "import os\n" + SOURCE}),
+    )
     issue = {
         "number": 1,
         "title": "It broke",

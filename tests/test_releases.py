@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SITE_YAML, snapshot
-from test_scan_pin import git
+from conftest import SITE_YAML, git, git_repository, snapshot
 
 from errdex.model import derive_id
 from errdex.validate import MAX_OUTPUT_PATH
@@ -46,25 +45,15 @@ NEW = "size must be non-negative, got {size}"
 @pytest.fixture
 def upstream(tmp_path: Path) -> Path:
     """Three tagged releases: v1.1 rewords an error and adds one, v1.2 removes one."""
-    repo = tmp_path / "upstream"
-    (repo / "pkg").mkdir(parents=True)
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "dev@example.test")
-    git(repo, "config", "user.name", "Dev")
-    for text, tag in ((V1, "v1.0"), (V2, "v1.1"), (V3, "v1.2")):
-        (repo / "pkg" / "check.py").write_text(text)
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", tag)
-        git(repo, "tag", tag)
-    return repo
+    releases = ((V1, "v1.0"), (V2, "v1.1"), (V3, "v1.2"))
+    return git_repository(
+        tmp_path / "upstream", *((tag, {"pkg/check.py": text}) for text, tag in releases)
+    )
 
 
 @pytest.fixture
-def content(tmp_path: Path) -> Path:
-    folder = tmp_path / "content"
-    (folder / "errors").mkdir(parents=True)
-    (folder / "site.yaml").write_text(SITE_YAML)
-    return folder
+def content_records() -> dict[str, str]:
+    return {}  # scan writes them
 
 
 def records(content: Path) -> dict[str, dict]:  # type: ignore[type-arg]
@@ -477,18 +466,8 @@ def test_copies_of_a_message_get_the_ids_a_scan_of_the_newest_gives(  # type: ig
     # first release ends with the records a scan of the last one writes, every id an
     # earlier build had still answers, and the prose written on the first record stays
     # on its page (that of the message's own id).
-    repo = tmp_path / "copies"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "dev@example.test")
-    git(repo, "config", "user.name", "Dev")
-    for files, tag in ((COPY_V1, "v1.0"), (COPY_V2, "v1.1"), (COPY_V3, "v1.2")):
-        for name, text in files.items():
-            (repo / name).parent.mkdir(exist_ok=True)
-            (repo / name).write_text(text)
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", tag)
-        git(repo, "tag", tag)
+    releases = ((COPY_V1, "v1.0"), (COPY_V2, "v1.1"), (COPY_V3, "v1.2"))
+    repo = git_repository(tmp_path / "copies", *((tag, files) for files, tag in releases))
     assert run("scan", repo, "--repo", REPO, "--ref", "v1.0", "--content", content).code == 0
     plain = derive_id(REPO, "ValueError", "bad size")
     [first] = (content / "errors").rglob("*.yaml")

@@ -11,7 +11,6 @@ import contextlib
 import io
 import os
 import re
-import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import SITE_YAML, make_content, soup, with_cache
+from conftest import SITE_YAML, git, git_repository, make_content, soup, with_cache
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -31,12 +30,6 @@ from errdex.source import scan as scanner
 
 REPO = "example/up"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
-    ).stdout.strip()
 
 
 def source_lines(text: str) -> list[str]:
@@ -330,9 +323,7 @@ def test_a_cache_inside_a_built_site_is_refused_and_nothing_is_written(
 
 
 def commit_all(repo: Path) -> None:
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "dev@example.test")
-    git(repo, "config", "user.name", "Dev")
+    git_repository(repo)
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "one")
 

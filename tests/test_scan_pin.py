@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SITE_YAML, snapshot
+from conftest import git, git_repository, snapshot
 
 from errdex.model import derive_id
 from errdex.source.scan import scan_text, template_of
@@ -64,27 +64,13 @@ def load(path):
 """
 
 
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
-    ).stdout.strip()
-
-
 @pytest.fixture
 def upstream(tmp_path: Path) -> Path:
     """A repository with two tagged commits: v1, then v2 which moves, rewords, removes,
     adds and renames."""
-    repo = tmp_path / "upstream"
-    (repo / "pkg").mkdir(parents=True)
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "dev@example.test")
-    git(repo, "config", "user.name", "Dev")
-    (repo / "pkg" / "config.py").write_text(FIRST)
-    (repo / "pkg" / "helpers.py").write_text(HELPER)
-    (repo / "pkg" / "broken.py").write_text("def broken(:\n    raise ValueError('x')\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "one")
-    git(repo, "tag", "v1")
+    broken = "def broken(:\n    raise ValueError('x')\n"
+    first = {"pkg/config.py": FIRST, "pkg/helpers.py": HELPER, "pkg/broken.py": broken}
+    repo = git_repository(tmp_path / "upstream", ("v1", first))
     (repo / "pkg" / "config.py").write_text(SECOND)
     git(repo, "mv", "pkg/helpers.py", "pkg/loading.py")
     git(repo, "commit", "-qam", "two")
@@ -93,11 +79,8 @@ def upstream(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def content(tmp_path: Path) -> Path:
-    folder = tmp_path / "content"
-    (folder / "errors").mkdir(parents=True)
-    (folder / "site.yaml").write_text(SITE_YAML)
-    return folder
+def content_records() -> dict[str, str]:
+    return {}  # scan writes them
 
 
 def records(content: Path) -> dict[str, dict]:

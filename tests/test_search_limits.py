@@ -25,10 +25,17 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import MINIMAL, ROOT, http_server, least_cpu_time, main, make_content
+from conftest import (
+    MINIMAL,
+    ROOT,
+    build_site,
+    http_server,
+    least_cpu_time,
+    make_content,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_search import search_content
 
@@ -421,19 +428,16 @@ def hardened_site(
     hardened_content: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     root = tmp_path_factory.mktemp("hardened-site")
-    out = root / "public"
-    argv = ["build", "--content", str(hardened_content), "--out", str(out)]
-    assert main([*argv, "--cache", str(root / "cache")]) == 0
-    with http_server(out) as url:
+    with http_server(build_site(hardened_content, root)) as url:
         yield url
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    # When the page first answers (a status, or the user's values shown), in ms from the
-    # start of navigation: timed in the page, so polling by the test adds nothing.
-    context.add_init_script(
+def page(page: Page) -> Page:
+    """The shared page, timing when it first answers (a status, or the user's values
+    shown), in ms from the start of navigation: timed in the page, so polling by the test
+    adds nothing."""
+    page.add_init_script(
         """
         new MutationObserver(() => {
             if (window.__answered) { return; }
@@ -446,13 +450,7 @@ def page(browser: Browser) -> Iterator[Page]:
                               characterData: true});
         """
     )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield page
-    context.close()
-    assert errors == []
+    return page
 
 
 def _generated() -> list[str]:

@@ -5,7 +5,6 @@ content that moves while it serves."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import socket
@@ -21,40 +20,7 @@ import pytest
 from conftest import MINIMAL, ROOT, make_content
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-MARKER = ".errdex-site"
-OTHER = MINIMAL.replace("size={size} must be positive", "count={count} is too large")
-
-
-def everything(folder: Path) -> dict[str, bytes | str]:
-    """Every entry under ``folder`` (itself included): a file's bytes, a link's target,
-    and folders as such, so a folder swapped for another or a link for a folder shows."""
-    found: dict[str, bytes | str] = {}
-    for path in sorted([folder, *folder.rglob("*")]):
-        rel = path.relative_to(folder.parent).as_posix()
-        if path.is_symlink():
-            found[rel] = "link to " + os.readlink(path)
-        elif path.is_dir():
-            found[rel] = "folder"
-        elif path.is_file():
-            found[rel] = path.read_bytes()
-        else:
-            found[rel] = "other"
-    return found
-
-
-def refused(result, *names: str) -> None:  # type: ignore[no-untyped-def]
-    assert result.code == 1, result.err
-    assert "Traceback" not in result.err
-    assert "nothing was written" in result.err
-    for name in names:
-        assert name in result.err, result.err
-
-
-@pytest.fixture
-def content(tmp_path: Path) -> Path:
-    return make_content(tmp_path, {"a.yaml": MINIMAL, "b.yaml": OTHER})
-
+from test_output_folder import MARKER
 
 # --- serve ---------------------------------------------------------------------------
 

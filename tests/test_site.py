@@ -14,12 +14,7 @@ from urllib.parse import unquote, urlsplit
 import jsonschema
 import pytest
 import yaml
-from conftest import CONTENT, MINIMAL, ROOT, make_content, snapshot, soup
-
-
-def html_pages(site: Path) -> list[Path]:
-    return sorted(site.rglob("*.html"))
-
+from conftest import CONTENT, MINIMAL, ROOT, html_pages, make_content, snapshot, soup
 
 GOLDEN_OUTPUT = Path(__file__).parent / "golden" / "expected"
 

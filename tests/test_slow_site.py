@@ -10,8 +10,6 @@ take hours.
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import json
 import os
 import shutil
@@ -25,9 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, ROOT, make_content
-
-from errdex.cli import main
+from conftest import MINIMAL, ROOT, build_site, http_server, make_content, socket_server
 
 PASTE = "ValueError: size=-1 must be positive"
 STALLED = 60
@@ -57,38 +53,27 @@ def trickling(what: str, wrap: ssl.SSLContext | None = None) -> Iterator[str]:
     and headers) and body, or its ``body`` only after a prompt head. Yields its URL."""
     body = b'{"version": 3, "count": 0' + b" " * 4096 + b"}"
     head = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body)
-    listener = socket.create_server(("127.0.0.1", 0))
     stop = threading.Event()
 
     def answer(conn: socket.socket) -> None:
-        with contextlib.suppress(OSError, ssl.SSLError), conn:
-            if wrap is not None:
-                conn = wrap.wrap_socket(conn, server_side=True)
-            conn.recv(65536)
-            slow = head + body if what == "head" else body
-            if what == "body":
-                conn.sendall(head)
-            for byte in range(len(slow)):
-                if stop.is_set():
-                    return
-                conn.sendall(slow[byte : byte + 1])
-                time.sleep(0.5)
-
-    def accept() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
+        if wrap is not None:
+            conn = wrap.wrap_socket(conn, server_side=True)
+        conn.recv(65536)
+        slow = head + body if what == "head" else body
+        if what == "body":
+            conn.sendall(head)
+        for byte in range(len(slow)):
+            if stop.is_set():
                 return
-            threading.Thread(target=answer, args=(conn,), daemon=True).start()
+            conn.sendall(slow[byte : byte + 1])
+            time.sleep(0.5)
 
-    threading.Thread(target=accept, daemon=True).start()
     scheme = "http" if wrap is None else "https"
     try:
-        yield f"{scheme}://127.0.0.1:{listener.getsockname()[1]}/"
+        with socket_server(answer) as port:
+            yield f"{scheme}://127.0.0.1:{port}/"
     finally:
         stop.set()
-        listener.close()
 
 
 @pytest.mark.parametrize("what", ["head", "body"])
@@ -123,39 +108,12 @@ def test_a_secure_site_is_held_to_the_same_deadline(tmp_path: Path) -> None:
         assert code == 3 and "CERTIFICATE_VERIFY_FAILED" in err, err
 
 
-class _Slow(http.server.SimpleHTTPRequestHandler):
-    """Answers each file after ``delay`` seconds, within the timeout; counts the files."""
-
-    delay = 0.0
-    asked: list[str]
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def send_head(self):  # type: ignore[no-untyped-def]
-        self.asked.append(self.path)
-        time.sleep(self.delay)
-        return super().send_head()
-
-
-class _Quiet(http.server.ThreadingHTTPServer):
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # a client that gave up waiting: what these tests make
-
-
 @contextlib.contextmanager
 def slow_host(root: Path, delay: float) -> Iterator[tuple[str, list[str]]]:
+    """Answers each file after ``delay`` seconds, within the timeout; lists the files."""
     asked: list[str] = []
-    handler = functools.partial(
-        type("Handler", (_Slow,), {"delay": delay, "asked": asked}), directory=str(root)
-    )
-    server = _Quiet(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/", asked
-    finally:
-        server.shutdown()
-        server.server_close()
+    with http_server(root, delay, asked=asked) as url:
+        yield url, asked
 
 
 NAMES = ("size", "width", "height", "depth", "count")
@@ -169,11 +127,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f"a/b/{name}.yaml": MINIMAL.replace("size", name).replace("config.py", f"{name}.py")
         for name in NAMES
     }
-    content = make_content(root, records)
-    out = root / "public"
-    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "c")]
-    assert main(argv) == 0
-    return out
+    return build_site(make_content(root, records), root)
 
 
 def test_the_files_of_one_lookup_get_three_timeouts_in_all(site: Path) -> None:

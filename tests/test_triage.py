@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
-import http.server
 import json
 import re
 import shutil
@@ -27,7 +26,15 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import ROOT, make_content
+from conftest import (
+    ROOT,
+    QuietHandler,
+    build_site,
+    http_server,
+    local_server,
+    make_content,
+    socket_server,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -147,28 +154,10 @@ class Built:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     root = tmp_path_factory.mktemp("triage")
     content = make_content(root, RECORDS, SITE)
-    out = root / "public"
-    argv = ["build", "--content", str(content), "--out", str(out), "--cache", str(root / "cache")]
-    assert main(argv) == 0
+    out = build_site(content, root)
     paths: list[str] = []
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def send_head(self):  # type: ignore[no-untyped-def]
-            paths.append(self.path)
-            return super().send_head()
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Handler, directory=str(out))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield Built(content, out, f"http://127.0.0.1:{server.server_port}/", paths)
-    finally:
-        server.shutdown()
-        server.server_close()
+    with http_server(out, asked=paths) as url:
+        yield Built(content, out, url, paths)
 
 
 @pytest.fixture(scope="module")
@@ -406,10 +395,7 @@ HUMAN = {"login": "octocat", "type": "User"}
 def api() -> Iterator[FakeGitHub]:
     fake = FakeGitHub()
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def _any(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
@@ -433,14 +419,9 @@ def api() -> Iterator[FakeGitHub]:
 
         do_GET = do_POST = do_PATCH = do_DELETE = _any
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    fake.url = f"http://127.0.0.1:{server.server_port}"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with local_server(Handler) as url:
+        fake.url = url.rstrip("/")
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @dataclass
@@ -1195,19 +1176,14 @@ def test_an_action_no_utf8_can_hold_is_said_without_a_crash(
 def trickle() -> Iterator[Any]:
     """An API that answers one byte every half second: from the status line on, or
     after whole headers; at most for 15 s."""
-    servers: list[socket.socket] = []
+    with contextlib.ExitStack() as servers:
 
-    def start(part: str) -> str:
-        listener = socket.socket()
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        servers.append(listener)
-        body = b"[]" + b" " * 100
-        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-        head += b"Content-Length: %d\r\n\r\n" % len(body)
+        def start(part: str) -> str:
+            body = b"[]" + b" " * 100
+            head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+            head += b"Content-Length: %d\r\n\r\n" % len(body)
 
-        def answer(conn: socket.socket) -> None:
-            with conn:
+            def answer(conn: socket.socket) -> None:
                 conn.recv(65536)
                 slow = head + body if part == "headers" else body
                 if part == "body":
@@ -1216,26 +1192,12 @@ def trickle() -> Iterator[Any]:
                 for byte in slow:
                     if time.monotonic() > ends:
                         return
-                    try:
-                        conn.sendall(bytes([byte]))
-                    except OSError:
-                        return
+                    conn.sendall(bytes([byte]))
                     time.sleep(0.5)
 
-        def serve() -> None:
-            while True:
-                try:
-                    conn, _ = listener.accept()
-                except OSError:
-                    return
-                threading.Thread(target=answer, args=(conn,), daemon=True).start()
+            return f"http://127.0.0.1:{servers.enter_context(socket_server(answer))}"
 
-        threading.Thread(target=serve, daemon=True).start()
-        return f"http://127.0.0.1:{listener.getsockname()[1]}"
-
-    yield start
-    for listener in servers:
-        listener.close()
+        yield start
 
 
 @pytest.mark.parametrize("part", ["headers", "body"])

@@ -4,15 +4,16 @@ names what went wrong before."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import QuietHandler, local_server
 
 from errdex import github, triage
 from errdex.cli import main
@@ -118,30 +119,21 @@ Handler = Callable[[http.server.BaseHTTPRequestHandler], None]
 @pytest.fixture
 def serve() -> Iterator[Callable[[Handler], tuple[str, list[dict[str, str]]]]]:
     """Start servers that answer with ``handler``; each records the headers it was sent."""
-    servers: list[http.server.ThreadingHTTPServer] = []
+    with contextlib.ExitStack() as servers:
 
-    def start(handler: Handler) -> tuple[str, list[dict[str, str]]]:
-        seen: list[dict[str, str]] = []
+        def start(handler: Handler) -> tuple[str, list[dict[str, str]]]:
+            seen: list[dict[str, str]] = []
 
-        class Answer(http.server.BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: object) -> None:
-                pass
+            class Answer(QuietHandler):
+                def do_GET(self) -> None:
+                    seen.append({k.lower(): v for k, v in self.headers.items()})
+                    handler(self)
 
-            def do_GET(self) -> None:
-                seen.append({k.lower(): v for k, v in self.headers.items()})
-                handler(self)
+                do_POST = do_PATCH = do_DELETE = do_GET
 
-            do_POST = do_PATCH = do_DELETE = do_GET
+            return servers.enter_context(local_server(Answer)).rstrip("/"), seen
 
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
-        servers.append(server)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return f"http://127.0.0.1:{server.server_port}", seen
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+        yield start
 
 
 def _json(data: Any, status: int = 200) -> Handler:

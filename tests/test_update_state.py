@@ -1,0 +1,281 @@
+"""What a build keeps in its cache for the next one, and what it trusts of it: why a
+build is full or an update, a damaged state or lists, a cache or content folder named
+another way, an output changed behind errdex's back, the states of output folders that
+are gone, and a build with nothing to do that loads no parser."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_content, snapshot
+from updates import (
+    builder,
+    bytes_of,
+    fresh_build,
+    imported_by_build,
+    numbered_record,
+    site,
+)
+
+__all__ = ["site"]  # the fixture of updates.py these tests take
+
+
+def test_verbose_says_why_a_build_is_what_it_is_and_the_state_keeps_it(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    from errdex import state
+
+    content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(4)})
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    build = builder(run, content, tmp_path)
+
+    def kept() -> str:
+        found = state.load(state.path_for(cache, out), out)
+        assert isinstance(found, state.State), found
+        return found.reason
+
+    assert "errdex: full build: no previous state" in build("-v")
+    assert kept() == "no previous state"
+    for n in range(4, 7):
+        (content / "errors" / f"r{n}.yaml").write_text(numbered_record(n, "Widget"))
+    assert "errdex: full build: 3 records added\n" in build("-v")
+    assert kept() == "3 records added"
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("The first version", "A better version"))
+    assert "errdex: update: 1 record changed\n" in build("-v")
+    assert kept() == "3 records added"  # the reason of the full build the state is from
+    assert "errdex: nothing changed\n" in build("-v")
+    path.write_text(path.read_text() + "  - Thing number 0 is wrong\n")
+    # Its page, those of the errors beside it in its file and the lists that show it.
+    assert "errdex: update: 1 record changed, shown on 6 other error pages and " in build("-v")
+    assert kept() == "3 records added"
+    path.write_text(path.read_text().replace("src/project/config.py", "src/project/other.py"))
+    err = build("-v").replace(str(content), "content")
+    assert "errdex: full build: content/errors/r2.yaml: its source path changed" in err
+    path.write_text(path.read_text().replace("Thing number 2", "Gadget number 2"))
+    err = build("-v").replace(str(content), "content")
+    assert "errdex: full build: content/errors/r2.yaml: its id changed" in err
+    site_yaml = content / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text().replace("Test errors", "Other errors"))
+    assert "errdex: full build: the site config changed\n" in build("-v")
+    assert "full build" not in build()  # said only when asked
+
+
+def test_a_damaged_state_is_ignored(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content, out, build = site
+    cache = tmp_path / "cache"
+    for state_file in cache.glob("state-*.bin*"):
+        data = bytearray(state_file.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        state_file.write_bytes(bytes(data))
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("The first version", "Another version"))
+    err = build()
+    assert "rendered" not in err  # not trusted: a full build
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_a_prose_edit_reads_no_lists_and_an_edit_that_needs_them_finds_them_gone(
+    site, tmp_path: Path, run
+) -> None:  # type: ignore[no-untyped-def]
+    content, out, build = site
+    (lists,) = (tmp_path / "cache").glob("state-*.lists")
+    lists.unlink()
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("The first version", "Another version"))
+    assert "errdex: update: 1 record changed\n" in build("-v")  # prose: its page alone
+    path.write_text(path.read_text() + "title: A title of its own\n")  # shown on others
+    err = build("-v")
+    assert "errdex: full build: the previous state's lists are missing or damaged" in err
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+    path.write_text(path.read_text().replace("A title of its own", "Another title"))
+    assert "shown on" in build("-v")  # the full build wrote them again
+
+
+def test_a_cache_named_from_another_folder_still_finds_its_lists(
+    tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(4)})
+    folder = tmp_path / "site"
+    folder.mkdir()
+    argv = ["build", "--content", content, "--out", tmp_path / "public", "-v"]
+    monkeypatch.chdir(folder)
+    assert run(*argv, "--cache", ".errdex/cache").code == 0
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text() + "title: A title of its own\n")  # shown on others
+    # The same cache, named another way.
+    err = run(*argv, "--cache", f"../{folder.name}/.errdex/cache").err
+    assert "errdex: update: 1 record changed, shown on" in err, err
+
+
+def test_a_build_without_the_cache_in_between_is_not_mistaken_for_ours(
+    site,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content, out, build = site
+    path = content / "errors" / "r0.yaml"
+    first = path.read_text()
+    path.write_text(first.replace("The first version", "A second version"))
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    path.write_text(first)  # back to what the cached state last saw built
+    build()
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_an_output_changed_behind_errdex_back_is_rebuilt(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content, out, build = site
+    shutil.rmtree(out)
+    err = build()
+    assert "rendered" not in err
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_an_update_writes_only_files_whose_bytes_changed_and_puts_back_deleted_ones(
+    site,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """A retitled error renders its lists and feed again; those whose bytes are as the
+    last build wrote them keep their modification time, and one deleted by hand since
+    comes back."""
+    content, out, build = site
+    (out / "feed.xml").unlink()
+    before = snapshot(out)
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text() + "title: Retitled by the test\n")
+    err = build("-v")
+    assert "update: 1 record changed" in err, err
+    after = snapshot(out)
+    assert "feed.xml" in after
+    assert after["index.html"] == before["index.html"]  # rendered again, the same bytes
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_the_states_of_output_folders_that_are_gone_are_dropped(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(2)})
+    cache = tmp_path / "cache"
+    outs = [tmp_path / "one", tmp_path / "two"]
+    for out in outs:
+        assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    states = sorted(p.name for p in cache.glob("state-*"))
+    assert len(states) == 8  # per output: the state, its links and lists, its folder's name
+    (cache / "state-0123456789abcdef.bin").write_bytes(b"an older errdex's")
+    shutil.rmtree(outs[0])
+    # A build with nothing to do into the other folder clears the states nothing will read.
+    assert (
+        "0 rendered" in run("build", "--content", content, "--out", outs[1], "--cache", cache).err
+    )
+    left = sorted(p.name for p in cache.glob("state-*"))
+    assert len(left) == 4 and set(left) < set(states)
+    (named,) = cache.glob("state-*.out")
+    assert named.read_text() == str(outs[1].resolve())
+
+
+def test_a_build_with_nothing_to_do_loads_no_parser_or_renderer(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(2)})
+    argv = ["build", "--content", str(content), "--out", str(tmp_path / "public")]
+    argv += ["--cache", str(tmp_path / "cache")]
+    assert run(*argv).code == 0
+    err, loaded = imported_by_build(argv, ["yaml", "jinja2", "pygments", "markdown_it"])
+    assert "0 rendered" in err
+    assert loaded == []
+
+
+def test_the_content_folder_spelled_another_way_names_the_same_records(
+    site,  # type: ignore[no-untyped-def]
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``content``, ``./content`` and the folder's absolute path are one folder: a build
+    after one spelled another way finds nothing changed (it was a full build of every
+    record 'added' and 'removed')."""
+    content, out, _ = site
+    monkeypatch.chdir(content.parent)
+    cache = content.parent / "cache"
+
+    def said(spelled: str | Path) -> str:
+        result = run("build", "--content", spelled, "--out", out, "--cache", cache, "-v")
+        assert result.code == 0, result.err
+        return str(result.err.splitlines()[0])
+
+    said("content")
+    assert said("./content") == "errdex: nothing changed"
+    assert said(content) == "errdex: nothing changed"
+    assert said(Path("..") / content.parent.name / "content") == "errdex: nothing changed"
+    # From another folder, each path a message shows is shown from there: a full build.
+    monkeypatch.chdir(content.parent.parent)
+    result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    assert result.err.startswith("errdex: full build: run from another folder"), result.err
+    warned = [line.split(":")[0] for line in result.err.splitlines() if ": warning: " in line]
+    assert warned and all(Path(path).is_file() for path in warned), result.err
+    assert warned[0].startswith(f"{content.parent.name}/content/errors/"), warned
+    # Through a link to the working folder, and not through a link's ``..``.
+    linked_here = content.parent.parent / "linked-here"
+    linked_here.symlink_to(content.parent)
+    monkeypatch.chdir(linked_here)
+    assert said("content").startswith("errdex: full build: run from another folder")
+    assert said(linked_here / "content") == "errdex: nothing changed"
+    monkeypatch.chdir(content.parent)
+    (content.parent / "sub" / "deeper").mkdir(parents=True)
+    (content.parent / "elsewhere").symlink_to(content.parent / "sub" / "deeper")
+    decoy = content.parent / "sub" / "content"
+    shutil.copytree(content, decoy)  # what elsewhere/../content names, not ./content
+    decoyed = content.parent / "decoy-out"
+    result = run("build", "--content", "elsewhere/../content", "--out", decoyed, "--no-cache")
+    assert result.code == 0 and "elsewhere/../content/errors/" in result.err, result.err
+    # A folder outside the working one is shown as it was typed.
+    beside = content.parent.parent / "beside"
+    beside.mkdir()
+    monkeypatch.chdir(beside)
+    result = run("build", "--content", f"../{content.parent.name}/content", "--out", out)
+    assert f"\n../{content.parent.name}/content/errors/r0.yaml:" in "\n" + result.err, result.err
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
+def test_a_build_leaves_the_cycle_collector_as_it_found_it(
+    enabled: bool,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Builds turn Python's cycle collector off while they read the state and in updates,
+    and collect rarely in full builds: serve, which builds again and again in one
+    process, finds it as it was after each, and nothing stays frozen."""
+    import gc
+
+    from errdex import build as build_module
+
+    collecting: list[bool] = []  # whether the collector runs as each build renders
+    real_render = build_module._render
+
+    def render(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(gc.isenabled())
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "_render", render)
+    content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(3)})
+    command = ("build", "--content", content, "--out", tmp_path / "public", "-v")
+    threshold = (700, 10, 10)
+    gc.set_threshold(*threshold)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        for edit in ("", "title: Retitled\n"):
+            path = content / "errors" / "r1.yaml"
+            path.write_text(path.read_text() + edit)
+            collecting.clear()
+            result = run(*command)
+            assert result.code == 0, result.err
+            assert collecting == ["full build" in result.err], result.err
+            assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == (
+                enabled,
+                threshold,
+                0,
+            )
+    finally:
+        gc.enable()
+        gc.set_threshold(*threshold)
