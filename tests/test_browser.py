@@ -141,6 +141,50 @@ def test_code_view_numbers_its_lines_in_a_gutter_that_copying_leaves_out(visit: 
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_tokens_written_without_a_span_look_as_they_would_with_one(
+    visit: Opener, scheme: str
+) -> None:
+    """Pygments' spans are left out around the tokens that look like plain text (names,
+    punctuation, spaces): given their class back, a token looks just the same."""
+    from pygments.token import STANDARD_TYPES
+
+    from errdex.highlight import _plain_types
+
+    classes = sorted({STANDARD_TYPES[kind] for kind in _plain_types()} - {""})
+    assert {"n", "p", "w"} <= set(classes)
+    page = visit(COPY_SEED, color_scheme=scheme).page
+    spans = page.locator(".code-view span[class]").evaluate_all("els => els.map(e => e.className)")
+    assert "k" in spans and not set(spans) & set(classes)  # highlighted, without those
+    looks = page.locator(".code-view .line").first.evaluate(
+        """(line, classes) => {
+            const look = el => {
+                const s = getComputedStyle(el);
+                return [s.color, s.fontWeight, s.fontStyle, s.backgroundColor].join(" ");
+            };
+            const plain = document.createElement("span");
+            plain.textContent = "x";
+            line.append(plain);
+            const found = {plain: look(plain)};
+            for (const name of classes) {
+                const span = document.createElement("span");
+                span.className = name;
+                span.textContent = "x";
+                line.append(span);
+                found[name] = look(span);
+            }
+            return found;
+        }""",
+        classes,
+    )
+    plain = looks.pop("plain")
+    # Spaces show no glyph: only a background (or a line) would show their colour.
+    background = plain.split(" ", 3)[3]
+    assert looks.pop("w").split(" ", 3)[3] == background
+    assert looks == dict.fromkeys(set(classes) - {"w"}, plain)
+
+
+@pytest.mark.browser
 def test_copy_button_copies_the_exact_code(visit: Opener) -> None:
     page = visit(COPY_SEED, permissions=["clipboard-read", "clipboard-write"]).page
     blocks = page.locator(".fix .copyable")
