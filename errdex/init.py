@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from . import __version__
 from .files import write_atomic
@@ -227,6 +228,12 @@ def files(title: str, base_url: str, repo: str) -> dict[str, str]:
         "# Your own GitHub repository: 'Report an issue' opens issues there.\n"
         f"repository: {repo}\n"
     )
+    if (urlsplit(base_url).hostname or "").endswith(".github.io"):
+        site += (
+            "# Where the site is published: the files the build writes for it, and the\n"
+            "# limits it checks (plain, github-pages, cloudflare or netlify).\n"
+            "host: github-pages\n"
+        )
     return {
         "content/site.yaml": site,
         "content/errors/.gitkeep": "",

@@ -47,6 +47,20 @@ def test_a_site_at_the_repository_root_keeps_its_workflow_there(run: Any, tmp_pa
     assert upload[0]["with"]["path"] == "public"
 
 
+def test_a_site_for_github_pages_says_so_and_builds_what_pages_reads(
+    run: Any, tmp_path: Path
+) -> None:
+    root = _repository(tmp_path)
+    assert run("init", root, "--repo", "acme/widgets").code == 0
+    assert yaml.safe_load((root / "content/site.yaml").read_text())["host"] == "github-pages"
+    out = tmp_path / "public"
+    assert run("build", "--content", root / "content", "--out", out).code == 0
+    assert not (out / "_headers").exists() and not (out / "_redirects").exists()
+    elsewhere = tmp_path / "elsewhere"
+    assert run("init", elsewhere, "--base-url", "https://errors.example.org/").code == 0
+    assert "host" not in yaml.safe_load((elsewhere / "content/site.yaml").read_text())
+
+
 def test_the_workflow_installs_the_errdex_that_wrote_it(run: Any, tmp_path: Path) -> None:
     folder = tmp_path / "site"
     assert run("init", folder, "--repo", "acme/widgets").code == 0
