@@ -510,8 +510,12 @@ def run() -> None:
     object one by one (0.07 s after an update of a 10,000-record site, 5% of it) and
     has nothing else left to do: every file is written and closed, every worker joined
     and every lock released when ``main`` returns. Under a profiler or a tracer, which
-    write their findings at exit, it exits as Python does."""
-    code = main()
+    write their findings at exit, it exits as Python does. Output read by a command that
+    stops early (``| head``) ends it quietly, as other commands end."""
+    try:
+        code = main()
+    except BrokenPipeError:
+        os._exit(1)
     if sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(code)  # a profiler, a debugger or coverage writes what it found at exit
     for stream in (sys.stdout, sys.stderr):

@@ -434,6 +434,17 @@ def test_the_command_exits_with_its_status_once_all_it_says_is_out(tmp_path: Pat
     )
     assert closed.returncode == 0, closed.stderr
     assert (tmp_path / "closed" / "index.html").is_file()
+    # Read by a command that stops before it ends (``| head -c 1``): no traceback.
+    piped = subprocess.Popen(
+        [sys.executable, str(ROOT / "build.py"), "lookup", "must be divisible", "--site", out],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert piped.stdout is not None and piped.stderr is not None
+    piped.stdout.close()  # gone before it writes
+    assert piped.wait(timeout=120) == 1
+    assert b"Traceback" not in piped.stderr.read()
     broken = make_content(tmp_path / "broken", {"bad.yaml": "repo: [unclosed\n"})
     failed = errdex("build", "--content", broken, "--out", tmp_path / "other", "--no-cache")
     assert failed.returncode == 1
