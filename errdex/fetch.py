@@ -6,7 +6,8 @@ takes eight hours). Here every step of a request waits at most until one moment,
 a ``time.monotonic()`` value: connecting (each address tried), the TLS handshake, sending,
 the status line and headers, each read of the body, and the same again for each redirect.
 Once the moment has passed, the step raises ``TimeoutError``, which urllib passes on as it
-is or as the reason of a ``URLError``. Looking the host name up is left to the system.
+is or as the reason of a ``URLError``. Looking the host name up is the system's, which
+waits as long as it likes: it runs in a thread of its own, given up on at the moment.
 
 Imported only when a site is fetched: a lookup in a folder loads none of this.
 """
@@ -17,6 +18,7 @@ import functools
 import http.client
 import socket
 import ssl
+import threading
 import time
 import urllib.request
 from typing import Any
@@ -71,9 +73,7 @@ def _connector(ends: float) -> Any:
     ) -> _Socket:
         host, port = address
         error: OSError = OSError(f"{host} has no address")
-        for family, kind, proto, _name, where in socket.getaddrinfo(
-            host, port, 0, socket.SOCK_STREAM
-        ):
+        for family, kind, proto, _name, where in _addresses(host, port, ends):
             sock = _Socket(family, kind, proto)
             sock.ends = ends
             try:
@@ -89,6 +89,28 @@ def _connector(ends: float) -> Any:
         raise error
 
     return connect
+
+
+def _addresses(host: str, port: int, ends: float) -> list[Any]:
+    """``socket.getaddrinfo`` of ``host``, given up on at ``ends`` (``TimeoutError``); the
+    lookup left behind ends on its own, in a thread nobody waits for."""
+    found: list[Any] = []
+    failed: list[OSError] = []
+
+    def look_up() -> None:
+        try:
+            found.extend(socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM))
+        except OSError as exc:
+            failed.append(exc)
+
+    lookup = threading.Thread(target=look_up, name="errdex-resolve", daemon=True)
+    lookup.start()
+    lookup.join(left(ends))
+    if lookup.is_alive():
+        raise TimeoutError(f"{host} was not looked up within the timeout")
+    if failed:
+        raise failed[0]
+    return found
 
 
 class _Connection(http.client.HTTPConnection):

@@ -424,6 +424,34 @@ def test_a_slow_site_times_out(run, host: Host, tmp_path: Path) -> None:  # type
     assert took < host.delay, "the timeout was not honoured"
 
 
+def test_a_name_the_system_is_slow_to_look_up_times_out(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The system's resolver waits as long as it likes (a DNS server that does not
+    answer): the lookup of the site's name counts against --timeout too."""
+    real = socket.getaddrinfo
+
+    def slow(host: str, *args: object, **kwargs: object) -> object:
+        if host == "errors.example.test":
+            time.sleep(3)
+        return real(host, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+    started = time.perf_counter()
+    result = run(
+        "lookup",
+        "x",
+        "--site",
+        "http://errors.example.test/",
+        "--timeout",
+        "0.3",
+        "--cache",
+        tmp_path,
+    )
+    assert result.code == 3 and "did not answer within 0.3 s" in result.err, result.err
+    assert time.perf_counter() - started < 2, "the timeout was not honoured"
+
+
 def test_the_marker_lookup_stats_is_the_one_builds_write() -> None:
     from errdex.write import MARKER
 
