@@ -3927,10 +3927,17 @@ def generate_many(size: int, seed: int = 0) -> list[dict[str, Any]]:
     while len(records) < size:
         more = generate(min(GENERATED, size - len(records)), seed=seed + part)
         if part:
+            # Each record gets another id with its repository; related entries that name
+            # an id of this part name its new one.
+            old = [page_slug(r) for r in more]
             more = [{**r, "repo": f"{r['repo']}-{part}"} for r in more]
             for r in more:
                 if "id" in r:  # a stated id (a message raised twice): one of this part's
                     r["id"] = hashlib.sha256(f"{part}:{r['id']}".encode()).hexdigest()[:16]
+            renamed = dict(zip(old, (page_slug(r) for r in more), strict=True))
+            for r in more:
+                if "related" in r:
+                    r["related"] = [renamed.get(entry, entry) for entry in r["related"]]
         records += more
         part += 1
     return records

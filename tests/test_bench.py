@@ -293,3 +293,17 @@ def test_over_turns_each_tool_is_compared_by_its_fastest_runs(capsys) -> None:  
     assert "errdex   cold      1.00       100       50" in shown
     assert "errdex   cold      1.00       100        -" in shown  # turn 2 measured none
     assert "errdex vs hugo: cold 2.00x the pages/s" in shown
+
+
+def test_a_corpus_larger_than_one_generation_builds_without_a_dangling_related_id(
+    tmp_path: Path, monkeypatch: Any, run: Any
+) -> None:
+    """Past ``GENERATED`` records, each further part is raised by repositories of its own,
+    which gives its records other ids: their related entries name the new ones."""
+    monkeypatch.setattr(corpus, "GENERATED", 400)
+    records = corpus.generate_many(1000, seed=1)
+    assert len({corpus.page_slug(r) for r in records}) == 1000
+    content = tmp_path / "content"
+    corpus.write_content(content, records)
+    result = run("build", "--content", content, "--out", tmp_path / "public", "--strict")
+    assert result.code == 0, result.err[-2000:]
