@@ -7,18 +7,21 @@ pastes (each traceback, each line naming an error anywhere in the text, each pyd
 line and error body, as ``search.readings`` finds them), keeps for each the best match
 that passes ``Rules``, and stays silent otherwise. A wrapper (``Engine core
 initialization failed. See root cause above.``) is named only when no other error of the
-body matches: the cause is the answer. Quiet prose (a feature request naming no
-exception) matches only when a whole message of a record is there, word for word.
+body matches: the cause is the answer. A line naming an exception may hold only the
+start of a message (a title cut at its length, a first sentence quoted alone): that
+names the record when it starts no other message as well (``start_of``). Quiet prose (a
+feature request naming no exception) matches only when a whole message of a record is
+there, word for word.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from . import search
 from .lookup import Source, Unavailable, _wording, confidence
-from .model import Part, parse_template
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +72,7 @@ class Found:
 def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
     """Every error the body pastes that an index record explains, best first, at most
     rules.limit, one per record, none for a piece of an error already answered."""
-    best: dict[str, tuple[tuple[float, ...], Found, str]] = {}
+    best: dict[str, tuple[tuple[bool, float, float, int], Found, str]] = {}
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
@@ -82,23 +85,34 @@ def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
                 if reading.wrapper != wrappers:
                     continue
                 if wholes is not None:
-                    ranked = [match for _, match in wholes.ranked(reading)]
+                    ranked = wholes.ranked(reading)
                 else:
-                    ranked = [
-                        match for _, match in _with_heads(search._ranked(index, reading), reading)
-                    ]
-                for match in search._grouped(ranked, len(ranked)):
-                    if not _passes(reading, match, rules):
-                        continue
-                    # The reading's best match: a record kept out of triage silences the
-                    # reading rather than let a worse guess through.
-                    found = _found(source, reading, match)
-                    if found is not None:
-                        key = (-found.confidence, -found.score, order)
-                        if found.id not in best or key < best[found.id][0]:
-                            said = search.normalized_text(reading.message)
-                            best[found.id] = (key, found, said)
-                    break
+                    ranked = search._ranked(index, reading)
+                # A paste that is some record's whole message is the start of another's
+                # only when that one's own words explain more of it.
+                whole = max((key for key, match in ranked if match.exact), default=())
+                starts = [item for item in _starts(index, reading) if item[0] > whole]
+                ranked = sorted([*ranked, *starts], key=lambda item: item[0], reverse=True)
+                cut = {match.entry.id for _, match in starts}
+                passing = [
+                    match
+                    for match in search._grouped([m for _, m in ranked], len(ranked))
+                    if _passes(reading, match, rules)
+                ]
+                if not passing or (
+                    passing[0].entry.id in cut
+                    and any(other.score == passing[0].score for other in passing[1:])
+                ):
+                    continue  # a piece that starts two messages alike names neither
+                # The reading's best match: a record kept out of triage silences the
+                # reading rather than let a worse guess through.
+                found = _found(source, reading, passing[0])
+                if found is not None:
+                    # A record pasted whole somewhere is read there, before its start.
+                    key = (found.id in cut, -found.confidence, -found.score, order)
+                    if found.id not in best or key < best[found.id][0]:
+                        said = search.normalized_text(reading.message)
+                        best[found.id] = (key, found, said)
             if best:
                 break
     except (KeyError, IndexError, TypeError, ValueError) as exc:
@@ -121,35 +135,31 @@ PARTIAL_MOST = 0.85
 
 
 class Wholes:
-    """Every record whose whole message, or whole leading lines (``heads``), a reading may
-    be, for an index held in memory.
+    """Every record whose whole message a reading may be, for an index held in memory.
 
-    A whole message holds each word of its template's own text, so each record (and each
-    of its heads) is filed under one of them: the rarest word that no value can run into
-    (not next to a placeholder without a space or a stop between). A reading then checks
-    the records filed under its words, and the few with no such word, against its whole
-    message (``search.whole_match``), in place of ranking the best candidates of the index
-    by their words and aligning them: the whole matches come out the same, or more when a
+    A whole message holds each word of its template's own text, so each record is filed
+    under one of them: the rarest word that no value can run into (not next to a
+    placeholder without a space or a stop between). A reading then checks the records
+    filed under its words, and the few with no such word, against its whole message
+    (``search.whole_match``), in place of ranking the best candidates of the index by
+    their words and aligning them: the whole matches come out the same, or more when a
     whole match was not among those candidates.
     """
 
     def __init__(self, index: search.Index) -> None:
         self.index = index
-        self.filed: dict[str, list[tuple[int, int]]] = {}
-        """Word → (record number, which: 0 for its whole message, n for its nth head)."""
-        self.loose: list[tuple[int, int]] = []
-        self.heads: dict[int, list[search.Entry]] = {}
+        self.filed: dict[str, list[int]] = {}
+        """Word → the records filed under it."""
+        self.loose: list[int] = []
         for number, entry in enumerate(index.entries):
             if entry.cut:
                 continue  # never a whole message: search has not read all of it
-            self.heads[number] = heads(entry)
-            for which, candidate in enumerate([entry, *self.heads[number]]):
-                anchors = [w for w in _fixed_words(candidate) if w in index.postings]
-                if anchors:
-                    word = min(anchors, key=lambda w: (len(index.postings[w]), w))
-                    self.filed.setdefault(word, []).append((number, which))
-                else:
-                    self.loose.append((number, which))
+            anchors = [w for w in _fixed_words(entry) if w in index.postings]
+            if anchors:
+                word = min(anchors, key=lambda w: (len(index.postings[w]), w))
+                self.filed.setdefault(word, []).append(number)
+            else:
+                self.loose.append(number)
 
     def ranked(self, reading: search.Extracted) -> list[tuple[tuple[float, ...], search.Match]]:
         """The reading's whole matches with their rank keys, best first (as ``_ranked``)."""
@@ -157,91 +167,98 @@ class Wholes:
         normalized, where = search.normalize(message)
         filed = {n for w in set(search.tokens(normalized)) for n in self.filed.get(w, ())}
         ranked = []
-        done: set[int] = set()
-        for number, which in sorted(filed.union(self.loose)):
-            if number in done:
-                continue  # its whole message matched: none of its heads is needed
+        for number in sorted(filed.union(self.loose)):
             entry = self.index.entries[number]
-            candidate = self.heads[number][which - 1] if which else entry
             same = search._same_exception(reading.exception, entry.exception)
-            found = search.whole_match(candidate, same, message, normalized, where)
+            found = search.whole_match(entry, same, message, normalized, where)
             if found is not None:
-                key, match = found
-                ranked.append((_head_key(key) if which else key, replace(match, entry=entry)))
-                done.add(number)
+                ranked.append(found)
         ranked.sort(key=lambda item: item[0], reverse=True)
         return ranked
 
 
-MAX_HEADS = 4
-"""Leading lines of a message tried as a whole, at most (its first lines)."""
-
-
-def heads(entry: search.Entry) -> list[search.Entry]:
-    """The message's leading lines as messages of their own, shortest first: its first
-    line, its first two lines …, and the message less its final stop.
-
-    A paste often holds only the start of a message printed over several lines: a title
-    that keeps its first line, an excerpt cut before the list it ends with, a reply that
-    quotes its first paragraph. Such a paste is the whole of a head, word for word, and
-    names the record as surely as its whole message would; the rules (``Rules``) still
-    ask a head for the same own text as any whole message.
-    """
-    parts = parse_template(entry.template).parts
-    found: list[search.Entry] = []
-    for number, part in enumerate(parts):
-        if part.placeholder:
-            continue
-        for cut, char in enumerate(part.text):
-            if char == "\n" and part.text[:cut].strip() and len(found) < MAX_HEADS:
-                found.append(_entry(entry, [*parts[:number], Part(part.text[:cut])]))
-    last = parts[-1].text.rstrip() if parts and not parts[-1].placeholder else ""
-    if last.endswith(".") and search.tokens(search.normalized_text(last)):
-        # Less its stop only when words stand before it: a placeholder there would take
-        # in any text at all, up to a cut in the middle of a word.
-        found.append(_entry(entry, [*parts[:-1], Part(last[:-1])]))
-    return found
-
-
-def _head_key(key: tuple[float, ...]) -> tuple[float, ...]:
-    """A head's rank key: below a whole message that says as much (another record's
-    message may be the head itself, word for word)."""
-    return (key[0], key[1] - HEAD_BEHIND, *key[2:])
-
-
-HEAD_BEHIND = 1e-6
-
-
-def _entry(entry: search.Entry, parts: list[Part]) -> search.Entry:
-    template = "".join(
-        "{" + p.text + "}" if p.placeholder else p.text.replace("{", "{{").replace("}", "}}")
-        for p in parts
-    )
-    return search.make_entry(
-        entry.index, entry.id, entry.exception, entry.repo, template, entry.title
-    )
-
-
-def _with_heads(
-    ranked: list[tuple[tuple[float, ...], search.Match]], reading: search.Extracted
+def _starts(
+    index: search.Searchable, reading: search.Extracted
 ) -> list[tuple[tuple[float, ...], search.Match]]:
-    """``search._ranked``'s matches, each one that is not a whole message made one when the
-    reading is the whole of one of its heads, best first."""
+    """The records whose message the reading is the start of, cut short, each as a whole
+    match ranked below a whole message that says as much.
+
+    A paste often holds only the start of a message: a title cut at its length, an
+    excerpt or a log line that ends in the middle of a word, a message's first line or
+    sentence quoted alone, its final stop left out. Such a paste names the record as
+    surely as its whole message would, when it names the exception: a message quoted in
+    prose must still be whole. The rules (``Rules``) ask it for the same own text.
+    """
+    if reading.exception is None:
+        return []
     message = reading.message
     normalized, where = search.normalize(message)
-    out = []
-    for key, match in ranked:
-        if not match.exact and not match.entry.cut:
-            entry = match.entry
-            same = search._same_exception(reading.exception, entry.exception)
-            for head in heads(entry):
-                found = search.whole_match(head, same, message, normalized, where)
-                if found is not None:
-                    key, match = _head_key(found[0]), replace(found[1], entry=entry)
-                    break
-        out.append((key, match))
-    out.sort(key=lambda item: item[0], reverse=True)
+    words = search.tokens(normalized)[: search.MAX_WORDS]
+    looked_up = search.lookup_words(words)
+    weight = search.weights(index, looked_up)
+    cut = search.cut_short(index, words, looked_up)
+    out: list[tuple[tuple[float, ...], search.Match]] = []
+    for number in search.candidates(index, looked_up, weight, cut):
+        entry = index.entries[number]
+        same = search._same_exception(reading.exception, entry.exception)
+        placed = None if same < 0 else start_of(entry.literals, normalized)
+        if placed is None:
+            continue
+        spans, literal = placed
+        named = list(zip(entry.names, spans, strict=False))
+        said: dict[str, str] = {}
+        if any(said.setdefault(name, normalized[a:b]) != normalized[a:b] for name, (a, b) in named):
+            continue  # one placeholder, two values: ``{cls} … `{cls}.load``` is one class
+        values = tuple(
+            (name, message[where[a] : where[b - 1] + 1].strip(search.BLANK + "\n") if b > a else "")
+            for name, (a, b) in named
+        )
+        specific = round(1.0 + literal / max(1, len(normalized)) - CUT_BEHIND, 6)
+        match = search.Match(entry, True, specific, values)
+        out.append(((2, specific, same, -entry.index), match))
     return out
+
+
+CUT_BEHIND = 1e-6
+"""How far a message cut short ranks below a whole message that says as much (another
+record's message may be the very words that start this one)."""
+_SENTENCE_END = re.compile(r"[.!?] ")
+
+
+def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]], int] | None:
+    """Where the placeholders' values sit when ``text`` (normalized) is the start of the
+    template of ``literals`` filled in, stopping short of its end, and how many of its
+    characters are the template's own; None when it is not.
+
+    Each literal goes at its leftmost place after the one before, as for a whole message
+    (``search._place``). The text ends inside a literal or a value; the value the cut
+    falls in or after ends no sentence: ``Can't load {x}. If you …`` does not start
+    ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings.
+    """
+    spans: list[tuple[int, int]] = []
+    position = literal = 0
+    for number, part in enumerate(literals):
+        last = number == len(literals) - 1
+        if number == 0 and text.startswith(part) and not last:
+            position = literal = len(part)
+            continue
+        found = -1 if last or number == 0 else text.find(part, position)
+        if found >= 0:
+            spans.append((position, found))
+            position = found + len(part)
+            literal += len(part)
+            continue
+        # The cut: in the value before this literal, or in the literal (its start ends the
+        # text, not all of it).
+        earliest = max(position, len(text) - len(part) + 1)
+        ends = range(earliest, len(text) + 1) if number else range(earliest, 1)
+        end = next((k for k in ends if part.startswith(text[k:])), -1)
+        if end < 0 or _SENTENCE_END.search(text[position:end] + " "):
+            return None
+        if number:
+            spans.append((position, end))
+        return spans, literal + len(text) - end
+    return None
 
 
 def _fixed_words(entry: search.Entry) -> list[str]:

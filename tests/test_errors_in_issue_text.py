@@ -263,6 +263,10 @@ SCRIPT = (
     "Could not find a loader script at {path} or any file beside it. "
     "Could not find '{name}' in the store either: {kind}: {why}"
 )
+LAYOUT_GRID = "Unknown layout class {layout} to build a grid.\nPick one of {choices}."
+MADE_WITH = "{cls} is made with `{cls}.create(name)` alone, never called directly: see the guide."
+NO_LAYER = "Layer {name} not found"
+NO_LAYER_LONG = "Layer {name} not found. Look the layer up in the layer table first."
 LINES = {
     "example/serve/layout.yaml": record("ValueError", LAYOUT),
     "example/serve/schema-short.yaml": record("CheckerError", SCHEMA_SHORT),
@@ -270,6 +274,10 @@ LINES = {
     "example/serve/fields.yaml": record("UserError", FIELDS),
     "example/serve/repo-hint.yaml": record("FileNotFoundError", REPO_HINT),
     "example/serve/script.yaml": record("FileNotFoundError", SCRIPT),
+    "example/serve/layout-grid.yaml": record("ValueError", LAYOUT_GRID),
+    "example/serve/made-with.yaml": record("TypeError", MADE_WITH),
+    "example/serve/no-layer.yaml": record("KeyError", NO_LAYER),
+    "example/serve/no-layer-long.yaml": record("KeyError", NO_LAYER_LONG),
 }
 
 
@@ -356,3 +364,60 @@ def test_an_error_quoted_inside_another_is_no_answer_of_its_own(
         "```\n"
     )
     assert messages(found_in(lines_source, body)) == [SCRIPT]
+
+
+# --- a message cut short ------------------------------------------------------------------
+
+CUT_SHORT = {
+    "a title cut inside a value": (
+        "# kit.errors.UserError: An attribute without a type was found: `size =\n\n"
+        "Upgrading kit breaks my models.\n"
+    ),
+    "an excerpt ending in the middle of a word": (
+        "```\nkit.errors.UserError: An attribute without a type was found: `size = 3`. Every "
+        "field needs a ty"
+    ),
+    "its first sentence quoted alone": (
+        "Only this is printed: UserError: An attribute without a type was found: `size = 3`.\n"
+        "Nothing else."
+    ),
+}
+
+
+@pytest.mark.parametrize("body", CUT_SHORT.values(), ids=CUT_SHORT.keys())
+def test_the_start_of_a_message_names_its_record(lines_source: lookup.Source, body: str) -> None:
+    (found,) = found_in(lines_source, body)
+    assert found.message == FIELDS
+    assert found.confidence >= 0.9
+    assert dict(found.values)["name"] == "size"
+
+
+def test_a_start_names_the_message_whose_own_words_explain_more_of_it(
+    lines_source: lookup.Source,
+) -> None:
+    """Both messages start ``Unknown layout class {layout}``; the grid's placeholder would
+    take in ``… for this kind of Lo``, which the loader's message says in its own words."""
+    body = "ValueError: Unknown layout class <class 'kit.layouts.GridLayout'> for this kind of Lo"
+    assert messages(found_in(lines_source, body)) == [LAYOUT]
+
+
+OTHER_ENDINGS = {
+    "another second sentence": (
+        "UserError: An attribute without a type was found: `size = 3`. Give it a type first."
+    ),
+    "a sentence ended in a value": "UserError: An attribute without a type was found: `size` 3.",
+    "one placeholder given two values": (
+        "TypeError: GridView is made with `Grid\nView.create(name)` alone, never called"
+    ),
+    "the whole of a message too short to name": "KeyError: Layer conv9 not found",
+}
+
+
+@pytest.mark.parametrize("body", OTHER_ENDINGS.values(), ids=OTHER_ENDINGS.keys())
+def test_a_message_that_goes_on_in_other_words_is_no_start_of_a_record(
+    lines_source: lookup.Source, body: str
+) -> None:
+    """An older wording, or another message that starts alike, ends a sentence where the
+    record's message goes on, or puts two values where the record has one; a paste that is
+    the whole of one message (too short to be named) is no start of a longer one."""
+    assert found_in(lines_source, body) == []

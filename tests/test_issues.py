@@ -389,7 +389,7 @@ def test_whole_messages_are_found_by_a_word_no_value_runs_into() -> None:
     assert _fixed_words(entries[0]) == fixed
     assert _fixed_words(entries[2]) == ["must", "be", "set", "before", "training", "starts"]
     wholes = Wholes(index)
-    assert [index.entries[n].template for n, _ in wholes.loose] == ["{a}{b}"]
+    assert [index.entries[n].template for n in wholes.loose] == ["{a}{b}"]
     for paste, expected in [
         (
             "ValueError: You cannot specify both decoder_input_ids and decoder_inputs_embeds at "

@@ -275,7 +275,10 @@ def test_a_message_with_little_text_of_its_own_is_not_reported(source: lookup.So
 
 
 def test_a_partial_match_needs_a_lower_min_confidence(source: lookup.Source) -> None:
-    paste = issue("NotImplementedError: Pipeline parallelism is not supported for this model.")
+    # The message's first sentence, then words of its own: no whole message, nor its start.
+    paste = issue(
+        "NotImplementedError: Pipeline parallelism is not supported for this model. Use one GPU."
+    )
 
     assert found_in(source, paste) == []
     found = found_in(source, paste, Rules(min_confidence=0.5))
