@@ -59,7 +59,8 @@ class Found:
     values: tuple[tuple[str, str], ...]
     """Placeholder name → the value in the paste (a whole-message match only)."""
     line: int | None
-    """The line of the body (from 1) the error was read from; None for the whole body."""
+    """The line of the body (from 1) the error was read from; None for the whole body or
+    the title."""
     line_text: str | None
     """That line, without log prefixes."""
     wording: dict[str, str] | None
@@ -69,14 +70,15 @@ class Found:
     """The releases that raise the record, oldest first, when its document lists them."""
 
 
-def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
-    """Every error the body pastes that an index record explains, best first, at most
-    rules.limit, one per record, none for a piece of an error already answered."""
+def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "") -> list[Found]:
+    """Every error the body (or the title) pastes that an index record explains, best
+    first, at most rules.limit, one per record, none for a piece of an error already
+    answered."""
     best: dict[str, tuple[tuple[bool, float, float, int], Found, str]] = {}
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
-    every = _readings(body)
+    every = _readings(body, title)
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
         # ("See root cause above"): a wrapper names no cause.
@@ -186,11 +188,10 @@ def _starts(
     A paste often holds only the start of a message: a title cut at its length, an
     excerpt or a log line that ends in the middle of a word, a message's first line or
     sentence quoted alone, its final stop left out. Such a paste names the record as
-    surely as its whole message would, when it names the exception: a message quoted in
-    prose must still be whole. The rules (``Rules``) ask it for the same own text.
+    surely as its whole message would. The rules (``Rules``) ask it for the same own
+    text; a reading that names no exception (a title, a bare line) must end in the
+    message's own words, not in a value that would take in the prose after it.
     """
-    if reading.exception is None:
-        return []
     message = reading.message
     normalized, where = search.normalize(message)
     words = search.tokens(normalized)[: search.MAX_WORDS]
@@ -204,7 +205,11 @@ def _starts(
         placed = None if same < 0 else start_of(entry.literals, normalized)
         if placed is None:
             continue
-        spans, literal = placed
+        spans, literal, rest = placed
+        if reading.exception is None and (
+            (spans and spans[-1][1] == len(normalized)) or _WORD.match(normalized[-1:] + rest)
+        ):
+            continue  # prose ends in a value, which takes in any words, or in a word's middle
         named = list(zip(entry.names, spans, strict=False))
         said: dict[str, str] = {}
         if any(said.setdefault(name, normalized[a:b]) != normalized[a:b] for name, (a, b) in named):
@@ -223,12 +228,14 @@ CUT_BEHIND = 1e-6
 """How far a message cut short ranks below a whole message that says as much (another
 record's message may be the very words that start this one)."""
 _SENTENCE_END = re.compile(r"[.!?] ")
+_WORD = re.compile(r"\w\w")
 
 
-def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]], int] | None:
+def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]], int, str] | None:
     """Where the placeholders' values sit when ``text`` (normalized) is the start of the
-    template of ``literals`` filled in, stopping short of its end, and how many of its
-    characters are the template's own; None when it is not.
+    template of ``literals`` filled in, stopping short of its end, how many of its
+    characters are the template's own, and the rest of the literal it stops in; None
+    when it is not.
 
     Each literal goes at its leftmost place after the one before, as for a whole message
     (``search._place``). The text ends inside a literal or a value; the value the cut
@@ -257,7 +264,7 @@ def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]],
             return None
         if number:
             spans.append((position, end))
-        return spans, literal + len(text) - end
+        return spans, literal + len(text) - end, part[len(text) - end :]
     return None
 
 
@@ -293,21 +300,34 @@ def _wholes(index: search.Searchable) -> Wholes | None:
 
 MAX_FENCES = 10
 """Fenced blocks of a body read on their own, at most (the first ones)."""
+MAX_HEADINGS = 10
+"""Markdown headings of a body read on their own, at most (the first ones)."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
-def _readings(body: str) -> list[search.Extracted]:
-    """The readings of the whole body, then those of each fenced block read on its own:
-    a bare message in a fence amid the prose of an issue template is a whole message
-    there. Lines are the body's (from 0)."""
+def _readings(body: str, title: str = "") -> list[search.Extracted]:
+    """The readings of the whole body, then those of each fenced block and each heading
+    read on its own, then those of the title (at no line): a bare message in a fence amid
+    the prose of an issue template is a whole message there, and so is a heading's or a
+    title's that names no exception. Lines are the body's (from 0)."""
     out = search.readings(body)
-    for start, text in fences(body)[:MAX_FENCES]:
-        for reading in search.readings(text):
+    blocks = [*fences(body)[:MAX_FENCES], *headings(body)[:MAX_HEADINGS], (None, title)]
+    for start, text in blocks:
+        for reading in search.readings(text) if text.strip() else ():
             if reading.line is not None:
-                reading = replace(reading, line=start + reading.line)
+                line = None if start is None else start + reading.line
+                reading = replace(reading, line=line)
             if reading not in out:
                 out.append(reading)
     return out
+
+
+def headings(body: str) -> list[tuple[int, str]]:
+    """Each Markdown heading of a body: its line (from 0) and its words."""
+    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found = [(number, _HEADING.match(line)) for number, line in enumerate(lines)]
+    return [(number, match.group(1)) for number, match in found if match and match.group(1)]
 
 
 def fences(body: str) -> list[tuple[int, str]]:

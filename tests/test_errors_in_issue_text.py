@@ -36,16 +36,16 @@ source:
 """
 
 
+BLOCKS = (
+    "No available memory for the cache blocks. "
+    "Try increasing `gpu_memory_utilization` when initializing the engine."
+)
 DIVISIBLE = "tensor_parallel_size={tp} must be divisible by data_parallel_size={dp}."
 WRAPPER = "Engine core initialization failed. See root cause above. Failed core proc(s): {procs}"
 DEAD = "EngineCore encountered an issue. See stack trace (above) for the root cause."
 RECORDS = {
     "example/serve/divisible.yaml": record("ValueError", DIVISIBLE),
-    "example/serve/blocks.yaml": record(
-        "ValueError",
-        "No available memory for the cache blocks. "
-        "Try increasing `gpu_memory_utilization` when initializing the engine.",
-    ),
+    "example/serve/blocks.yaml": record("ValueError", BLOCKS),
     # Wrappers, kept in triage here: they are named when nothing else is.
     "example/serve/engine-core.yaml": record("RuntimeError", WRAPPER),
     "example/serve/dead.yaml": record("EngineDeadError", DEAD),
@@ -421,3 +421,50 @@ def test_a_message_that_goes_on_in_other_words_is_no_start_of_a_record(
     record's message goes on, or puts two values where the record has one; a paste that is
     the whole of one message (too short to be named) is no start of a longer one."""
     assert found_in(lines_source, body) == []
+
+
+# --- a title or heading that is the error, with no exception named --------------------------
+
+TITLED = {
+    "a heading above the report": (
+        "## tensor_parallel_size=8 must be divisible by data_parallel_size=3.\n\n"
+        "My own script then stops with KeyError: 'rank'.\n",
+        "",
+        DIVISIBLE,
+    ),
+    "the issue's title": (
+        "The run stops with KeyError: 'rank'.",
+        SAID.split(": ", 1)[1],
+        DIVISIBLE,
+    ),
+    "a title keeping the first words": (
+        "The run stops with KeyError: 'rank'.",
+        "No available memory for the cache blocks",
+        BLOCKS,
+    ),
+}
+
+
+@pytest.mark.parametrize(("body", "title", "message"), TITLED.values(), ids=TITLED.keys())
+def test_a_title_or_heading_that_is_the_message_names_its_record(
+    source: lookup.Source, body: str, title: str, message: str
+) -> None:
+    assert messages(found_in(source, body, title=title)) == [message]
+
+
+UNTITLED = {
+    "cut in the middle of a word": "tensor_parallel_size=8 must be divisible by data_paral",
+    "ending in a value that takes in the prose": (
+        "tensor_parallel_size=8 must be divisible by data_parallel_size=3 on my two nodes"
+    ),
+    "a message's first words, then other words": "No available memory for the cache when busy",
+}
+
+
+@pytest.mark.parametrize("title", UNTITLED.values(), ids=UNTITLED.keys())
+def test_a_title_that_only_starts_like_a_message_names_nothing(
+    source: lookup.Source, title: str
+) -> None:
+    """With no exception named, a start must end in the message's own words, at a word's
+    end: a piece cut in a word's middle, or prose a value would take in, is no message."""
+    assert found_in(source, "The run stops with KeyError: 'rank'.", title=title) == []

@@ -88,6 +88,13 @@ def test_an_import_links_each_issue_to_the_error_it_pastes(run, content, tmp_pat
     assert issues[101]["labels"] == ["bug"]
 
 
+def test_an_issue_whose_title_is_the_error_is_linked(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    titled = _gh(104, "Happens on every start, see the title.", title=PLAIN.split(": ")[-1])
+    result = _import(run, content, _export(tmp_path, [titled]))
+    assert result.code == 0, result.err
+    assert [i["errors"] for i in _file(content)["issues"]] == [[TP]]
+
+
 def test_the_error_page_and_its_json_list_the_issues_that_paste_it(run, content, tmp_path) -> None:  # type: ignore[no-untyped-def]
     pasted = [_gh(n, TRACEBACK, "CLOSED" if n % 3 == 0 else "OPEN", day=n) for n in range(1, 8)]
     _import(run, content, _export(tmp_path, [*pasted, _gh(20, PLAIN)]))
