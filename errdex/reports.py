@@ -320,6 +320,35 @@ def _readings(body: str, title: str = "") -> list[search.Extracted]:
                 reading = replace(reading, line=line)
             if reading not in out:
                 out.append(reading)
+    for reading in [*raised(body)[:MAX_RAISED], *(replace(r, line=None) for r in raised(title))]:
+        if reading not in out:
+            out.append(reading)
+    return out
+
+
+MAX_RAISED = 10
+"""Lines of a body that call an exception with a string, read at most (the first ones)."""
+# At a line's start, in a heading, or after the arrow a traceback marks the line it ran
+# with ("-> 1039 "): not on the lines around it, which a traceback may show too.
+_CALL = re.compile(
+    rf"^[ \t]*(?:#{{1,6}}[ \t]+)?(?:(?:-+>|\u2771)[ \t]*[0-9]*[ \t]+)?(?:raise[ \t]+)?"
+    rf"({search.EXCEPTION_NAME})\(f?([\"'])"
+)
+
+
+def raised(text: str) -> list[search.Extracted]:
+    """The message of each line that calls an exception with a string: a traceback's
+    ``raise KeyError(f"No layer {name}")`` on the line it ran, a title's ``KeyError('No
+    layer conv9')``. A string the line cuts short is read to the line's end (the start of
+    a message)."""
+    out = []
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
+        call = _CALL.match(line)
+        if call is None:
+            continue
+        string = search._unquoted(line, call.end(), call.group(2))
+        message = line[call.end() :].rstrip() if string is None else string[0]
+        out.append(search.Extracted(call.group(1), message, line=number, line_text=line.strip()))
     return out
 
 

@@ -468,3 +468,44 @@ def test_a_title_that_only_starts_like_a_message_names_nothing(
     """With no exception named, a start must end in the message's own words, at a word's
     end: a piece cut in a word's middle, or prose a value would take in, is no message."""
     assert found_in(source, "The run stops with KeyError: 'rank'.", title=title) == []
+
+
+# --- the call that raised it -------------------------------------------------------------
+
+RAISED = {
+    "a traceback cut after the line that raised": (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/serve/config.py", line 2, in check\n'
+        '    raise ValueError(f"tensor_parallel_size={tp} must be divisible by '
+        'data_parallel_size={dp}.")\n',
+        "",
+        DIVISIBLE,
+    ),
+    "a title that is the exception's repr": (
+        "Seen after the upgrade.",
+        "ValueError('tensor_parallel_size=8 must be divisible by data_parallel_size=3.')",
+        DIVISIBLE,
+    ),
+    "a notebook's arrow on the line it ran, cut short": (
+        "----> 12     raise ValueError('No available memory for the cache blocks. Try incr",
+        "",
+        BLOCKS,
+    ),
+}
+
+
+@pytest.mark.parametrize(("body", "title", "message"), RAISED.values(), ids=RAISED.keys())
+def test_the_call_that_raised_names_its_record(
+    source: lookup.Source, body: str, title: str, message: str
+) -> None:
+    assert messages(found_in(source, body, title=title)) == [message]
+
+
+def test_a_call_on_a_line_around_the_one_that_ran_names_nothing(source: lookup.Source) -> None:
+    body = (
+        "     10     if free < needed:\n"
+        "     11         raise ValueError('No available memory for the cache blocks. Try "
+        "increasing `gpu_memory_utilization` when initializing the engine.')\n"
+        "---> 12     raise KeyError(name)\n"
+    )
+    assert found_in(source, body) == []
