@@ -16,6 +16,7 @@ there, word for word.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -207,9 +208,11 @@ def _starts(
             continue
         spans, literal, rest = placed
         if reading.exception is None and (
-            (spans and spans[-1][1] == len(normalized)) or _WORD.match(normalized[-1:] + rest)
+            not rest
+            or (spans and spans[-1][1] == len(normalized))
+            or _WORD.match(normalized[-1:] + rest)
         ):
-            continue  # prose ends in a value, which takes in any words, or in a word's middle
+            continue  # prose goes on after the message, ends in a value or a word's middle
         named = list(zip(entry.names, spans, strict=False))
         said: dict[str, str] = {}
         if any(said.setdefault(name, normalized[a:b]) != normalized[a:b] for name, (a, b) in named):
@@ -240,7 +243,8 @@ def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]],
     Each literal goes at its leftmost place after the one before, as for a whole message
     (``search._place``). The text ends inside a literal or a value; the value the cut
     falls in or after ends no sentence: ``Can't load {x}. If you …`` does not start
-    ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings.
+    ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings. Or the text is
+    the whole message, ending a sentence, and then sentences of its own (the rest "").
     """
     spans: list[tuple[int, int]] = []
     position = literal = 0
@@ -249,6 +253,13 @@ def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]],
         if number == 0 and text.startswith(part) and not last:
             position = literal = len(part)
             continue
+        if last and _SENTENCE_END.match(part[-1:] + " "):
+            # The whole message, then sentences of the paste's own: "… `@model_validator`.
+            # For further information visit …", "… in class `Secret`. How do I fix it?"
+            more = text.find(part + " ", position)
+            if more >= 0 and (number or more == 0):
+                spans.append((position, more))
+                return spans, literal + len(part), ""
         found = -1 if last or number == 0 else text.find(part, position)
         if found >= 0:
             spans.append((position, found))
@@ -312,6 +323,7 @@ def _readings(body: str, title: str = "") -> list[search.Extracted]:
     the prose of an issue template is a whole message there, and so is a heading's or a
     title's that names no exception. Lines are the body's (from 0)."""
     out = search.readings(body)
+    title = _TAGS.sub("", title)
     blocks = [*fences(body)[:MAX_FENCES], *headings(body)[:MAX_HEADINGS], (None, title)]
     for start, text in blocks:
         for reading in search.readings(text) if text.strip() else ():
@@ -337,26 +349,46 @@ _CALL = re.compile(
 
 
 def raised(text: str) -> list[search.Extracted]:
-    """The message of each line that calls an exception with a string: a traceback's
-    ``raise KeyError(f"No layer {name}")`` on the line it ran, a title's ``KeyError('No
-    layer conv9')``. A string the line cuts short is read to the line's end (the start of
-    a message)."""
+    """The message of each line that names an exception apart from its message: a call
+    with a string, as a traceback's ``raise KeyError(f"No layer {name}")`` on the line it
+    ran or a title's ``KeyError('No layer conv9')`` (a string the line cuts short is read
+    to the line's end, the start of a message); a line ending in the name, as a
+    debugger's ``Exception has occurred: KeyError``, whose message is on the lines after
+    it, up to a blank one."""
     out = []
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
-        call = _CALL.match(line)
-        if call is None:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines):
+        found = _CALL.match(line) or _LAST.search(line)
+        if found is None:
             continue
-        string = search._unquoted(line, call.end(), call.group(2))
-        message = line[call.end() :].rstrip() if string is None else string[0]
-        out.append(search.Extracted(call.group(1), message, line=number, line_text=line.strip()))
+        if found.re is _CALL:
+            string = search._unquoted(line, found.end(), found.group(2))
+            message = line[found.end() :].rstrip() if string is None else string[0]
+        else:
+            after = itertools.takewhile(str.strip, lines[number + 1 : number + 1 + MAX_LINES])
+            message = " ".join(part.strip() for part in after)
+        if message:
+            out.append(
+                search.Extracted(found.group(1), message, line=number, line_text=line.strip())
+            )
     return out
 
 
+MAX_LINES = 10
+"""Lines after a line ending in an exception's name read as its message, at most."""
+_LAST = re.compile(rf"[ \t:]({search.EXCEPTION_NAME})[ \t]*$")
+
+
 def headings(body: str) -> list[tuple[int, str]]:
-    """Each Markdown heading of a body: its line (from 0) and its words."""
+    """Each Markdown heading of a body: its line (from 0) and its words, without the tags
+    a title starts with."""
     lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     found = [(number, _HEADING.match(line)) for number, line in enumerate(lines)]
-    return [(number, match.group(1)) for number, match in found if match and match.group(1)]
+    return [(number, _TAGS.sub("", match.group(1))) for number, match in found if match]
+
+
+_TAGS = re.compile(r"^(?:\[[^\]\n]*\]:?[ \t]*|:[a-z0-9_+-]+:[ \t]*)+")
+"""The tags a title may start with: ``[Bug]: ``, ``[BUG] ``, ``:bug: ``."""
 
 
 def fences(body: str) -> list[tuple[int, str]]:

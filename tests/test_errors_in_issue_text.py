@@ -401,6 +401,34 @@ def test_a_start_names_the_message_whose_own_words_explain_more_of_it(
     assert messages(found_in(lines_source, body)) == [LAYOUT]
 
 
+FIELDS_SAID = (
+    "An attribute without a type was found: `size = 3`. Every field needs a type; if `size` "
+    "is no field, mark it `Fixed` or list it in `options['skipped']`."
+)
+THEN_MORE = {
+    "the library's link after it": " See https://kit.example/errors/untyped for more.",
+    "a question after it": " Error, how do I fix it?",
+}
+
+
+@pytest.mark.parametrize("more", THEN_MORE.values(), ids=THEN_MORE.keys())
+def test_a_whole_message_then_sentences_of_the_paste_names_its_record(
+    lines_source: lookup.Source, more: str
+) -> None:
+    body = f"Loading my models:\nkit.errors.UserError: {FIELDS_SAID}{more}\n"
+    assert messages(found_in(lines_source, body)) == [FIELDS]
+    # Quoted in prose, naming no exception, the message must be all there is.
+    assert found_in(lines_source, "Loading my models fails.", title=FIELDS_SAID + more) == []
+
+
+def test_a_debuggers_line_naming_the_exception_above_its_message_names_its_record(
+    lines_source: lookup.Source,
+) -> None:
+    body = f"It stops in the debugger:\n\nException has occurred: UserError\n{FIELDS_SAID}\n\nWhy?"
+    (found,) = found_in(lines_source, body)
+    assert (found.message, found.line) == (FIELDS, 3)
+
+
 OTHER_ENDINGS = {
     "another second sentence": (
         "UserError: An attribute without a type was found: `size = 3`. Give it a type first."
@@ -435,6 +463,11 @@ TITLED = {
     "the issue's title": (
         "The run stops with KeyError: 'rank'.",
         SAID.split(": ", 1)[1],
+        DIVISIBLE,
+    ),
+    "a title after its tags": (
+        "The run stops with KeyError: 'rank'.",
+        ":bug: [Bug]: tensor_parallel_size=8 must be divisible by data_parallel_size=3.",
         DIVISIBLE,
     ),
     "a title keeping the first words": (
