@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from . import search
 from .lookup import Source, Unavailable, _wording, confidence
+from .model import parse_template
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +95,19 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                 # A paste that is some record's whole message is the start of another's
                 # only when that one's own words explain more of it.
                 whole = max((key for key, match in ranked if match.exact), default=())
-                starts = [item for item in _starts(index, reading) if item[0] > whole]
-                ranked = sorted([*ranked, *starts], key=lambda item: item[0], reverse=True)
+                maybe = None if wholes is None else wholes.starting(reading)
+                starts = [item for item in _starts(index, reading, maybe) if item[0] > whole]
+                # Of records that match alike (a key's last item is the record's number), the
+                # one whose message the paste spells out first: search drops quotes.
+                ranked = sorted(
+                    [*ranked, *starts],
+                    key=lambda item: (
+                        item[0][:-1],
+                        _spelled(item[1].entry.template, reading.message),
+                        item[0][-1],
+                    ),
+                    reverse=True,
+                )
                 cut = {match.entry.id for _, match in starts}
                 passing = [
                     match
@@ -154,15 +166,26 @@ class Wholes:
         self.filed: dict[str, list[int]] = {}
         """Word → the records filed under it."""
         self.loose: list[int] = []
+        self.first: dict[str, list[int]] = {}
+        """The first word of a record's own text that no value runs into → the records: a
+        start of its message holds that word (or too little of its text to be named)."""
         for number, entry in enumerate(index.entries):
+            fixed = _fixed_words(entry)
+            if fixed:
+                self.first.setdefault(fixed[0], []).append(number)
             if entry.cut:
                 continue  # never a whole message: search has not read all of it
-            anchors = [w for w in _fixed_words(entry) if w in index.postings]
+            anchors = [w for w in fixed if w in index.postings]
             if anchors:
                 word = min(anchors, key=lambda w: (len(index.postings[w]), w))
                 self.filed.setdefault(word, []).append(number)
             else:
                 self.loose.append(number)
+
+    def starting(self, reading: search.Extracted) -> list[int]:
+        """The records whose message the reading may be the start of."""
+        words = set(search.tokens(search.normalized_text(reading.message)))
+        return sorted({n for w in words for n in self.first.get(w, ())})
 
     def ranked(self, reading: search.Extracted) -> list[tuple[tuple[float, ...], search.Match]]:
         """The reading's whole matches with their rank keys, best first (as ``_ranked``)."""
@@ -181,10 +204,11 @@ class Wholes:
 
 
 def _starts(
-    index: search.Searchable, reading: search.Extracted
+    index: search.Searchable, reading: search.Extracted, numbers: list[int] | None = None
 ) -> list[tuple[tuple[float, ...], search.Match]]:
     """The records whose message the reading is the start of, cut short, each as a whole
-    match ranked below a whole message that says as much.
+    match ranked below a whole message that says as much: of ``numbers``, or of the
+    reading's best candidates.
 
     A paste often holds only the start of a message: a title cut at its length, an
     excerpt or a log line that ends in the middle of a word, a message's first line or
@@ -195,12 +219,14 @@ def _starts(
     """
     message = reading.message
     normalized, where = search.normalize(message)
-    words = search.tokens(normalized)[: search.MAX_WORDS]
-    looked_up = search.lookup_words(words)
-    weight = search.weights(index, looked_up)
-    cut = search.cut_short(index, words, looked_up)
+    if numbers is None:  # the best candidates by their words (``Wholes.starting`` has all)
+        words = search.tokens(normalized)[: search.MAX_WORDS]
+        looked_up = search.lookup_words(words)
+        weight = search.weights(index, looked_up)
+        cut = search.cut_short(index, words, looked_up)
+        numbers = search.candidates(index, looked_up, weight, cut)
     out: list[tuple[tuple[float, ...], search.Match]] = []
-    for number in search.candidates(index, looked_up, weight, cut):
+    for number in numbers:
         entry = index.entries[number]
         same = search._same_exception(reading.exception, entry.exception)
         placed = None if same < 0 else start_of(entry.literals, normalized)
@@ -444,6 +470,16 @@ def _found(source: Source, reading: search.Extracted, match: search.Match) -> Fo
         wording=_wording(entry),
         releases=page.releases,
     )
+
+
+def _spelled(template: str, message: str) -> int:
+    """Characters of the template's own text that ``message`` spells as it does, quotes
+    and case kept (whitespace aside): ``pip install 'kit[plot]'`` or ``pip install
+    kit[plot]``, which search reads alike."""
+    said = " ".join(message.split())
+    parts = parse_template(template).parts
+    texts = [" ".join(part.text.split()) for part in parts if not part.placeholder]
+    return sum(len(text) for text in texts if text in said)
 
 
 def own_text(message: str, entry: search.Entry) -> int:

@@ -266,6 +266,8 @@ SCRIPT = (
 LAYOUT_GRID = "Unknown layout class {layout} to build a grid.\nPick one of {choices}."
 MADE_WITH = "{cls} is made with `{cls}.create(name)` alone, never called directly: see the guide."
 NO_LAYER = "Layer {name} not found"
+PLOT_QUOTED = "The plotting extra is not installed, run `pip install 'kit[plot]'` first"
+PLOT_BARE = "The plotting extra is not installed, run `pip install kit[plot]` first"
 NO_LAYER_LONG = "Layer {name} not found. Look the layer up in the layer table first."
 LINES = {
     "example/serve/layout.yaml": record("ValueError", LAYOUT),
@@ -278,6 +280,8 @@ LINES = {
     "example/serve/made-with.yaml": record("TypeError", MADE_WITH),
     "example/serve/no-layer.yaml": record("KeyError", NO_LAYER),
     "example/serve/no-layer-long.yaml": record("KeyError", NO_LAYER_LONG),
+    "example/serve/plot-quoted.yaml": record("ImportError", PLOT_QUOTED),
+    "example/serve/plot-bare.yaml": record("ImportError", PLOT_BARE),
 }
 
 
@@ -427,6 +431,16 @@ def test_a_debuggers_line_naming_the_exception_above_its_message_names_its_recor
     body = f"It stops in the debugger:\n\nException has occurred: UserError\n{FIELDS_SAID}\n\nWhy?"
     (found,) = found_in(lines_source, body)
     assert (found.message, found.line) == (FIELDS, 3)
+
+
+@pytest.mark.parametrize("message", [PLOT_QUOTED, PLOT_BARE])
+def test_of_two_messages_search_reads_alike_the_one_pasted_is_named(
+    lines_source: lookup.Source, message: str
+) -> None:
+    """Search drops quotes, so both messages match both pastes as well: the one whose
+    quotes the paste keeps is the answer."""
+    body = f"Plotting fails:\n\nImportError: {message}\n"
+    assert messages(found_in(lines_source, body)) == [message]
 
 
 OTHER_ENDINGS = {
