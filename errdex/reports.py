@@ -16,6 +16,7 @@ there, word for word.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -80,14 +81,14 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
-    every = _readings(body, title)
+    every = _readings(body, title, rules.min_own_text)
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
         # ("See root cause above"): a wrapper names no cause.
         for wrappers in (False, True):
             for order, reading in enumerate(every):
-                if reading.wrapper != wrappers:
-                    continue
+                if reading.wrapper != wrappers or _letters(reading.message) < rules.min_own_text:
+                    continue  # a heading such as "Environment" holds too little to be named
                 if wholes is not None:
                     ranked = wholes.ranked(reading)
                 else:
@@ -166,12 +167,18 @@ class Wholes:
         self.filed: dict[str, list[int]] = {}
         """Word → the records filed under it."""
         self.loose: list[int] = []
+        self.opening: dict[str, list[int]] = {}
+        """The first word of a message that starts with its own text → the records: a
+        start of it starts with that word (or holds too little of it to be named)."""
         self.first: dict[str, list[int]] = {}
-        """The first word of a record's own text that no value runs into → the records: a
-        start of its message holds that word (or too little of its text to be named)."""
+        """For a message that starts with a value, the first word of its own text that
+        no value runs into → the records: a start of it long enough holds that word."""
         for number, entry in enumerate(index.entries):
             fixed = _fixed_words(entry)
-            if fixed:
+            opening = search.tokens(entry.literals[0])[:1]
+            if opening:
+                self.opening.setdefault(opening[0], []).append(number)
+            elif fixed:
                 self.first.setdefault(fixed[0], []).append(number)
             if entry.cut:
                 continue  # never a whole message: search has not read all of it
@@ -184,13 +191,14 @@ class Wholes:
 
     def starting(self, reading: search.Extracted) -> list[int]:
         """The records whose message the reading may be the start of."""
-        words = set(search.tokens(search.normalized_text(reading.message)))
-        return sorted({n for w in words for n in self.first.get(w, ())})
+        words = search.tokens(_normalize(reading.message)[0])
+        found = {n for w in set(words) for n in self.first.get(w, ())}
+        return sorted(found.union(self.opening.get(words[0], ()) if words else ()))
 
     def ranked(self, reading: search.Extracted) -> list[tuple[tuple[float, ...], search.Match]]:
         """The reading's whole matches with their rank keys, best first (as ``_ranked``)."""
         message = reading.message
-        normalized, where = search.normalize(message)
+        normalized, where = _normalize(message)
         filed = {n for w in set(search.tokens(normalized)) for n in self.filed.get(w, ())}
         ranked = []
         for number in sorted(filed.union(self.loose)):
@@ -218,7 +226,7 @@ def _starts(
     message's own words, not in a value that would take in the prose after it.
     """
     message = reading.message
-    normalized, where = search.normalize(message)
+    normalized, where = _normalize(message)
     if numbers is None:  # the best candidates by their words (``Wholes.starting`` has all)
         words = search.tokens(normalized)[: search.MAX_WORDS]
         looked_up = search.lookup_words(words)
@@ -228,9 +236,9 @@ def _starts(
     out: list[tuple[tuple[float, ...], search.Match]] = []
     for number in numbers:
         entry = index.entries[number]
+        placed = start_of(entry.literals, normalized)
         same = search._same_exception(reading.exception, entry.exception)
-        placed = None if same < 0 else start_of(entry.literals, normalized)
-        if placed is None:
+        if placed is None or same < 0:
             continue
         spans, literal, rest = placed
         if reading.exception is None and (
@@ -272,6 +280,8 @@ def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]],
     ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings. Or the text is
     the whole message, ending a sentence, and then sentences of its own (the rest "").
     """
+    if not (text.startswith(literals[0]) or literals[0].startswith(text)):
+        return None  # most records: the text does not start as the message does
     spans: list[tuple[int, int]] = []
     position = literal = 0
     for number, part in enumerate(literals):
@@ -343,16 +353,17 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
-def _readings(body: str, title: str = "") -> list[search.Extracted]:
+def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extracted]:
     """The readings of the whole body, then those of each fenced block and each heading
     read on its own, then those of the title (at no line): a bare message in a fence amid
     the prose of an issue template is a whole message there, and so is a heading's or a
-    title's that names no exception. Lines are the body's (from 0)."""
+    title's that names no exception. Lines are the body's (from 0). A block with fewer
+    than ``least`` letters and digits is not read (``Environment``)."""
     out = search.readings(body)
     title = _TAGS.sub("", title)
     blocks = [*fences(body)[:MAX_FENCES], *headings(body)[:MAX_HEADINGS], (None, title)]
     for start, text in blocks:
-        for reading in search.readings(text) if text.strip() else ():
+        for reading in search.readings(text) if _letters(text) >= least else ():
             if reading.line is not None:
                 line = None if start is None else start + reading.line
                 reading = replace(reading, line=line)
@@ -470,6 +481,17 @@ def _found(source: Source, reading: search.Extracted, match: search.Match) -> Fo
         wording=_wording(entry),
         releases=page.releases,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _normalize(message: str) -> tuple[str, list[int]]:
+    """``search.normalize``, once for the few places that read one reading."""
+    return search.normalize(message)
+
+
+def _letters(message: str) -> int:
+    """Letters and digits of a message's words: its own text is at most that."""
+    return sum(map(len, search.tokens(_normalize(message)[0])))
 
 
 def _spelled(template: str, message: str) -> int:
