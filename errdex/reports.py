@@ -495,13 +495,11 @@ def _letters(message: str) -> int:
 
 
 def _spelled(template: str, message: str) -> int:
-    """Characters of the template's own text that ``message`` spells as it does, quotes
-    and case kept (whitespace aside): ``pip install 'kit[plot]'`` or ``pip install
-    kit[plot]``, which search reads alike."""
-    said = " ".join(message.split())
+    """Characters of the template's own text that ``message`` spells as it does, quotes,
+    case and blanks kept: ``pip install 'kit[plot]'`` or ``pip install kit[plot]``, a
+    message on one line or over three, which search reads alike."""
     parts = parse_template(template).parts
-    texts = [" ".join(part.text.split()) for part in parts if not part.placeholder]
-    return sum(len(text) for text in texts if text in said)
+    return sum(len(p.text) for p in parts if not p.placeholder and p.text in message)
 
 
 def own_text(message: str, entry: search.Entry) -> int:
