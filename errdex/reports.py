@@ -89,43 +89,16 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
             for order, reading in enumerate(every):
                 if reading.wrapper != wrappers or _letters(reading.message) < rules.min_own_text:
                     continue  # a heading such as "Environment" holds too little to be named
-                if wholes is not None:
-                    ranked = wholes.ranked(reading)
-                else:
-                    ranked = search._ranked(index, reading)
-                # A paste that is some record's whole message is the start of another's
-                # only when that one's own words explain more of it.
-                whole = max((key for key, match in ranked if match.exact), default=())
-                maybe = None if wholes is None else wholes.starting(reading)
-                starts = [item for item in _starts(index, reading, maybe) if item[0] > whole]
-                # Of records that match alike (a key's last item is the record's number), the
-                # one whose message the paste spells out first: search drops quotes.
-                ranked = sorted(
-                    [*ranked, *starts],
-                    key=lambda item: (
-                        item[0][:-1],
-                        _spelled(item[1].entry.template, reading.message),
-                        item[0][-1],
-                    ),
-                    reverse=True,
-                )
-                cut = {match.entry.id for _, match in starts}
-                passing = [
-                    match
-                    for match in search._grouped([m for _, m in ranked], len(ranked))
-                    if _passes(reading, match, rules)
-                ]
-                if not passing or (
-                    passing[0].entry.id in cut
-                    and any(other.score == passing[0].score for other in passing[1:])
-                ):
-                    continue  # a piece that starts two messages alike names neither
+                chosen = _best(index, wholes, reading, rules)
+                if chosen is None:
+                    continue
+                match, start = chosen
                 # The reading's best match: a record kept out of triage silences the
                 # reading rather than let a worse guess through.
-                found = _found(source, reading, passing[0])
+                found = _found(source, reading, match)
                 if found is not None:
                     # A record pasted whole somewhere is read there, before its start.
-                    key = (found.id in cut, -found.confidence, -found.score, order)
+                    key = (start, -found.confidence, -found.score, order)
                     if found.id not in best or key < best[found.id][0]:
                         said = search.normalized_text(reading.message)
                         best[found.id] = (key, found, said)
@@ -144,6 +117,40 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
         if not any(said != other and said in other for other in saids)
     ]
     return out[: rules.limit]
+
+
+def _best(
+    index: search.Searchable, wholes: Wholes | None, reading: search.Extracted, rules: Rules
+) -> tuple[search.Match, bool] | None:
+    """The reading's best match that passes the rules, and whether the reading is only
+    the start of its message; None when no match passes, or when the best is a start
+    that another message's start fits alike."""
+    ranked = search._ranked(index, reading) if wholes is None else wholes.ranked(reading)
+    # A paste that is some record's whole message is the start of another's only when
+    # that one's own words explain more of it.
+    whole = max((key for key, match in ranked if match.exact), default=())
+    maybe = None if wholes is None else wholes.starting(reading)
+    starts = [item for item in _starts(index, reading, maybe) if item[0] > whole]
+    # Of records that match alike (a key's last item is the record's number), the one
+    # whose message the paste spells out first: search drops quotes and blanks.
+    ranked = sorted(
+        [*ranked, *starts],
+        key=lambda item: (
+            item[0][:-1],
+            _spelled(item[1].entry.template, reading.message),
+            item[0][-1],
+        ),
+        reverse=True,
+    )
+    cut = {match.entry.id for _, match in starts}
+    grouped = search._grouped([match for _, match in ranked], len(ranked))
+    passing = [match for match in grouped if _passes(reading, match, rules)]
+    if not passing:
+        return None
+    best = passing[0]
+    if best.entry.id in cut and any(other.score == best.score for other in passing[1:]):
+        return None  # a piece that starts two messages alike names neither
+    return best, best.entry.id in cut
 
 
 PARTIAL_MOST = 0.85
