@@ -268,6 +268,8 @@ MADE_WITH = "{cls} is made with `{cls}.create(name)` alone, never called directl
 NO_LAYER = "Layer {name} not found"
 PLOT_QUOTED = "The plotting extra is not installed, run `pip install 'kit[plot]'` first"
 PLOT_BARE = "The plotting extra is not installed, run `pip install kit[plot]` first"
+CAST_LINES = "Cannot cast the column of type\n{found}\nto\n{wanted}"
+CAST_LINE = "Cannot cast the column of type {found} to {wanted}"
 NO_LAYER_LONG = "Layer {name} not found. Look the layer up in the layer table first."
 LINES = {
     "example/serve/layout.yaml": record("ValueError", LAYOUT),
@@ -282,6 +284,8 @@ LINES = {
     "example/serve/no-layer-long.yaml": record("KeyError", NO_LAYER_LONG),
     "example/serve/plot-quoted.yaml": record("ImportError", PLOT_QUOTED),
     "example/serve/plot-bare.yaml": record("ImportError", PLOT_BARE),
+    "example/serve/cast-lines.yaml": record("TypeError", CAST_LINES),
+    "example/serve/cast-line.yaml": record("TypeError", CAST_LINE),
 }
 
 
@@ -441,6 +445,13 @@ def test_of_two_messages_search_reads_alike_the_one_pasted_is_named(
     quotes the paste keeps is the answer."""
     body = f"Plotting fails:\n\nImportError: {message}\n"
     assert messages(found_in(lines_source, body)) == [message]
+
+
+def test_a_message_pasted_on_one_line_names_the_record_on_one_line(
+    lines_source: lookup.Source,
+) -> None:
+    body = "Loading fails:\n\nTypeError: Cannot cast the column of type int64 to string\n"
+    assert messages(found_in(lines_source, body)) == [CAST_LINE]
 
 
 OTHER_ENDINGS = {
