@@ -754,8 +754,8 @@ def _issues_import(ns: argparse.Namespace, told: Told) -> int:
     source = content_source(ns.content, ns.strict)  # BuildError: said by main
     rules = reports.Rules()
 
-    def match(body: str) -> list[str]:
-        return [found.id for found in reports.found_in(source, body, rules)]
+    def match(title: str, body: str) -> list[str]:
+        return [found.id for found in reports.found_in(source, body, rules, title)]
 
     matching = progress.line(len(exported), "matched", "issues", progress.AFTER, not ns.quiet)
     try:

@@ -484,13 +484,13 @@ def import_issues(
     exported: Sequence[Exported],
     repo: str,
     content: Path,
-    match: Callable[[str], list[str]],
+    match: Callable[[str, str], list[str]],
     jobs: int = 0,
     dry_run: bool = False,
     skipped: Sequence[str] = (),
     progress: Progress | None = None,
 ) -> Imported:
-    """Link each exported issue to the records ``match`` finds in its body, merge
+    """Link each exported issue to the records ``match`` finds in its title and body, merge
     them into the repo's issue file and write it (unless ``dry_run``). ``jobs``
     processes share the matching of a big export (0: one a core); a file that cannot
     be read stops the import before any work. ``progress`` counts the issues matched."""
@@ -509,7 +509,7 @@ def import_issues(
             raise BuildError(wrong)
 
     def link(piece: tuple[int, int]) -> list[tuple[str, ...]]:
-        return [tuple(match(one.body)) for one in exported[piece[0] : piece[1]]]
+        return [tuple(match(one.issue.title, one.body)) for one in exported[piece[0] : piece[1]]]
 
     pieces = parallel.chunks(len(exported), 50)
     found: list[tuple[str, ...]] = []

@@ -7,18 +7,24 @@ pastes (each traceback, each line naming an error anywhere in the text, each pyd
 line and error body, as ``search.readings`` finds them), keeps for each the best match
 that passes ``Rules``, and stays silent otherwise. A wrapper (``Engine core
 initialization failed. See root cause above.``) is named only when no other error of the
-body matches: the cause is the answer. Quiet prose (a feature request naming no
-exception) matches only when a whole message of a record is there, word for word.
+body matches: the cause is the answer. A line naming an exception may hold only the
+start of a message (a title cut at its length, a first sentence quoted alone): that
+names the record when it starts no other message as well (``start_of``). Quiet prose (a
+feature request naming no exception) matches only when a whole message of a record is
+there, word for word.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from . import search
 from .lookup import Source, Unavailable, _wording, confidence
-from .model import Part, parse_template
+from .model import parse_template
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +62,8 @@ class Found:
     values: tuple[tuple[str, str], ...]
     """Placeholder name → the value in the paste (a whole-message match only)."""
     line: int | None
-    """The line of the body (from 1) the error was read from; None for the whole body."""
+    """The line of the body (from 1) the error was read from; None for the whole body or
+    the title."""
     line_text: str | None
     """That line, without log prefixes."""
     wording: dict[str, str] | None
@@ -66,39 +73,35 @@ class Found:
     """The releases that raise the record, oldest first, when its document lists them."""
 
 
-def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
-    """Every error the body pastes that an index record explains, best first, at most
-    rules.limit, one per record, none for a piece of an error already answered."""
-    best: dict[str, tuple[tuple[float, ...], Found, str]] = {}
+def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "") -> list[Found]:
+    """Every error the body (or the title) pastes that an index record explains, best
+    first, at most rules.limit, one per record, none for a piece of an error already
+    answered."""
+    best: dict[str, tuple[tuple[bool, float, float, int], Found, str]] = {}
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
-    every = _readings(body)
+    every = _readings(body, title, rules.min_own_text)
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
         # ("See root cause above"): a wrapper names no cause.
         for wrappers in (False, True):
             for order, reading in enumerate(every):
-                if reading.wrapper != wrappers:
+                if reading.wrapper != wrappers or _letters(reading.message) < rules.min_own_text:
+                    continue  # a heading such as "Environment" holds too little to be named
+                chosen = _best(index, wholes, reading, rules)
+                if chosen is None:
                     continue
-                if wholes is not None:
-                    ranked = [match for _, match in wholes.ranked(reading)]
-                else:
-                    ranked = [
-                        match for _, match in _with_heads(search._ranked(index, reading), reading)
-                    ]
-                for match in search._grouped(ranked, len(ranked)):
-                    if not _passes(reading, match, rules):
-                        continue
-                    # The reading's best match: a record kept out of triage silences the
-                    # reading rather than let a worse guess through.
-                    found = _found(source, reading, match)
-                    if found is not None:
-                        key = (-found.confidence, -found.score, order)
-                        if found.id not in best or key < best[found.id][0]:
-                            said = search.normalized_text(reading.message)
-                            best[found.id] = (key, found, said)
-                    break
+                match, start = chosen
+                # The reading's best match: a record kept out of triage silences the
+                # reading rather than let a worse guess through.
+                found = _found(source, reading, match)
+                if found is not None:
+                    # A record pasted whole somewhere is read there, before its start.
+                    key = (start, -found.confidence, -found.score, order)
+                    if found.id not in best or key < best[found.id][0]:
+                        said = search.normalized_text(reading.message)
+                        best[found.id] = (key, found, said)
             if best:
                 break
     except (KeyError, IndexError, TypeError, ValueError) as exc:
@@ -116,132 +119,207 @@ def found_in(source: Source, body: str, rules: Rules = Rules()) -> list[Found]:
     return out[: rules.limit]
 
 
+def _best(
+    index: search.Searchable, wholes: Wholes | None, reading: search.Extracted, rules: Rules
+) -> tuple[search.Match, bool] | None:
+    """The reading's best match that passes the rules, and whether the reading is only
+    the start of its message; None when no match passes, or when the best is a start
+    that another message's start fits alike."""
+    ranked = search._ranked(index, reading) if wholes is None else wholes.ranked(reading)
+    # A paste that is some record's whole message is the start of another's only when
+    # that one's own words explain more of it.
+    whole = max((key for key, match in ranked if match.exact), default=())
+    maybe = None if wholes is None else wholes.starting(reading)
+    starts = [item for item in _starts(index, reading, maybe) if item[0] > whole]
+    # Of records that match alike (a key's last item is the record's number), the one
+    # whose message the paste spells out first: search drops quotes and blanks.
+    ranked = sorted(
+        [*ranked, *starts],
+        key=lambda item: (
+            item[0][:-1],
+            _spelled(item[1].entry.template, reading.message),
+            item[0][-1],
+        ),
+        reverse=True,
+    )
+    cut = {match.entry.id for _, match in starts}
+    grouped = search._grouped([match for _, match in ranked], len(ranked))
+    passing = [match for match in grouped if _passes(reading, match, rules)]
+    if not passing:
+        return None
+    best = passing[0]
+    if best.entry.id in cut and any(other.score == best.score for other in passing[1:]):
+        return None  # a piece that starts two messages alike names neither
+    return best, best.entry.id in cut
+
+
 PARTIAL_MOST = 0.85
 """The highest confidence a match of less than a whole message gets (lookup.confidence)."""
 
 
 class Wholes:
-    """Every record whose whole message, or whole leading lines (``heads``), a reading may
-    be, for an index held in memory.
+    """Every record whose whole message a reading may be, for an index held in memory.
 
-    A whole message holds each word of its template's own text, so each record (and each
-    of its heads) is filed under one of them: the rarest word that no value can run into
-    (not next to a placeholder without a space or a stop between). A reading then checks
-    the records filed under its words, and the few with no such word, against its whole
-    message (``search.whole_match``), in place of ranking the best candidates of the index
-    by their words and aligning them: the whole matches come out the same, or more when a
+    A whole message holds each word of its template's own text, so each record is filed
+    under one of them: the rarest word that no value can run into (not next to a
+    placeholder without a space or a stop between). A reading then checks the records
+    filed under its words, and the few with no such word, against its whole message
+    (``search.whole_match``), in place of ranking the best candidates of the index by
+    their words and aligning them: the whole matches come out the same, or more when a
     whole match was not among those candidates.
     """
 
     def __init__(self, index: search.Index) -> None:
         self.index = index
-        self.filed: dict[str, list[tuple[int, int]]] = {}
-        """Word → (record number, which: 0 for its whole message, n for its nth head)."""
-        self.loose: list[tuple[int, int]] = []
-        self.heads: dict[int, list[search.Entry]] = {}
+        self.filed: dict[str, list[int]] = {}
+        """Word → the records filed under it."""
+        self.loose: list[int] = []
+        self.opening: dict[str, list[int]] = {}
+        """The first word of a message that starts with its own text → the records: a
+        start of it starts with that word (or holds too little of it to be named)."""
+        self.first: dict[str, list[int]] = {}
+        """For a message that starts with a value, the first word of its own text that
+        no value runs into → the records: a start of it long enough holds that word."""
         for number, entry in enumerate(index.entries):
+            fixed = _fixed_words(entry)
+            opening = search.tokens(entry.literals[0])[:1]
+            if opening:
+                self.opening.setdefault(opening[0], []).append(number)
+            elif fixed:
+                self.first.setdefault(fixed[0], []).append(number)
             if entry.cut:
                 continue  # never a whole message: search has not read all of it
-            self.heads[number] = heads(entry)
-            for which, candidate in enumerate([entry, *self.heads[number]]):
-                anchors = [w for w in _fixed_words(candidate) if w in index.postings]
-                if anchors:
-                    word = min(anchors, key=lambda w: (len(index.postings[w]), w))
-                    self.filed.setdefault(word, []).append((number, which))
-                else:
-                    self.loose.append((number, which))
+            anchors = [w for w in fixed if w in index.postings]
+            if anchors:
+                word = min(anchors, key=lambda w: (len(index.postings[w]), w))
+                self.filed.setdefault(word, []).append(number)
+            else:
+                self.loose.append(number)
+
+    def starting(self, reading: search.Extracted) -> list[int]:
+        """The records whose message the reading may be the start of."""
+        words = search.tokens(_normalize(reading.message)[0])
+        found = {n for w in set(words) for n in self.first.get(w, ())}
+        return sorted(found.union(self.opening.get(words[0], ()) if words else ()))
 
     def ranked(self, reading: search.Extracted) -> list[tuple[tuple[float, ...], search.Match]]:
         """The reading's whole matches with their rank keys, best first (as ``_ranked``)."""
         message = reading.message
-        normalized, where = search.normalize(message)
+        normalized, where = _normalize(message)
         filed = {n for w in set(search.tokens(normalized)) for n in self.filed.get(w, ())}
         ranked = []
-        done: set[int] = set()
-        for number, which in sorted(filed.union(self.loose)):
-            if number in done:
-                continue  # its whole message matched: none of its heads is needed
+        for number in sorted(filed.union(self.loose)):
             entry = self.index.entries[number]
-            candidate = self.heads[number][which - 1] if which else entry
             same = search._same_exception(reading.exception, entry.exception)
-            found = search.whole_match(candidate, same, message, normalized, where)
+            found = search.whole_match(entry, same, message, normalized, where)
             if found is not None:
-                key, match = found
-                ranked.append((_head_key(key) if which else key, replace(match, entry=entry)))
-                done.add(number)
+                ranked.append(found)
         ranked.sort(key=lambda item: item[0], reverse=True)
         return ranked
 
 
-MAX_HEADS = 4
-"""Leading lines of a message tried as a whole, at most (its first lines)."""
-
-
-def heads(entry: search.Entry) -> list[search.Entry]:
-    """The message's leading lines as messages of their own, shortest first: its first
-    line, its first two lines …, and the message less its final stop.
-
-    A paste often holds only the start of a message printed over several lines: a title
-    that keeps its first line, an excerpt cut before the list it ends with, a reply that
-    quotes its first paragraph. Such a paste is the whole of a head, word for word, and
-    names the record as surely as its whole message would; the rules (``Rules``) still
-    ask a head for the same own text as any whole message.
-    """
-    parts = parse_template(entry.template).parts
-    found: list[search.Entry] = []
-    for number, part in enumerate(parts):
-        if part.placeholder:
-            continue
-        for cut, char in enumerate(part.text):
-            if char == "\n" and part.text[:cut].strip() and len(found) < MAX_HEADS:
-                found.append(_entry(entry, [*parts[:number], Part(part.text[:cut])]))
-    last = parts[-1].text.rstrip() if parts and not parts[-1].placeholder else ""
-    if last.endswith(".") and search.tokens(search.normalized_text(last)):
-        # Less its stop only when words stand before it: a placeholder there would take
-        # in any text at all, up to a cut in the middle of a word.
-        found.append(_entry(entry, [*parts[:-1], Part(last[:-1])]))
-    return found
-
-
-def _head_key(key: tuple[float, ...]) -> tuple[float, ...]:
-    """A head's rank key: below a whole message that says as much (another record's
-    message may be the head itself, word for word)."""
-    return (key[0], key[1] - HEAD_BEHIND, *key[2:])
-
-
-HEAD_BEHIND = 1e-6
-
-
-def _entry(entry: search.Entry, parts: list[Part]) -> search.Entry:
-    template = "".join(
-        "{" + p.text + "}" if p.placeholder else p.text.replace("{", "{{").replace("}", "}}")
-        for p in parts
-    )
-    return search.make_entry(
-        entry.index, entry.id, entry.exception, entry.repo, template, entry.title
-    )
-
-
-def _with_heads(
-    ranked: list[tuple[tuple[float, ...], search.Match]], reading: search.Extracted
+def _starts(
+    index: search.Searchable, reading: search.Extracted, numbers: list[int] | None = None
 ) -> list[tuple[tuple[float, ...], search.Match]]:
-    """``search._ranked``'s matches, each one that is not a whole message made one when the
-    reading is the whole of one of its heads, best first."""
+    """The records whose message the reading is the start of, cut short, each as a whole
+    match ranked below a whole message that says as much: of ``numbers``, or of the
+    reading's best candidates.
+
+    A paste often holds only the start of a message: a title cut at its length, an
+    excerpt or a log line that ends in the middle of a word, a message's first line or
+    sentence quoted alone, its final stop left out. Such a paste names the record as
+    surely as its whole message would. The rules (``Rules``) ask it for the same own
+    text; a reading that names no exception (a title, a bare line) must end in the
+    message's own words, not in a value that would take in the prose after it.
+    """
     message = reading.message
-    normalized, where = search.normalize(message)
-    out = []
-    for key, match in ranked:
-        if not match.exact and not match.entry.cut:
-            entry = match.entry
-            same = search._same_exception(reading.exception, entry.exception)
-            for head in heads(entry):
-                found = search.whole_match(head, same, message, normalized, where)
-                if found is not None:
-                    key, match = _head_key(found[0]), replace(found[1], entry=entry)
-                    break
-        out.append((key, match))
-    out.sort(key=lambda item: item[0], reverse=True)
+    normalized, where = _normalize(message)
+    if numbers is None:  # the best candidates by their words (``Wholes.starting`` has all)
+        words = search.tokens(normalized)[: search.MAX_WORDS]
+        looked_up = search.lookup_words(words)
+        weight = search.weights(index, looked_up)
+        cut = search.cut_short(index, words, looked_up)
+        numbers = search.candidates(index, looked_up, weight, cut)
+    out: list[tuple[tuple[float, ...], search.Match]] = []
+    for number in numbers:
+        entry = index.entries[number]
+        placed = start_of(entry.literals, normalized)
+        same = search._same_exception(reading.exception, entry.exception)
+        if placed is None or same < 0:
+            continue
+        spans, literal, rest = placed
+        if reading.exception is None and (
+            not rest
+            or (spans and spans[-1][1] == len(normalized))
+            or _WORD.match(normalized[-1:] + rest)
+        ):
+            continue  # prose goes on after the message, ends in a value or a word's middle
+        named = list(zip(entry.names, spans, strict=False))
+        said: dict[str, str] = {}
+        if any(said.setdefault(name, normalized[a:b]) != normalized[a:b] for name, (a, b) in named):
+            continue  # one placeholder, two values: ``{cls} … `{cls}.load``` is one class
+        values = tuple(
+            (name, message[where[a] : where[b - 1] + 1].strip(search.BLANK + "\n") if b > a else "")
+            for name, (a, b) in named
+        )
+        specific = round(1.0 + literal / max(1, len(normalized)) - CUT_BEHIND, 6)
+        match = search.Match(entry, True, specific, values)
+        out.append(((2, specific, same, -entry.index), match))
     return out
+
+
+CUT_BEHIND = 1e-6
+"""How far a message cut short ranks below a whole message that says as much (another
+record's message may be the very words that start this one)."""
+_SENTENCE_END = re.compile(r"[.!?] ")
+_WORD = re.compile(r"\w\w")
+
+
+def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]], int, str] | None:
+    """Where the placeholders' values sit when ``text`` (normalized) is the start of the
+    template of ``literals`` filled in, stopping short of its end, how many of its
+    characters are the template's own, and the rest of the literal it stops in; None
+    when it is not.
+
+    Each literal goes at its leftmost place after the one before, as for a whole message
+    (``search._place``). The text ends inside a literal or a value; the value the cut
+    falls in or after ends no sentence: ``Can't load {x}. If you …`` does not start
+    ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings. Or the text is
+    the whole message, ending a sentence, and then sentences of its own (the rest "").
+    """
+    if not (text.startswith(literals[0]) or literals[0].startswith(text)):
+        return None  # most records: the text does not start as the message does
+    spans: list[tuple[int, int]] = []
+    position = literal = 0
+    for number, part in enumerate(literals):
+        last = number == len(literals) - 1
+        if number == 0 and text.startswith(part) and not last:
+            position = literal = len(part)
+            continue
+        if last and _SENTENCE_END.match(part[-1:] + " "):
+            # The whole message, then sentences of the paste's own: "… `@model_validator`.
+            # For further information visit …", "… in class `Secret`. How do I fix it?"
+            more = text.find(part + " ", position)
+            if more >= 0 and (number or more == 0):
+                spans.append((position, more))
+                return spans, literal + len(part), ""
+        found = -1 if last or number == 0 else text.find(part, position)
+        if found >= 0:
+            spans.append((position, found))
+            position = found + len(part)
+            literal += len(part)
+            continue
+        # The cut: in the value before this literal, or in the literal (its start ends the
+        # text, not all of it).
+        earliest = max(position, len(text) - len(part) + 1)
+        ends = range(earliest, len(text) + 1) if number else range(earliest, 1)
+        end = next((k for k in ends if part.startswith(text[k:])), -1)
+        if end < 0 or _SENTENCE_END.search(text[position:end] + " "):
+            return None
+        if number:
+            spans.append((position, end))
+        return spans, literal + len(text) - end, part[len(text) - end :]
+    return None
 
 
 def _fixed_words(entry: search.Entry) -> list[str]:
@@ -276,21 +354,85 @@ def _wholes(index: search.Searchable) -> Wholes | None:
 
 MAX_FENCES = 10
 """Fenced blocks of a body read on their own, at most (the first ones)."""
+MAX_HEADINGS = 10
+"""Markdown headings of a body read on their own, at most (the first ones)."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
-def _readings(body: str) -> list[search.Extracted]:
-    """The readings of the whole body, then those of each fenced block read on its own:
-    a bare message in a fence amid the prose of an issue template is a whole message
-    there. Lines are the body's (from 0)."""
+def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extracted]:
+    """The readings of the whole body, then those of each fenced block and each heading
+    read on its own, then those of the title (at no line): a bare message in a fence amid
+    the prose of an issue template is a whole message there, and so is a heading's or a
+    title's that names no exception. Lines are the body's (from 0). A block with fewer
+    than ``least`` letters and digits is not read (``Environment``)."""
     out = search.readings(body)
-    for start, text in fences(body)[:MAX_FENCES]:
-        for reading in search.readings(text):
+    title = _TAGS.sub("", title)
+    blocks = [*fences(body)[:MAX_FENCES], *headings(body)[:MAX_HEADINGS], (None, title)]
+    for start, text in blocks:
+        for reading in search.readings(text) if _letters(text) >= least else ():
             if reading.line is not None:
-                reading = replace(reading, line=start + reading.line)
+                line = None if start is None else start + reading.line
+                reading = replace(reading, line=line)
             if reading not in out:
                 out.append(reading)
+    for reading in [*raised(body)[:MAX_RAISED], *(replace(r, line=None) for r in raised(title))]:
+        if reading not in out:
+            out.append(reading)
     return out
+
+
+MAX_RAISED = 10
+"""Lines of a body that call an exception with a string, read at most (the first ones)."""
+# At a line's start, in a heading, or after the arrow a traceback marks the line it ran
+# with ("-> 1039 "): not on the lines around it, which a traceback may show too.
+_CALL = re.compile(
+    rf"^[ \t]*(?:#{{1,6}}[ \t]+)?(?:(?:-+>|\u2771)[ \t]*[0-9]*[ \t]+)?(?:raise[ \t]+)?"
+    rf"({search.EXCEPTION_NAME})\(f?([\"'])"
+)
+
+
+def raised(text: str) -> list[search.Extracted]:
+    """The message of each line that names an exception apart from its message: a call
+    with a string, as a traceback's ``raise KeyError(f"No layer {name}")`` on the line it
+    ran or a title's ``KeyError('No layer conv9')`` (a string the line cuts short is read
+    to the line's end, the start of a message); a line ending in the name, as a
+    debugger's ``Exception has occurred: KeyError``, whose message is on the lines after
+    it, up to a blank one."""
+    out = []
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines):
+        found = _CALL.match(line) or _LAST.search(line)
+        if found is None:
+            continue
+        if found.re is _CALL:
+            string = search._unquoted(line, found.end(), found.group(2))
+            message = line[found.end() :].rstrip() if string is None else string[0]
+        else:
+            after = itertools.takewhile(str.strip, lines[number + 1 : number + 1 + MAX_LINES])
+            message = " ".join(part.strip() for part in after)
+        if message:
+            out.append(
+                search.Extracted(found.group(1), message, line=number, line_text=line.strip())
+            )
+    return out
+
+
+MAX_LINES = 10
+"""Lines after a line ending in an exception's name read as its message, at most."""
+_LAST = re.compile(rf"[ \t:]({search.EXCEPTION_NAME})[ \t]*$")
+
+
+def headings(body: str) -> list[tuple[int, str]]:
+    """Each Markdown heading of a body: its line (from 0) and its words, without the tags
+    a title starts with."""
+    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found = [(number, _HEADING.match(line)) for number, line in enumerate(lines)]
+    return [(number, _TAGS.sub("", match.group(1))) for number, match in found if match]
+
+
+_TAGS = re.compile(r"^(?:\[[^\]\n]*\]:?[ \t]*|:[a-z0-9_+-]+:[ \t]*)+")
+"""The tags a title may start with: ``[Bug]: ``, ``[BUG] ``, ``:bug: ``."""
 
 
 def fences(body: str) -> list[tuple[int, str]]:
@@ -346,6 +488,25 @@ def _found(source: Source, reading: search.Extracted, match: search.Match) -> Fo
         wording=_wording(entry),
         releases=page.releases,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _normalize(message: str) -> tuple[str, list[int]]:
+    """``search.normalize``, once for the few places that read one reading."""
+    return search.normalize(message)
+
+
+def _letters(message: str) -> int:
+    """Letters and digits of a message's words: its own text is at most that."""
+    return sum(map(len, search.tokens(_normalize(message)[0])))
+
+
+def _spelled(template: str, message: str) -> int:
+    """Characters of the template's own text that ``message`` spells as it does, quotes,
+    case and blanks kept: ``pip install 'kit[plot]'`` or ``pip install kit[plot]``, a
+    message on one line or over three, which search reads alike."""
+    parts = parse_template(template).parts
+    return sum(len(p.text) for p in parts if not p.placeholder and p.text in message)
 
 
 def own_text(message: str, entry: search.Entry) -> int:

@@ -61,6 +61,8 @@ from .pickled import as_tuple
 _W = "[A-Za-z0-9_]"
 _LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _NAME = rf"(?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure)"
+EXCEPTION_NAME = _NAME
+"""A name that looks like an exception's, with its module or not (for ``reports``)."""
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
     # Prefixes on every line of a process's output, tracebacks included.

@@ -401,7 +401,7 @@ def run(
         _write(env, event, [], settings, f"Skipped: {why}.")
         return 0
     try:
-        found = found_in(source(), text_of(event), settings.rules)
+        found = found_in(source(), text_of(event), settings.rules, event.title)
     except Unavailable as exc:
         warn(f"the site's search index could not be read, nothing was done: {exc}")
         _write(env, event, [], settings, "The site's search index could not be read.")

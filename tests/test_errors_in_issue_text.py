@@ -35,16 +35,16 @@ source:
 """
 
 
+BLOCKS = (
+    "No available memory for the cache blocks. "
+    "Try increasing `gpu_memory_utilization` when initializing the engine."
+)
 DIVISIBLE = "tensor_parallel_size={tp} must be divisible by data_parallel_size={dp}."
 WRAPPER = "Engine core initialization failed. See root cause above. Failed core proc(s): {procs}"
 DEAD = "EngineCore encountered an issue. See stack trace (above) for the root cause."
 RECORDS = {
     "example/serve/divisible.yaml": record("ValueError", DIVISIBLE),
-    "example/serve/blocks.yaml": record(
-        "ValueError",
-        "No available memory for the cache blocks. "
-        "Try increasing `gpu_memory_utilization` when initializing the engine.",
-    ),
+    "example/serve/blocks.yaml": record("ValueError", BLOCKS),
     # Wrappers, kept in triage here: they are named when nothing else is.
     "example/serve/engine-core.yaml": record("RuntimeError", WRAPPER),
     "example/serve/dead.yaml": record("EngineDeadError", DEAD),
@@ -259,6 +259,14 @@ SCRIPT = (
     "Could not find a loader script at {path} or any file beside it. "
     "Could not find '{name}' in the store either: {kind}: {why}"
 )
+LAYOUT_GRID = "Unknown layout class {layout} to build a grid.\nPick one of {choices}."
+MADE_WITH = "{cls} is made with `{cls}.create(name)` alone, never called directly: see the guide."
+NO_LAYER = "Layer {name} not found"
+PLOT_QUOTED = "The plotting extra is not installed, run `pip install 'kit[plot]'` first"
+PLOT_BARE = "The plotting extra is not installed, run `pip install kit[plot]` first"
+CAST_LINES = "Cannot cast the column of type\n{found}\nto\n{wanted}"
+CAST_LINE = "Cannot cast the column of type {found} to {wanted}"
+NO_LAYER_LONG = "Layer {name} not found. Look the layer up in the layer table first."
 LINES = {
     "example/serve/layout.yaml": record("ValueError", LAYOUT),
     "example/serve/schema-short.yaml": record("CheckerError", SCHEMA_SHORT),
@@ -266,6 +274,14 @@ LINES = {
     "example/serve/fields.yaml": record("UserError", FIELDS),
     "example/serve/repo-hint.yaml": record("FileNotFoundError", REPO_HINT),
     "example/serve/script.yaml": record("FileNotFoundError", SCRIPT),
+    "example/serve/layout-grid.yaml": record("ValueError", LAYOUT_GRID),
+    "example/serve/made-with.yaml": record("TypeError", MADE_WITH),
+    "example/serve/no-layer.yaml": record("KeyError", NO_LAYER),
+    "example/serve/no-layer-long.yaml": record("KeyError", NO_LAYER_LONG),
+    "example/serve/plot-quoted.yaml": record("ImportError", PLOT_QUOTED),
+    "example/serve/plot-bare.yaml": record("ImportError", PLOT_BARE),
+    "example/serve/cast-lines.yaml": record("TypeError", CAST_LINES),
+    "example/serve/cast-line.yaml": record("TypeError", CAST_LINE),
 }
 
 
@@ -349,3 +365,198 @@ def test_an_error_quoted_inside_another_is_no_answer_of_its_own(
         "```\n"
     )
     assert messages(found_in(lines_source, body)) == [SCRIPT]
+
+
+# --- a message cut short ------------------------------------------------------------------
+
+CUT_SHORT = {
+    "a title cut inside a value": (
+        "# kit.errors.UserError: An attribute without a type was found: `size =\n\n"
+        "Upgrading kit breaks my models.\n"
+    ),
+    "an excerpt ending in the middle of a word": (
+        "```\nkit.errors.UserError: An attribute without a type was found: `size = 3`. Every "
+        "field needs a ty"
+    ),
+    "its first sentence quoted alone": (
+        "Only this is printed: UserError: An attribute without a type was found: `size = 3`.\n"
+        "Nothing else."
+    ),
+}
+
+
+@pytest.mark.parametrize("body", CUT_SHORT.values(), ids=CUT_SHORT.keys())
+def test_the_start_of_a_message_names_its_record(lines_source: lookup.Source, body: str) -> None:
+    (found,) = found_in(lines_source, body)
+    assert found.message == FIELDS
+    assert found.confidence >= 0.9
+    assert dict(found.values)["name"] == "size"
+
+
+def test_a_start_names_the_message_whose_own_words_explain_more_of_it(
+    lines_source: lookup.Source,
+) -> None:
+    """Both messages start ``Unknown layout class {layout}``; the grid's placeholder would
+    take in ``… for this kind of Lo``, which the loader's message says in its own words."""
+    body = "ValueError: Unknown layout class <class 'kit.layouts.GridLayout'> for this kind of Lo"
+    assert messages(found_in(lines_source, body)) == [LAYOUT]
+
+
+FIELDS_SAID = (
+    "An attribute without a type was found: `size = 3`. Every field needs a type; if `size` "
+    "is no field, mark it `Fixed` or list it in `options['skipped']`."
+)
+THEN_MORE = {
+    "the library's link after it": " See https://kit.example/errors/untyped for more.",
+    "a question after it": " Error, how do I fix it?",
+}
+
+
+@pytest.mark.parametrize("more", THEN_MORE.values(), ids=THEN_MORE.keys())
+def test_a_whole_message_then_sentences_of_the_paste_names_its_record(
+    lines_source: lookup.Source, more: str
+) -> None:
+    body = f"Loading my models:\nkit.errors.UserError: {FIELDS_SAID}{more}\n"
+    assert messages(found_in(lines_source, body)) == [FIELDS]
+    # Quoted in prose, naming no exception, the message must be all there is.
+    assert found_in(lines_source, "Loading my models fails.", title=FIELDS_SAID + more) == []
+
+
+def test_a_debuggers_line_naming_the_exception_above_its_message_names_its_record(
+    lines_source: lookup.Source,
+) -> None:
+    body = f"It stops in the debugger:\n\nException has occurred: UserError\n{FIELDS_SAID}\n\nWhy?"
+    (found,) = found_in(lines_source, body)
+    assert (found.message, found.line) == (FIELDS, 3)
+
+
+@pytest.mark.parametrize("message", [PLOT_QUOTED, PLOT_BARE])
+def test_of_two_messages_search_reads_alike_the_one_pasted_is_named(
+    lines_source: lookup.Source, message: str
+) -> None:
+    """Search drops quotes, so both messages match both pastes as well: the one whose
+    quotes the paste keeps is the answer."""
+    body = f"Plotting fails:\n\nImportError: {message}\n"
+    assert messages(found_in(lines_source, body)) == [message]
+
+
+def test_a_message_pasted_on_one_line_names_the_record_on_one_line(
+    lines_source: lookup.Source,
+) -> None:
+    body = "Loading fails:\n\nTypeError: Cannot cast the column of type int64 to string\n"
+    assert messages(found_in(lines_source, body)) == [CAST_LINE]
+
+
+OTHER_ENDINGS = {
+    "another second sentence": (
+        "UserError: An attribute without a type was found: `size = 3`. Give it a type first."
+    ),
+    "a sentence ended in a value": "UserError: An attribute without a type was found: `size` 3.",
+    "one placeholder given two values": (
+        "TypeError: GridView is made with `Grid\nView.create(name)` alone, never called"
+    ),
+    "the whole of a message too short to name": "KeyError: Layer conv9 not found",
+}
+
+
+@pytest.mark.parametrize("body", OTHER_ENDINGS.values(), ids=OTHER_ENDINGS.keys())
+def test_a_message_that_goes_on_in_other_words_is_no_start_of_a_record(
+    lines_source: lookup.Source, body: str
+) -> None:
+    """An older wording, or another message that starts alike, ends a sentence where the
+    record's message goes on, or puts two values where the record has one; a paste that is
+    the whole of one message (too short to be named) is no start of a longer one."""
+    assert found_in(lines_source, body) == []
+
+
+# --- a title or heading that is the error, with no exception named --------------------------
+
+TITLED = {
+    "a heading above the report": (
+        "## tensor_parallel_size=8 must be divisible by data_parallel_size=3.\n\n"
+        "My own script then stops with KeyError: 'rank'.\n",
+        "",
+        DIVISIBLE,
+    ),
+    "the issue's title": (
+        "The run stops with KeyError: 'rank'.",
+        SAID.split(": ", 1)[1],
+        DIVISIBLE,
+    ),
+    "a title after its tags": (
+        "The run stops with KeyError: 'rank'.",
+        ":bug: [Bug]: tensor_parallel_size=8 must be divisible by data_parallel_size=3.",
+        DIVISIBLE,
+    ),
+    "a title keeping the first words": (
+        "The run stops with KeyError: 'rank'.",
+        "No available memory for the cache blocks",
+        BLOCKS,
+    ),
+}
+
+
+@pytest.mark.parametrize(("body", "title", "message"), TITLED.values(), ids=TITLED.keys())
+def test_a_title_or_heading_that_is_the_message_names_its_record(
+    source: lookup.Source, body: str, title: str, message: str
+) -> None:
+    assert messages(found_in(source, body, title=title)) == [message]
+
+
+UNTITLED = {
+    "cut in the middle of a word": "tensor_parallel_size=8 must be divisible by data_paral",
+    "ending in a value that takes in the prose": (
+        "tensor_parallel_size=8 must be divisible by data_parallel_size=3 on my two nodes"
+    ),
+    "a message's first words, then other words": "No available memory for the cache when busy",
+}
+
+
+@pytest.mark.parametrize("title", UNTITLED.values(), ids=UNTITLED.keys())
+def test_a_title_that_only_starts_like_a_message_names_nothing(
+    source: lookup.Source, title: str
+) -> None:
+    """With no exception named, a start must end in the message's own words, at a word's
+    end: a piece cut in a word's middle, or prose a value would take in, is no message."""
+    assert found_in(source, "The run stops with KeyError: 'rank'.", title=title) == []
+
+
+# --- the call that raised it -------------------------------------------------------------
+
+RAISED = {
+    "a traceback cut after the line that raised": (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/serve/config.py", line 2, in check\n'
+        '    raise ValueError(f"tensor_parallel_size={tp} must be divisible by '
+        'data_parallel_size={dp}.")\n',
+        "",
+        DIVISIBLE,
+    ),
+    "a title that is the exception's repr": (
+        "Seen after the upgrade.",
+        "ValueError('tensor_parallel_size=8 must be divisible by data_parallel_size=3.')",
+        DIVISIBLE,
+    ),
+    "a notebook's arrow on the line it ran, cut short": (
+        "----> 12     raise ValueError('No available memory for the cache blocks. Try incr",
+        "",
+        BLOCKS,
+    ),
+}
+
+
+@pytest.mark.parametrize(("body", "title", "message"), RAISED.values(), ids=RAISED.keys())
+def test_the_call_that_raised_names_its_record(
+    source: lookup.Source, body: str, title: str, message: str
+) -> None:
+    assert messages(found_in(source, body, title=title)) == [message]
+
+
+def test_a_call_on_a_line_around_the_one_that_ran_names_nothing(source: lookup.Source) -> None:
+    body = (
+        "     10     if free < needed:\n"
+        "     11         raise ValueError('No available memory for the cache blocks. Try "
+        "increasing `gpu_memory_utilization` when initializing the engine.')\n"
+        "---> 12     raise KeyError(name)\n"
+    )
+    assert found_in(source, body) == []

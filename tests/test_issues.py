@@ -80,6 +80,13 @@ def test_an_import_links_each_issue_to_the_error_it_pastes(run, bundled_content,
     assert issues[101]["labels"] == ["bug"]
 
 
+def test_an_issue_whose_title_is_the_error_is_linked(run, bundled_content, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    titled = _gh(104, "Happens on every start, see the title.", title=PLAIN.split(": ")[-1])
+    result = _import(run, bundled_content, _export(tmp_path, [titled]))
+    assert result.code == 0, result.err
+    assert [i["errors"] for i in _file(bundled_content)["issues"]] == [[TP]]
+
+
 def test_the_error_page_and_its_json_list_the_issues_that_paste_it(
     run, bundled_content, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
@@ -393,7 +400,7 @@ def test_whole_messages_are_found_by_a_word_no_value_runs_into() -> None:
     assert _fixed_words(entries[0]) == fixed
     assert _fixed_words(entries[2]) == ["must", "be", "set", "before", "training", "starts"]
     wholes = Wholes(index)
-    assert [index.entries[n].template for n, _ in wholes.loose] == ["{a}{b}"]
+    assert [index.entries[n].template for n in wholes.loose] == ["{a}{b}"]
     for paste, expected in [
         (
             "ValueError: You cannot specify both decoder_input_ids and decoder_inputs_embeds at "

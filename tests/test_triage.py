@@ -264,7 +264,10 @@ def test_a_message_with_little_text_of_its_own_is_not_reported(source: lookup.So
 
 
 def test_a_partial_match_needs_a_lower_min_confidence(source: lookup.Source) -> None:
-    paste = issue("NotImplementedError: Pipeline parallelism is not supported for this model.")
+    # The message's first sentence, then words of its own: no whole message, nor its start.
+    paste = issue(
+        "NotImplementedError: Pipeline parallelism is not supported for this model. Use one GPU."
+    )
 
     assert found_in(source, paste) == []
     found = found_in(source, paste, Rules(min_confidence=0.5))
@@ -501,6 +504,22 @@ def test_a_new_issue_gets_one_comment_linking_its_page_with_its_values(  # type:
     assert [(m["id"], m["url"]) for m in result.matches] == [(page["id"], page["url"])]
     assert result.matches[0]["confidence"] >= 0.9
     assert page["url"] in result.summary
+
+
+def test_an_issue_whose_title_is_the_error_gets_its_page(  # type: ignore[no-untyped-def]
+    triage, site: Built, tmp_path: Path
+) -> None:
+    event = json.loads((EVENTS / "opened.json").read_text())
+    event["issue"]["title"] = "tensor_parallel_size=8 must be divisible by data_parallel_size=3."
+    event["issue"]["body"] = "It fails at startup with my usual flags, on two nodes."
+    path = tmp_path / "titled.json"
+    path.write_text(json.dumps(event))
+
+    result = triage(str(path))
+
+    page = site.page_of("example/serve/divisible.yaml")
+    assert result.code == 0, result.err
+    assert [(m["id"], m["line"]) for m in result.matches] == [(page["id"], None)]
 
 
 def test_an_edit_updates_the_same_comment_then_deletes_it_with_the_traceback(  # type: ignore[no-untyped-def]
