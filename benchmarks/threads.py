@@ -13,14 +13,16 @@ each thread::
 
 A thread's error counts as "no record" when the scan of the project's pinned wheel has
 no record raising it: raised by compiled code, by another project, or built where the
-scan cannot see it (a message kept in a module constant).
+scan cannot see it (a message kept in a module constant), or worded otherwise by an
+older release. A message the release raises with words added after the pasted ones (a
+sentence of advice appended since) is the same error: its record.
 
 Each project's site is the pinned wheel of ``PROJECTS``, downloaded, scanned and built
 once with a fresh build cache by ``benchmarks.real`` under ``--cache`` (default
 CORPORA/../threads-cache) and reused after. Each thread's text goes through
 ``reports.found_in`` with triage's rules, the reading ``errdex triage`` and ``issues
 import`` give an issue. An answer is right when it is the labelled record or a record
-with the same exception and message (no reader could tell them apart).
+with the same exception and message, however spaced (no reader could tell them apart).
 
 Precision: right answers / answers. Recall: threads whose labelled record is among the
 answers / threads whose error the site has. Both per project and per shape (a thread
@@ -133,7 +135,8 @@ def _event(thread: Thread) -> Event:
 
 def score(source: lookup.Source, threads: list[Thread]) -> list[Scored]:
     entries = source.index.entries
-    message = {e.id: (e.exception, e.template) for e in entries}
+    # Messages that differ only in their blanks (a line break for a space) read alike.
+    message = {e.id: (e.exception, " ".join(e.template.split())) for e in entries}
     scored = []
     for thread in threads:
         found = reports.found_in(source, text_of(_event(thread)))
