@@ -534,7 +534,7 @@ COMMON_SHARE = 0.2
 """A word in more than this share of templates (on a site of 200 or more) is 'common':
 it is left out of the inverted index and weighs little."""
 RECORDS_PER_FILE = 16
-"""Records per record file of the browser index, about (see ``record_files``)."""
+"""Records per record file of a large site's browser index, about (see ``record_files``)."""
 SHARD_TARGET = 500
 """About this many postings per word shard. Smaller shards keep what a long paste reads
 small (it looks up to LOOKUP_WORDS words, each in its shard); bigger ones give the first
@@ -544,6 +544,13 @@ but a long GitHub issue's whole answer read 196 KB gzipped; 200 cut that to 123 
 showed 76; 500 reads at most 144 KB and shows 77."""
 MAX_SHARDS = 1024
 """Word shards at most: a bigger site has bigger shards."""
+SMALL_SITE = 8192
+"""Entries of a site whose index is a few large files. A whole answer reads the records
+of about 80 candidates a reading, spread over the whole index: in small files that is
+some 45 requests (real corpus, 6,552 records); in SMALL_SITE_FILES word shards and as
+many record files, at most 17 (docs/search.md, "How many files the index has")."""
+SMALL_SITE_FILES = 8
+"""Word shards, and record files, of a site of SMALL_SITE entries (fewer below it)."""
 QUICK_REQUESTS = 8
 """Files the browser fetches, at most, before it shows a first answer: the head, a few
 word shards chosen by the rarity sketch, and the record files of the best candidates."""
@@ -706,19 +713,31 @@ def numbered(entries: Sequence[Entry]) -> list[Entry]:
     return [_numbered(e, k) for k, e in enumerate(ordered)]
 
 
-def record_files(entries: Sequence[Entry]) -> tuple[int, list[int]]:
-    """How many record files the browser index has, and the file of each entry.
+def file_counts(entries: int, postings: int) -> tuple[int, int]:
+    """How many word shards and record files the browser index of ``entries`` entries
+    (holding ``postings`` postings in all) has: a small site (SMALL_SITE) has one of each
+    for every SMALL_SITE / SMALL_SITE_FILES entries, a power of two; a larger one about
+    SHARD_TARGET postings a shard and RECORDS_PER_FILE records a file (a power of two,
+    the same while the site grows or shrinks by a few records)."""
+    count = 1
+    if entries <= SMALL_SITE:
+        while count * SMALL_SITE < entries * SMALL_SITE_FILES:
+            count *= 2
+        return count, count
+    while count * RECORDS_PER_FILE < entries:
+        count *= 2
+    return max(1, min(MAX_SHARDS, round(postings / SHARD_TARGET))), count
+
+
+def record_files(entries: Sequence[Entry], count: int) -> list[int]:
+    """The record file, of ``count``, of each entry of the browser index.
 
     The browser's first answer reads a few record files of a paste's best candidates;
     those share the paste's rare words, so the records of a word that is their rarest
     share a file (RECORDS_PER_FILE of them at a time, a file holding a few such groups):
     the file is chosen by a hash of the word, not by a place in an order, so a reworded
-    message moves its record and few others. The count is a power of two, the same
-    while the site grows or shrinks by a few records (what the first answer then finds
-    is measured in docs/benchmarks.md, "Search")."""
-    count = 1
-    while count * RECORDS_PER_FILE < len(entries):
-        count *= 2
+    message moves its record and few others (what the first answer then finds is
+    measured in docs/benchmarks.md, "Search")."""
     frequency = Counter(itertools.chain.from_iterable(entry.own for entry in entries))
     # Each word's place in the order of rarity, fewest records first, then by the word;
     # placeholders and numbers rank after every word (they have no place).
@@ -740,7 +759,7 @@ def record_files(entries: Sequence[Entry]) -> tuple[int, list[int]]:
         if file is None:
             file = hashed[group] = fnv1a(f"{word}\0{group[1]}") % count
         files.append(file)
-    return count, files
+    return files
 
 
 def _numbered(entry: Entry, index: int) -> Entry:
@@ -799,13 +818,13 @@ class Index:
     def files(self) -> dict[str, Any]:
         """The browser index: a small head, word shards and record chunks."""
         total = sum(len(p) for p in self.postings.values())
-        shards = max(1, min(MAX_SHARDS, round(total / SHARD_TARGET)))
+        shards, count = file_counts(len(self.entries), total)
         words: list[dict[str, list[int]]] = [{} for _ in range(shards)]
         for word in sorted(self.postings):
             words[shard_of(word, shards)][word] = self.postings[word]
         repos = sorted({e.repo for e in self.entries})
         exceptions = sorted({e.exception for e in self.entries})
-        count, files = record_files(self.entries)
+        files = record_files(self.entries, count)
         out: dict[str, Any] = {
             "search/meta.json": {
                 "version": INDEX_VERSION,

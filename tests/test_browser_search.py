@@ -243,7 +243,8 @@ def test_index_files_are_what_the_browser_fetches(
 
 def test_a_fresh_page_shows_a_first_answer_after_a_few_files(browser: Browser) -> None:
     """On a 3,000-record index the first query of a fresh page gets a first answer from
-    at most QUICK_REQUESTS files (the head included); the whole answer, Python's, follows."""
+    at most QUICK_REQUESTS files (the head included); the whole answer, Python's, follows,
+    from the head and at most its four word shards and four record files."""
     from benchmarks import search as bench
     from benchmarks.corpus import generate
     from benchmarks.pastes import make_paste
@@ -266,10 +267,11 @@ def test_a_fresh_page_shows_a_first_answer_after_a_few_files(browser: Browser) -
             context.close()
             _, python = search.find(index, paste, 3)
             assert run["whole"]["top"] == (python[0].entry.id if python else None)
+            assert run["whole"]["requests"] <= 9, paste
             if run["first"]["requests"] <= search.QUICK_REQUESTS:
                 quick += 1
                 assert run["first"]["top"] == run["whole"]["top"], paste
-                assert run["whole"]["requests"] > run["first"]["requests"], paste
+                assert run["whole"]["requests"] >= run["first"]["requests"], paste
     # A message whose own words are all common is found by its values alone: the whole
     # answer, later. The benchmark measures how often, on a real corpus.
     assert quick >= 0.8 * len(pastes)

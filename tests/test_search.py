@@ -189,8 +189,22 @@ def test_lookup_says_when_nothing_matches(run, vector_content: Path) -> None:  #
     assert result.out.startswith("No error in this index matches")
 
 
-def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
-    many = [
+class Recorded:
+    """The files of an index in memory, as a site folder serves them, with the files read."""
+
+    def __init__(self, files: dict[str, Any]) -> None:
+        self.name = "site"
+        self.files = {rel: json.dumps(data).encode() for rel, data in files.items()}
+        self.read_files: set[str] = set()
+
+    def read(self, rel: str) -> bytes:
+        self.read_files.add(rel)
+        return self.files[rel]
+
+
+def settings(count: int) -> list[search.Entry]:
+    """``count`` records, each with a rare word of its own and a word of a few others."""
+    return [
         search.make_entry(
             i,
             f"{i:016x}",
@@ -199,8 +213,32 @@ def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
             f"setting{i} must be below limit{i % 97} of {{x}}",
             "",
         )
-        for i in range(3000)
+        for i in range(count)
     ]
+
+
+def test_a_small_site_answers_a_paste_from_few_files() -> None:
+    """On a site of a few thousand records a whole answer reads the head and at most
+    every word shard and record file: a few large files, not some forty small ones."""
+    built = search.Index.build(settings(3000))
+    files = built.files()
+    meta = files["search/meta.json"]
+    assert (meta["shards"], meta["record_files"]) == (4, 4)
+    assert len(files) == 9
+    store = Recorded(files)
+    match = search.lookup(SiteIndex(store), "ValueError: setting1234 must be below limit70 of 5")
+    assert match[0].entry.id == f"{1234:016x}"
+    assert "search/meta.json" in store.read_files and len(store.read_files) <= 9
+    # Up to SMALL_SITE / SMALL_SITE_FILES records: the head, one shard, one record file.
+    small = search.Index.build(settings(1000)).files()
+    assert sorted(small) == ["search/meta.json", "search/records/0.json", "search/words/0.json"]
+
+
+def test_index_is_split_so_a_query_fetches_little(
+    index: search.Index, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search, "SMALL_SITE", 1000)  # a large site, at a test's size
+    many = settings(3000)
     built = search.Index.build(many)
     files = built.files()
     meta = files["search/meta.json"]
@@ -218,9 +256,12 @@ def test_index_is_split_so_a_query_fetches_little(index: search.Index) -> None:
     assert "must" in meta["common"]  # in every template: left out of the shards
 
 
-def test_records_sharing_a_rare_word_sit_in_one_record_file() -> None:
+def test_records_sharing_a_rare_word_sit_in_one_record_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The first answer reads a few record files of the best candidates: those share the
     paste's rare words, so the index keeps the records of a rare word side by side."""
+    monkeypatch.setattr(search, "SMALL_SITE", 100)  # a large site, at a test's size
     templates = [f"setting{i} must be below limit{i % 97} of {{x}}" for i in range(300)]
     for i in range(0, 300, 20):  # 15 records of one rare word, spread over the input
         # "must", "be" and "below" are in every template: "frobnicator" is their rarest.
@@ -236,6 +277,7 @@ def test_records_sharing_a_rare_word_sit_in_one_record_file() -> None:
     assert len(numbers) == 15
     files = index.files()
     meta = files["search/meta.json"]
+    assert meta["record_files"] == 32
     assert len({meta["files"][n] for n in numbers}) == 1
     assert index.entries[-1].old is not None  # earlier wordings after every record's own
     # Numbered anew, the index still finds every record by its words.
@@ -246,11 +288,14 @@ def test_records_sharing_a_rare_word_sit_in_one_record_file() -> None:
     )
 
 
-def test_a_reworded_message_changes_few_files_of_the_index() -> None:
+def test_a_reworded_message_changes_few_files_of_the_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A record keeps its number when its message changes, and its file moves by a hash
     of its rarest word: the files a site host must take again after a reworded message
     are meta.json, the shards of the words it lost or gained and the record files it
     left and joined, not every file numbered after it."""
+    monkeypatch.setattr(search, "SMALL_SITE", 1000)  # a large site, at a test's size
     rng = random.Random(7)
     vocabulary = [f"word{k}" for k in range(2000)]
 
