@@ -95,12 +95,12 @@ def _addresses(host: str, port: int, ends: float) -> list[Any]:
     """``socket.getaddrinfo`` of ``host``, given up on at ``ends`` (``TimeoutError``); the
     lookup left behind ends on its own, in a thread nobody waits for."""
     found: list[Any] = []
-    failed: list[OSError] = []
+    failed: list[Exception] = []
 
     def look_up() -> None:
         try:
             found.extend(socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM))
-        except OSError as exc:
+        except Exception as exc:  # raised here, as the lookup would have raised it
             failed.append(exc)
 
     lookup = threading.Thread(target=look_up, name="errdex-resolve", daemon=True)

@@ -470,3 +470,13 @@ def test_a_host_that_answers_what_is_not_http_is_a_clear_error(  # type: ignore[
         result = run("lookup", "x", "--site", url, "--no-cache")
     assert result.code == 3
     assert result.err.startswith(f"errdex: cannot fetch {url}search/meta.json: "), result.err
+
+
+def test_a_name_the_system_cannot_look_up_says_why(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A label longer than a name may have fails in the lookup itself; it is said as it
+    was before the lookup ran in a thread of its own, not as a name with no address."""
+    name = "a" * 64 + ".example.test"
+    result = run("lookup", "x", "--site", f"http://{name}/", "--timeout", "5", "--cache", tmp_path)
+    assert result.code == 3, result.err
+    assert "has no address" not in result.err and "Traceback" not in result.err
+    assert "label" in result.err or "idna" in result.err.lower(), result.err
