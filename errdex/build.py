@@ -96,6 +96,8 @@ class Result:
     """The site's address, for links to the pages that explain problem codes."""
     host: str = "plain"
     """Where the site is published (``host`` in site.yaml)."""
+    full: bool = False
+    """Whether this build wrote the whole site (not an update, nor nothing)."""
 
 
 def build(options: Options) -> Result:
@@ -128,7 +130,6 @@ def build(options: Options) -> Result:
                 stats,
                 pages=len(chosen.previous.ids),
                 base_url=chosen.previous.base_url,
-                host=chosen.previous.host,
             )
 
         try:
@@ -148,6 +149,7 @@ def build(options: Options) -> Result:
         rendered=len(work.records),
         base_url=work.context.config.base_url,
         host=work.context.config.host,
+        full=isinstance(chosen, plan.Full),
     )
 
 

@@ -705,9 +705,13 @@ def _build(ns: argparse.Namespace, told: Told) -> int:
 
     started = time.perf_counter()
     result = build(_options(ns))
+    # The site's size, measured once it is written whole: an update changes it little,
+    # and walking every file of a big site would cost an edit a quarter of a second.
     host = hosts.HOSTS[result.host]
-    size = hosts.usage(ns.out)
-    warnings = result.warnings + hosts.problems(size, host, str(ns.content / "site.yaml"))
+    size = hosts.usage(ns.out) if result.full else None
+    warnings = list(result.warnings)
+    if size is not None:
+        warnings += hosts.problems(size, host, str(ns.content / "site.yaml"))
     report(warnings, ns, result.base_url)
     told.problems += warnings
     stats = result.stats
@@ -718,17 +722,20 @@ def _build(ns: argparse.Namespace, told: Told) -> int:
         written=stats.written,
         unchanged=stats.unchanged,
         removed=stats.removed,
-        files=size.files,
-        bytes=size.bytes,
     )
-    told.more.update(host=host.name, largest={"path": size.largest, "bytes": size.largest_bytes})
+    measured = ""
+    if size is not None:
+        told.counts.update(files=size.files, bytes=size.bytes)
+        told.more.update(
+            host=host.name, largest={"path": size.largest, "bytes": size.largest_bytes}
+        )
+        measured = f"; the site is {hosts.summary(size, host)}"
     rendered = "" if result.rendered == result.pages else f"{result.rendered} rendered, "
     _note(
         ns,
         f"errdex: built {result.pages} error pages into {ns.out}/ ({rendered}"
         f"{stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
-        f"in {time.perf_counter() - started:.2f}s, {len(warnings)} warning(s); "
-        f"the site is {hosts.summary(size, host)}",
+        f"in {time.perf_counter() - started:.2f}s, {len(warnings)} warning(s){measured}",
     )
     return 0
 

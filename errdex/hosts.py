@@ -119,15 +119,24 @@ def usage(out: Path) -> Usage:
     return Usage(files, size, shown, largest_bytes)
 
 
+def _limits(found: Usage, host: Host) -> list[tuple[str, int, int]]:
+    """What the site has of each limit the host sets: (what, how much, the limit)."""
+    return [
+        (what, have, limit)
+        for what, have, limit in (
+            ("files", found.files, host.max_files),
+            ("bytes", found.bytes, host.max_bytes),
+            ("bytes in one file", found.largest_bytes, host.max_file_bytes),
+        )
+        if limit is not None
+    ]
+
+
 def problems(found: Usage, host: Host, config_path: str = "site.yaml") -> list[Problem]:
     """A warning (W502) for each of the host's limits the site comes within 80% of."""
     warned = []
-    for what, have, limit in (
-        ("files", found.files, host.max_files),
-        ("bytes", found.bytes, host.max_bytes),
-        ("bytes in one file", found.largest_bytes, host.max_file_bytes),
-    ):
-        if limit is None or have < WARN_AT * limit:
+    for what, have, limit in _limits(found, host):
+        if have < WARN_AT * limit:
             continue
         where = f" ({found.largest})" if what == "bytes in one file" else ""
         share = have / limit
@@ -150,11 +159,8 @@ def summary(found: Usage, host: Host) -> str:
     text = f"{found.files:,} files, {found.bytes / 1e6:.1f} MB"
     shares = [
         f"{have / limit:.0%} of {limit:,} {what}"
-        for what, have, limit in (
-            ("files", found.files, host.max_files),
-            ("bytes", found.bytes, host.max_bytes),
-        )
-        if limit is not None
+        for what, have, limit in _limits(found, host)
+        if what != "bytes in one file"
     ]
     if shares:
         text += f" ({host.title}: {', '.join(shares)})"

@@ -857,7 +857,6 @@ def full_state(
         key=key,
         reason=reason,
         base_url=site.config.base_url,
-        host=site.config.host,
         out=str(out.resolve()),
         stamp=state.stamp(out),
         files={item.path: item.kept for item in parsed if item.record is not None},

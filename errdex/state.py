@@ -72,8 +72,6 @@ class State:
     """Why the full build that made this state was a full one; for debugging."""
     base_url: str
     """The site's address, for messages of a build that reads nothing else."""
-    host: str
-    """Where the site is published (``host`` in site.yaml), for the same builds' report."""
     out: str
     """The output folder, resolved."""
     stamp: tuple[int, int, int, int]

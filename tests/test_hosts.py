@@ -138,3 +138,16 @@ def test_usage_warns_at_eighty_percent_of_each_limit() -> None:
         "the site is over a limit of Host, 1,000 bytes: it has 1,001 (100%)",
         "the site is near a limit of Host, 50 bytes in one file: it has 40 (api/big.json) (80%)",
     ]
+
+
+def test_an_update_leaves_the_site_unmeasured(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Walking every file of a big site would cost an edit more than a quarter of a
+    second: only a full build measures it."""
+    out = built(run, tmp_path, "cloudflare")
+    record = tmp_path / "content" / "errors" / "a.yaml"
+    record.write_text(record.read_text() + "meaning: Sizes start at one.\n")
+    result = run("build", "--content", tmp_path / "content", "--out", out, "--json", "-v")
+    assert result.code == 0, result.err
+    assert "errdex: update: 1 record changed" in result.err
+    assert "files" not in json.loads(result.out)["counts"]
+    assert "the site is" not in result.err
