@@ -166,9 +166,6 @@ def guards_of(record: Record) -> tuple[str, ...]:
 
 
 def _same(a: str, b: str) -> bool:
-    """Whether two conditions are the same code, however spaced or bracketed."""
-    if a == b:  # most are written alike: no need to parse them
-        return True
     try:
         return ast.dump(ast.parse(a, mode="eval")) == ast.dump(ast.parse(b, mode="eval"))
     except (SyntaxError, ValueError, RecursionError):
