@@ -16,6 +16,7 @@ message naming its file, never a traceback, and never a file read outside the si
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -488,6 +489,10 @@ class Page:
     ways: tuple[tuple[str, tuple[dict[str, Any], ...]], ...] = ()
     """How to avoid the error, derived from the code: each way's words and its terms
     (``avoid.document``), for hints with the paste's values."""
+    paths: tuple[str, ...] = ()
+    """The files of the code that raises it: ``source.path``, then each release's."""
+    function: str | None = None
+    """The function that raises it (``source.function``: ``Class.method``)."""
 
 
 @dataclass
@@ -546,6 +551,8 @@ def site_source(store: Store) -> Source:
             document.get("triage", True) is not False,
             releases,
             _ways(document.get("avoid")),
+            _source_paths(document),
+            _source_function(document),
         )
         own = relative_page(record_id)
         if not base and found.url.endswith(own):
@@ -557,6 +564,23 @@ def site_source(store: Store) -> Source:
         return (base[0] if base else "") + relative_page(record_id)
 
     return Source(index, page, page_url, store.name, renew=getattr(store, "renew", None))
+
+
+def _source_paths(document: dict[str, Any]) -> tuple[str, ...]:
+    """The files a record document says raise it: ``source.path``, then each release's
+    ``path`` (a file may move); those that are text."""
+    source = document.get("source")
+    releases = document.get("releases")
+    found = [source.get("path")] if isinstance(source, dict) else []
+    if isinstance(releases, list):
+        found += [r.get("path") for r in releases if isinstance(r, dict)]
+    return tuple(dict.fromkeys(p for p in found if isinstance(p, str) and p))
+
+
+def _source_function(document: dict[str, Any]) -> str | None:
+    source = document.get("source")
+    function = source.get("function") if isinstance(source, dict) else None
+    return function if isinstance(function, str) and function else None
 
 
 def _release_names(releases: Any) -> tuple[str, ...] | None:
@@ -598,6 +622,7 @@ def content_source(content: Path, strict: bool) -> Source:
     records = {r.id: r for r in site.records}
     flag = avoid.flag_of(site.option_names)
 
+    @functools.cache
     def page(record_id: str) -> Page:
         record = records[record_id]
         found = avoid.avoid_of(record)
@@ -609,6 +634,8 @@ def content_source(content: Path, strict: bool) -> Source:
             record.data.get("triage", True) is not False,
             tuple(r.release for r in record.releases),
             ways,
+            tuple(dict.fromkeys([record.source.path, *(r.path for r in record.releases)])),
+            record.source.function,
         )
 
     return Source(index, page, lambda i: base + page_url(i), str(content))

@@ -11,7 +11,9 @@ body matches: the cause is the answer. A line naming an exception may hold only 
 start of a message (a title cut at its length, a first sentence quoted alone): that
 names the record when it starts no other message as well (``start_of``). Quiet prose (a
 feature request naming no exception) matches only when a whole message of a record is
-there, word for word.
+there, word for word. When the traceback shows the frame that raised an error, the
+record must be raised in that file and function (``Fits``): the same words raised by
+another project's code are its message, not the record's.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from . import search
 from .lookup import Source, Unavailable, _wording, confidence
@@ -81,15 +84,18 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
-    every = _readings(body, title, rules.min_own_text)
+    least = rules.min_own_text // 2  # the fewest own words a record takes (``Fits``)
+    every = _readings(body, title, least)
+    lines = _lines(body)
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
         # ("See root cause above"): a wrapper names no cause.
         for wrappers in (False, True):
             for order, reading in enumerate(every):
-                if reading.wrapper != wrappers or _letters(reading.message) < rules.min_own_text:
+                if reading.wrapper != wrappers or _letters(reading.message) < least:
                     continue  # a heading such as "Environment" holds too little to be named
-                chosen = _best(index, wholes, reading, rules)
+                frames = raising_frames(lines, reading.line)
+                chosen = _best(index, wholes, reading, rules, Fits(source, reading, rules, frames))
                 if chosen is None:
                     continue
                 match, start = chosen
@@ -120,11 +126,16 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
 
 
 def _best(
-    index: search.Searchable, wholes: Wholes | None, reading: search.Extracted, rules: Rules
+    index: search.Searchable,
+    wholes: Wholes | None,
+    reading: search.Extracted,
+    rules: Rules,
+    fits: Fits,
 ) -> tuple[search.Match, bool] | None:
-    """The reading's best match that passes the rules, and whether the reading is only
-    the start of its message; None when no match passes, or when the best is a start
-    that another message's start fits alike."""
+    """The reading's best match that passes the rules (``_passes``, then ``fits``: the
+    rules that read the record's page), and whether the reading is only the start of its
+    message; None when no match passes, or when the best is a start that another
+    message's start fits alike."""
     ranked = search._ranked(index, reading) if wholes is None else wholes.ranked(reading)
     # A paste that is some record's whole message is the start of another's only when
     # that one's own words explain more of it.
@@ -143,14 +154,42 @@ def _best(
         reverse=True,
     )
     cut = {match.entry.id for _, match in starts}
-    grouped = search._grouped([match for _, match in ranked], len(ranked))
-    passing = [match for match in grouped if _passes(reading, match, rules)]
+    grouped = search._grouped(_frame_first([m for _, m in ranked], fits), len(ranked))
+    passing = [m for m in grouped if _passes(reading, m, rules) and fits(m)]
     if not passing:
         return None
     best = passing[0]
     if best.entry.id in cut and any(other.score == best.score for other in passing[1:]):
         return None  # a piece that starts two messages alike names neither
+    if best.values and _ELIDED.match(best.values[-1][1]):
+        # "… at ....." leaves out what may be the rest of a longer message: the words
+        # before it must start no other.
+        before = reading.message[: reading.message.rstrip().rfind(best.values[-1][1])]
+        alike = search.same_message(best.entry)
+        others = _starts(index, replace(reading, message=before.rstrip()))
+        if any(search.same_message(m.entry) != alike for _, m in others):
+            return None
     return best, best.entry.id in cut
+
+
+def _frame_first(matches: list[search.Match], fits: Fits) -> list[search.Match]:
+    """The matches with, of records that say the same, the one raised where the paste's
+    traceback says first: ``_grouped`` keeps the first of each message."""
+    if not fits.frames:
+        return matches
+    groups: dict[tuple[str, ...], list[search.Match]] = {}
+    for match in matches:
+        groups.setdefault(search.same_message(match.entry), []).append(match)
+    out = []
+    for group in groups.values():
+        if len(group) > 1:
+            group.sort(key=lambda match: not fits.where(match))
+        out += group
+    return out
+
+
+_ELIDED = re.compile(r"^(?:\.{3,}|…)")
+"""A value that starts by saying something was left out: ``...``, ``.....``, ``…``."""
 
 
 PARTIAL_MOST = 0.85
@@ -376,10 +415,42 @@ def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extract
                 reading = replace(reading, line=line)
             if reading not in out:
                 out.append(reading)
-    for reading in [*raised(body)[:MAX_RAISED], *(replace(r, line=None) for r in raised(title))]:
+    more = [*raised(body)[:MAX_RAISED], *(replace(r, line=None) for r in raised(title))]
+    for reading in [*more, *introduced(body, title)]:
         if reading not in out:
             out.append(reading)
     return out
+
+
+_INTRODUCING = re.compile(r"\b(?:error|exception)\b[^\n]{0,40}:[ \t]*$", re.IGNORECASE)
+"""A line that says an error follows: ``I am getting error:``, ``Error message:``."""
+_NAME_ALONE = re.compile(rf"^[ \t]*({search.EXCEPTION_NAME})[ \t]*:?[ \t]*$")
+
+
+def introduced(body: str, title: str = "") -> list[search.Extracted]:
+    """The paragraph after a line that says an error follows (``I get this error:``),
+    read as a bare message, and the body's first paragraph when the title is an
+    exception's name alone (``PydanticImportError:``), read as its message."""
+    lines = _lines(body)
+    alone = _NAME_ALONE.match(_TAGS.sub("", title))
+    out = []
+    for number, line in enumerate(lines):
+        first = number == 0 and alone is not None
+        if not first and not _INTRODUCING.search(line):
+            continue
+        start = number if first else number + 1
+        while start < len(lines) and not lines[start].strip():
+            start += 1
+        if start < len(lines) and _FENCE.match(lines[start]):
+            continue  # a fenced block is read on its own
+        paragraph = list(itertools.takewhile(str.strip, lines[start : start + MAX_LINES]))
+        message = " ".join(part.strip() for part in paragraph)
+        if message:
+            exception = alone.group(1) if first and alone else None
+            out.append(
+                search.Extracted(exception, message, line=start, line_text=lines[start].strip())
+            )
+    return out[:MAX_RAISED]
 
 
 MAX_RAISED = 10
@@ -454,6 +525,131 @@ def fences(body: str) -> list[tuple[int, str]]:
     return found
 
 
+def _lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+MAX_FRAME_GAP = 8
+"""Lines between a traceback's last frame and its error line, at most: the code it ran,
+carets, a ``raise`` spread over lines."""
+_FRAMES = (
+    # Python's (also "<stdin>"), and IPython's: File ~/run.py:12, in main()
+    re.compile(r"""File\s+"([^"\n]+)",?\s+line\s+\d+(?:,\s+in\s+([\w<>.]+))?"""),
+    re.compile(r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?"""),
+    re.compile(r"""([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)"""),  # rich's: base.py:1184 in check_task
+    re.compile(r"""([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\("""),  # IPython's older: base.py in load(
+)
+_FRAME_STOP = re.compile(
+    r"During handling of|The above exception|^[ \t]*(?:(?:_ )+_?|\[?(?:\.\.\.|…)\]?)?[ \t]*$"
+)
+"""Where looking back for an error's frame ends: another traceback's end, a blank line
+or a line of dots (the paste leaves frames out there), or pytest's line between frames
+(its frame's place comes after the frame's code)."""
+
+
+_ERROR_LINE = re.compile(rf"[ \t]*{search.EXCEPTION_NAME}:")
+
+
+class Frame(NamedTuple):
+    """Where a traceback says its error was raised: the file's name and the function's,
+    when it shows one."""
+
+    file: str
+    function: str | None
+
+
+def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
+    """The last frame of the traceback that ends in the error read at ``line`` (from 0):
+    the file (``modeling_utils.py``) and function whose code raised it. None when no
+    frame stands in the few lines above it."""
+    if line is None:
+        return None
+    for number in range(line - 1, max(-1, line - 1 - MAX_FRAME_GAP), -1):
+        text = lines[number] if number < len(lines) else ""
+        if _FRAME_STOP.search(text) or _ERROR_LINE.match(text):
+            return None  # that frame is another error's (pydantic's, above its inner one)
+        for pattern in _FRAMES:
+            found = pattern.search(text)
+            if found and found.group(2) == "<module>":
+                return None  # a script's top: the paste left out the frames below it
+            if found:
+                function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
+                return Frame(
+                    re.split(r"[\\/]", found.group(1))[-1],
+                    function.rsplit(".", 1)[-1] if function else None,
+                )
+    return None
+
+
+def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
+    """The frames that raised the error read at ``line``, wherever the paste shows it
+    (a worker's traceback, then the same error raised again in the parent's): none
+    when one of them shows no frame, since then it may have been raised anywhere."""
+    if line is None or line >= len(lines):
+        return ()
+    text = lines[line].strip()
+    frames = []
+    for number, other in enumerate(lines):
+        if other.strip() == text:
+            frame = raising_frame(lines, number)
+            if frame is None:
+                return ()
+            frames.append(frame)
+    return tuple(dict.fromkeys(frames))
+
+
+class Fits:
+    """The rules that read a record's page, for a reading. ``where``: when the paste's
+    tracebacks show the frames that raised the error, the record is raised in one's file
+    (and function, when both name one); a record that names no file may be any. And,
+    called: that, and the message holds enough of the template's own words, half as
+    many when the paste names the exception with the record's own package
+    (``pydantic.errors.PydanticImportError`` for a record of ``pydantic/_migration.py``):
+    another project does not raise its errors."""
+
+    def __init__(
+        self,
+        source: Source,
+        reading: search.Extracted,
+        rules: Rules,
+        frames: Sequence[Frame] = (),
+    ) -> None:
+        self.source, self.reading, self.rules, self.frames = source, reading, rules, frames
+
+    def where(self, match: search.Match) -> bool:
+        if not self.frames:
+            return True
+        page = self.source.page(match.entry.id)
+        if not page.paths:
+            return True
+        files = {path.rsplit("/", 1)[-1] for path in page.paths}
+        function = page.function.rsplit(".", 1)[-1] if page.function else None
+        return any(
+            frame.file in files and (not frame.function or function in (None, frame.function))
+            for frame in self.frames
+        )
+
+    def __call__(self, match: search.Match) -> bool:
+        if not self.where(match):
+            return False
+        page = self.source.page(match.entry.id)
+        packages = {part for path in page.paths for part in path.split("/")[:-1]}
+        least = self.rules.min_own_text
+        if _own(self.reading.exception or "", packages):
+            least //= 2
+        return own_text(self.reading.message, match.entry) >= least
+
+
+def _own(exception: str, packages: set[str]) -> bool:
+    """Whether an exception's name says it is one of ``packages``' (the folders of a
+    record's file): by its module (``pydantic.errors.PydanticImportError``) or, named
+    alone, by a class name that starts with the package's (``PydanticImportError``)."""
+    if "." in exception:
+        return exception.split(".")[0] in packages
+    name = exception.lower()
+    return any(len(p) >= 4 and name.startswith(p.lower()) for p in packages)
+
+
 def _passes(reading: search.Extracted, match: search.Match, rules: Rules) -> bool:
     entry = match.entry
     if reading.exception is None and not match.exact:
@@ -463,9 +659,42 @@ def _passes(reading: search.Extracted, match: search.Match, rules: Rules) -> boo
         and search._same_exception(reading.exception, entry.exception) < 0
     ):
         return False
-    if confidence(match) < rules.min_confidence:
-        return False
-    return own_text(reading.message, entry) >= rules.min_own_text
+    return confidence(match) >= rules.min_confidence and _quotes_agree(entry, reading.message)
+
+
+def _quotes_agree(entry: search.Entry, message: str) -> bool:
+    """Whether the paste quotes as the template does where it says the same words:
+    ``Unknown split 'val'`` is not ``Unknown split "{split}"`` but another project's
+    message (search reads both alike). Where the paste quotes with marks of its own
+    (curly ones), or words the part otherwise, this says nothing."""
+    for part in parse_template(entry.template).parts:
+        if part.placeholder or not any(q in part.text for q in _QUOTES):
+            continue
+        loose, exact = _quoted_pattern(part.text)
+        if loose.search(message) and not exact.search(message):
+            return False
+    return True
+
+
+_QUOTES = "'\""
+
+
+@functools.lru_cache(maxsize=256)
+def _quoted_pattern(text: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns for a literal part of a template, blanks read as any blanks: one that
+    takes any quote mark where the part has one, and one that takes only its own."""
+    loose, exact = [], []
+    for word in re.split(r"(\s+)", text.strip()):
+        if not word:
+            continue
+        if word.isspace():
+            loose.append(r"\s+")
+            exact.append(r"\s+")
+            continue
+        for char in word:
+            exact.append(re.escape(char))
+            loose.append("[" + re.escape(_QUOTES) + "]" if char in _QUOTES else re.escape(char))
+    return re.compile("".join(loose)), re.compile("".join(exact))
 
 
 def _found(source: Source, reading: search.Extracted, match: search.Match) -> Found | None:

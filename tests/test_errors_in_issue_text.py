@@ -8,6 +8,7 @@ from the records' YAML and from the index a build wrote, and both report the sam
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 
@@ -18,14 +19,14 @@ from errdex import lookup, search
 from errdex.reports import Found, found_in
 
 
-def record(exception: str, message: str) -> str:
+def record(exception: str, message: str, path: str = "serve/engine.py") -> str:
     return f"""\
 repo: example/serve
 exception: {exception}
 message: {json.dumps(message)}
 source:
   commit: "b222222222222222222222222222222222222222"
-  path: serve/engine.py
+  path: {path}
   line: 2
   excerpt:
     start: 1
@@ -43,10 +44,10 @@ DIVISIBLE = "tensor_parallel_size={tp} must be divisible by data_parallel_size={
 WRAPPER = "Engine core initialization failed. See root cause above. Failed core proc(s): {procs}"
 DEAD = "EngineCore encountered an issue. See stack trace (above) for the root cause."
 RECORDS = {
-    "example/serve/divisible.yaml": record("ValueError", DIVISIBLE),
+    "example/serve/divisible.yaml": record("ValueError", DIVISIBLE, "serve/engine/core.py"),
     "example/serve/blocks.yaml": record("ValueError", BLOCKS),
     # Wrappers, kept in triage here: they are named when nothing else is.
-    "example/serve/engine-core.yaml": record("RuntimeError", WRAPPER),
+    "example/serve/engine-core.yaml": record("RuntimeError", WRAPPER, "serve/engine/client.py"),
     "example/serve/dead.yaml": record("EngineDeadError", DEAD),
     # Words of a foreign message, raised here with other words around them.
     "example/serve/graph-memory.yaml": record(
@@ -526,7 +527,7 @@ def test_a_title_that_only_starts_like_a_message_names_nothing(
 RAISED = {
     "a traceback cut after the line that raised": (
         "Traceback (most recent call last):\n"
-        '  File "/opt/serve/config.py", line 2, in check\n'
+        '  File "/opt/serve/engine/core.py", line 2, in check\n'
         '    raise ValueError(f"tensor_parallel_size={tp} must be divisible by '
         'data_parallel_size={dp}.")\n',
         "",
@@ -560,3 +561,254 @@ def test_a_call_on_a_line_around_the_one_that_ran_names_nothing(source: lookup.S
         "---> 12     raise KeyError(name)\n"
     )
     assert found_in(source, body) == []
+
+
+# --- where the traceback says it was raised -----------------------------------------------
+
+
+def raised_at(exception: str, message: str, path: str, function: str) -> str:
+    own_id = hashlib.sha256(f"{path} {function}".encode()).hexdigest()[:16]  # two raise one
+    return f"""\
+id: "{own_id}"
+repo: example/loom
+exception: {exception}
+message: {json.dumps(message)}
+source:
+  commit: "c333333333333333333333333333333333333333"
+  path: {path}
+  function: {function}
+  line: 2
+  excerpt:
+    start: 1
+    code: |
+      def {function.rsplit(".", 1)[-1]}():
+          raise {exception}("...")
+"""
+
+
+MISMATCH = "The adapter weights do not match the hidden size of the base model."
+STATE = "Error(s) in loading state_dict for {name}"
+REMOVED = "`{name}` has been removed in V2."
+MIRROR = "Could not reach the package mirror at {url}"
+MIRROR_LONG = "Could not reach the package mirror at {url}. Check your proxy settings."
+SPLIT = 'Unknown split "{split}". Choose one of {names}.'
+FRAMES = {
+    "loom/adapters.yaml": raised_at("ValueError", MISMATCH, "loom/adapters.py", "Adapter.load"),
+    "loom/merge.yaml": raised_at("ValueError", MISMATCH, "loom/merge.py", "merge"),
+    "loom/state.yaml": raised_at("RuntimeError", STATE, "loom/checkpoints.py", "restore"),
+    "loom/removed.yaml": raised_at(
+        "LoomImportError", REMOVED, "loom/_migration.py", "getattr_migration"
+    ),
+    "loom/mirror.yaml": raised_at("ConnectionError", MIRROR, "loom/hub.py", "fetch"),
+    "loom/mirror-long.yaml": raised_at("ConnectionError", MIRROR_LONG, "loom/hub.py", "fetch_all"),
+    "loom/split.yaml": raised_at("KeyError", SPLIT, "loom/splits.py", "Splits.pick"),
+}
+
+
+@pytest.fixture(scope="module", params=["records", "built index"])
+def frames_source(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[lookup.Source]:
+    root = tmp_path_factory.mktemp("frames")
+    content = make_content(root, FRAMES)
+    if request.param == "records":
+        yield lookup.content_source(content, strict=False)
+        return
+    yield lookup.site_source(lookup.FolderStore(build_site(content, root)))
+
+
+def traceback(frame: str, error: str, code: str = "    result = step(batch)") -> str:
+    return (
+        "Running the example fails:\n\n```\nTraceback (most recent call last):\n"
+        '  File "/home/ana/train.py", line 9, in <module>\n    run()\n'
+        f"{frame}\n{code}\n{error}\n```\n"
+    )
+
+
+STATE_SAID = "RuntimeError: Error(s) in loading state_dict for TinyNet"
+
+
+def test_of_records_saying_the_same_the_one_raised_in_the_frames_file_is_named(
+    frames_source: lookup.Source,
+) -> None:
+    for path, function, record_file in (
+        ("loom/merge.py", "merge", "loom/merge.yaml"),
+        ("loom/adapters.py", "load", "loom/adapters.yaml"),
+    ):
+        frame = f'  File "/venv/lib/python3.11/site-packages/{path}", line 40, in {function}'
+        (found,) = found_in(frames_source, traceback(frame, f"ValueError: {MISMATCH}"))
+        assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
+
+
+def record_id(source: lookup.Source, name: str) -> str:
+    """The id of the record written as ``name`` in FRAMES: the one whose page says it."""
+    path = name.replace(".yaml", ".py")
+    ids = [e.id for e in source.index.entries if path in source.page(e.id).paths]
+    (found,) = ids
+    return found
+
+
+FOREIGN_FRAMES = {
+    "another project's file": (
+        '  File "/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 2215, '
+        "in load_state_dict"
+    ),
+    "the record's file, another function": (
+        '  File "/venv/lib/python3.11/site-packages/loom/checkpoints.py", line 12, in save'
+    ),
+    "code typed at the prompt": '  File "<stdin>", line 3, in check',
+    "a notebook's cell": "File ~/work/notebook.py:14, in load_weights(model)",
+    "a rich traceback's frame": "│ /venv/lib/python3.11/site-packages/torch/hub.py:88 in load │",
+}
+
+
+@pytest.mark.parametrize("frame", FOREIGN_FRAMES.values(), ids=FOREIGN_FRAMES.keys())
+def test_an_error_raised_where_no_record_is_names_nothing(
+    frames_source: lookup.Source, frame: str
+) -> None:
+    """The very words of a record, raised by code the traceback shows is elsewhere:
+    another project's message that happens to say the same."""
+    assert found_in(frames_source, traceback(frame, STATE_SAID)) == []
+
+
+SAME_PLACE = {
+    "its file and function": (
+        '  File "/venv/lib/python3.11/site-packages/loom/checkpoints.py", line 12, in restore'
+    ),
+    "a notebook's frame": "File /venv/site-packages/loom/checkpoints.py:12, in restore(path)",
+    "a frame naming the method's class": (
+        '  File "loom/checkpoints.py", line 12, in loom.checkpoints.restore'
+    ),
+}
+
+
+@pytest.mark.parametrize("frame", SAME_PLACE.values(), ids=SAME_PLACE.keys())
+def test_an_error_raised_where_its_record_is_names_it(
+    frames_source: lookup.Source, frame: str
+) -> None:
+    assert messages(found_in(frames_source, traceback(frame, STATE_SAID))) == [STATE]
+
+
+def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: lookup.Source) -> None:
+    """Frames left out (``...``, a blank line, a script's top alone): the last frame
+    shown may not be the one that raised."""
+    torch = '  File "/venv/site-packages/torch/nn/modules/module.py", line 2215, in load'
+    for gap in ("    ...", ""):
+        body = traceback(torch, STATE_SAID, code=f"    model.load(path)\n{gap}")
+        assert messages(found_in(frames_source, body)) == [STATE]
+    # Only the script's top is left: the frames below it were cut from the paste.
+    top = '  File "/venv/bin/loom-train", line 8, in <module>'
+    body = traceback(top, STATE_SAID, code="    sys.exit(main())")
+    assert messages(found_in(frames_source, body)) == [STATE]
+
+
+def test_a_validation_errors_inner_message_is_not_named_by_the_outer_frame(
+    frames_source: lookup.Source,
+) -> None:
+    """The last frame is the model's constructor, which raised the outer error; the
+    inner line is the validator's, raised in a file of its own."""
+    body = traceback(
+        '  File "/venv/site-packages/loom/main.py", line 250, in __init__',
+        "loom_core.ValidationError: 1 validation error for Settings\nadapter\n"
+        f"  Value error, {MISMATCH} [type=value_error, input_value='x', input_type=str]",
+        code="    validated = self.validator.validate_python(data)",
+    )
+    assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
+def test_an_error_raised_again_in_another_process_is_named_by_its_first_frame(
+    frames_source: lookup.Source,
+) -> None:
+    """A worker's traceback, then the same error raised again where its result is read."""
+    worker = traceback(
+        '  File "/venv/site-packages/loom/checkpoints.py", line 12, in restore', STATE_SAID
+    )
+    parent = traceback(
+        '  File "/usr/lib/python3.11/concurrent/futures/_base.py", line 449, in result',
+        STATE_SAID,
+        code="    raise self._exception",
+    )
+    assert messages(found_in(frames_source, worker + "\nand in the parent:\n" + parent)) == [STATE]
+
+
+# --- an exception of the record's own package --------------------------------------------
+
+OWN_PACKAGE = {
+    "named with its module": "loom.errors.LoomImportError: `loom.Schema` has been removed in V2.",
+    "a class named after the package": "LoomImportError: `loom.Schema` has been removed in V2.",
+}
+
+
+@pytest.mark.parametrize("body", OWN_PACKAGE.values(), ids=OWN_PACKAGE.keys())
+def test_a_short_message_of_the_records_own_package_names_it(
+    frames_source: lookup.Source, body: str
+) -> None:
+    """``has been removed in V`` is too few words of its own to name a record, unless
+    the exception's name says the error is the package's."""
+    (found,) = found_in(frames_source, f"Upgrading breaks my import:\n\n{body}\n")
+    assert (found.message, found.values) == (REMOVED, (("name", "loom.Schema"),))
+
+
+NOT_OWN = {
+    "a plain exception": "ImportError: `loom.Schema` has been removed in V2.",
+    "another package's module": (
+        "weave.errors.LoomImportError: `loom.Schema` has been removed in V2."
+    ),
+}
+
+
+@pytest.mark.parametrize("body", NOT_OWN.values(), ids=NOT_OWN.keys())
+def test_a_short_message_of_another_package_names_nothing(
+    frames_source: lookup.Source, body: str
+) -> None:
+    assert found_in(frames_source, f"Upgrading breaks my import:\n\n{body}\n") == []
+
+
+# --- what the paste leaves out, and how it quotes -----------------------------------------
+
+
+def test_a_value_the_paste_left_out_names_no_message_a_longer_one_starts_like(
+    frames_source: lookup.Source,
+) -> None:
+    """``at .....`` may stand for the URL and the sentence after it: the words before it
+    start two messages."""
+    assert (
+        found_in(frames_source, "ConnectionError: Could not reach the package mirror at .....")
+        == []
+    )
+    said = "ConnectionError: Could not reach the package mirror at https://pkgs.example/simple"
+    assert messages(found_in(frames_source, said)) == [MIRROR]
+
+
+def test_a_message_quoted_otherwise_than_its_record_names_nothing(
+    frames_source: lookup.Source,
+) -> None:
+    """Search reads quotes as blanks; the record puts the split in double quotes, so a
+    paste in single quotes is another library's message."""
+    other = "KeyError: Unknown split 'val'. Choose one of ['train', 'test']."
+    assert found_in(frames_source, other) == []
+    same = "KeyError: Unknown split \"val\". Choose one of ['train', 'test']."
+    assert messages(found_in(frames_source, same)) == [SPLIT]
+
+
+# --- a message introduced by the paste's own words ----------------------------------------
+
+
+def test_the_paragraph_after_a_line_saying_an_error_follows_names_its_record(
+    frames_source: lookup.Source,
+) -> None:
+    body = (
+        "I load the adapter from the hub and I am getting this error:\n\n"
+        "The adapter weights do not match the hidden size of the base model.\n\n"
+        "Is the adapter for another size?"
+    )
+    assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
+def test_a_title_naming_the_exception_alone_reads_the_body_as_its_message(
+    frames_source: lookup.Source,
+) -> None:
+    body = "`loom.Schema` has been removed in V2.\n\nI followed the upgrade guide."
+    (found,) = found_in(frames_source, body, title="LoomImportError")
+    assert found.message == REMOVED
+    assert found_in(frames_source, body, title="Upgrade question") == []
