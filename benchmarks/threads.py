@@ -15,14 +15,19 @@ A thread's error counts as "no record" when the scan of the project's pinned whe
 no record raising it: raised by compiled code, by another project, or built where the
 scan cannot see it (a message kept in a module constant), or worded otherwise by an
 older release. A message the release raises with words added after the pasted ones (a
-sentence of advice appended since) is the same error: its record.
+sentence of advice appended since) is the same error: its record. ``also`` lists the
+records of other errors the thread pastes (the cause a chained traceback shows, a second
+error), found by reading the thread: an answer naming one is right, and recall still
+asks for ``record``.
 
 Each project's site is the pinned wheel of ``PROJECTS``, downloaded, scanned and built
 once with a fresh build cache by ``benchmarks.real`` under ``--cache`` (default
 CORPORA/../threads-cache) and reused after. Each thread's text goes through
 ``reports.found_in`` with triage's rules, the reading ``errdex triage`` and ``issues
 import`` give an issue. An answer is right when it is the labelled record or a record
-with the same exception and message, however spaced (no reader could tell them apart).
+with the same exception and words, however spaced and whatever its placeholders are
+named (``search.same_message``: no reader could tell them apart, and search shows them
+as one answer).
 
 Precision: right answers / answers. Recall: threads whose labelled record is among the
 answers / threads whose error the site has. Both per project and per shape (a thread
@@ -41,7 +46,7 @@ from pathlib import Path
 
 import yaml
 
-from errdex import lookup, reports
+from errdex import lookup, reports, search
 from errdex.triage import Event, text_of
 
 from . import real
@@ -93,6 +98,8 @@ class Thread:
     error: str
     record: str | None
     shapes: tuple[str, ...]
+    also: tuple[str, ...] = ()
+    """Records of other errors the thread pastes (a chained cause, a second error)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +108,17 @@ class Scored:
     answers: tuple[str, ...]
     right: int
     """Answers that are the labelled record (or say its very message)."""
+    pasted: int = 0
+    """Answers that name another error the thread pastes (its ``also``)."""
 
     @property
     def found(self) -> bool:
         return self.right > 0
+
+    @property
+    def good(self) -> int:
+        """Answers that name an error the thread pastes: precision counts these."""
+        return self.right + self.pasted
 
 
 def read_threads(folder: Path) -> list[Thread]:
@@ -117,7 +131,8 @@ def read_threads(folder: Path) -> list[Thread]:
         if unknown:
             raise SystemExit(f"{folder}/labels.yaml: {item['file']}: unknown shape {unknown}")
         text = (folder / item["file"]).read_text(encoding="utf-8")
-        threads.append(Thread(item["file"], text, item["error"], item.get("record"), shapes))
+        also = tuple(item.get("also") or ())
+        threads.append(Thread(item["file"], text, item["error"], item.get("record"), shapes, also))
     return threads
 
 
@@ -129,23 +144,45 @@ def site_of(wheel: real.Wheel, cache: Path) -> lookup.Source:
 
 
 def _event(thread: Thread) -> Event:
-    """The thread as an issue whose body is all of its text (title and comments too)."""
-    return Event("issues", "opened", "", 0, "", thread.text, "open", "", False, (), False, None)
+    """The thread as an issue: its title, and a body that is all the rest of its text
+    (from the description on, comments too)."""
+    title, body = split(thread.text)
+    return Event("issues", "opened", "", 0, title, body, "open", "", False, (), False, None)
+
+
+def split(text: str) -> tuple[str, str]:
+    """A thread file's title (its ``# `` line after the repository's and any labels')
+    and the text after the title, or after the description's ``author · description ·
+    date`` line."""
+    lines = text.split("\n")
+    heading = next((n for n in range(1, min(3, len(lines))) if lines[n].startswith("# ")), 0)
+    title = lines[heading][2:].strip() if heading else ""
+    start = heading + 1
+    for number, line in enumerate(lines[start:], start):
+        if " · description · " in line:
+            start = number + 1
+            break
+    return title, "\n".join(lines[start:])
 
 
 def score(source: lookup.Source, threads: list[Thread]) -> list[Scored]:
     entries = source.index.entries
-    # Messages that differ only in their blanks (a line break for a space) read alike.
-    message = {e.id: (e.exception, " ".join(e.template.split())) for e in entries}
+    # Messages that differ only in their blanks (a line break for a space) or in their
+    # placeholders' names read alike.
+    message = {e.id: search.same_message(e) for e in entries}
     scored = []
     for thread in threads:
-        found = reports.found_in(source, text_of(_event(thread)))
+        event = _event(thread)
+        found = reports.found_in(source, text_of(event), title=event.title)
         answers = tuple(f.id for f in found)
         wanted = message.get(thread.record) if thread.record else None
         if thread.record and wanted is None:
             raise SystemExit(f"{thread.file}: labelled record {thread.record} is not on the site")
         right = sum(1 for a in answers if wanted is not None and message[a] == wanted)
-        scored.append(Scored(thread, answers, right))
+        pasted = {message[a] for a in thread.also if a in message}
+        if len(pasted) != len(thread.also):
+            raise SystemExit(f"{thread.file}: a record it also pastes is not on the site")
+        scored.append(Scored(thread, answers, right, sum(message[a] in pasted for a in answers)))
     return scored
 
 
@@ -155,7 +192,7 @@ def _ratio(part: int, whole: int) -> str:
 
 def row(name: str, scored: list[Scored]) -> str:
     answers = sum(len(s.answers) for s in scored)
-    right = sum(s.right for s in scored)
+    right = sum(s.good for s in scored)
     has = [s for s in scored if s.thread.record]
     found = sum(1 for s in has if s.found)
     return (
@@ -166,7 +203,7 @@ def row(name: str, scored: list[Scored]) -> str:
 
 def report(project: str, version: str, scored: list[Scored], misses: bool) -> bool:
     answers = sum(len(s.answers) for s in scored)
-    right = sum(s.right for s in scored)
+    right = sum(s.good for s in scored)
     has = [s for s in scored if s.thread.record]
     found = sum(1 for s in has if s.found)
     precision = right / answers if answers else 1.0
@@ -184,7 +221,7 @@ def report(project: str, version: str, scored: list[Scored], misses: bool) -> bo
             print(row(shape, some))
     if misses:
         for s in scored:
-            wrong = len(s.answers) - s.right
+            wrong = len(s.answers) - s.good
             if wrong or (s.thread.record and not s.found):
                 said = ", ".join(s.answers) or "nothing"
                 print(f"    miss {s.thread.file}: labelled {s.thread.record}, answered {said}")
