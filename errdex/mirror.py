@@ -227,8 +227,8 @@ def schema_document(base_url: str) -> dict[str, Any]:
     ids = {"type": "array", "items": {"type": "string", "pattern": r"^[0-9a-f]{16}$"}}
     derived["options"] = {
         "type": "array",
-        "description": "The command-line flags and config keys the error is about that have "
-        "a page, as its page's 'More to look at' links them, by key.",
+        "description": "The command-line flags and config keys the error is about, as its "
+        "page's 'More to look at' shows them, by key.",
         "items": {
             "type": "object",
             "required": ["key", "names", "url"],
@@ -241,7 +241,12 @@ def schema_document(base_url: str) -> dict[str, Any]:
                     "description": "How errors write it (--tensor-parallel-size, "
                     "tensor_parallel_size), as the page shows it.",
                 },
-                "url": {"type": "string", "format": "uri", "description": "The option's page."},
+                "url": {
+                    "type": ["string", "null"],
+                    "format": "uri",
+                    "description": "The option's page, which lists its errors; null when "
+                    "this error is its only one (no list is made of one error).",
+                },
             },
         },
     }

@@ -18,7 +18,7 @@ import functools
 import hashlib
 import os
 import pickle
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeAlias, TypeVar
@@ -275,7 +275,8 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     warnings = sorted(kept + problems + _relined(previous, records))
     if failed(warnings, options.strict):
         raise BuildError(warnings)
-    return Partial(tuple(records), _context(records, links), files, warnings, previous)
+    context = _context(records, links, previous.outputs)
+    return Partial(tuple(records), context, files, warnings, previous)
 
 
 INDEX_ASIDE_FROM = 2_000
@@ -423,7 +424,7 @@ def _relinked(
     if any(p.severity is Severity.ERROR for p in linked):
         return Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
-        return Full(f"{where}: the options that have pages changed", previous)
+        return Full(f"{where}: the options errors name changed", previous)
 
     changed = set(fresh)
     render = set(changed)
@@ -772,9 +773,11 @@ def _relined(previous: state.State, records: list[Record]) -> list[Problem]:
     return out
 
 
-def _context(records: list[Record], links: state.Links) -> ErrorContext:
+def _context(records: list[Record], links: state.Links, outputs: Container[str]) -> ErrorContext:
     """What the pages of ``records`` show of the others (their related errors, backlinks
-    and neighbours in the same file, as summaries), from what the last full build kept."""
+    and neighbours in the same file, as summaries, and which lists the site has), from
+    what the last full build kept and wrote. An update that makes a list page, or takes
+    one away, becomes a full build (``build._ListsChanged``)."""
     from .link import RelatedLink
     from .render import ErrorContext
 
@@ -799,7 +802,7 @@ def _context(records: list[Record], links: state.Links) -> ErrorContext:
         backlinks[record.id] = tuple(get(i) for i in linking)
         key = (record.repo, record.source.path)
         by_file[key] = tuple(get(i) for i in links.groups[key])
-    return ErrorContext(links.config, related, backlinks, by_file, links.option_names)
+    return ErrorContext(links.config, related, backlinks, by_file, links.option_names, outputs)
 
 
 def site_key(options: Options) -> dict[str, str]:

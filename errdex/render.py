@@ -6,7 +6,7 @@ import hashlib
 import heapq
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
 from pathlib import Path
@@ -74,11 +74,27 @@ class ErrorContext:
     by_file: Mapping[tuple[str, str], tuple[Record, ...]]
     """(repo, path) → its errors in line order."""
     option_names: Mapping[str, tuple[str, ...]]
-    """Option key → how errors write it, for every option that has a page."""
+    """Option key → how errors write it, for every option errors name."""
+    lists: Container[str] = frozenset()
+    """The pages listing the errors of an option or an exception that the site has
+    (``options/…/index.html``): those of more than one error (``has_list``)."""
 
     @classmethod
     def of(cls, site: Site) -> ErrorContext:
-        return cls(site.config, site.related, site.backlinks, site.by_file, site.option_names)
+        lists = {option_url(k) for k, rs in site.by_option.items() if has_list(rs)}
+        lists |= {exception_url(e) for e, rs in site.by_exception.items() if has_list(rs)}
+        lists = {url + "index.html" for url in lists}
+        return cls(
+            site.config, site.related, site.backlinks, site.by_file, site.option_names, lists
+        )
+
+
+def has_list(records: Sequence[Record]) -> bool:
+    """Whether a file, option or exception gets a page listing its errors: only when it
+    has more than one. The list of one error would be that error's page again, and on a
+    site of thousands of files it would be a file of the site's own for each (a host
+    counts files: Cloudflare Pages takes 20,000)."""
+    return len(records) > 1
 
 
 class _Environment(jinja2.Environment):
@@ -128,6 +144,7 @@ def make_env(
         option_url=option_url,
         release_url=lambda repo, release: quote(release_url(repo, release)),
         github_line=github_line,
+        has_list=has_list,
     )
     return env
 
@@ -363,6 +380,7 @@ class Renderer:
             backlinks=context.backlinks.get(record.id, ()),
             options=options,
             option_names=context.option_names,
+            lists=context.lists,
             json_ld=_json_ld(record, context.config),
             history=history(record, context.config.releases_of(record.repo)),
             reported=context.config.reported_of(record.id),
@@ -385,7 +403,9 @@ class Renderer:
                 {
                     "key": key,
                     "names": list(context.option_names[key]),
-                    "url": context.config.base_url + option_url(key),
+                    "url": context.config.base_url + option_url(key)
+                    if option_url(key) + "index.html" in context.lists
+                    else None,
                 }
                 for key in page_options(record, context)
             ],
@@ -512,6 +532,8 @@ class Renderer:
                 **reported(records),
             )
         for (repo, path), records in site.by_file.items():
+            if not has_list(records):
+                continue
             list_page(
                 file_url(repo, path),
                 f"Errors raised in {path}",
@@ -539,6 +561,8 @@ class Renderer:
                     rel = list_page_url(url, pager.number) + "index.html"
                     put(rel, partial(release_page, rel, repo, one, rows[piece], pager))
         for key, records in site.by_option.items():
+            if not has_list(records):
+                continue
             names_of = " / ".join(site.option_names[key])
             list_page(option_url(key), f"Errors about {names_of}", records)
         put("options/index.html", lambda: page("options.html", "options/index.html"))
@@ -552,6 +576,8 @@ class Renderer:
             rel = f"errdex/codes/{code.code}/index.html"
             put(rel, partial(page, "codes.html", rel, codes=[code], code=code))
         for exception, records in site.by_exception.items():
+            if not has_list(records):
+                continue
             list_page(exception_url(exception), f"{exception} errors", records, exception=exception)
         from . import search
 

@@ -14,6 +14,7 @@ import http.server
 import json
 import os
 import queue
+import re
 import shutil
 import socket
 import subprocess
@@ -25,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
@@ -489,3 +491,25 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
                 pytrace=False,
             )
     return result
+
+
+def broken_links(out: Path) -> list[str]:
+    """Relative links of every page that lead to no file of the site."""
+    site = "https://site.example.test/"
+    found = []
+    for page in sorted(out.rglob("*.html")):
+        here = site + page.relative_to(out).as_posix()
+        html = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for tag in html.find_all(["a", "link", "script"]):
+            value = tag.get("href") or tag.get("src")
+            if (
+                not isinstance(value, str)
+                or re.match(r"^[a-z]+:|^#", value)
+                or page.name == "404.html"
+            ):
+                continue
+            target = unquote(urlsplit(urljoin(here, value)).path).removeprefix("/")
+            path = out / (target + "index.html" if target.endswith("/") or not target else target)
+            if not path.is_file():
+                found.append(f"{page.relative_to(out)}: {value!r}")
+    return found

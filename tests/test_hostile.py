@@ -695,7 +695,9 @@ def test_a_control_character_written_as_an_escape_is_refused_at_its_line(
 
 def test_a_path_with_url_syntax_gets_a_canonical_url_of_its_own(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     record = MINIMAL.replace("src/project/config.py", '"src/50%41 off #1?.py"')
-    result = _build(run, tmp_path, {"url.yaml": record})
+    # Two errors of the file, so that it has a page listing them.
+    second = record.replace("must be positive", "must be even")
+    result = _build(run, tmp_path, {"url.yaml": record, "url-again.yaml": second})
     assert result.code == 0, result.err
     out = tmp_path / "out"
     assert [p for p in html_pages(out) if "%41" in p.as_posix()]

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import MINIMAL, SITE_YAML, make_content, snapshot, soup
+from conftest import MINIMAL, SITE_YAML, broken_links, make_content, snapshot, soup
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_hostile import problem_lines, same_file
@@ -426,37 +426,27 @@ def windows_problems(out: Path) -> list[str]:
     return found
 
 
-def broken_links(out: Path) -> list[str]:
-    """Relative links of every page that lead to no file of the site."""
-    site = "https://site.example.test/"
-    found = []
-    for page in sorted(out.rglob("*.html")):
-        here = site + page.relative_to(out).as_posix()
-        html = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        for tag in html.find_all(["a", "link", "script"]):
-            value = tag.get("href") or tag.get("src")
-            if (
-                not isinstance(value, str)
-                or re.match(r"^[a-z]+:|^#", value)
-                or page.name == "404.html"
-            ):
-                continue
-            target = unquote(urlsplit(urljoin(here, value)).path).removeprefix("/")
-            path = out / (target + "index.html" if target.endswith("/") or not target else target)
-            if not path.is_file():
-                found.append(f"{page.relative_to(out)}: {value!r}")
-    return found
+def twice(name: str, record: str) -> dict[str, str]:
+    """The record, and a second one of its file, exception and options in other words: a
+    file, exception or option gets a page listing its errors only when it has two."""
+    return {f"{name}.yaml": record, f"{name}-2.yaml": record.replace(" must be ", " must not be ")}
 
 
 WINDOWS_NAMES = {
-    "devices.yaml": MINIMAL.replace("example/project", "nul/aux.")
-    .replace("ValueError", "con.Error")
-    .replace("src/project/config.py", '"lib/aux.py/COM1.tar.gz/LPT¹/CON .py"')
-    .replace("must be positive", "must be positive, see --aux and --com1"),
-    "reserved.yaml": MINIMAL.replace(
-        "src/project/config.py", '"src/a:b?.py/x<y>|z*/q\\"uote/.git/dot./space /end"'
+    **twice(
+        "devices",
+        MINIMAL.replace("example/project", "nul/aux.")
+        .replace("ValueError", "con.Error")
+        .replace("src/project/config.py", '"lib/aux.py/COM1.tar.gz/LPT¹/CON .py"')
+        .replace("must be positive", "must be positive, see --aux and --com1"),
     ),
-    "plain.yaml": MINIMAL.replace("must be positive", "must be small"),
+    **twice(
+        "reserved",
+        MINIMAL.replace(
+            "src/project/config.py", '"src/a:b?.py/x<y>|z*/q\\"uote/.git/dot./space /end"'
+        ),
+    ),
+    **twice("plain", MINIMAL.replace("must be positive", "must be small")),
 }
 
 
@@ -613,7 +603,8 @@ def test_a_path_of_exactly_the_limit_builds(tmp_path: Path, run: Run) -> None:
     prefix = "repos/example/project/files/"
     room = MAX_OUTPUT_PATH - len(prefix) - len("/index.html")
     path = "a" * (room - 3) + ".py"
-    content = content_in(tmp_path, {"edge.yaml": MINIMAL.replace("src/project/config.py", path)})
+    record = MINIMAL.replace("src/project/config.py", path)
+    content = content_in(tmp_path, twice("edge", record))
     built(run, content, tmp_path / "out")
     longest = max(output_paths(tmp_path / "out"), key=lambda p: len(p.encode()))
     assert len(longest.encode()) == MAX_OUTPUT_PATH
@@ -639,7 +630,7 @@ def test_any_source_path_is_refused_at_its_line_or_builds_paths_that_fit(
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         record = MINIMAL.replace("src/project/config.py", quoted(path))
-        content = content_in(root, {"p.yaml": record})
+        content = content_in(root, twice("p", record))
         out = root / "out"
         result = run("build", "--content", content, "--out", out)
         if result.code == 0:
@@ -647,7 +638,8 @@ def test_any_source_path_is_refused_at_its_line_or_builds_paths_that_fit(
             assert windows_problems(out) == []
         else:
             errors = errors_of(result)
-            assert [(e["line"], e["message"][-6:]) for e in errors] == [("6", "[E206]")], errors
+            # Each of the two records, at its own line.
+            assert [(e["line"], e["message"][-6:]) for e in errors] == [("6", "[E206]")] * 2, errors
 
 
 # --- Item 20: control characters in any value ---------------------------------------------

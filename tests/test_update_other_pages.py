@@ -230,8 +230,10 @@ def test_an_edit_that_gives_an_option_its_page_is_a_full_build(tmp_path: Path, r
     path = content / "errors" / "r4.yaml"
     path.write_text(path.read_text().replace("--tensor-parallel-size check", "--new-knob check", 1))
     err = build()
-    assert "errdex: full build: content/errors/r4.yaml: the options that have pages changed" in err
-    assert (out / "options" / "new_knob" / "index.html").exists()
+    assert "errdex: full build: content/errors/r4.yaml: the options errors name changed" in err
+    # One error is about it: its chip names it, and no page lists it alone.
+    assert not (out / "options" / "new_knob").exists()
+    assert "--new-knob" in (out / "options" / "index.html").read_text(encoding="utf-8")
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
 
 

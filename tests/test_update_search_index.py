@@ -128,7 +128,7 @@ def test_an_index_made_aside_for_a_plan_that_needs_none_is_stopped(
     path = content / "errors" / "r4.yaml"
     path.write_text(path.read_text().replace("--tensor-parallel-size check", "--new-knob check", 1))
     said = build()
-    assert "full build: " in said and "the options that have pages changed" in said, said
+    assert "full build: " in said and "the options errors name changed" in said, said
     assert len(forks) == 1 and forks[0] > 0
     with pytest.raises(ChildProcessError):
         os.waitpid(forks[0], os.WNOHANG)  # reaped: no such child any more
