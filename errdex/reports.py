@@ -307,6 +307,18 @@ def _starts(
     return out
 
 
+def _says_next(value: str, literal: str) -> bool:
+    """Whether a value says the first two words of the literal after it (6 letters or
+    more) but not the whole literal: the paste went on with the message's own words, then
+    otherwise, which a message cut short does not."""
+    words = re.findall(r"\w+", literal)[:2]
+    if len(words) < 2 or len("".join(words)) < _NEXT_LETTERS or literal in value:
+        return False
+    pattern = rf"(?<!\w){re.escape(words[0])}\W+{re.escape(words[1])}(?!\w)"
+    return re.search(pattern, value) is not None
+
+
+_NEXT_LETTERS = 6
 CUT_BEHIND = 1e-6
 """How far a message cut short ranks below a whole message that says as much (another
 record's message may be the very words that start this one)."""
@@ -323,7 +335,8 @@ def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]],
     Each literal goes at its leftmost place after the one before, as for a whole message
     (``search._place``). The text ends inside a literal or a value; the value the cut
     falls in or after ends no sentence: ``Can't load {x}. If you …`` does not start
-    ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings. Or the text is
+    ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings; nor does it say
+    the next literal's first words, going on otherwise after them. Or the text is
     the whole message, ending a sentence, and then sentences of its own (the rest "").
     """
     if not (text.startswith(literals[0]) or literals[0].startswith(text)):
@@ -354,6 +367,11 @@ def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]],
         ends = range(earliest, len(text) + 1) if number else range(earliest, 1)
         end = next((k for k in ends if part.startswith(text[k:])), -1)
         if end < 0 or _SENTENCE_END.search(text[position:end] + " "):
+            return None
+        if number and _says_next(text[position:end], part):
+            # The value goes on with this literal's own first words, and then not as the
+            # literal does: ``… or `pip install accelerate -U``` is an older wording of
+            # ``… or `pip install 'accelerate>={version}'``, not a cut.
             return None
         if number:
             spans.append((position, end))
@@ -429,16 +447,15 @@ _NAME_ALONE = re.compile(rf"^[ \t]*({search.EXCEPTION_NAME})[ \t]*:?[ \t]*$")
 
 def introduced(body: str, title: str = "") -> list[search.Extracted]:
     """The paragraph after a line that says an error follows (``I get this error:``),
-    read as a bare message, and the body's first paragraph when the title is an
-    exception's name alone (``PydanticImportError:``), read as its message."""
+    and the body's first paragraph (a report that starts with the error), each read as a
+    bare message; the first as the message of the title's exception when the title is
+    an exception's name alone (``PydanticImportError:``)."""
     lines = _lines(body)
     alone = _NAME_ALONE.match(_TAGS.sub("", title))
     out = []
-    for number, line in enumerate(lines):
-        first = number == 0 and alone is not None
-        if not first and not _INTRODUCING.search(line):
-            continue
-        start = number if first else number + 1
+    starts = [(0, alone.group(1) if alone else None)] if lines else []
+    starts += [(n + 1, None) for n, line in enumerate(lines) if _INTRODUCING.search(line)]
+    for start, exception in starts:
         while start < len(lines) and not lines[start].strip():
             start += 1
         if start < len(lines) and _FENCE.match(lines[start]):
@@ -446,10 +463,8 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
         paragraph = list(itertools.takewhile(str.strip, lines[start : start + MAX_LINES]))
         message = " ".join(part.strip() for part in paragraph)
         if message:
-            exception = alone.group(1) if first and alone else None
-            out.append(
-                search.Extracted(exception, message, line=start, line_text=lines[start].strip())
-            )
+            line_text = lines[start].strip()
+            out.append(search.Extracted(exception, message, line=start, line_text=line_text))
     return out[:MAX_RAISED]
 
 
@@ -570,8 +585,8 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
             return None  # that frame is another error's (pydantic's, above its inner one)
         for pattern in _FRAMES:
             found = pattern.search(text)
-            if found and found.group(2) == "<module>":
-                return None  # a script's top: the paste left out the frames below it
+            if found and _script_top(lines, number, found.group(1), found.group(2)):
+                return None  # the paste may have left out the frames below it
             if found:
                 function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
                 return Frame(
@@ -596,6 +611,17 @@ def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
                 return ()
             frames.append(frame)
     return tuple(dict.fromkeys(frames))
+
+
+def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:
+    """Whether a frame is a script's top and the first of its traceback: ``File
+    "/usr/bin/serve", line 8, in <module>`` right under ``Traceback (most recent call
+    last):``. With nothing under it, the paste most likely left out the frames below
+    (code typed at the prompt, ``<stdin>``, raised there; a module's top further down a
+    traceback raised while it was imported)."""
+    if function != "<module>" or file.startswith("<") or number == 0:
+        return False
+    return lines[number - 1].strip().startswith("Traceback (most recent call last)")
 
 
 class Fits:

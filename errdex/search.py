@@ -392,12 +392,21 @@ def _errors_in(text: str, ends_traceback: bool) -> list[tuple[str, int, str]]:
 
 def _quoted(first: str, opener: str) -> list[str]:
     """The message of an error quoted in a sentence (``"ValueError: …" when I …``): up to
-    the mark that closes the quote, the next one and the last one on the line."""
+    the mark that closes the quote, the next one and the last one on the line. A mark
+    right before a letter, digit or ``_`` closes nothing: it opens the message's own
+    quote (``… you need to set `load_in_8bit=True` …``) or is an apostrophe."""
     closer = _QUOTES.get(opener)
     if closer is None:
         return []
-    near, far = first.find(closer), first.rfind(closer)
+    near = first.find(closer)
+    while near >= 0 and _opens_word(first, near + 1):
+        near = first.find(closer, near + 1)
+    far = first.rfind(closer)
     return [first[:end] for end in dict.fromkeys((near, far)) if end > 0]
+
+
+def _opens_word(text: str, at: int) -> bool:
+    return at < len(text) and (text[at].isalnum() or text[at] == "_")
 
 
 def _inner(message: str) -> str | None:

@@ -270,11 +270,16 @@
     return found;
   }
 
-  // Python's _quoted: up to the mark that closes the quote, the next one and the last one.
+  // Python's _quoted: up to the mark that closes the quote, the next one and the last one;
+  // a mark right before a letter, digit or "_" closes nothing.
   function quotedIn(first, opener) {
     if (!has(patterns.quotes, opener)) { return []; }
-    var near = first.indexOf(patterns.quotes[opener]);
-    var far = first.lastIndexOf(patterns.quotes[opener]);
+    var closer = patterns.quotes[opener];
+    var near = first.indexOf(closer);
+    while (near >= 0 && near + 1 < first.length && /^[\p{L}\p{N}_]/u.test(String.fromCodePoint(first.codePointAt(near + 1)))) {
+      near = first.indexOf(closer, near + 1);
+    }
+    var far = first.lastIndexOf(closer);
     return (near === far ? [near] : [near, far]).filter(function (end) { return end > 0; })
       .map(function (end) { return first.slice(0, end); });
   }

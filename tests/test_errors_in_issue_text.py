@@ -592,7 +592,11 @@ REMOVED = "`{name}` has been removed in V2."
 MIRROR = "Could not reach the package mirror at {url}"
 MIRROR_LONG = "Could not reach the package mirror at {url}. Check your proxy settings."
 SPLIT = 'Unknown split "{split}". Choose one of {names}.'
+FETCH = "Could not download {name} from the hub to load the files, and no copy is in the cache."
+SKIP = "To skip the check, set `skip_check=True` on the loader and load again."
 FRAMES = {
+    "loom/fetch.yaml": raised_at("OSError", FETCH, "loom/hub.py", "download"),
+    "loom/skip.yaml": raised_at("ValueError", SKIP, "loom/checks.py", "check"),
     "loom/adapters.yaml": raised_at("ValueError", MISMATCH, "loom/adapters.py", "Adapter.load"),
     "loom/merge.yaml": raised_at("ValueError", MISMATCH, "loom/merge.py", "merge"),
     "loom/state.yaml": raised_at("RuntimeError", STATE, "loom/checkpoints.py", "restore"),
@@ -697,9 +701,36 @@ def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: lookup.Source
         body = traceback(torch, STATE_SAID, code=f"    model.load(path)\n{gap}")
         assert messages(found_in(frames_source, body)) == [STATE]
     # Only the script's top is left: the frames below it were cut from the paste.
-    top = '  File "/venv/bin/loom-train", line 8, in <module>'
-    body = traceback(top, STATE_SAID, code="    sys.exit(main())")
+    body = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/bin/loom-train", line 8, in <module>\n'
+        f"    sys.exit(main())\n{STATE_SAID}\n"
+    )
     assert messages(found_in(frames_source, body)) == [STATE]
+
+
+MODULE_TOPS = {
+    "a module imported further down": (
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/train.py", line 1, in <module>\n'
+        "    import loom\n"
+        '  File "/venv/site-packages/loom/compat.py", line 4, in <module>\n'
+        "    from torch.nn import load_state\n"
+    ),
+    "code typed at the prompt": (
+        '>>> load("tiny.pt")\nTraceback (most recent call last):\n'
+        '  File "<stdin>", line 1, in <module>\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("frames", MODULE_TOPS.values(), ids=MODULE_TOPS.keys())
+def test_a_modules_top_that_raised_names_no_record_raised_elsewhere(
+    frames_source: lookup.Source, frames: str
+) -> None:
+    """A module's top raises while it is imported, and code typed at the prompt raises
+    right there: neither is the record's file."""
+    assert found_in(frames_source, f"{frames}{STATE_SAID}\n") == []
 
 
 def test_a_validation_errors_inner_message_is_not_named_by_the_outer_frame(
@@ -812,3 +843,47 @@ def test_a_title_naming_the_exception_alone_reads_the_body_as_its_message(
     (found,) = found_in(frames_source, body, title="LoomImportError")
     assert found.message == REMOVED
     assert found_in(frames_source, body, title="Upgrade question") == []
+
+
+OTHER_WORDINGS = {
+    "the words after a value, then others": (
+        "OSError: Could not download tiny-model from the hub to load this file"
+    ),
+    "a quote mark of the message's own, then other words": (
+        "Starting fails with `ValueError: To skip the check, set `check_fast=True` and retry.`"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", OTHER_WORDINGS.values(), ids=OTHER_WORDINGS.keys())
+def test_a_paste_that_says_the_next_words_otherwise_is_no_cut_message(
+    frames_source: lookup.Source, body: str
+) -> None:
+    """An older wording goes on with the message's own words and then says others: it
+    is not the message cut short (a value taking in the rest), nor is a message cut at a
+    quote mark of its own (a closing mark comes before a blank, not a letter)."""
+    assert found_in(frames_source, body) == []
+
+
+CUT_HERE = {
+    "in the words after a value": "OSError: Could not download tiny-model from the hub to lo",
+    "in a quoted message, after its own quote": (
+        "Starting fails with `ValueError: To skip the check, set `skip_check=True` on the lo"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", CUT_HERE.values(), ids=CUT_HERE.keys())
+def test_a_message_cut_short_is_still_named(frames_source: lookup.Source, body: str) -> None:
+    (found,) = found_in(frames_source, body)
+    assert found.message in (FETCH, SKIP)
+
+
+def test_a_report_that_starts_with_a_bare_message_names_its_record(
+    frames_source: lookup.Source,
+) -> None:
+    body = (
+        "The adapter weights do not match the hidden size of the base model.\n\n"
+        "It happens with every adapter I made last week.\n\nThanks for any help!"
+    )
+    assert messages(found_in(frames_source, body, title="Adapters stopped loading")) == [MISMATCH]

@@ -39,7 +39,8 @@ found.push([m[2],m.index+m[0].length,before>=0?text[before]:""]);if(found.length
 position=m.index+m[1].length+m[2].length+1;}
 return found;}
 function quotedIn(first,opener){if(!has(patterns.quotes,opener)){return[];}
-var near=first.indexOf(patterns.quotes[opener]);var far=first.lastIndexOf(patterns.quotes[opener]);return(near===far?[near]:[near,far]).filter(function(end){return end>0;}).map(function(end){return first.slice(0,end);});}
+var closer=patterns.quotes[opener];var near=first.indexOf(closer);while(near>=0&&near+1<first.length&&/^[\p{L}\p{N}_]/u.test(String.fromCodePoint(first.codePointAt(near+1)))){near=first.indexOf(closer,near+1);}
+var far=first.lastIndexOf(closer);return(near===far?[near]:[near,far]).filter(function(end){return end>0;}).map(function(end){return first.slice(0,end);});}
 function innerOf(message){var marks=[message.indexOf("'"),message.indexOf("\"")].filter(function(at){return at>=0;});if(!marks.length){return null;}
 var start=Math.min.apply(null,marks);var end=message.lastIndexOf(message[start]);var inner=blank(message.slice(start+1,end));return end>start&&inner.indexOf(" ")>=0?inner:null;}
 function collect(stripped,index,first){var parts=[first];for(var j=index+1;j<stripped.length;j++){var line=blank(stripped[j][0]);if(!line||stripped[j][1]||startsWithAny(line,CHAIN.concat([TRACEBACK]))||patterns.stop.test(line)||patterns.exception.test(line)){break;}
