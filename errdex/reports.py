@@ -39,7 +39,7 @@ class Rules:
     min_confidence: float = 0.9
     """``lookup.confidence`` of the match: 0.9 and up only for a whole message matching
     its template; partial matches score at most 0.85."""
-    min_own_text: int = 20
+    min_own_text: int = 18
     """Letters and digits of the template's own words (its text outside placeholders)
     that the pasted message must hold: ``{name} is not {what}`` has 5, too few to tell
     one error from another."""
@@ -159,8 +159,15 @@ def _best(
     if not passing:
         return None
     best = passing[0]
-    if best.entry.id in cut and any(other.score == best.score for other in passing[1:]):
-        return None  # a piece that starts two messages alike names neither
+    if best.entry.id in cut and any(
+        other.score == best.score and other.entry.id != best.entry.id and fits.where(other)
+        for other in grouped
+    ):
+        # A piece that starts two messages alike names neither, even when the other's own
+        # words are too few to be named: ``Directory /data/ca`` starts ``Directory {p}
+        # not found`` as much as ``Directory {p} is neither …``; unless the traceback
+        # says where it was raised.
+        return None
     if best.values and _ELIDED.match(best.values[-1][1]):
         # "… at ....." leaves out what may be the rest of a longer message: the words
         # before it must start no other.
@@ -621,7 +628,7 @@ def _script_top(lines: Sequence[str], number: int, file: str, function: str | No
     traceback raised while it was imported)."""
     if function != "<module>" or file.startswith("<") or number == 0:
         return False
-    return lines[number - 1].strip().startswith("Traceback (most recent call last)")
+    return "Traceback (most recent call last)" in lines[number - 1]  # behind any log tag
 
 
 class Fits:

@@ -588,7 +588,7 @@ source:
 
 MISMATCH = "The adapter weights do not match the hidden size of the base model."
 STATE = "Error(s) in loading state_dict for {name}"
-REMOVED = "`{name}` has been removed in V2."
+REMOVED = "`{name}` was removed in V2."
 MIRROR = "Could not reach the package mirror at {url}"
 MIRROR_LONG = "Could not reach the package mirror at {url}. Check your proxy settings."
 SPLIT = 'Unknown split "{split}". Choose one of {names}.'
@@ -765,8 +765,8 @@ def test_an_error_raised_again_in_another_process_is_named_by_its_first_frame(
 # --- an exception of the record's own package --------------------------------------------
 
 OWN_PACKAGE = {
-    "named with its module": "loom.errors.LoomImportError: `loom.Schema` has been removed in V2.",
-    "a class named after the package": "LoomImportError: `loom.Schema` has been removed in V2.",
+    "named with its module": "loom.errors.LoomImportError: `loom.Schema` was removed in V2.",
+    "a class named after the package": "LoomImportError: `loom.Schema` was removed in V2.",
 }
 
 
@@ -774,16 +774,16 @@ OWN_PACKAGE = {
 def test_a_short_message_of_the_records_own_package_names_it(
     frames_source: lookup.Source, body: str
 ) -> None:
-    """``has been removed in V`` is too few words of its own to name a record, unless
+    """``was removed in V2`` is too few words of its own to name a record, unless
     the exception's name says the error is the package's."""
     (found,) = found_in(frames_source, f"Upgrading breaks my import:\n\n{body}\n")
     assert (found.message, found.values) == (REMOVED, (("name", "loom.Schema"),))
 
 
 NOT_OWN = {
-    "a plain exception": "ImportError: `loom.Schema` has been removed in V2.",
+    "a plain exception": "ImportError: `loom.Schema` was removed in V2.",
     "another package's module": (
-        "weave.errors.LoomImportError: `loom.Schema` has been removed in V2."
+        "weave.errors.LoomImportError: `loom.Schema` was removed in V2."
     ),
 }
 
@@ -839,7 +839,7 @@ def test_the_paragraph_after_a_line_saying_an_error_follows_names_its_record(
 def test_a_title_naming_the_exception_alone_reads_the_body_as_its_message(
     frames_source: lookup.Source,
 ) -> None:
-    body = "`loom.Schema` has been removed in V2.\n\nI followed the upgrade guide."
+    body = "`loom.Schema` was removed in V2.\n\nI followed the upgrade guide."
     (found,) = found_in(frames_source, body, title="LoomImportError")
     assert found.message == REMOVED
     assert found_in(frames_source, body, title="Upgrade question") == []
