@@ -455,14 +455,15 @@ _NAME_ALONE = re.compile(rf"^[ \t]*({search.EXCEPTION_NAME})[ \t]*:?[ \t]*$")
 def introduced(body: str, title: str = "") -> list[search.Extracted]:
     """The paragraph after a line that says an error follows (``I get this error:``),
     and the body's first paragraph (a report that starts with the error), each read as a
-    bare message; the first as the message of the title's exception when the title is
-    an exception's name alone (``PydanticImportError:``)."""
+    bare message, and so is each of their lines; the first paragraph as the message of
+    the title's exception when the title is an exception's name alone
+    (``PydanticImportError:``)."""
     lines = _lines(body)
     alone = _NAME_ALONE.match(_TAGS.sub("", title))
     out = []
-    starts = [(0, alone.group(1) if alone else None)] if lines else []
-    starts += [(n + 1, None) for n, line in enumerate(lines) if _INTRODUCING.search(line)]
-    for start, exception in starts:
+    starts = [(0, alone.group(1) if alone else None, False)] if lines else []
+    starts += [(n + 1, None, True) for n, line in enumerate(lines) if _INTRODUCING.search(line)]
+    for start, exception, after in starts:
         while start < len(lines) and not lines[start].strip():
             start += 1
         if start < len(lines) and _FENCE.match(lines[start]):
@@ -472,6 +473,10 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
         if message:
             line_text = lines[start].strip()
             out.append(search.Extracted(exception, message, line=start, line_text=line_text))
+        if after and len(paragraph) > 1:  # or one of its lines, amid a tool's output
+            for number, text in enumerate(paragraph, start):
+                said = text.strip()
+                out.append(search.Extracted(None, said, line=number, line_text=said))
     return out[:MAX_RAISED]
 
 

@@ -62,6 +62,9 @@ _W = "[A-Za-z0-9_]"
 _LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _NAME = rf"(?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure)"
 EXCEPTION_NAME = _NAME
+# A class named with its module, whatever its name ends in, when a message follows it at
+# a line's start: ``pydantic.errors.PydanticInvalidForJsonSchema: Cannot generate …``.
+_QUALIFIED = rf"(?:[a-z_]{_W}*\.)+[A-Z]{_W}*(?=: )"
 """A name that looks like an exception's, with its module or not (for ``reports``)."""
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
@@ -101,7 +104,7 @@ PATTERNS: dict[str, Any] = {
     # Ray's note at the end of a line it printed for several workers at once.
     "repeated": r"\[repeated [0-9]+x across cluster\]",
     # "Type: message" where Type looks like an exception, a line of its own...
-    "exception": rf"^({_NAME})(?:: ?([^\n]*))?$",
+    "exception": rf"^({_NAME}|{_QUALIFIED})(?:: ?([^\n]*))?$",
     # ...or inside a line, after a blank, a quote or any mark that is not part of a name.
     "inline": rf"(^|[^A-Za-z0-9_.])({_NAME}):[ \t]+(?=[^ \t])",
     # ...and any dotted name right after a traceback's frames.

@@ -594,7 +594,11 @@ MIRROR_LONG = "Could not reach the package mirror at {url}. Check your proxy set
 SPLIT = 'Unknown split "{split}". Choose one of {names}.'
 FETCH = "Could not download {name} from the hub to load the files, and no copy is in the cache."
 SKIP = "To skip the check, set `skip_check=True` on the loader and load again."
+UNSUPPORTED = "Cannot build a schema for {kind} from its type hints"
 FRAMES = {
+    "loom/unsupported.yaml": raised_at(
+        "LoomInvalidForSchema", UNSUPPORTED, "loom/schema.py", "Builder.build"
+    ),
     "loom/fetch.yaml": raised_at("OSError", FETCH, "loom/hub.py", "download"),
     "loom/skip.yaml": raised_at("ValueError", SKIP, "loom/checks.py", "check"),
     "loom/adapters.yaml": raised_at("ValueError", MISMATCH, "loom/adapters.py", "Adapter.load"),
@@ -782,9 +786,7 @@ def test_a_short_message_of_the_records_own_package_names_it(
 
 NOT_OWN = {
     "a plain exception": "ImportError: `loom.Schema` was removed in V2.",
-    "another package's module": (
-        "weave.errors.LoomImportError: `loom.Schema` was removed in V2."
-    ),
+    "another package's module": ("weave.errors.LoomImportError: `loom.Schema` was removed in V2."),
 }
 
 
@@ -887,3 +889,28 @@ def test_a_report_that_starts_with_a_bare_message_names_its_record(
         "It happens with every adapter I made last week.\n\nThanks for any help!"
     )
     assert messages(found_in(frames_source, body, title="Adapters stopped loading")) == [MISMATCH]
+
+
+def test_a_qualified_class_whose_name_ends_in_no_error_is_read_as_one(
+    frames_source: lookup.Source,
+) -> None:
+    # Cut short, the message names its record only when the line names its exception.
+    body = (
+        "On main:\n```\nloom.errors.LoomInvalidForSchema: Cannot build a schema for "
+        "Callable from its ty\n```\n"
+    )
+    (found,) = found_in(frames_source, body)
+    assert (found.message, found.values) == (UNSUPPORTED, (("kind", "Callable"),))
+
+
+def test_a_line_of_a_paragraph_introduced_as_the_error_names_its_record(
+    frames_source: lookup.Source,
+) -> None:
+    """The tool prints other lines around the message; the paragraph is no message."""
+    body = (
+        "Running the benchmark, it shows the error:\n"
+        "Scoring failed for 2 answers\n"
+        "The adapter weights do not match the hidden size of the base model.\n"
+        "Run stopped.\n\nHow can I fix it?"
+    )
+    assert messages(found_in(frames_source, body)) == [MISMATCH]

@@ -95,6 +95,12 @@ def test_vector_in_python(vector: dict[str, Any], index: search.Index) -> None:
             "first part second part",
         ),
         ("[rank1]: RuntimeError: NCCL error", "RuntimeError", "NCCL error"),
+        (
+            "guided decoding stops\nvllm.exceptions.SchemaNotSupported: Cannot turn it",
+            "vllm.exceptions.SchemaNotSupported",
+            "Cannot turn it",
+        ),
+        ("A note: Settings: are kept", None, "A note: Settings: are kept"),
     ],
 )
 def test_extract_finds_the_exception_and_message(paste: str, exception: str, message: str) -> None:
