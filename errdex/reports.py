@@ -289,7 +289,11 @@ def _starts(
     out: list[tuple[tuple[float, ...], search.Match]] = []
     for number in numbers:
         entry = index.entries[number]
-        placed = start_of(entry.literals, normalized)
+        placed = None
+        if reading.exception is not None:  # the first line whole, then an older wording
+            placed = first_line_of(entry.template, normalized)
+        if placed is None:
+            placed = start_of(entry.literals, normalized)
         same = search._same_exception(reading.exception, entry.exception)
         if placed is None or same < 0:
             continue
@@ -312,6 +316,44 @@ def _starts(
         match = search.Match(entry, True, specific, values)
         out.append(((2, specific, same, -entry.index), match))
     return out
+
+
+def first_line_of(template: str, text: str) -> tuple[list[tuple[int, int]], int, str] | None:
+    """As ``start_of``, when ``text`` (normalized) holds the whole first line of a
+    message of several lines and then goes on otherwise: a message's later lines (its
+    advice) are reworded from one release to the next, its first line says what went
+    wrong. Only for a first line of 18 letters of its own or more."""
+    found = _first_line(template)
+    if found is None:
+        return None
+    pattern, own = found
+    match = pattern.match(text)
+    if match is None:
+        return None
+    return [match.span(n) for n in range(1, (pattern.groups or 0) + 1)], own, ""
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_line(template: str) -> tuple[re.Pattern[str], int] | None:
+    """A pattern for a template's first line, its placeholders any words, and what
+    follows it (a blank, then more); and how many letters of its own it has."""
+    first, newline, rest = template.strip().partition("\n")
+    if not newline or not rest.strip():
+        return None
+    pattern, own = "", 0
+    for part in parse_template(first).parts:
+        if part.placeholder:
+            pattern += "(.+?)"
+            continue
+        literal = search.normalized_text(part.text, lead=True, trail=True)
+        own += sum(char.isalnum() for char in literal)
+        pattern += re.escape(literal)
+    if own < _FIRST_LINE_OWN:
+        return None
+    return re.compile(pattern.rstrip() + r" (?=\S)"), own
+
+
+_FIRST_LINE_OWN = 18
 
 
 def _says_next(value: str, literal: str) -> bool:

@@ -595,7 +595,12 @@ SPLIT = 'Unknown split "{split}". Choose one of {names}.'
 FETCH = "Could not download {name} from the hub to load the files, and no copy is in the cache."
 SKIP = "To skip the check, set `skip_check=True` on the loader and load again."
 UNSUPPORTED = "Cannot build a schema for {kind} from its type hints"
+NOT_FOUND = (
+    "{name} is neither a folder here nor a model listed on 'https://hub.example/models'\n"
+    "If the model is private, sign in with `loom login` or pass `token=...`."
+)
 FRAMES = {
+    "loom/not-found.yaml": raised_at("OSError", NOT_FOUND, "loom/hub.py", "resolve"),
     "loom/unsupported.yaml": raised_at(
         "LoomInvalidForSchema", UNSUPPORTED, "loom/schema.py", "Builder.build"
     ),
@@ -914,3 +919,18 @@ def test_a_line_of_a_paragraph_introduced_as_the_error_names_its_record(
         "Run stopped.\n\nHow can I fix it?"
     )
     assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
+def test_a_first_line_whole_then_an_older_second_line_names_its_record(
+    frames_source: lookup.Source,
+) -> None:
+    """The first line says what went wrong; the advice after it is reworded from one
+    release to the next. Pasted on one line, as a log joins them."""
+    older = (
+        "OSError: tiny-model is neither a folder here nor a model listed on "
+        "'https://hub.example/models' If the model is private, pass `use_auth_token=True`."
+    )
+    (found,) = found_in(frames_source, older)
+    assert (found.message, found.values) == (NOT_FOUND, (("name", "tiny-model"),))
+    # Named nowhere, the first line alone in prose is no whole message.
+    assert found_in(frames_source, older.split(": ", 1)[1]) == []
