@@ -62,10 +62,10 @@ _W = "[A-Za-z0-9_]"
 _LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _NAME = rf"(?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure)"
 EXCEPTION_NAME = _NAME
+"""A name that looks like an exception's, with its module or not (for ``reports``)."""
 # A class named with its module, whatever its name ends in, when a message follows it at
 # a line's start: ``pydantic.errors.PydanticInvalidForJsonSchema: Cannot generate …``.
 _QUALIFIED = rf"(?:[a-z_]{_W}*\.)+[A-Z]{_W}*(?=: )"
-"""A name that looks like an exception's, with its module or not (for ``reports``)."""
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
     # Prefixes on every line of a process's output, tracebacks included.
@@ -98,9 +98,11 @@ PATTERNS: dict[str, Any] = {
         rf"[ \t]*\| (?:{_LEVELS}|SUCCESS|TRACE) *\| [^ \t\n|]+ - ",
         # A Python file and line with no brackets: "engine.py:157 ", a warning's "x.py:12: "
         rf"[ \t]*(?:{_W}|[./\\-])*{_W}\.py:[0-9]+:? ",
+        # A tool's label before the message it shows: "Error: ", "Message:      "
+        r"[ \t]*(?:Error|Message|Error message):[ \t]+",
     ],
     # A level among a record's prefixes that says the line is an error.
-    "error_level": r"(?:^|[^A-Za-z_])(?:ERROR|CRITICAL|FATAL)(?:[^A-Za-z_]|$)",
+    "error_level": r"(?:^|[^A-Za-z_])(?:ERROR|CRITICAL|FATAL|Error|Message)(?:[^A-Za-z_]|$)",
     # Ray's note at the end of a line it printed for several workers at once.
     "repeated": r"\[repeated [0-9]+x across cluster\]",
     # "Type: message" where Type looks like an exception, a line of its own...
@@ -210,7 +212,8 @@ class Stripped(NamedTuple):
     starts_record: bool
     """A prefix starts a new log record (a timestamp, a level)."""
     error: bool = False
-    """A prefix names the level ERROR, CRITICAL or FATAL."""
+    """A prefix names the level ERROR, CRITICAL or FATAL, or a tool's label ``Error:``
+    or ``Message:`` stands before the message."""
 
 
 def strip_prefixes(line: str) -> Stripped:

@@ -934,3 +934,22 @@ def test_a_first_line_whole_then_an_older_second_line_names_its_record(
     assert (found.message, found.values) == (NOT_FOUND, (("name", "tiny-model"),))
     # Named nowhere, the first line alone in prose is no whole message.
     assert found_in(frames_source, older.split(": ", 1)[1]) == []
+
+
+LABELLED = {
+    "a tool's Error label amid its output": (
+        "```\nchecking tool fetch\n  timeout: float\n\n"
+        "Error: The adapter weights do not match the hidden size of the base model.\n```\n"
+    ),
+    "a viewer's Message label, padded": (
+        "The viewer shows:\n\nMessage:      The adapter weights do not match the hidden size "
+        "of the base model.\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", LABELLED.values(), ids=LABELLED.keys())
+def test_a_message_behind_a_tools_label_names_its_record(
+    frames_source: lookup.Source, body: str
+) -> None:
+    assert messages(found_in(frames_source, body)) == [MISMATCH]
