@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -489,8 +490,9 @@ def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extract
     return out
 
 
-_INTRODUCING = re.compile(r"\b(?:error|exception)\b[^\n]{0,40}:[ \t]*$", re.IGNORECASE)
-"""A line that says an error follows: ``I am getting error:``, ``Error message:``."""
+_INTRODUCING = re.compile(r"\b(?:error|exception)\b[^\n]{0,60}[:.]?[ \t]*$", re.IGNORECASE)
+"""A line that says an error follows: ``I am getting error:``, ``Error message:``, ``the
+code throws an error.``, ComfyUI's ``Error occurred when executing Tagger:``."""
 _NAME_ALONE = re.compile(rf"^[ \t]*({search.EXCEPTION_NAME})[ \t]*:?[ \t]*$")
 
 
@@ -504,7 +506,11 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
     alone = _NAME_ALONE.match(_TAGS.sub("", title))
     out = []
     starts = [(0, alone.group(1) if alone else None, False)] if lines else []
-    starts += [(n + 1, None, True) for n, line in enumerate(lines) if _INTRODUCING.search(line)]
+    starts += [
+        (n + 1, None, True)
+        for n, line in enumerate(lines)
+        if _INTRODUCING.search(line) and not _ERROR_LINE.match(line)
+    ]
     for start, exception, after in starts:
         while start < len(lines) and not lines[start].strip():
             start += 1
@@ -820,6 +826,12 @@ def _spelled(template: str, message: str) -> int:
 
 def own_text(message: str, entry: search.Entry) -> int:
     """Letters and digits of the template's own words that ``message`` holds: each word
-    of the template outside its placeholders, counted once per place it has there."""
-    said = set(search.tokens(search.normalize(message)[0]))
-    return sum(len(word) for word in entry.words if word != "*" and word in said)
+    of the template outside its placeholders, counted once per place it has there that
+    the message says it too (a name said once is not two of the template's words)."""
+    said = Counter(search.tokens(search.normalize(message)[0]))
+    total = 0
+    for word in entry.words:
+        if word != "*" and said[word] > 0:
+            said[word] -= 1
+            total += len(word)
+    return total

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from conftest import build_site, make_content
 
-from errdex import lookup, search
+from errdex import lookup, reports, search
 from errdex.reports import Found, found_in
 
 
@@ -599,7 +599,9 @@ NOT_FOUND = (
     "{name} is neither a folder here nor a model listed on 'https://hub.example/models'\n"
     "If the model is private, sign in with `loom login` or pass `token=...`."
 )
+PROCESSOR = "Processor {name} is no processor this loader takes"
 FRAMES = {
+    "loom/processor.yaml": raised_at("TypeError", PROCESSOR, "loom/loader.py", "Loader.take"),
     "loom/not-found.yaml": raised_at("OSError", NOT_FOUND, "loom/hub.py", "resolve"),
     "loom/unsupported.yaml": raised_at(
         "LoomInvalidForSchema", UNSUPPORTED, "loom/schema.py", "Builder.build"
@@ -953,3 +955,49 @@ def test_a_message_behind_a_tools_label_names_its_record(
     frames_source: lookup.Source, body: str
 ) -> None:
     assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
+INTRODUCED = {
+    "a node runner's heading": (
+        "Error occurred when executing AdapterLoaderNode:\n\n"
+        "The adapter weights do not match the hidden size of the base model.\n\n"
+        '  File "/apps/runner/execution.py", line 151, in recursive_execute\n'
+    ),
+    "a sentence ending in a stop": (
+        "When I load it in 8 bits, the code throws an error.\n\n"
+        "The adapter weights do not match the hidden size of the base model.\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", INTRODUCED.values(), ids=INTRODUCED.keys())
+def test_a_paragraph_after_a_sentence_about_an_error_is_read_as_one(
+    frames_source: lookup.Source, body: str
+) -> None:
+    assert messages(found_in(frames_source, body, title="Loading fails")) == [MISMATCH]
+
+
+def test_an_error_line_introduces_nothing_and_a_fields_name_is_no_message(
+    frames_source: lookup.Source,
+) -> None:
+    """A validation error's first line says "error" too: what follows it is its own
+    body (a field's name, then the inner error), read as pydantic's, not as prose."""
+    body = (
+        "```\nloom_core.ValidationError: 1 validation error for Settings\n"
+        "adapter\n  Value error, The adapter weights do not match the hidden size of the "
+        "base model. [type=value_error, input_value='x', input_type=str]\n```\n"
+    )
+    assert messages(found_in(frames_source, body)) == [MISMATCH]
+    assert reports.introduced(body) == []
+
+
+def test_a_word_said_once_counts_once_however_often_the_message_says_it(
+    frames_source: lookup.Source,
+) -> None:
+    """A field's name alone on a line (``processor``) is not 18 letters of a message that
+    says it twice: it names nothing, however it is introduced."""
+    (entry,) = [e for e in frames_source.index.entries if e.template == PROCESSOR]
+    assert reports.own_text("processor", entry) == len("processor")
+    assert reports.own_text("Processor x is no processor", entry) == 2 * len("processor") + 4
+    body = "Then it prints this error:\nprocessor\nand stops\nwithout more\n"
+    assert found_in(frames_source, body) == []
