@@ -129,7 +129,8 @@ def link(
 
 
 def option_names_of(records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
-    """The options that get a page, each with its spellings, in the order of their keys.
+    """The options errors name, each with its spellings, in the order of their keys (a
+    page lists the errors of each named by more than one: ``render.has_list``).
     A snake_case name seen only in prose code (a function, a variable) is an option only
     if some message or flag names it too."""
     spellings: dict[str, set[str]] = defaultdict(set)

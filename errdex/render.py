@@ -693,7 +693,8 @@ file's page lists them all."""
 
 
 def page_options(record: Record, context: ErrorContext) -> list[str]:
-    """The keys of the options an error's page links (those that have a page), sorted."""
+    """The keys of the options an error's page shows (those errors name), sorted; it
+    links those with a list page (``has_list``)."""
     return sorted({key for key, _, _ in record.options if key in context.option_names})
 
 
