@@ -1567,3 +1567,21 @@ def test_a_hostile_github_gets_no_traceback_and_no_second_comment(  # type: igno
     for r in api.requests:
         if r.method in ("PATCH", "DELETE"):
             assert int(r.path.rsplit("/", 1)[1]) in ours, (r.path, ours)
+
+
+def test_triages_flags_default_to_the_rules_the_benchmarks_measured() -> None:
+    """The command's defaults and the action's inputs are ``reports.Rules``'s, which the
+    issue and thread benchmarks measure: a default changed in one place only would ship
+    rules nobody measured."""
+    from errdex.cli import _parser
+
+    ns = _parser().parse_args(["triage", "--site", "public"])
+    rules = Rules()
+    assert (ns.min_confidence, ns.min_own_text, ns.limit) == (
+        rules.min_confidence,
+        rules.min_own_text,
+        rules.limit,
+    )
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"]
+    assert float(action["min-confidence"]["default"]) == rules.min_confidence
+    assert int(action["min-own-text"]["default"]) == rules.min_own_text
