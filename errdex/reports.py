@@ -18,9 +18,11 @@ another project's code are its message, not the record's.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import itertools
 import re
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -720,10 +722,30 @@ class Fits:
             return False
         page = self.source.page(match.entry.id)
         packages = {part for path in page.paths for part in path.split("/")[:-1]}
+        exception = self.reading.exception or ""
+        if _elsewhere(exception, match.entry.exception, page.paths):
+            return False
         least = self.rules.min_own_text
-        if _own(self.reading.exception or "", packages):
+        if _own(exception, packages):
             least //= 2
         return own_text(self.reading.message, match.entry) >= least
+
+
+def _elsewhere(named: str, raised: str, paths: Sequence[str]) -> bool:
+    """Whether the paste names the record's exception class with the module of another
+    package: ``smolagents.tools.DocstringParsingException`` is not the class
+    ``transformers/utils/chat_template_utils.py`` raises under that name. Not for
+    Python's own exceptions and modules, nor a class the record names with a module."""
+    if "." not in named or not paths:
+        return False
+    top, name = named.split(".", 1)[0], named.rsplit(".", 1)[-1]
+    if "." in raised or name in _BUILTIN_NAMES or top in sys.stdlib_module_names:
+        return False
+    ours = {path.split("/", 1)[0] for path in paths}
+    return not any(top == p or top.startswith(p + "_") or p.startswith(top + "_") for p in ours)
+
+
+_BUILTIN_NAMES = frozenset(name for name in dir(builtins) if name[:1].isupper())
 
 
 def _own(exception: str, packages: set[str]) -> bool:

@@ -268,11 +268,12 @@ PLOT_BARE = "The plotting extra is not installed, run `pip install kit[plot]` fi
 CAST_LINES = "Cannot cast the column of type\n{found}\nto\n{wanted}"
 CAST_LINE = "Cannot cast the column of type {found} to {wanted}"
 NO_LAYER_LONG = "Layer {name} not found. Look the layer up in the layer table first."
+KIT = "kit/checks.py"  # the pastes name its classes with their module, kit.errors
 LINES = {
     "example/serve/layout.yaml": record("ValueError", LAYOUT),
-    "example/serve/schema-short.yaml": record("CheckerError", SCHEMA_SHORT),
-    "example/serve/schema.yaml": record("CheckerError", SCHEMA),
-    "example/serve/fields.yaml": record("UserError", FIELDS),
+    "example/serve/schema-short.yaml": record("CheckerError", SCHEMA_SHORT, KIT),
+    "example/serve/schema.yaml": record("CheckerError", SCHEMA, KIT),
+    "example/serve/fields.yaml": record("UserError", FIELDS, KIT),
     "example/serve/repo-hint.yaml": record("FileNotFoundError", REPO_HINT),
     "example/serve/script.yaml": record("FileNotFoundError", SCRIPT),
     "example/serve/layout-grid.yaml": record("ValueError", LAYOUT_GRID),
@@ -600,7 +601,11 @@ NOT_FOUND = (
     "If the model is private, sign in with `loom login` or pass `token=...`."
 )
 PROCESSOR = "Processor {name} is no processor this loader takes"
+DOCSTRING = "Cannot describe {func} because its docstring says nothing of the argument {arg}"
+ARGUMENT = "The value {value} is no size this command line takes as its argument"
 FRAMES = {
+    "loom/docstring.yaml": raised_at("DocstringError", DOCSTRING, "loom/tools.py", "describe"),
+    "loom/argument.yaml": raised_at("ArgumentTypeError", ARGUMENT, "loom/cli.py", "size"),
     "loom/processor.yaml": raised_at("TypeError", PROCESSOR, "loom/loader.py", "Loader.take"),
     "loom/not-found.yaml": raised_at("OSError", NOT_FOUND, "loom/hub.py", "resolve"),
     "loom/unsupported.yaml": raised_at(
@@ -1000,4 +1005,30 @@ def test_a_word_said_once_counts_once_however_often_the_message_says_it(
     assert reports.own_text("processor", entry) == len("processor")
     assert reports.own_text("Processor x is no processor", entry) == 2 * len("processor") + 4
     body = "Then it prints this error:\nprocessor\nand stops\nwithout more\n"
+    assert found_in(frames_source, body) == []
+
+
+CLASS_MODULES = {
+    "the record's package": ("loom.tools.DocstringError", DOCSTRING),
+    "Python's own module": ("argparse.ArgumentTypeError", ARGUMENT),
+}
+
+
+@pytest.mark.parametrize(("exception", "message"), CLASS_MODULES.values(), ids=CLASS_MODULES.keys())
+def test_a_class_named_with_its_module_names_the_record_that_raises_it(
+    frames_source: lookup.Source, exception: str, message: str
+) -> None:
+    said = message.replace("{func}", "fetch").replace("{arg}", "'url'").replace("{value}", "'x'")
+    assert messages(found_in(frames_source, f"It fails:\n\n{exception}: {said}\n")) == [message]
+
+
+def test_a_class_of_the_same_name_in_another_package_names_nothing(
+    frames_source: lookup.Source,
+) -> None:
+    """Another package copied the function and its exception class: the module the
+    paste names says whose error it is."""
+    body = (
+        "It fails:\n\nweave.tools.DocstringError: Cannot describe fetch because its "
+        "docstring says nothing of the argument 'url'\n"
+    )
     assert found_in(frames_source, body) == []
