@@ -492,6 +492,11 @@ def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extract
     return out
 
 
+_NOT_PROSE = re.compile(
+    r" {0,3}(?:`{3,}|~{3,}|#{1,6}[ \t]|[-*+|<>][ \t]?|\d+[.)][ \t])|[ \t]*Traceback \(most recent"
+)
+"""A paragraph's first line that says it is no message written out: a fence, a
+traceback, a heading, a list item, a table's row, HTML or a quote."""
 _INTRODUCING = re.compile(r"\b(?:error|exception)\b[^\n]{0,60}[:.]?[ \t]*$", re.IGNORECASE)
 """A line that says an error follows: ``I am getting error:``, ``Error message:``, ``the
 code throws an error.``, ComfyUI's ``Error occurred when executing Tagger:``."""
@@ -516,8 +521,8 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
     for start, exception, after in starts:
         while start < len(lines) and not lines[start].strip():
             start += 1
-        if start < len(lines) and _FENCE.match(lines[start]):
-            continue  # a fenced block is read on its own
+        if start < len(lines) and _NOT_PROSE.match(lines[start]):
+            continue  # a fence, a traceback, a heading, a list or a table: read on its own
         paragraph = list(itertools.takewhile(str.strip, lines[start : start + MAX_LINES]))
         message = " ".join(part.strip() for part in paragraph)
         if message:
@@ -725,6 +730,8 @@ class Fits:
         exception = self.reading.exception or ""
         if _elsewhere(exception, match.entry.exception, page.paths):
             return False
+        if not exception and any(_SENTENCE_END.search(value) for _, value in match.values):
+            return False  # prose with no exception named: a value that takes in sentences
         least = self.rules.min_own_text
         if _own(exception, packages):
             least //= 2

@@ -601,9 +601,13 @@ NOT_FOUND = (
     "If the model is private, sign in with `loom login` or pass `token=...`."
 )
 PROCESSOR = "Processor {name} is no processor this loader takes"
+NOT_READY = "{prefix}Scheduler is not ready for the next batch: {reason}"
+NOT_READY_AT = "[{step}] Scheduler is not ready for the next batch: {reason}"
 DOCSTRING = "Cannot describe {func} because its docstring says nothing of the argument {arg}"
 ARGUMENT = "The value {value} is no size this command line takes as its argument"
 FRAMES = {
+    "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
+    "loom/not-ready-at.yaml": raised_at("RuntimeError", NOT_READY_AT, "loom/sched.py", "run"),
     "loom/docstring.yaml": raised_at("DocstringError", DOCSTRING, "loom/tools.py", "describe"),
     "loom/argument.yaml": raised_at("ArgumentTypeError", ARGUMENT, "loom/cli.py", "size"),
     "loom/processor.yaml": raised_at("TypeError", PROCESSOR, "loom/loader.py", "Loader.take"),
@@ -1032,3 +1036,31 @@ def test_a_class_of_the_same_name_in_another_package_names_nothing(
         "docstring says nothing of the argument 'url'\n"
     )
     assert found_in(frames_source, body) == []
+
+
+def test_a_value_that_takes_in_the_reports_sentences_names_nothing(
+    frames_source: lookup.Source,
+) -> None:
+    """With no exception named, a template that starts and ends with a placeholder fits
+    a whole report around its words; its values would hold the report's sentences."""
+    body = (
+        "### System Info\n\n- loom 2.1\n- Python 3.12\n\n### Who can help?\n\n@someone\n\n"
+        "### Reproduction\n\nRunning it fails with:\n\n"
+        "```\n[32] Scheduler is not ready for the next batch: queue is closed\n```\n"
+    )
+    assert messages(found_in(frames_source, body)) == [NOT_READY_AT]
+
+
+def test_a_traceback_after_a_sentence_about_an_error_is_read_as_a_traceback(
+    frames_source: lookup.Source,
+) -> None:
+    """Introduced by "I get this error:", a traceback is no message written out: its
+    first lines would be a leading placeholder's value."""
+    body = (
+        "Upgrading broke it.\n\nI get this error:\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/run.py", line 3, in <module>\n'
+        "    main()\n"
+        "Scheduler is not ready for the next batch: queue is closed\n"
+    )
+    assert [r.message for r in reports.introduced(body)] == ["Upgrading broke it."]
