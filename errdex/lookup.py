@@ -16,7 +16,6 @@ message naming its file, never a traceback, and never a file read outside the si
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
@@ -622,7 +621,6 @@ def content_source(content: Path, strict: bool) -> Source:
     records = {r.id: r for r in site.records}
     flag = avoid.flag_of(site.option_names)
 
-    @functools.cache
     def page(record_id: str) -> Page:
         record = records[record_id]
         found = avoid.avoid_of(record)

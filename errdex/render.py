@@ -81,9 +81,9 @@ class ErrorContext:
 
     @classmethod
     def of(cls, site: Site) -> ErrorContext:
-        lists = {option_url(k) for k, rs in site.by_option.items() if has_list(rs)}
-        lists |= {exception_url(e) for e, rs in site.by_exception.items() if has_list(rs)}
-        lists = {url + "index.html" for url in lists}
+        listed = [option_url(k) for k, rs in site.by_option.items() if has_list(rs)]
+        listed += [exception_url(e) for e, rs in site.by_exception.items() if has_list(rs)]
+        lists = frozenset(url + "index.html" for url in listed)
         return cls(
             site.config, site.related, site.backlinks, site.by_file, site.option_names, lists
         )

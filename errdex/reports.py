@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from . import search
-from .lookup import Source, Unavailable, _wording, confidence
+from .lookup import Page, Source, Unavailable, _wording, confidence
 from .model import parse_template
 
 
@@ -356,7 +356,8 @@ def _first_line(template: str) -> tuple[re.Pattern[str], int] | None:
     return re.compile(pattern.rstrip() + r" (?=\S)"), own
 
 
-_FIRST_LINE_OWN = 18
+_FIRST_LINE_OWN = Rules().min_own_text
+"""Letters of its own a first line needs to name its record alone: the rules' own text."""
 
 
 def _says_next(value: str, literal: str) -> bool:
@@ -553,7 +554,7 @@ def raised(text: str) -> list[search.Extracted]:
     debugger's ``Exception has occurred: KeyError``, whose message is on the lines after
     it, up to a blank one."""
     out = []
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = _lines(text)
     for number, line in enumerate(lines):
         found = _CALL.match(line) or _LAST.search(line)
         if found is None:
@@ -579,7 +580,7 @@ _LAST = re.compile(rf"[ \t:]({search.EXCEPTION_NAME})[ \t]*$")
 def headings(body: str) -> list[tuple[int, str]]:
     """Each Markdown heading of a body: its line (from 0) and its words, without the tags
     a title starts with."""
-    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = _lines(body)
     found = [(number, _HEADING.match(line)) for number, line in enumerate(lines)]
     return [(number, _TAGS.sub("", match.group(1))) for number, match in found if match]
 
@@ -592,7 +593,7 @@ def fences(body: str) -> list[tuple[int, str]]:
     """Each fenced code block of a Markdown body: the line (from 0) its text starts on,
     and the text. A fence left open runs to the end, as GitHub shows it."""
     found: list[tuple[int, str]] = []
-    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = _lines(body)
     opened: tuple[int, str] | None = None
     for number, line in enumerate(lines):
         fence = _FENCE.match(line)
@@ -608,6 +609,7 @@ def fences(body: str) -> list[tuple[int, str]]:
 
 
 def _lines(text: str) -> list[str]:
+    """A body's lines, whatever its line breaks."""
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
@@ -710,10 +712,10 @@ class Fits:
         self.source, self.reading, self.rules, self.frames = source, reading, rules, frames
 
     def where(self, match: search.Match) -> bool:
-        if not self.frames:
-            return True
-        page = self.source.page(match.entry.id)
-        if not page.paths:
+        return not self.frames or self._raised_there(self.source.page(match.entry.id))
+
+    def _raised_there(self, page: Page) -> bool:
+        if not self.frames or not page.paths:
             return True
         files = {path.rsplit("/", 1)[-1] for path in page.paths}
         function = page.function.rsplit(".", 1)[-1] if page.function else None
@@ -723,9 +725,9 @@ class Fits:
         )
 
     def __call__(self, match: search.Match) -> bool:
-        if not self.where(match):
-            return False
         page = self.source.page(match.entry.id)
+        if not self._raised_there(page):
+            return False
         packages = {part for path in page.paths for part in path.split("/")[:-1]}
         exception = self.reading.exception or ""
         if _elsewhere(exception, match.entry.exception, page.paths):
@@ -783,7 +785,7 @@ def _quotes_agree(entry: search.Entry, message: str) -> bool:
     message (search reads both alike). Where the paste quotes with marks of its own
     (curly ones), or words the part otherwise, this says nothing."""
     for part in parse_template(entry.template).parts:
-        if part.placeholder or not any(q in part.text for q in _QUOTES):
+        if part.placeholder or not any(q in part.text for q in _ASCII_QUOTES):
             continue
         loose, exact = _quoted_pattern(part.text)
         if loose.search(message) and not exact.search(message):
@@ -791,7 +793,7 @@ def _quotes_agree(entry: search.Entry, message: str) -> bool:
     return True
 
 
-_QUOTES = "'\""
+_ASCII_QUOTES = "'\""
 
 
 @functools.lru_cache(maxsize=256)
@@ -808,7 +810,9 @@ def _quoted_pattern(text: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
             continue
         for char in word:
             exact.append(re.escape(char))
-            loose.append("[" + re.escape(_QUOTES) + "]" if char in _QUOTES else re.escape(char))
+            loose.append(
+                "[" + re.escape(_ASCII_QUOTES) + "]" if char in _ASCII_QUOTES else re.escape(char)
+            )
     return re.compile("".join(loose)), re.compile("".join(exact))
 
 
