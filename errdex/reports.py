@@ -336,7 +336,6 @@ def first_line_of(template: str, text: str) -> tuple[list[tuple[int, int]], int,
     return [match.span(n) for n in range(1, (pattern.groups or 0) + 1)], own, ""
 
 
-@functools.lru_cache(maxsize=4096)
 def _first_line(template: str) -> tuple[re.Pattern[str], int] | None:
     """A pattern for a template's first line, its placeholders any words, and what
     follows it (a blank, then more); and how many letters of its own it has."""
@@ -796,7 +795,6 @@ def _quotes_agree(entry: search.Entry, message: str) -> bool:
 _ASCII_QUOTES = "'\""
 
 
-@functools.lru_cache(maxsize=256)
 def _quoted_pattern(text: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Patterns for a literal part of a template, blanks read as any blanks: one that
     takes any quote mark where the part has one, and one that takes only its own."""
