@@ -76,6 +76,18 @@ PROJECTS: dict[str, real.Wheel] = {
         "0c78fc87587fcd910ca1bbf5bc8ba37b80e119b388a7206b39f0ecc95ebf53e9",
         "fastapi/fastapi",
     ),
+    "diffusers": real.Wheel(
+        "diffusers",
+        "0.42.1",
+        "9154faa704ce00e0b77f568e0d64786064368528aab5fc14eeea92f87d788014",
+        "huggingface/diffusers",
+    ),
+    "accelerate": real.Wheel(
+        "accelerate",
+        "1.16.0",
+        "180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e",
+        "huggingface/accelerate",
+    ),
 }
 """The folder name of each project's threads → the wheel its site is scanned from."""
 

@@ -727,6 +727,8 @@ class Fits:
         page = self.source.page(match.entry.id)
         if not self._raised_there(page):
             return False
+        if _PYTHONS_OWN.match(match.entry.template) and not (self.frames and page.paths):
+            return False  # Python says these words of any object: only a frame tells
         packages = {part for path in page.paths for part in path.split("/")[:-1]}
         exception = self.reading.exception or ""
         if _elsewhere(exception, match.entry.exception, page.paths):
@@ -737,6 +739,14 @@ class Fits:
         if _own(exception, packages):
             least //= 2
         return own_text(self.reading.message, match.entry) >= least
+
+
+_PYTHONS_OWN = re.compile(
+    r"(?:type object '\{[^{}]*\}'|'\{[^{}]*\}' object|module '\{[^{}]*\}') "
+    r"has no attribute '?\{[^{}]*\}'?\Z"
+)
+"""A template that words its error as Python itself words a missing attribute, for
+any class, object or module: ``type object '{cls}' has no attribute {name}``."""
 
 
 def _elsewhere(named: str, raised: str, paths: Sequence[str]) -> bool:

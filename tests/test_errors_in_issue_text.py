@@ -605,6 +605,7 @@ NOT_READY = "{prefix}Scheduler is not ready for the next batch: {reason}"
 NOT_READY_AT = "[{step}] Scheduler is not ready for the next batch: {reason}"
 DOCSTRING = "Cannot describe {func} because its docstring says nothing of the argument {arg}"
 ARGUMENT = "The value {value} is no size this command line takes as its argument"
+NO_ATTRIBUTE = "type object '{cls.__name__}' has no attribute {missing}"
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
     "loom/not-ready-at.yaml": raised_at("RuntimeError", NOT_READY_AT, "loom/sched.py", "run"),
@@ -626,6 +627,7 @@ FRAMES = {
     "loom/mirror.yaml": raised_at("ConnectionError", MIRROR, "loom/hub.py", "fetch"),
     "loom/mirror-long.yaml": raised_at("ConnectionError", MIRROR_LONG, "loom/hub.py", "fetch_all"),
     "loom/split.yaml": raised_at("KeyError", SPLIT, "loom/splits.py", "Splits.pick"),
+    "loom/meta.yaml": raised_at("AttributeError", NO_ATTRIBUTE, "loom/meta.py", "Meta.__getattr__"),
 }
 
 
@@ -711,6 +713,22 @@ def test_an_error_raised_where_its_record_is_names_it(
     frames_source: lookup.Source, frame: str
 ) -> None:
     assert messages(found_in(frames_source, traceback(frame, STATE_SAID))) == [STATE]
+
+
+NO_ATTRIBUTE_SAID = "AttributeError: type object 'Recipe' has no attribute 'model_fields'"
+
+
+def test_a_record_in_pythons_own_words_is_named_only_by_its_frame(
+    frames_source: lookup.Source,
+) -> None:
+    """Python says ``type object 'X' has no attribute 'y'`` of any class: the paste
+    names the record that words it alike only when a frame shows its file."""
+    alone = f"Running the recipe example stops with\n\n{NO_ATTRIBUTE_SAID}\n"
+    assert found_in(frames_source, alone) == []
+    mine = '  File "/home/ana/recipes.py", line 30, in describe'
+    assert found_in(frames_source, traceback(mine, NO_ATTRIBUTE_SAID)) == []
+    theirs = '  File "/venv/lib/python3.11/site-packages/loom/meta.py", line 8, in __getattr__'
+    assert messages(found_in(frames_source, traceback(theirs, NO_ATTRIBUTE_SAID))) == [NO_ATTRIBUTE]
 
 
 def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: lookup.Source) -> None:
