@@ -132,6 +132,7 @@ def make_env(
         message=message_html,
         highlight=highlighter.highlight,
         code_rows=code_rows,
+        code_gutter=code_gutter,
         count=count,
         xml_text=xml_text,
     )
@@ -175,19 +176,26 @@ def message_html(template: Template) -> Markup:
 
 
 def code_rows(lines: Iterable[CodeLine]) -> Markup:
-    """The rows of the code view: each line's code, its number in ``data-n`` (the
-    stylesheet shows it in the gutter, and copying the code leaves it out), the raising
-    line marked. Made here rather than in a template loop: it is the longest part of a
-    page, and a loop of its own in Jinja costs more than the rest of the page."""
+    """The code view's lines, the raising one marked. Made here rather than in a
+    template loop: it is the longest part of a page, and a loop of its own in Jinja
+    costs more than the rest of the page."""
     rows = []
     for line in lines:
-        html = line.html
         if line.is_raise:
-            html = Markup('<mark><span class="visually-hidden">Raised here: </span>') + html
-            html += Markup("</mark>")
-        kind = "line raise" if line.is_raise else "line"
-        rows.append(f'<span class="{kind}" data-n="{line.number}">{html}\n</span>')
+            hidden = '<span class="visually-hidden">Raised here: </span>'
+            rows.append(f"<mark>{hidden}{line.html}\n</mark>")
+        else:
+            rows.append(f"{line.html}\n")
     return Markup("".join(rows))
+
+
+def code_gutter(lines: Iterable[CodeLine]) -> Markup:
+    """The numbers of the code view's lines, a column of their own beside the code: copying
+    the code leaves them out, and a number costs a page a few bytes, not a wrapper
+    around each line."""
+    return Markup(
+        "".join(f"<mark>{n.number}\n</mark>" if n.is_raise else f"{n.number}\n" for n in lines)
+    )
 
 
 def code_lines(record: Record, highlighter: Highlighter) -> list[CodeLine]:

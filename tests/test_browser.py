@@ -32,8 +32,8 @@ SECTIONS = {
 }
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 375, "height": 812}
-RAISED_LINE = ".code-view .line.raise"
-PLAIN_LINE = ".code-view .line:not(.raise)"
+RAISED_LINE = ".code-view code mark"
+PLAIN_LINE = ".code-view"
 
 
 @dataclass
@@ -116,19 +116,21 @@ def test_desktop_page_shows_everything_cleanly(visit: Opener, error_id: str) -> 
 @pytest.mark.browser
 def test_code_view_numbers_its_lines_in_a_gutter_that_copying_leaves_out(visit: Opener) -> None:
     page = visit(COPY_SEED).page
-    lines = page.locator(".code-view .line")
-    numbers = lines.evaluate_all(
-        "els => els.map(el => getComputedStyle(el, '::before').content.replaceAll('\"', ''))"
-    )
+    gutter = page.locator(".code-view .gutter")
+    numbers = gutter.inner_text().split()
     first = int(numbers[0])
     assert numbers == [str(n) for n in range(first, first + len(numbers))]
-    raised = page.locator(RAISED_LINE)
-    assert raised.get_attribute("data-n") in numbers
-    # Selecting the whole excerpt selects its code: no number enters the copied text.
-    copied = page.locator(".code-view pre").evaluate(
-        """pre => {
+    assert gutter.locator("mark").inner_text().strip() in numbers
+    # Each number stands beside its line, the raising line's beside the marked code.
+    tops = page.locator(".code-view mark").evaluate_all(
+        "els => els.map(el => Math.round(el.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 2 and tops[0] == tops[1], tops
+    # Selecting the whole code view selects its code: no number enters the copied text.
+    copied = page.locator(".code-view").evaluate(
+        """view => {
             const range = document.createRange();
-            range.selectNodeContents(pre);
+            range.selectNodeContents(view);
             const selection = getSelection();
             selection.removeAllRanges();
             selection.addRange(range);
@@ -156,7 +158,7 @@ def test_tokens_written_without_a_span_look_as_they_would_with_one(
     page = visit(COPY_SEED, color_scheme=scheme).page
     spans = page.locator(".code-view span[class]").evaluate_all("els => els.map(e => e.className)")
     assert "k" in spans and not set(spans) & set(classes)  # highlighted, without those
-    looks = page.locator(".code-view .line").first.evaluate(
+    looks = page.locator(".code-view code").first.evaluate(
         """(line, classes) => {
             const look = el => {
                 const s = getComputedStyle(el);
@@ -207,7 +209,7 @@ def test_page_reads_fully_without_javascript(visit: Opener, error_id: str) -> No
     page = visit(error_id, java_script_enabled=False).page
     expect_sections_visible(page)
     blocks = page.locator(".fix pre, .code-view pre")
-    expect(blocks).to_have_count(3)
+    expect(blocks).to_have_count(4)  # two fixes, the excerpt's numbers and its code
     for block in blocks.all():
         expect(block).to_be_visible()
     expect(page.locator("button.copy")).to_have_count(0)

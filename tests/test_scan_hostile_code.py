@@ -110,14 +110,13 @@ def build(cli: Runner, content: Path) -> Path:
 def raised_row(out: Path, record_id: str) -> tuple[str, str]:
     """The marked line of an error page's code view: its number, and its code."""
     page = soup(out / "errors" / record_id / "index.html")
-    row = page.select_one("span.line.raise")
-    assert row is not None
-    code = row.select_one("mark")
-    assert code is not None
+    number = page.select_one(".code-view .gutter mark")
+    code = page.select_one(".code-view code mark")
+    assert number is not None and code is not None
     hidden = code.select_one(".visually-hidden")
     assert hidden is not None
     hidden.extract()
-    return str(row["data-n"]), code.get_text()
+    return number.get_text().strip(), code.get_text().rstrip("\n")
 
 
 # --- Item 9: a deeply nested file is skipped with a report, the rest is scanned ----------
@@ -279,8 +278,9 @@ def test_excerpt_lines_are_numbered_as_python_and_github_number_them(
     assert source_lines(excerpt["code"]) == [shown(line) for line in text.split("\n")[:-1]]
     out = build(cli, content)
     assert raised_row(out, record["_file"].stem) == ("6", raise_text)
-    page = (out / "errors" / record["_file"].stem / "index.html").read_text()
-    assert 'data-n="6"' in page and 'data-n="7"' in page and 'data-n="8"' not in page
+    page = soup(out / "errors" / record["_file"].stem / "index.html")
+    numbers = page.select_one(".code-view .gutter").get_text().split()
+    assert numbers == [str(n) for n in range(1, 8)]
 
 
 @pytest.mark.parametrize("ending", ["\r\n", "\r"], ids=["CRLF", "CR"])

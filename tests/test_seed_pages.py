@@ -132,18 +132,21 @@ def test_source_excerpt_has_real_line_numbers_and_marks_the_raise(
     body = section(page, "source")
     assert words(body.select_one(".thrown")) == seed.thrown_at
     _, line = seed.thrown_at.removeprefix("Thrown at ").split(":")
-    rows = body.select(".code-view .line")
+    code = body.select_one(".code-view pre:not(.gutter)")
     # The text of the code view is the code alone: copying it takes no line numbers.
-    assert [row.get_text().removeprefix("Raised here: ") for row in rows] == [
-        code + "\n" for code in seed.excerpt
-    ]
-    assert body.select_one(".code-view pre").get_text().count("\n") == len(seed.excerpt)
-    # The numbers, shown in the gutter by the stylesheet, are the file's own.
-    numbers = [int(row["data-n"]) for row in rows]
+    assert code.get_text().replace("Raised here: ", "") == "".join(
+        line + "\n" for line in seed.excerpt
+    )
+    # The numbers, in a gutter of their own, are the file's own.
+    gutter = body.select_one(".code-view .gutter")
+    assert gutter["aria-hidden"] == "true"
+    numbers = [int(number) for number in gutter.get_text().split()]
     assert numbers == list(range(numbers[0], numbers[0] + len(seed.excerpt)))
-    (raised,) = body.select(".code-view .line.raise")
-    assert raised["data-n"] == line
-    assert "raise" in raised.get_text()
+    assert gutter.select_one("mark").get_text().strip() == line
+    (raised,) = code.select("mark")
+    said = raised.get_text().removeprefix("Raised here: ")
+    assert said == seed.excerpt[int(line) - numbers[0]] + "\n"
+    assert "raise" in said
     assert raised.select_one("span[class]:not(.visually-hidden)")  # highlighted by Pygments
 
 
@@ -227,7 +230,7 @@ def test_a_record_without_analysis_still_gets_a_useful_page(built_site: Path) ->
     page = bare[0]
     assert "No analysis yet" in words(page.select_one(".notice"))
     assert page.find("h2", id="meaning") is None
-    assert page.select(".code-view .line.raise")
+    assert page.select(".code-view code mark")
     assert len(section(page, "related").select("li a")) >= 2
     assert "No analysis yet" in words(page.select_one("footer .provenance"))
 
