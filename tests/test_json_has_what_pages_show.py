@@ -49,7 +49,8 @@ RECORDS = {
 
 
 def ids_of(rows: Tag) -> list[str]:
-    return [re.search(r"errors/([0-9a-f]{16})/", a["href"])[1] for a in rows.select("a.row-link")]
+    links = rows.select(".rows > li > a")
+    return [re.search(r"errors/([0-9a-f]{16})/", a["href"])[1] for a in links]
 
 
 def words(node: Tag) -> str:

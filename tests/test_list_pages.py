@@ -32,7 +32,7 @@ def _records(count: int) -> dict[str, str]:
 
 def _rows(page: Path) -> list[str]:
     """The ids of the errors a list page shows, in order."""
-    return [a["href"].rstrip("/").rsplit("/", 1)[1] for a in soup(page).select("a.row-link")]
+    return [a["href"].rstrip("/").rsplit("/", 1)[1] for a in soup(page).select(".rows > li > a")]
 
 
 def _links(out: Path, rel: str) -> dict[str, str]:

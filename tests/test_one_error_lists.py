@@ -97,7 +97,7 @@ def test_an_index_links_an_error_alone_in_its_list_to_the_error(tmp_path: Path, 
     (key_error,) = [a for a in home.select("ul.chips a") if "KeyError" in a.get_text()]
     assert key_error["href"] == f"errors/{alone}/"
     options = soup(out / "options/index.html")
-    hrefs = {a.get_text(): a["href"] for a in options.select("a.row-link")}
+    hrefs = {a.get_text(): a["href"] for a in options.select(".rows > li > a")}
     assert hrefs["--batch-size"].endswith(f"errors/{alone}/")
     assert hrefs["--max-len"].endswith("options/max_len/")
     # The repository's list names the file of one error without a link to a list.

@@ -210,7 +210,8 @@ def test_footer_provenance_json_and_report_link(seed: Seed, page: BeautifulSoup)
     assert (url.netloc, url.path) == ("github.com", "/errdex/errdex/issues/new")
     query = parse_qs(url.query)
     assert f"https://errdex.github.io/errdex/errors/{seed.id}/" in query["body"][0]
-    assert words(seed.message) in words(query["body"][0])
+    (title,) = query["title"]
+    assert title.startswith(f"[{seed.id}] {seed.message[:40]}")
 
 
 def test_head_has_title_description_and_canonical(seed: Seed, page: BeautifulSoup) -> None:
