@@ -155,6 +155,9 @@ def test_view_on_github_is_pinned(seed: Seed, page: BeautifulSoup) -> None:
     assert words(link) == seed.pinned
     path, line = seed.thrown_at.removeprefix("Thrown at ").split(":")
     assert link["href"] == f"https://github.com/vllm-project/vllm/blob/c794754062/{path}#L{line}"
+    # The file and line under the message lead to the excerpt, where this link is.
+    where = page.select_one("header p.where a")
+    assert (words(where), where["href"]) == (f"{path}:{line}", "#source")
 
 
 def test_solutions_in_order(seed: Seed, page: BeautifulSoup) -> None:
