@@ -126,6 +126,8 @@ def make_env(
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    # Data for the page's script, in an attribute of every page that has it: no spaces.
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.filters.update(
         markdown=markdown.render,
         markdown_inline=markdown.render_inline,
