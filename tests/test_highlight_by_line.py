@@ -144,3 +144,9 @@ def test_a_replacement_field_left_open_does_not_colour_other_lines() -> None:
     alone = highlight.Highlighter().highlight_lines(open_field, "m.py")
     assert after == alone
     assert '<span class="k">raise</span>' in alone[2]
+
+
+def test_an_attributes_dot_is_plain_text_and_other_operators_keep_their_colour() -> None:
+    (line,) = highlight.Highlighter().highlight_lines("total = self.size * count\n", "a.py")
+    assert "self</span>.size" in line
+    assert '<span class="o">=</span>' in line and '<span class="o">*</span>' in line
