@@ -621,6 +621,8 @@ _FRAMES = (
     re.compile(r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?"""),
     re.compile(r"""([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)"""),  # rich's: base.py:1184 in check_task
     re.compile(r"""([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\("""),  # IPython's older: base.py in load(
+    # Python's, its start lost in the copy: /venv/…/modeling_utils.py", line 3030, in load
+    re.compile(r"""([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)"""),
 )
 _FRAME_STOP = re.compile(
     r"During handling of|The above exception|^[ \t]*(?:(?:_ )+_?|\[?(?:\.\.\.|…)\]?)?[ \t]*$"

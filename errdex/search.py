@@ -100,9 +100,13 @@ PATTERNS: dict[str, Any] = {
         rf"[ \t]*(?:{_W}|[./\\-])*{_W}\.py:[0-9]+:? ",
         # A tool's label before the message it shows: "Error: ", "Message:      "
         r"[ \t]*(?:Error|Message|Error message):[ \t]+",
+        # ComfyUI's, before the message of an error a node raised
+        r"[ \t]*!!! Exception during processing !!! ?",
     ],
     # A level among a record's prefixes that says the line is an error.
-    "error_level": r"(?:^|[^A-Za-z_])(?:ERROR|CRITICAL|FATAL|Error|Message)(?:[^A-Za-z_]|$)",
+    "error_level": (
+        r"(?:^|[^A-Za-z_])(?:ERROR|CRITICAL|FATAL|Error|Message|Exception)(?:[^A-Za-z_]|$)"
+    ),
     # Ray's note at the end of a line it printed for several workers at once.
     "repeated": r"\[repeated [0-9]+x across cluster\]",
     # "Type: message" where Type looks like an exception, a line of its own...
@@ -1390,7 +1394,19 @@ def whole_match(
 def _same_exception(named: str | None, exception: str) -> int:
     if not named:
         return 0
-    return 1 if named.rsplit(".", 1)[-1] == exception.rsplit(".", 1)[-1] else -1
+    return 1 if _printed(named) == _printed(exception) else -1
+
+
+def _printed(exception: str) -> str:
+    """The name Python prints for an exception class as code names it: its last part, and
+    ``OSError`` for the old names that are that class (``raise EnvironmentError(…)``
+    prints ``OSError: …``)."""
+    name = exception.rsplit(".", 1)[-1]
+    return PRINTED_AS.get(name, name)
+
+
+PRINTED_AS = {"EnvironmentError": "OSError", "IOError": "OSError", "WindowsError": "OSError"}
+"""Python's other names of a class, and the name a traceback prints for it."""
 
 
 def same_message(entry: Entry) -> tuple[str, ...]:

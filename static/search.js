@@ -568,10 +568,17 @@
     return 0;
   }
 
+  // Python's other names of a class, and the name a traceback prints for it (search.py's
+  // PRINTED_AS): `raise EnvironmentError(…)` prints `OSError: …`.
+  var PRINTED_AS = { EnvironmentError: "OSError", IOError: "OSError", WindowsError: "OSError" };
+
   function sameException(named, exception) {
     if (!named) { return 0; }
-    var tail = function (s) { return s.split(".").pop(); };
-    return tail(named) === tail(exception) ? 1 : -1;
+    var printed = function (s) {
+      var name = s.split(".").pop();
+      return Object.prototype.hasOwnProperty.call(PRINTED_AS, name) ? PRINTED_AS[name] : name;
+    };
+    return printed(named) === printed(exception) ? 1 : -1;
   }
 
   // Python's find: of the first error with a reading whose whole message matches, its most

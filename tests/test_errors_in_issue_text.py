@@ -56,6 +56,8 @@ RECORDS = {
         "Lower `max_num_seqs` and start again.",
     ),
 }
+WEIGHTS = "No weights file named {name} in the folder {folder}."
+RECORDS["example/serve/weights.yaml"] = record("EnvironmentError", WEIGHTS, "serve/weights.py")
 SAID = "ValueError: tensor_parallel_size=8 must be divisible by data_parallel_size=3."
 
 
@@ -104,6 +106,24 @@ def test_a_workers_line_repeated_across_a_cluster_names_its_record(
     (found,) = found_in(source, body)
     assert found.values == (("tp", "8"), ("dp", "3"))
     assert found.confidence >= 0.9  # a whole message, the note of Ray's left out
+
+
+def test_a_node_error_in_comfyuis_log_names_its_record(source: lookup.Source) -> None:
+    body = (
+        "The workflow stops at the loader node:\n\n```\ngot prompt\n"
+        "!!! Exception during processing !!! No available memory for the cache blocks. "
+        "Try increasing `gpu_memory_utilization` when initializing the engine.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/app/execution.py", line 151, in recursive_execute\n```\n'
+    )
+    assert messages(found_in(source, body)) == [BLOCKS]
+
+
+def test_a_class_python_prints_by_another_name_names_its_record(source: lookup.Source) -> None:
+    """``raise EnvironmentError(…)`` prints ``OSError: …``: the same class."""
+    said = "No weights file named model.bin in the folder ./checkpoints."
+    assert messages(found_in(source, f"Loading fails with\n\nOSError: {said}\n")) == [WEIGHTS]
+    assert found_in(source, f"Loading fails with\n\nKeyError: {said}\n") == []
 
 
 # --- the error amid what people write around it -------------------------------------------
@@ -685,6 +705,10 @@ FOREIGN_FRAMES = {
     "code typed at the prompt": '  File "<stdin>", line 3, in check',
     "a notebook's cell": "File ~/work/notebook.py:14, in load_weights(model)",
     "a rich traceback's frame": "│ /venv/lib/python3.11/site-packages/torch/hub.py:88 in load │",
+    "a frame whose start the copy lost": (
+        '/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 2215, '
+        "in load_state_dict"
+    ),
 }
 
 
@@ -704,6 +728,9 @@ SAME_PLACE = {
     "a notebook's frame": "File /venv/site-packages/loom/checkpoints.py:12, in restore(path)",
     "a frame naming the method's class": (
         '  File "loom/checkpoints.py", line 12, in loom.checkpoints.restore'
+    ),
+    "a frame whose start the copy lost": (
+        '/venv/site-packages/loom/checkpoints.py", line 12, in restore'
     ),
 }
 
