@@ -102,6 +102,8 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                 if chosen is None:
                     continue
                 match, start = chosen
+                if start and _goes_on_otherwise(match.entry, reading, lines):
+                    continue
                 # The reading's best match: a record kept out of triage silences the
                 # reading rather than let a worse guess through.
                 found = _found(source, reading, match)
@@ -180,6 +182,26 @@ def _best(
         if any(search.same_message(m.entry) != alike for _, m in others):
             return None
     return best, best.entry.id in cut
+
+
+def _goes_on_otherwise(entry: search.Entry, reading: search.Extracted, lines: list[str]) -> bool:
+    """Whether a line that starts the message, stopping inside one of the message's
+    sentences, goes on in the next line of the paste with other words than the
+    message's: ``… values that mismatch`` then ``TrainingArguments values:`` is not
+    ``… values that mismatch kwargs values:`` cut short, but another project's message.
+    A message without its last stop, a sentence or a first line pasted whole
+    (``first_line_of``) may be followed by anything."""
+    if reading.line is None or reading.line + 1 >= len(lines):
+        return False
+    if reading.message.rstrip()[-1:] in (".", "!", "?", ":"):
+        return False
+    normalized = _normalize(reading.message)[0]
+    placed = start_of(entry.literals, normalized)
+    if placed is None or first_line_of(entry.template, normalized) is not None:
+        return False
+    expected = re.match(r"\s*(\w+)", placed[2])
+    following = re.match(r"\s*([A-Za-z]\w*)", lines[reading.line + 1])
+    return bool(expected and following and expected.group(1) != following.group(1))
 
 
 def _frame_first(matches: list[search.Match], fits: Fits) -> list[search.Match]:
@@ -658,12 +680,17 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
             if found and _script_top(lines, number, found.group(1), found.group(2)):
                 return None  # the paste may have left out the frames below it
             if found:
-                function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
-                return Frame(
-                    re.split(r"[\\/]", found.group(1))[-1],
-                    function.rsplit(".", 1)[-1] if function else None,
-                )
+                return _frame_of(found)
     return None
+
+
+def _frame_of(found: re.Match[str]) -> Frame:
+    """The file and function a match of ``_FRAMES`` names."""
+    function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
+    return Frame(
+        re.split(r"[\\/]", found.group(1))[-1],
+        function.rsplit(".", 1)[-1] if function else None,
+    )
 
 
 def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
@@ -676,11 +703,35 @@ def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
     frames = []
     for number, other in enumerate(lines):
         if other.strip() == text:
-            frame = raising_frame(lines, number)
+            frame = raising_frame(lines, number) or _frame_below(lines, number)
             if frame is None:
                 return ()
             frames.append(frame)
     return tuple(dict.fromkeys(frames))
+
+
+_NODE_FAILED = re.compile(r"Error occurred when executing [^\n:]+:\s*$")
+
+
+def _frame_below(lines: Sequence[str], line: int) -> Frame | None:
+    """The raising frame of ComfyUI's older report, which says ``Error occurred when
+    executing SomeNode:``, then the message, then the traceback's frames (no header, no
+    last line): the last frame of the run under the message, when the code it shows is
+    a ``raise`` (else the paste may have left the frames below it out)."""
+    if not any(_NODE_FAILED.search(lines[n]) for n in range(max(0, line - 3), line)):
+        return None
+    last, code = None, ""
+    for text in lines[line + 1 :]:
+        if not text.strip():
+            if last is not None:
+                break
+            continue
+        found = next((f for f in (p.search(text) for p in _FRAMES) if f), None)
+        if found:
+            last, code = _frame_of(found), ""
+        elif last is not None and not code:
+            code = text.strip()
+    return last if code.startswith("raise ") else None
 
 
 def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:

@@ -109,8 +109,9 @@ PATTERNS: dict[str, Any] = {
     ),
     # Ray's note at the end of a line it printed for several workers at once.
     "repeated": r"\[repeated [0-9]+x across cluster\]",
-    # "Type: message" where Type looks like an exception, a line of its own...
-    "exception": rf"^({_NAME}|{_QUALIFIED})(?:: ?([^\n]*))?$",
+    # "Type: message" where Type looks like an exception, a line of its own (Python's own
+    # Exception too: "Exception: …" starting a line is what ``raise Exception(…)`` prints)...
+    "exception": rf"^({_NAME}|{_QUALIFIED}|Exception(?=: ))(?:: ?([^\n]*))?$",
     # ...or inside a line, after a blank, a quote or any mark that is not part of a name.
     "inline": rf"(^|[^A-Za-z0-9_.])({_NAME}):[ \t]+(?=[^ \t])",
     # ...and any dotted name right after a traceback's frames.

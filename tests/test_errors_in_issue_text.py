@@ -58,6 +58,8 @@ RECORDS = {
 }
 WEIGHTS = "No weights file named {name} in the folder {folder}."
 RECORDS["example/serve/weights.yaml"] = record("EnvironmentError", WEIGHTS, "serve/weights.py")
+LOST = "The scheduler lost track of request {rid} while draining the queue."
+RECORDS["example/serve/lost.yaml"] = record("Exception", LOST, "serve/scheduler.py")
 SAID = "ValueError: tensor_parallel_size=8 must be divisible by data_parallel_size=3."
 
 
@@ -124,6 +126,28 @@ def test_a_class_python_prints_by_another_name_names_its_record(source: lookup.S
     said = "No weights file named model.bin in the folder ./checkpoints."
     assert messages(found_in(source, f"Loading fails with\n\nOSError: {said}\n")) == [WEIGHTS]
     assert found_in(source, f"Loading fails with\n\nKeyError: {said}\n") == []
+
+
+def test_a_line_starting_with_exception_names_a_record_raising_that_class_alone(
+    source: lookup.Source,
+) -> None:
+    """``raise Exception(…)`` prints ``Exception: …``: no record raising another class
+    printed that line, whatever its words."""
+    lost = "Exception: The scheduler lost track of request 7 while draining the queue."
+    assert messages(found_in(source, f"The server logs\n\n{lost}\n")) == [LOST]
+    other = SAID.replace("ValueError", "Exception")
+    assert found_in(source, f"The server logs\n\n{other}\n") == []
+
+
+def test_a_line_cut_inside_a_sentence_then_other_words_names_nothing(
+    source: lookup.Source,
+) -> None:
+    """A line that stops inside the message's sentence and goes on, on the next line,
+    in other words is another message; stopping there at the paste's end, it is cut."""
+    start = "ValueError: No available memory for the cache"
+    assert messages(found_in(source, f"It stops with\n\n{start}\n")) == [BLOCKS]
+    other = f"It stops with\n\n{start}\npool of the draft model; lower its size.\n"
+    assert found_in(source, other) == []
 
 
 # --- the error amid what people write around it -------------------------------------------
@@ -743,6 +767,26 @@ def test_an_error_raised_where_its_record_is_names_it(
 
 
 NO_ATTRIBUTE_SAID = "AttributeError: type object 'Recipe' has no attribute 'model_fields'"
+
+
+def test_a_node_runners_report_is_named_by_the_frame_under_its_message(
+    frames_source: lookup.Source,
+) -> None:
+    """ComfyUI's older report: the node, the message, then the frames, the last one
+    raising it, with no header and no last line."""
+
+    def report(path: str) -> str:
+        return (
+            "Error occurred when executing CheckpointNode:\n\n"
+            "Error(s) in loading state_dict for TinyNet\n\n"
+            '  File "/apps/runner/execution.py", line 151, in recursive_execute\n'
+            "    output_data = get_output_data(obj, input_data_all)\n"
+            f'  File "/venv/site-packages/{path}", line 12, in restore\n'
+            '    raise RuntimeError("Error(s) in loading state_dict for TinyNet")\n'
+        )
+
+    assert messages(found_in(frames_source, report("loom/checkpoints.py"))) == [STATE]
+    assert found_in(frames_source, report("torch/nn/modules/module.py")) == []
 
 
 def test_a_record_in_pythons_own_words_is_named_only_by_its_frame(
