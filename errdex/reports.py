@@ -215,7 +215,7 @@ def _frame_first(matches: list[search.Match], fits: Fits) -> list[search.Match]:
     out = []
     for group in groups.values():
         if len(group) > 1:
-            group.sort(key=lambda match: not fits.where(match))
+            group.sort(key=lambda match: not fits.shown(match))
         out += group
     return out
 
@@ -663,6 +663,8 @@ class Frame(NamedTuple):
 
     file: str
     function: str | None
+    folders: tuple[str, ...] = ()
+    """The folders of the file's path as pasted (``site-packages``, ``diffusers``)."""
 
 
 def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
@@ -687,10 +689,8 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
 def _frame_of(found: re.Match[str]) -> Frame:
     """The file and function a match of ``_FRAMES`` names."""
     function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
-    return Frame(
-        re.split(r"[\\/]", found.group(1))[-1],
-        function.rsplit(".", 1)[-1] if function else None,
-    )
+    *folders, file = re.split(r"[\\/]", found.group(1))
+    return Frame(file, function.rsplit(".", 1)[-1] if function else None, tuple(folders))
 
 
 def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
@@ -764,11 +764,21 @@ class Fits:
         self.source, self.reading, self.rules, self.frames = source, reading, rules, frames
 
     def where(self, match: search.Match) -> bool:
-        return not self.frames or self._raised_there(self.source.page(match.entry.id))
+        page = self.source.page(match.entry.id)
+        return not self.frames or self._raised_there(page, match.entry.template)
 
-    def _raised_there(self, page: Page) -> bool:
+    def shown(self, match: search.Match) -> bool:
+        """Whether a frame of the paste is in the record's file (and function)."""
+        return bool(self.frames) and self._in_file(self.source.page(match.entry.id))
+
+    def _raised_there(self, page: Page, template: str) -> bool:
         if not self.frames or not page.paths:
             return True
+        # Python raises its own words anywhere: a file of the package that now raises
+        # no such record is where Python raised them.
+        return self._in_file(page) or (self._moved(page) and not _PYTHONS_LIKE.match(template))
+
+    def _in_file(self, page: Page) -> bool:
         files = {path.rsplit("/", 1)[-1] for path in page.paths}
         function = page.function.rsplit(".", 1)[-1] if page.function else None
         return any(
@@ -776,12 +786,28 @@ class Fits:
             for frame in self.frames
         )
 
+    def _moved(self, page: Page) -> bool:
+        """Whether a frame is in a file of the record's own package that raises none of
+        its errors now, in a function (not a module's top, which raises while imported):
+        the paste ran an older release, whose code was laid out otherwise (diffusers'
+        modeling_utils.py then, utils/hub_utils.py now). That tells nothing."""
+        files = {path.rsplit("/", 1)[-1] for path in page.paths}
+        packages = {path.split("/", 1)[0] for path in page.paths if "/" in path}
+        return any(
+            frame.file not in files
+            and frame.function != "<module>"
+            and packages.intersection(frame.folders)
+            for frame in self.frames
+        )
+
     def __call__(self, match: search.Match) -> bool:
         page = self.source.page(match.entry.id)
-        if not self._raised_there(page):
+        if not self._raised_there(page, match.entry.template):
             return False
-        if _PYTHONS_OWN.match(match.entry.template) and not (self.frames and page.paths):
-            return False  # Python says these words of any object: only a frame tells
+        if _PYTHONS_OWN.match(match.entry.template) and not (
+            self.frames and page.paths and self._in_file(page)
+        ):
+            return False  # Python says these words of any object: only its frame tells
         packages = {part for path in page.paths for part in path.split("/")[:-1]}
         exception = self.reading.exception or ""
         if _elsewhere(exception, match.entry.exception, page.paths):
@@ -800,6 +826,12 @@ _PYTHONS_OWN = re.compile(
 )
 """A template that words its error as Python itself words a missing attribute, for
 any class, object or module: ``type object '{cls}' has no attribute {name}``."""
+_PYTHONS_LIKE = re.compile(
+    r"(?:type object '?\{[^{}]*\}'?|'?\{[^{}]*\}'? object|module '?\{[^{}]*\}'?) "
+    r"has no attribute '?\{[^{}]*\}'?\Z"
+)
+"""The same, the quotes left to the values (``{name!r}``, which a scanned template does
+not keep)."""
 
 
 def _elsewhere(named: str, raised: str, paths: Sequence[str]) -> bool:

@@ -650,6 +650,7 @@ NOT_READY_AT = "[{step}] Scheduler is not ready for the next batch: {reason}"
 DOCSTRING = "Cannot describe {func} because its docstring says nothing of the argument {arg}"
 ARGUMENT = "The value {value} is no size this command line takes as its argument"
 NO_ATTRIBUTE = "type object '{cls.__name__}' has no attribute {missing}"
+NO_FIELD = "{type(self).__name__} object has no attribute {item}"  # the code says !r
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
     "loom/not-ready-at.yaml": raised_at("RuntimeError", NOT_READY_AT, "loom/sched.py", "run"),
@@ -672,6 +673,7 @@ FRAMES = {
     "loom/mirror-long.yaml": raised_at("ConnectionError", MIRROR_LONG, "loom/hub.py", "fetch_all"),
     "loom/split.yaml": raised_at("KeyError", SPLIT, "loom/splits.py", "Splits.pick"),
     "loom/meta.yaml": raised_at("AttributeError", NO_ATTRIBUTE, "loom/meta.py", "Meta.__getattr__"),
+    "loom/model.yaml": raised_at("AttributeError", NO_FIELD, "loom/model.py", "Model.__getattr__"),
 }
 
 
@@ -800,6 +802,28 @@ def test_a_record_in_pythons_own_words_is_named_only_by_its_frame(
     assert found_in(frames_source, traceback(mine, NO_ATTRIBUTE_SAID)) == []
     theirs = '  File "/venv/lib/python3.11/site-packages/loom/meta.py", line 8, in __getattr__'
     assert messages(found_in(frames_source, traceback(theirs, NO_ATTRIBUTE_SAID))) == [NO_ATTRIBUTE]
+
+
+def test_a_frame_in_another_file_of_the_records_package_tells_nothing(
+    frames_source: lookup.Source,
+) -> None:
+    """An older release raised it from a file the code has moved out of since: a frame in
+    a function of the record's own package, in a file that raises none of its errors now,
+    neither names another record nor rules this one out."""
+    moved = '  File "/venv/site-packages/loom/io.py", line 80, in load_all'
+    assert messages(found_in(frames_source, traceback(moved, STATE_SAID))) == [STATE]
+
+
+def test_pythons_own_words_in_another_file_of_the_package_are_pythons(
+    frames_source: lookup.Source,
+) -> None:
+    """Python raises ``'X' object has no attribute 'y'`` in any file: a frame in another
+    file of the package is where Python raised it, not a record of moved code."""
+    said = "AttributeError: 'Encoder' object has no attribute 'norm'"
+    layers = '  File "/venv/site-packages/loom/layers.py", line 31, in forward'
+    assert found_in(frames_source, traceback(layers, said)) == []
+    model = '  File "/venv/site-packages/loom/model.py", line 12, in __getattr__'
+    assert messages(found_in(frames_source, traceback(model, said))) == [NO_FIELD]
 
 
 def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: lookup.Source) -> None:
