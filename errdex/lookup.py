@@ -29,7 +29,7 @@ from typing import Any, Protocol, TextIO, TypeGuard, overload
 
 from . import __version__, avoid, search
 from .files import write_atomic
-from .model import ID_RE
+from .model import ID_RE, source_lines
 
 MAX_BYTES = 64 * 1024 * 1024
 """Largest file of an index read or fetched: a bigger one is refused, not read."""
@@ -492,6 +492,9 @@ class Page:
     """The files of the code that raises it: ``source.path``, then each release's."""
     function: str | None = None
     """The function that raises it (``source.function``: ``Class.method``)."""
+    raised: str = ""
+    """The code of the raise, as the record's excerpt shows it: its line and the few
+    after it (a raise spread over lines)."""
 
 
 @dataclass
@@ -552,6 +555,7 @@ def site_source(store: Store) -> Source:
             _ways(document.get("avoid")),
             _source_paths(document),
             _source_function(document),
+            _raised(document),
         )
         own = relative_page(record_id)
         if not base and found.url.endswith(own):
@@ -574,6 +578,25 @@ def _source_paths(document: dict[str, Any]) -> tuple[str, ...]:
     if isinstance(releases, list):
         found += [r.get("path") for r in releases if isinstance(r, dict)]
     return tuple(dict.fromkeys(p for p in found if isinstance(p, str) and p))
+
+
+def _raised(document: dict[str, Any]) -> str:
+    source = document.get("source")
+    if not isinstance(source, dict) or not isinstance(source.get("excerpt"), dict):
+        return ""
+    excerpt = source["excerpt"]
+    code, start, line = excerpt.get("code"), excerpt.get("start"), source.get("line")
+    if not (isinstance(code, str) and isinstance(start, int) and isinstance(line, int)):
+        return ""
+    return raised_code(source_lines(code), line - start)
+
+
+def raised_code(lines: list[str], at: int) -> str:
+    """The raise at ``lines[at]`` and the few lines after it."""
+    return "\n".join(lines[at : at + RAISE_LINES]) if 0 <= at < len(lines) else ""
+
+
+RAISE_LINES = 4
 
 
 def _source_function(document: dict[str, Any]) -> str | None:
@@ -623,6 +646,7 @@ def content_source(content: Path, strict: bool) -> Source:
 
     def page(record_id: str) -> Page:
         record = records[record_id]
+        excerpt = record.source.excerpt
         found = avoid.avoid_of(record)
         ways = _ways(avoid.document(found, flag)) if found else ()
         return Page(
@@ -634,6 +658,7 @@ def content_source(content: Path, strict: bool) -> Source:
             ways,
             tuple(dict.fromkeys([record.source.path, *(r.path for r in record.releases)])),
             record.source.function,
+            raised_code(excerpt.lines, record.source.line - excerpt.start) if excerpt else "",
         )
 
     return Source(index, page, lambda i: base + page_url(i), str(content))

@@ -808,6 +808,10 @@ class Fits:
             self.frames and page.paths and self._in_file(page)
         ):
             return False  # Python says these words of any object: only its frame tells
+        if _unquoted(match.entry.template, page.raised) and _PYTHON_QUOTES.search(
+            self.reading.message
+        ):
+            return False  # the code does not quote the names Python's own message quotes
         packages = {part for path in page.paths for part in path.split("/")[:-1]}
         exception = self.reading.exception or ""
         if _elsewhere(exception, match.entry.exception, page.paths):
@@ -832,6 +836,25 @@ _PYTHONS_LIKE = re.compile(
 )
 """The same, the quotes left to the values (``{name!r}``, which a scanned template does
 not keep)."""
+
+
+_PYTHON_QUOTES = re.compile(
+    r"(?:(?:type object|module) '[^'\n]+'|'[^'\n]+' object) has no attribute '[^'\n]+'"
+)
+"""Python's own words for a missing attribute, the names in quotes as it writes them."""
+
+
+def _unquoted(template: str, raised: str) -> bool:
+    """Whether a template in Python's words of a missing attribute leaves the names
+    unquoted: its code, which the record's excerpt shows, neither quotes them nor takes
+    their ``repr`` (a scanned template drops ``!r``). ``module {name} has no attribute
+    {attr}`` then never prints ``module 'x' has no attribute 'y'``: Python does."""
+    return (
+        bool(raised)
+        and "'" not in template
+        and _PYTHONS_LIKE.match(template) is not None
+        and not re.search(r"!r\b|repr\(|'\{|'%s'", raised)
+    )
 
 
 def _elsewhere(named: str, raised: str, paths: Sequence[str]) -> bool:

@@ -611,7 +611,7 @@ def test_a_call_on_a_line_around_the_one_that_ran_names_nothing(source: lookup.S
 # --- where the traceback says it was raised -----------------------------------------------
 
 
-def raised_at(exception: str, message: str, path: str, function: str) -> str:
+def raised_at(exception: str, message: str, path: str, function: str, said: str = '"..."') -> str:
     own_id = hashlib.sha256(f"{path} {function}".encode()).hexdigest()[:16]  # two raise one
     return f"""\
 id: "{own_id}"
@@ -627,7 +627,7 @@ source:
     start: 1
     code: |
       def {function.rsplit(".", 1)[-1]}():
-          raise {exception}("...")
+          raise {exception}({said})
 """
 
 
@@ -651,6 +651,7 @@ DOCSTRING = "Cannot describe {func} because its docstring says nothing of the ar
 ARGUMENT = "The value {value} is no size this command line takes as its argument"
 NO_ATTRIBUTE = "type object '{cls.__name__}' has no attribute {missing}"
 NO_FIELD = "{type(self).__name__} object has no attribute {item}"  # the code says !r
+NO_MEMBER = "module {self.__name__} has no attribute {name}"
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
     "loom/not-ready-at.yaml": raised_at("RuntimeError", NOT_READY_AT, "loom/sched.py", "run"),
@@ -673,7 +674,20 @@ FRAMES = {
     "loom/mirror-long.yaml": raised_at("ConnectionError", MIRROR_LONG, "loom/hub.py", "fetch_all"),
     "loom/split.yaml": raised_at("KeyError", SPLIT, "loom/splits.py", "Splits.pick"),
     "loom/meta.yaml": raised_at("AttributeError", NO_ATTRIBUTE, "loom/meta.py", "Meta.__getattr__"),
-    "loom/model.yaml": raised_at("AttributeError", NO_FIELD, "loom/model.py", "Model.__getattr__"),
+    "loom/model.yaml": raised_at(
+        "AttributeError",
+        NO_FIELD,
+        "loom/model.py",
+        "Model.__getattr__",
+        "f'{type(self).__name__!r} object has no attribute {item!r}'",
+    ),
+    "loom/lazy.yaml": raised_at(
+        "AttributeError",
+        NO_MEMBER,
+        "loom/lazy.py",
+        "LazyModule.__getattr__",
+        'f"module {self.__name__} has no attribute {name}"',
+    ),
 }
 
 
@@ -824,6 +838,20 @@ def test_pythons_own_words_in_another_file_of_the_package_are_pythons(
     assert found_in(frames_source, traceback(layers, said)) == []
     model = '  File "/venv/site-packages/loom/model.py", line 12, in __getattr__'
     assert messages(found_in(frames_source, traceback(model, said))) == [NO_FIELD]
+
+
+def test_pythons_own_quotes_name_no_record_whose_code_does_not_quote(
+    frames_source: lookup.Source,
+) -> None:
+    """``module {name} has no attribute {attr}``, its code quoting neither name, never
+    prints ``module 'loom' has no attribute 'Trainer'``: Python does, of any module."""
+    quoted = "AttributeError: module 'loom' has no attribute 'Trainer'"
+    assert found_in(frames_source, f"Importing it fails:\n\n{quoted}\n") == []
+    bare = "AttributeError: module loom has no attribute Trainer"
+    assert messages(found_in(frames_source, f"Importing it fails:\n\n{bare}\n")) == [NO_MEMBER]
+    # The model's code takes the names' repr: quoted, they are its own.
+    said = "AttributeError: 'Encoder' object has no attribute 'norm'"
+    assert messages(found_in(frames_source, f"Calling it fails:\n\n{said}\n")) == [NO_FIELD]
 
 
 def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: lookup.Source) -> None:
