@@ -16,9 +16,9 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from errdex import avoid
-from errdex.load import load_file
-from errdex.model import Record, record_from
+from errdex.records.load import load_file
+from errdex.records.model import Record, record_from
+from errdex.source import avoid
 
 
 def records(content: Path) -> list[Record]:

@@ -239,7 +239,7 @@ def _edits(
     """One edit of each kind a maintainer makes, each of another record: (its name, the
     record file, the text to write, a marker its page then shows, the record's id).
     ``taken``: the records edited before, which it adds those it picks to."""
-    from errdex.model import derive_id
+    from errdex.records.model import derive_id
 
     n = len(records)
     if taken is None:
@@ -443,16 +443,19 @@ def _edits_in_serve(records: list[dict[str, object]], work: Path, taken: set[int
 
 
 PHASES = (
-    ("read and validate", (("errdex/plan.py", "parse"),)),
-    ("link", (("errdex/link.py", "link"),)),
-    ("error pages, in all", (("errdex/render.py", "error_files"),)),
-    ("  highlight excerpts", (("errdex/render.py", "code_lines"),)),
-    ("  descriptions", (("errdex/render.py", "_description"),)),
-    ("templates, every page", (("errdex/render.py", "page"),)),
-    ("lists, feeds, index", (("errdex/render.py", "some_site_files"),)),
-    ("  search index", (("errdex/search.py", "build"), ("errdex/search.py", "files"))),
-    ("write", (("errdex/write.py", "put"), ("errdex/write.py", "commit"))),
-    ("remember (state)", (("errdex/build.py", "_remember"),)),
+    ("read and validate", (("errdex/site/plan.py", "parse"),)),
+    ("link", (("errdex/records/link.py", "link"),)),
+    ("error pages, in all", (("errdex/site/render.py", "error_files"),)),
+    ("  highlight excerpts", (("errdex/site/render.py", "code_lines"),)),
+    ("  descriptions", (("errdex/site/render.py", "_description"),)),
+    ("templates, every page", (("errdex/site/render.py", "page"),)),
+    ("lists, feeds, index", (("errdex/site/render.py", "some_site_files"),)),
+    (
+        "  search index",
+        (("errdex/search/__init__.py", "build"), ("errdex/search/__init__.py", "files")),
+    ),
+    ("write", (("errdex/site/write.py", "put"), ("errdex/site/write.py", "commit"))),
+    ("remember (state)", (("errdex/site/build.py", "_remember"),)),
 )
 
 

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 import yaml
 
-from errdex.model import derive_id, parse_template, short_title
+from errdex.records.model import derive_id, parse_template, short_title
 
 # --- Vocabularies --------------------------------------------------------------------
 

@@ -151,7 +151,7 @@ def compare(url: str) -> None:
 
 
 def _known(content: Path) -> grounding.Known:
-    from errdex.build import Options, gather
+    from errdex.site.build import Options, gather
 
     site, _ = gather(Options(content=content, cache=None, publishing=False))
     return draft_module.known_for(site.records, draft_module.Sources(), site.config.allow)

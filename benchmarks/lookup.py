@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from errdex.mirror import dumps
+from errdex.site.mirror import dumps
 from errdex.urls import page_url
 
 from .corpus import generate_many

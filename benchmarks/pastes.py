@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from errdex.model import parse_template
+from errdex.records.model import parse_template
 
 from .corpus import ARCH_NAMES, ATTN_BACKENDS, DTYPES, MODELS, QUANTS
 

@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from errdex import search
-from errdex.model import derive_id
+from errdex.records.model import derive_id
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".errdex" / "bench" / "real"

@@ -33,8 +33,8 @@ from typing import Any
 import yaml
 
 from errdex import search
-from errdex.build import Options, gather
-from errdex.history import history
+from errdex.records.history import history
+from errdex.site.build import Options, gather
 
 from . import real_pastes
 from .real import _sha256
@@ -257,7 +257,7 @@ def history_bytes(size: int, seed: int, sample: int = 90) -> bool:
     ``size`` synthetic records with three releases of history, against the same records
     without (the index as a build makes it: every wording, read through ``gather``).
     Target: <= 150 KB gzipped with history. Returns whether it is met."""
-    from errdex.build import Options, gather
+    from errdex.site.build import Options, gather
 
     from .corpus import generate, write_content
     from .search import build_index, first_query_run, make_cases, record_id, spread

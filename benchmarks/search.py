@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from errdex import search
-from errdex.mirror import dumps
-from errdex.model import derive_id
+from errdex.records.model import derive_id
+from errdex.site.mirror import dumps
 
 from . import real, real_pastes
 from .corpus import generate_many

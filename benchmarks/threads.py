@@ -46,8 +46,10 @@ from pathlib import Path
 
 import yaml
 
-from errdex import lookup, reports, search
-from errdex.triage import Event, text_of
+from errdex import search
+from errdex.github import reports
+from errdex.github.triage import Event, text_of
+from errdex.search import sources
 
 from . import real
 from .search import machine
@@ -148,10 +150,10 @@ def read_threads(folder: Path) -> list[Thread]:
     return threads
 
 
-def site_of(wheel: real.Wheel, cache: Path) -> lookup.Source:
+def site_of(wheel: real.Wheel, cache: Path) -> sources.Source:
     """The project's built site as triage reads it, its index held in memory."""
     made = real.corpus(cache, pinned=wheel)
-    source = lookup.site_source(lookup.FolderStore(made.site))
+    source = sources.site_source(sources.FolderStore(made.site))
     return replace(source, index=real.load_index(made))
 
 
@@ -177,7 +179,7 @@ def split(text: str) -> tuple[str, str]:
     return title, "\n".join(lines[start:])
 
 
-def score(source: lookup.Source, threads: list[Thread]) -> list[Scored]:
+def score(source: sources.Source, threads: list[Thread]) -> list[Scored]:
     entries = source.index.entries
     # Messages that differ only in their blanks (a line break for a space) or in their
     # placeholders' names read alike.

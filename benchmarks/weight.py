@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from errdex import hosts
+from errdex.site import hosts
 
 from . import corpus, real
 from .build import peak_memory

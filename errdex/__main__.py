@@ -1,5 +1,5 @@
 """python -m errdex: the errdex command."""
 
-from .cli import run
+from errdex.cli import run
 
 run()

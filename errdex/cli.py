@@ -14,13 +14,13 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .problems import BuildError, Problem, Severity
+from errdex import __version__
+from errdex.records.problems import BuildError, Problem, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .build import Options
-    from .source.pin import Report
+    from errdex.site.build import Options
+    from errdex.source.pin import Report
 
 # The rest is imported by the commands that need it: a build with nothing to do starts
 # without loading the renderer, Pygments or the search index.
@@ -565,11 +565,11 @@ def _command(ns: argparse.Namespace, told: Told) -> int:
     if ns.command == "serve":
         return _serve(ns)
     if ns.command == "draft":
-        from .source.drafting import draft_command
+        from errdex.source.drafting import draft_command
 
         return draft_command(ns)
     if ns.command == "review":
-        from .source.drafting import review_command
+        from errdex.source.drafting import review_command
 
         return review_command(ns)
     return _build(ns, told)
@@ -593,7 +593,7 @@ class Told:
         return 1
 
     def dumps(self, ns: argparse.Namespace, code: int) -> str:
-        from .problems import as_json
+        from errdex.records.problems import as_json
 
         problems = sorted(set(self.problems))
         errors = sum(p.severity is Severity.ERROR for p in problems)
@@ -632,7 +632,7 @@ def _one_name(folder: Path) -> Path:
     build's state names record files so, and messages show them so. Any other keeps
     its spelling (``../content``), and so does one whose ``..`` would lead elsewhere
     once written away (after a link)."""
-    from .files import shown_path
+    from errdex.records.files import shown_path
 
     spelled = os.path.abspath(folder)
     head, name = os.path.split(spelled)
@@ -648,8 +648,8 @@ def _one_name(folder: Path) -> Path:
 
 
 def _options(ns: argparse.Namespace, base_url: str | None = None) -> Options:
-    from .build import Options
-    from .theme import site_theme
+    from errdex.site.build import Options
+    from errdex.site.theme import site_theme
 
     content = _one_name(ns.content)
     return Options(
@@ -670,7 +670,7 @@ def _base_url_ok(url: str | None, told: Told) -> bool:
     """Whether ``--base-url`` (when given) can be the site's address; says so when not."""
     if url is None:
         return True  # without importing urls: a build with nothing to do loads no YAML
-    from .urls import base_url_problem
+    from errdex.urls import base_url_problem
 
     problem = base_url_problem(url)
     if problem:
@@ -682,7 +682,7 @@ def _base_url_ok(url: str | None, told: Told) -> bool:
 def _folders_ok(ns: argparse.Namespace, told: Told) -> bool:
     """Refuse, before any work, an output folder a build must not replace (E500, raised)
     and a cache folder it could not keep (said here, naming --cache)."""
-    from .write import UnsafeCache, check_cache, require_output
+    from errdex.site.write import UnsafeCache, check_cache, require_output
 
     require_output(ns.out, ns.content)
     if ns.no_cache:
@@ -696,12 +696,12 @@ def _folders_ok(ns: argparse.Namespace, told: Told) -> bool:
 
 
 def _build(ns: argparse.Namespace, told: Told) -> int:
-    from .build import build
+    from errdex.site.build import build
 
     told.more["out"] = str(ns.out)
     if not _base_url_ok(ns.base_url, told) or not _folders_ok(ns, told):
         return 1
-    from . import hosts
+    from errdex.site import hosts
 
     started = time.perf_counter()
     result = build(_options(ns))
@@ -741,9 +741,10 @@ def _build(ns: argparse.Namespace, told: Told) -> int:
 
 
 def _issues_import(ns: argparse.Namespace, told: Told) -> int:
-    from . import issues, progress, reports
-    from .files import shown_path
-    from .lookup import Unavailable, content_source
+    from errdex.github import issues, reports
+    from errdex.records.files import shown_path
+    from errdex.search.sources import Unavailable, content_source
+    from errdex.util import progress
 
     told.more.update(dry_run=ns.dry_run, files=[], skipped=[])
     if not _repo_ok(ns.repo, told):
@@ -796,9 +797,9 @@ def _issues_import(ns: argparse.Namespace, told: Told) -> int:
 def _new(ns: argparse.Namespace) -> int:
     import datetime
 
-    from .files import shown_path
-    from .model import derive_id
-    from .source import new, update
+    from errdex.records.files import shown_path
+    from errdex.records.model import derive_id
+    from errdex.source import new, update
 
     if not _repo_ok(ns.repo, Told()):
         return 1
@@ -841,7 +842,7 @@ def _new(ns: argparse.Namespace) -> int:
 
 
 def _init(ns: argparse.Namespace) -> int:
-    from .init import InitError, cd_argument, init, readable
+    from errdex.site.init import InitError, cd_argument, init, readable
 
     def ask(question: str, default: str) -> str:
         try:
@@ -875,14 +876,14 @@ def _init(ns: argparse.Namespace) -> int:
 
 
 def _serve(ns: argparse.Namespace) -> int:
-    from .serve import serve
-    from .theme import site_theme
+    from errdex.site.serve import serve
+    from errdex.site.theme import site_theme
 
     def build_for(url: str, changed: list[str]) -> list[str]:
         """Build for ``url``; say what was redone, why (the planner's word) and how fast."""
         import dataclasses
 
-        from .build import build
+        from errdex.site.build import build
 
         try:
             if not _folders_ok(ns, Told()):
@@ -957,7 +958,7 @@ def _rebuilt(
 
 
 def _check(ns: argparse.Namespace, told: Told) -> int:
-    from .build import check
+    from errdex.site.build import check
 
     told.more.update(out=str(ns.out), would_write=[], would_remove=[])
     result, changed, removed = check(_options(ns))
@@ -983,7 +984,7 @@ def _check(ns: argparse.Namespace, told: Told) -> int:
 
 def _repo_ok(repo: str, told: Told) -> bool:
     """Whether ``--repo`` is owner/name; says so when it is not."""
-    from .schema import REPO_PATTERN
+    from errdex.records.schema import REPO_PATTERN
 
     if re.fullmatch(REPO_PATTERN, repo):
         return True
@@ -992,7 +993,7 @@ def _repo_ok(repo: str, told: Told) -> bool:
 
 
 def _reconcile(ns: argparse.Namespace, told: Told) -> int:
-    from .source import pin, scan, update
+    from errdex.source import pin, scan, update
 
     told.more.update(dry_run=ns.dry_run, files=[], skipped=[], changes=[], steps=[])
     if not _repo_ok(ns.repo, told):
@@ -1017,7 +1018,7 @@ def _reconcile(ns: argparse.Namespace, told: Told) -> int:
                 )
     except scan.SourceError as exc:
         return told.refuse(str(exc))
-    from .write import UnsafeCache, check_cache
+    from errdex.site.write import UnsafeCache, check_cache
 
     kept = None if ns.no_cache else (ns.cache or DEFAULT_CACHE)
     if kept is not None and ns.dry_run:
@@ -1039,8 +1040,8 @@ def _reconciled(
     ns: argparse.Namespace, steps: list[tuple[str, str | None]], git: bool, told: Told
 ) -> int:
     """``_reconcile`` once its arguments and the source tree are found good."""
-    from . import progress
-    from .source import pin, scan
+    from errdex.source import pin, scan
+    from errdex.util import progress
 
     # Several releases: the records stay in memory from one to the next (and the files
     # parsed, by blob), and each record file is written once at the end.
@@ -1120,7 +1121,7 @@ def _reconciled(
 def _reported(ns: argparse.Namespace, told: Told, report: Report) -> None:
     """What a scan or a pin skipped, on standard error, and what it changed: on standard
     output, or with ``--json`` kept for the end."""
-    from .files import shown_path
+    from errdex.records.files import shown_path
 
     for line in report.skipped:
         _note(ns, f"skipped: {line}")
@@ -1147,7 +1148,7 @@ def _releases(ns: argparse.Namespace, git: bool, told: Told) -> list[tuple[str, 
     is never taken for it. A tag of a range that cannot be a release (its name cannot
     name a page, or it names no commit) is skipped, and said so with why; one given by
     name is refused."""
-    from .source import scan
+    from errdex.source import scan
 
     refs: list[str] = ns.ref or []
     if refs and not git:
@@ -1215,8 +1216,8 @@ def _skipped_tag(ns: argparse.Namespace, told: Told, why: str) -> None:
 
 def _release_name_problem(repo: str, name: str) -> str | None:
     """Why ``name`` cannot name a release page of ``repo``, or None."""
-    from .schema import RELEASE_PATTERN
-    from .source import pin
+    from errdex.records.schema import RELEASE_PATTERN
+    from errdex.source import pin
 
     if not re.fullmatch(RELEASE_PATTERN, name):
         return (
@@ -1228,9 +1229,9 @@ def _release_name_problem(repo: str, name: str) -> str | None:
 
 def _lookup(ns: argparse.Namespace) -> int:
     """Exit status: 0 a page matches, 1 none does, 2 a usage error, 3 the index, site or
-    records cannot be read (``lookup.FOUND`` …, docs/exit-codes.md)."""
-    from . import lookup as finder
-    from .search import PASTE_LIMIT
+    records cannot be read (``sources.FOUND`` …, docs/exit-codes.md)."""
+    from errdex.search import PASTE_LIMIT
+    from errdex.search import sources as finder
 
     if not 0 < ns.timeout <= 3600:
         print(
@@ -1294,8 +1295,9 @@ def _lookup(ns: argparse.Namespace) -> int:
 def _triage(ns: argparse.Namespace) -> int:
     import os
 
-    from . import lookup, triage
-    from .reports import Rules
+    from errdex.github import triage
+    from errdex.github.reports import Rules
+    from errdex.search import sources
 
     env = dict(os.environ)
     problem = None
@@ -1331,10 +1333,10 @@ def _triage(ns: argparse.Namespace) -> int:
         quiet=ns.quiet,
     )
 
-    def source() -> lookup.Source:
-        if lookup.is_url(ns.site):
-            return lookup.site_source(lookup.WebStore(ns.site, ns.cache, ns.timeout))
-        return lookup.site_source(lookup.FolderStore(Path(ns.site)))
+    def source() -> sources.Source:
+        if sources.is_url(ns.site):
+            return sources.site_source(sources.WebStore(ns.site, ns.cache, ns.timeout))
+        return sources.site_source(sources.FolderStore(Path(ns.site)))
 
     return triage.run(event, settings, source, env, ns.max_wait, ns.timeout)
 
@@ -1346,8 +1348,8 @@ def report(
     code is explained (on the site at ``base``, when the build knows it). With
     ``--format github``, each is also an annotation on standard output. ``-q`` leaves
     out the warnings that do not stop the command, and where the codes are explained."""
-    from .codes import docs_url
-    from .problems import annotation
+    from errdex.records.codes import docs_url
+    from errdex.records.problems import annotation
 
     github = getattr(ns, "format", "text") == "github"
     quiet = getattr(ns, "quiet", False)
@@ -1361,7 +1363,7 @@ def report(
     used = sorted({p.code for p in problems if p.code})
     if used and not quiet:
         if base is None:
-            from .load import site_base_url
+            from errdex.records.load import site_base_url
 
             base = getattr(ns, "base_url", None) or site_base_url(getattr(ns, "content", None))
         print(

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 
-from .model import Record, SiteConfig
+from errdex.records.model import Record, SiteConfig
 
 # --- Names as folders -----------------------------------------------------------------
 #

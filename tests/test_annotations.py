@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL
 
-from errdex.problems import Problem, Severity, annotation
+from errdex.records.problems import Problem, Severity, annotation
 
 ODD_NAME = "a,b:c.yaml"
 """A record file whose name holds the two characters a property must escape."""

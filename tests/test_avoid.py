@@ -12,9 +12,9 @@ import pytest
 import yaml
 from conftest import CONTENT, soup
 
-from errdex import avoid
-from errdex.load import load_file
-from errdex.model import record_from
+from errdex.records.load import load_file
+from errdex.records.model import record_from
+from errdex.source import avoid
 
 HERE = Path(__file__).resolve().parent
 VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "avoid" / "vectors.yaml").read_text())
@@ -144,7 +144,7 @@ def test_names_bound_before_the_raise_are_said_with_the_setting_they_read() -> N
 def test_hostile_text_in_the_code_stays_inside_its_code_span() -> None:
     (way,) = said("mode == '<script>`x``'")
     assert way == "Set `mode` to something other than ``` '<script>`x``' ```."
-    from errdex.markdown import render_inline
+    from errdex.site.markdown import render_inline
 
     html = str(render_inline(way))
     assert "<script>" not in html and "&lt;script&gt;" in html
@@ -192,7 +192,7 @@ def test_an_excerpt_cut_mid_statement_gives_the_tests_it_holds() -> None:
 
 def scanned(code: str, raise_line: int) -> Any:
     """A record as scan writes it for the raise at ``raise_line`` of ``code``."""
-    from errdex.model import Excerpt, Source
+    from errdex.records.model import Excerpt, Source
 
     base = record("pcp-data-parallelism.yaml")
     from dataclasses import replace

@@ -151,7 +151,7 @@ def test_tokens_written_without_a_span_look_as_they_would_with_one(
     punctuation, spaces): given their class back, a token looks just the same."""
     from pygments.token import STANDARD_TYPES
 
-    from errdex.highlight import _plain_types
+    from errdex.site.highlight import _plain_types
 
     classes = sorted({STANDARD_TYPES[kind] for kind in _plain_types()} - {""})
     assert {"n", "p", "w"} <= set(classes)

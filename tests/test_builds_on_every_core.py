@@ -12,11 +12,11 @@ from updates import (
 )
 
 from benchmarks import corpus
-from errdex import highlight
+from errdex.site import highlight
 
 
 def test_every_core_builds_the_same_bytes_as_one(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
-    from errdex import parallel
+    from errdex.util import parallel
 
     records = corpus.generate(parallel.PARALLEL_FROM + 50, seed=3)
     corpus.write_content(tmp_path / "content", records)
@@ -43,7 +43,7 @@ def test_records_read_on_every_core_are_kept_aside_then_gone(
     record; one a killed build left is removed by the next."""
     import tempfile
 
-    from errdex import parallel
+    from errdex.util import parallel
 
     scratch = tmp_path / "tmp"
     scratch.mkdir()
@@ -116,7 +116,8 @@ def test_records_that_cannot_be_kept_aside_stay_in_the_build(
     import errno
     import tempfile
 
-    from errdex import build, parallel
+    from errdex.site import build
+    from errdex.util import parallel
 
     records = corpus.generate(parallel.PARALLEL_FROM + 150, seed=6)
     content = tmp_path / "content"

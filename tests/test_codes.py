@@ -7,12 +7,12 @@ from pathlib import Path
 
 from conftest import MINIMAL, ROOT, make_content, soup
 
-from errdex.codes import CODES
+from errdex.records.codes import CODES
 
 
 def test_every_problem_errdex_reports_carries_a_known_code() -> None:
     used = set()
-    for path in sorted((ROOT / "errdex").glob("*.py")):
+    for path in sorted((ROOT / "errdex").rglob("*.py")):
         source = path.read_text()
         for call in re.finditer(r"\bProblem\(", source):
             end = _closing(source, call.end() - 1)

@@ -24,8 +24,8 @@ from conftest import MINIMAL, build_site, http_server, make_content
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errdex import lookup
 from errdex.cli import main
+from errdex.search import sources
 
 NAMES = ("size", "width", "count")
 EXACT = "ValueError: width=-1 must be positive"
@@ -300,10 +300,10 @@ def test_triage_names_no_page_of_an_id_that_leads_out_of_the_site(
 
 def test_a_site_is_read_only_for_the_files_of_its_index(site: Site) -> None:
     """The last guard, whatever names the file: no path leads out of the site."""
-    stores = (lookup.FolderStore(site.out), lookup.WebStore(f"{site.url}public/", None))
+    stores = (sources.FolderStore(site.out), sources.WebStore(f"{site.url}public/", None))
     for store in stores:
         for rel in ("../elsewhere/x.json", "api/errors/../../x.json", "/etc/hostname", "a.json"):
-            with pytest.raises(lookup.Unavailable, match="is not a file of a search index"):
+            with pytest.raises(sources.Unavailable, match="is not a file of a search index"):
                 store.read(rel)
         assert json.loads(store.read("search/meta.json"))["count"] == len(NAMES)
 

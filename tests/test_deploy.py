@@ -194,7 +194,7 @@ WORKFLOW_NAMES = ["site.yml", "init's errdex.yml", "init's errdex.yml in a subfo
 
 
 def _workflows() -> dict[str, dict[str, Any]]:
-    from errdex import init
+    from errdex.site import init
 
     return {
         "site.yml": yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text()),

@@ -83,7 +83,7 @@ def test_a_real_model_drafts_bundled_records_through_grounding(
 
 
 def _records(content: Path) -> list[Any]:
-    from errdex.build import Options, gather
+    from errdex.site.build import Options, gather
 
     site, _ = gather(Options(content=content, cache=None))
     return list(site.records)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import CONTENT, MINIMAL, SITE_YAML, make_content, soup
 
-from errdex.model import derive_id
+from errdex.records.model import derive_id
 
 EDIT = "https://github.com/example/site/edit/main/docs/errors-site/"
 """A site whose content folder is docs/errors-site/ of its repository, on main."""

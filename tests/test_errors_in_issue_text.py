@@ -15,8 +15,10 @@ from collections.abc import Iterator
 import pytest
 from conftest import build_site, make_content
 
-from errdex import lookup, reports, search
-from errdex.reports import Found, found_in
+from errdex import search
+from errdex.github import reports
+from errdex.github.reports import Found, found_in
+from errdex.search import sources
 
 
 def record(exception: str, message: str, path: str = "serve/engine.py") -> str:
@@ -66,13 +68,13 @@ SAID = "ValueError: tensor_parallel_size=8 must be divisible by data_parallel_si
 @pytest.fixture(scope="module", params=["records", "built index"])
 def source(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[lookup.Source]:
+) -> Iterator[sources.Source]:
     root = tmp_path_factory.mktemp("issue-text")
     content = make_content(root, RECORDS)
     if request.param == "records":
-        yield lookup.content_source(content, strict=False)
+        yield sources.content_source(content, strict=False)
         return
-    yield lookup.site_source(lookup.FolderStore(build_site(content, root)))
+    yield sources.site_source(sources.FolderStore(build_site(content, root)))
 
 
 def messages(found: list[Found]) -> list[str]:
@@ -83,7 +85,7 @@ def messages(found: list[Found]) -> list[str]:
 
 
 def test_an_older_releases_log_line_names_its_record_with_the_values(
-    source: lookup.Source,
+    source: sources.Source,
 ) -> None:
     body = (
         "The server stops right after loading the weights:\n\n"
@@ -98,7 +100,7 @@ def test_an_older_releases_log_line_names_its_record_with_the_values(
 
 
 def test_a_workers_line_repeated_across_a_cluster_names_its_record(
-    source: lookup.Source,
+    source: sources.Source,
 ) -> None:
     body = (
         "With Ray on two nodes:\n"
@@ -110,7 +112,7 @@ def test_a_workers_line_repeated_across_a_cluster_names_its_record(
     assert found.confidence >= 0.9  # a whole message, the note of Ray's left out
 
 
-def test_a_node_error_in_comfyuis_log_names_its_record(source: lookup.Source) -> None:
+def test_a_node_error_in_comfyuis_log_names_its_record(source: sources.Source) -> None:
     body = (
         "The workflow stops at the loader node:\n\n```\ngot prompt\n"
         "!!! Exception during processing !!! No available memory for the cache blocks. "
@@ -121,7 +123,7 @@ def test_a_node_error_in_comfyuis_log_names_its_record(source: lookup.Source) ->
     assert messages(found_in(source, body)) == [BLOCKS]
 
 
-def test_a_class_python_prints_by_another_name_names_its_record(source: lookup.Source) -> None:
+def test_a_class_python_prints_by_another_name_names_its_record(source: sources.Source) -> None:
     """``raise EnvironmentError(…)`` prints ``OSError: …``: the same class."""
     said = "No weights file named model.bin in the folder ./checkpoints."
     assert messages(found_in(source, f"Loading fails with\n\nOSError: {said}\n")) == [WEIGHTS]
@@ -129,7 +131,7 @@ def test_a_class_python_prints_by_another_name_names_its_record(source: lookup.S
 
 
 def test_a_line_starting_with_exception_names_a_record_raising_that_class_alone(
-    source: lookup.Source,
+    source: sources.Source,
 ) -> None:
     """``raise Exception(…)`` prints ``Exception: …``: no record raising another class
     printed that line, whatever its words."""
@@ -140,7 +142,7 @@ def test_a_line_starting_with_exception_names_a_record_raising_that_class_alone(
 
 
 def test_a_line_cut_inside_a_sentence_then_other_words_names_nothing(
-    source: lookup.Source,
+    source: sources.Source,
 ) -> None:
     """A line that stops inside the message's sentence and goes on, on the next line,
     in other words is another message; stopping there at the paste's end, it is cut."""
@@ -173,7 +175,7 @@ AROUND = {
 
 @pytest.mark.parametrize("body", AROUND.values(), ids=AROUND.keys())
 def test_an_error_amid_prose_names_its_record_with_the_values(
-    source: lookup.Source, body: str
+    source: sources.Source, body: str
 ) -> None:
     found = found_in(source, body)
     assert [(f.message, f.values) for f in found] == [(DIVISIBLE, (("tp", "8"), ("dp", "3")))]
@@ -195,7 +197,7 @@ CAUSE_THEN_WRAPPER = (
 )
 
 
-def test_the_cause_is_named_not_the_wrapper_after_it(source: lookup.Source) -> None:
+def test_the_cause_is_named_not_the_wrapper_after_it(source: sources.Source) -> None:
     assert messages(found_in(source, CAUSE_THEN_WRAPPER)) == [DIVISIBLE]
     logged = (
         f"(EngineCore_DP0 pid=812) ERROR 11-02 09:14:03 [core.py:708] {SAID}\n"
@@ -213,7 +215,7 @@ def test_the_cause_is_named_not_the_wrapper_after_it(source: lookup.Source) -> N
     assert messages(found_in(source, two)) == [DIVISIBLE]
 
 
-def test_a_wrapper_is_named_when_no_cause_is_known(source: lookup.Source) -> None:
+def test_a_wrapper_is_named_when_no_cause_is_known(source: sources.Source) -> None:
     oom = CAUSE_THEN_WRAPPER.replace(
         SAID, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
     )
@@ -222,7 +224,7 @@ def test_a_wrapper_is_named_when_no_cause_is_known(source: lookup.Source) -> Non
     assert [(f.exception, f.message) for f in found_in(source, dead)] == [("EngineDeadError", DEAD)]
 
 
-def test_a_wrapper_that_quotes_its_cause_names_the_cause(source: lookup.Source) -> None:
+def test_a_wrapper_that_quotes_its_cause_names_the_cause(source: sources.Source) -> None:
     body = (
         "RuntimeError: Worker failed with error 'tensor_parallel_size=8 must be divisible by "
         "data_parallel_size=3.', please check the stack trace above for the root cause\n"
@@ -267,11 +269,11 @@ FOREIGN = {
 
 
 @pytest.mark.parametrize("body", FOREIGN.values(), ids=FOREIGN.keys())
-def test_another_projects_error_names_no_record(source: lookup.Source, body: str) -> None:
+def test_another_projects_error_names_no_record(source: sources.Source, body: str) -> None:
     assert found_in(source, body) == []
 
 
-def test_every_error_line_of_a_long_log_is_read_from_its_end(source: lookup.Source) -> None:
+def test_every_error_line_of_a_long_log_is_read_from_its_end(source: sources.Source) -> None:
     """A log naming many errors: each message is read once, the last ones first, within
     MAX_CANDIDATES; the one that matters is found among the noise after it."""
     noise = "".join(
@@ -334,13 +336,13 @@ LINES = {
 @pytest.fixture(scope="module", params=["records", "built index"])
 def lines_source(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[lookup.Source]:
+) -> Iterator[sources.Source]:
     root = tmp_path_factory.mktemp("message-lines")
     content = make_content(root, LINES)
     if request.param == "records":
-        yield lookup.content_source(content, strict=False)
+        yield sources.content_source(content, strict=False)
         return
-    yield lookup.site_source(lookup.FolderStore(build_site(content, root)))
+    yield sources.site_source(sources.FolderStore(build_site(content, root)))
 
 
 FIRST_LINES = {
@@ -357,7 +359,7 @@ FIRST_LINES = {
 
 @pytest.mark.parametrize("body", FIRST_LINES.values(), ids=FIRST_LINES.keys())
 def test_the_first_line_of_a_longer_message_names_its_record(
-    lines_source: lookup.Source, body: str
+    lines_source: sources.Source, body: str
 ) -> None:
     (found,) = found_in(lines_source, body)
     assert found.message == LAYOUT
@@ -366,7 +368,7 @@ def test_the_first_line_of_a_longer_message_names_its_record(
 
 
 def test_a_first_paragraph_names_its_message_not_a_shorter_one_it_starts_like(
-    lines_source: lookup.Source,
+    lines_source: sources.Source,
 ) -> None:
     """``Cannot build a checker for {kind}.`` fits the paragraph's first sentence, its
     placeholder taking in the class and what follows it; the record whose first paragraph
@@ -381,7 +383,7 @@ def test_a_first_paragraph_names_its_message_not_a_shorter_one_it_starts_like(
     assert messages(found_in(lines_source, body)) == [SCHEMA]
 
 
-def test_a_message_without_its_last_stop_names_its_record(lines_source: lookup.Source) -> None:
+def test_a_message_without_its_last_stop_names_its_record(lines_source: sources.Source) -> None:
     body = (
         "raise UserError(\nkit.errors.UserError: An attribute without a type was found: "
         "`size = 3`. Every field needs a type; if `size` is no field, mark it `Fixed` or list "
@@ -390,7 +392,7 @@ def test_a_message_without_its_last_stop_names_its_record(lines_source: lookup.S
     assert messages(found_in(lines_source, body)) == [FIELDS]
 
 
-def test_a_message_cut_inside_its_placeholder_names_nothing(lines_source: lookup.Source) -> None:
+def test_a_message_cut_inside_its_placeholder_names_nothing(lines_source: sources.Source) -> None:
     """Less its stop, ``Cannot build a checker for {kind}`` would fit any text at all after
     its words: a paste cut in the middle of a class name is no whole message of either."""
     body = "raise CheckerError(\nkit.errors.CheckerError: Cannot build a checker for <cla"
@@ -398,7 +400,7 @@ def test_a_message_cut_inside_its_placeholder_names_nothing(lines_source: lookup
 
 
 def test_an_error_quoted_inside_another_is_no_answer_of_its_own(
-    lines_source: lookup.Source,
+    lines_source: sources.Source,
 ) -> None:
     """The wrapped message quotes the error it was raised from, in an older wording that a
     record starting with a placeholder happens to fit: the paste's error is the outer one."""
@@ -432,7 +434,7 @@ CUT_SHORT = {
 
 
 @pytest.mark.parametrize("body", CUT_SHORT.values(), ids=CUT_SHORT.keys())
-def test_the_start_of_a_message_names_its_record(lines_source: lookup.Source, body: str) -> None:
+def test_the_start_of_a_message_names_its_record(lines_source: sources.Source, body: str) -> None:
     (found,) = found_in(lines_source, body)
     assert found.message == FIELDS
     assert found.confidence >= 0.9
@@ -440,7 +442,7 @@ def test_the_start_of_a_message_names_its_record(lines_source: lookup.Source, bo
 
 
 def test_a_start_names_the_message_whose_own_words_explain_more_of_it(
-    lines_source: lookup.Source,
+    lines_source: sources.Source,
 ) -> None:
     """Both messages start ``Unknown layout class {layout}``; the grid's placeholder would
     take in ``… for this kind of Lo``, which the loader's message says in its own words."""
@@ -460,7 +462,7 @@ THEN_MORE = {
 
 @pytest.mark.parametrize("more", THEN_MORE.values(), ids=THEN_MORE.keys())
 def test_a_whole_message_then_sentences_of_the_paste_names_its_record(
-    lines_source: lookup.Source, more: str
+    lines_source: sources.Source, more: str
 ) -> None:
     body = f"Loading my models:\nkit.errors.UserError: {FIELDS_SAID}{more}\n"
     assert messages(found_in(lines_source, body)) == [FIELDS]
@@ -469,7 +471,7 @@ def test_a_whole_message_then_sentences_of_the_paste_names_its_record(
 
 
 def test_a_debuggers_line_naming_the_exception_above_its_message_names_its_record(
-    lines_source: lookup.Source,
+    lines_source: sources.Source,
 ) -> None:
     body = f"It stops in the debugger:\n\nException has occurred: UserError\n{FIELDS_SAID}\n\nWhy?"
     (found,) = found_in(lines_source, body)
@@ -478,7 +480,7 @@ def test_a_debuggers_line_naming_the_exception_above_its_message_names_its_recor
 
 @pytest.mark.parametrize("message", [PLOT_QUOTED, PLOT_BARE])
 def test_of_two_messages_search_reads_alike_the_one_pasted_is_named(
-    lines_source: lookup.Source, message: str
+    lines_source: sources.Source, message: str
 ) -> None:
     """Search drops quotes, so both messages match both pastes as well: the one whose
     quotes the paste keeps is the answer."""
@@ -487,7 +489,7 @@ def test_of_two_messages_search_reads_alike_the_one_pasted_is_named(
 
 
 def test_a_message_pasted_on_one_line_names_the_record_on_one_line(
-    lines_source: lookup.Source,
+    lines_source: sources.Source,
 ) -> None:
     body = "Loading fails:\n\nTypeError: Cannot cast the column of type int64 to string\n"
     assert messages(found_in(lines_source, body)) == [CAST_LINE]
@@ -507,7 +509,7 @@ OTHER_ENDINGS = {
 
 @pytest.mark.parametrize("body", OTHER_ENDINGS.values(), ids=OTHER_ENDINGS.keys())
 def test_a_message_that_goes_on_in_other_words_is_no_start_of_a_record(
-    lines_source: lookup.Source, body: str
+    lines_source: sources.Source, body: str
 ) -> None:
     """An older wording, or another message that starts alike, ends a sentence where the
     record's message goes on, or puts two values where the record has one; a paste that is
@@ -544,7 +546,7 @@ TITLED = {
 
 @pytest.mark.parametrize(("body", "title", "message"), TITLED.values(), ids=TITLED.keys())
 def test_a_title_or_heading_that_is_the_message_names_its_record(
-    source: lookup.Source, body: str, title: str, message: str
+    source: sources.Source, body: str, title: str, message: str
 ) -> None:
     assert messages(found_in(source, body, title=title)) == [message]
 
@@ -560,7 +562,7 @@ UNTITLED = {
 
 @pytest.mark.parametrize("title", UNTITLED.values(), ids=UNTITLED.keys())
 def test_a_title_that_only_starts_like_a_message_names_nothing(
-    source: lookup.Source, title: str
+    source: sources.Source, title: str
 ) -> None:
     """With no exception named, a start must end in the message's own words, at a word's
     end: a piece cut in a word's middle, or prose a value would take in, is no message."""
@@ -593,12 +595,12 @@ RAISED = {
 
 @pytest.mark.parametrize(("body", "title", "message"), RAISED.values(), ids=RAISED.keys())
 def test_the_call_that_raised_names_its_record(
-    source: lookup.Source, body: str, title: str, message: str
+    source: sources.Source, body: str, title: str, message: str
 ) -> None:
     assert messages(found_in(source, body, title=title)) == [message]
 
 
-def test_a_call_on_a_line_around_the_one_that_ran_names_nothing(source: lookup.Source) -> None:
+def test_a_call_on_a_line_around_the_one_that_ran_names_nothing(source: sources.Source) -> None:
     body = (
         "     10     if free < needed:\n"
         "     11         raise ValueError('No available memory for the cache blocks. Try "
@@ -694,13 +696,13 @@ FRAMES = {
 @pytest.fixture(scope="module", params=["records", "built index"])
 def frames_source(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[lookup.Source]:
+) -> Iterator[sources.Source]:
     root = tmp_path_factory.mktemp("frames")
     content = make_content(root, FRAMES)
     if request.param == "records":
-        yield lookup.content_source(content, strict=False)
+        yield sources.content_source(content, strict=False)
         return
-    yield lookup.site_source(lookup.FolderStore(build_site(content, root)))
+    yield sources.site_source(sources.FolderStore(build_site(content, root)))
 
 
 def traceback(frame: str, error: str, code: str = "    result = step(batch)") -> str:
@@ -715,7 +717,7 @@ STATE_SAID = "RuntimeError: Error(s) in loading state_dict for TinyNet"
 
 
 def test_of_records_saying_the_same_the_one_raised_in_the_frames_file_is_named(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     for path, function, record_file in (
         ("loom/merge.py", "merge", "loom/merge.yaml"),
@@ -726,7 +728,7 @@ def test_of_records_saying_the_same_the_one_raised_in_the_frames_file_is_named(
         assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
 
 
-def record_id(source: lookup.Source, name: str) -> str:
+def record_id(source: sources.Source, name: str) -> str:
     """The id of the record written as ``name`` in FRAMES: the one whose page says it."""
     path = name.replace(".yaml", ".py")
     ids = [e.id for e in source.index.entries if path in source.page(e.id).paths]
@@ -754,7 +756,7 @@ FOREIGN_FRAMES = {
 
 @pytest.mark.parametrize("frame", FOREIGN_FRAMES.values(), ids=FOREIGN_FRAMES.keys())
 def test_an_error_raised_where_no_record_is_names_nothing(
-    frames_source: lookup.Source, frame: str
+    frames_source: sources.Source, frame: str
 ) -> None:
     """The very words of a record, raised by code the traceback shows is elsewhere:
     another project's message that happens to say the same."""
@@ -777,7 +779,7 @@ SAME_PLACE = {
 
 @pytest.mark.parametrize("frame", SAME_PLACE.values(), ids=SAME_PLACE.keys())
 def test_an_error_raised_where_its_record_is_names_it(
-    frames_source: lookup.Source, frame: str
+    frames_source: sources.Source, frame: str
 ) -> None:
     assert messages(found_in(frames_source, traceback(frame, STATE_SAID))) == [STATE]
 
@@ -786,7 +788,7 @@ NO_ATTRIBUTE_SAID = "AttributeError: type object 'Recipe' has no attribute 'mode
 
 
 def test_a_node_runners_report_is_named_by_the_frame_under_its_message(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """ComfyUI's older report: the node, the message, then the frames, the last one
     raising it, with no header and no last line."""
@@ -806,7 +808,7 @@ def test_a_node_runners_report_is_named_by_the_frame_under_its_message(
 
 
 def test_a_record_in_pythons_own_words_is_named_only_by_its_frame(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """Python says ``type object 'X' has no attribute 'y'`` of any class: the paste
     names the record that words it alike only when a frame shows its file."""
@@ -819,7 +821,7 @@ def test_a_record_in_pythons_own_words_is_named_only_by_its_frame(
 
 
 def test_a_frame_in_another_file_of_the_records_package_tells_nothing(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """An older release raised it from a file the code has moved out of since: a frame in
     a function of the record's own package, in a file that raises none of its errors now,
@@ -829,7 +831,7 @@ def test_a_frame_in_another_file_of_the_records_package_tells_nothing(
 
 
 def test_pythons_own_words_in_another_file_of_the_package_are_pythons(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """Python raises ``'X' object has no attribute 'y'`` in any file: a frame in another
     file of the package is where Python raised it, not a record of moved code."""
@@ -841,7 +843,7 @@ def test_pythons_own_words_in_another_file_of_the_package_are_pythons(
 
 
 def test_pythons_own_quotes_name_no_record_whose_code_does_not_quote(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """``module {name} has no attribute {attr}``, its code quoting neither name, never
     prints ``module 'loom' has no attribute 'Trainer'``: Python does, of any module."""
@@ -854,7 +856,7 @@ def test_pythons_own_quotes_name_no_record_whose_code_does_not_quote(
     assert messages(found_in(frames_source, f"Calling it fails:\n\n{said}\n")) == [NO_FIELD]
 
 
-def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: lookup.Source) -> None:
+def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: sources.Source) -> None:
     """Frames left out (``...``, a blank line, a script's top alone): the last frame
     shown may not be the one that raised."""
     torch = '  File "/venv/site-packages/torch/nn/modules/module.py", line 2215, in load'
@@ -887,7 +889,7 @@ MODULE_TOPS = {
 
 @pytest.mark.parametrize("frames", MODULE_TOPS.values(), ids=MODULE_TOPS.keys())
 def test_a_modules_top_that_raised_names_no_record_raised_elsewhere(
-    frames_source: lookup.Source, frames: str
+    frames_source: sources.Source, frames: str
 ) -> None:
     """A module's top raises while it is imported, and code typed at the prompt raises
     right there: neither is the record's file."""
@@ -895,7 +897,7 @@ def test_a_modules_top_that_raised_names_no_record_raised_elsewhere(
 
 
 def test_a_validation_errors_inner_message_is_not_named_by_the_outer_frame(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """The last frame is the model's constructor, which raised the outer error; the
     inner line is the validator's, raised in a file of its own."""
@@ -909,7 +911,7 @@ def test_a_validation_errors_inner_message_is_not_named_by_the_outer_frame(
 
 
 def test_an_error_raised_again_in_another_process_is_named_by_its_first_frame(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """A worker's traceback, then the same error raised again where its result is read."""
     worker = traceback(
@@ -933,7 +935,7 @@ OWN_PACKAGE = {
 
 @pytest.mark.parametrize("body", OWN_PACKAGE.values(), ids=OWN_PACKAGE.keys())
 def test_a_short_message_of_the_records_own_package_names_it(
-    frames_source: lookup.Source, body: str
+    frames_source: sources.Source, body: str
 ) -> None:
     """``was removed in V2`` is too few words of its own to name a record, unless
     the exception's name says the error is the package's."""
@@ -949,7 +951,7 @@ NOT_OWN = {
 
 @pytest.mark.parametrize("body", NOT_OWN.values(), ids=NOT_OWN.keys())
 def test_a_short_message_of_another_package_names_nothing(
-    frames_source: lookup.Source, body: str
+    frames_source: sources.Source, body: str
 ) -> None:
     assert found_in(frames_source, f"Upgrading breaks my import:\n\n{body}\n") == []
 
@@ -958,7 +960,7 @@ def test_a_short_message_of_another_package_names_nothing(
 
 
 def test_a_value_the_paste_left_out_names_no_message_a_longer_one_starts_like(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """``at .....`` may stand for the URL and the sentence after it: the words before it
     start two messages."""
@@ -971,7 +973,7 @@ def test_a_value_the_paste_left_out_names_no_message_a_longer_one_starts_like(
 
 
 def test_a_message_quoted_otherwise_than_its_record_names_nothing(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """Search reads quotes as blanks; the record puts the split in double quotes, so a
     paste in single quotes is another library's message."""
@@ -985,7 +987,7 @@ def test_a_message_quoted_otherwise_than_its_record_names_nothing(
 
 
 def test_the_paragraph_after_a_line_saying_an_error_follows_names_its_record(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     body = (
         "I load the adapter from the hub and I am getting this error:\n\n"
@@ -996,7 +998,7 @@ def test_the_paragraph_after_a_line_saying_an_error_follows_names_its_record(
 
 
 def test_a_title_naming_the_exception_alone_reads_the_body_as_its_message(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     body = "`loom.Schema` was removed in V2.\n\nI followed the upgrade guide."
     (found,) = found_in(frames_source, body, title="LoomImportError")
@@ -1016,7 +1018,7 @@ OTHER_WORDINGS = {
 
 @pytest.mark.parametrize("body", OTHER_WORDINGS.values(), ids=OTHER_WORDINGS.keys())
 def test_a_paste_that_says_the_next_words_otherwise_is_no_cut_message(
-    frames_source: lookup.Source, body: str
+    frames_source: sources.Source, body: str
 ) -> None:
     """An older wording goes on with the message's own words and then says others: it
     is not the message cut short (a value taking in the rest), nor is a message cut at a
@@ -1038,13 +1040,13 @@ CUT_HERE = {
 
 @pytest.mark.parametrize(("body", "message"), CUT_HERE.values(), ids=CUT_HERE.keys())
 def test_a_message_cut_short_is_still_named(
-    frames_source: lookup.Source, body: str, message: str
+    frames_source: sources.Source, body: str, message: str
 ) -> None:
     assert messages(found_in(frames_source, body)) == [message]
 
 
 def test_a_report_that_starts_with_a_bare_message_names_its_record(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     body = (
         "The adapter weights do not match the hidden size of the base model.\n\n"
@@ -1054,7 +1056,7 @@ def test_a_report_that_starts_with_a_bare_message_names_its_record(
 
 
 def test_a_qualified_class_whose_name_ends_in_no_error_is_read_as_one(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     # Cut short, the message names its record only when the line names its exception.
     body = (
@@ -1066,7 +1068,7 @@ def test_a_qualified_class_whose_name_ends_in_no_error_is_read_as_one(
 
 
 def test_a_line_of_a_paragraph_introduced_as_the_error_names_its_record(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """The tool prints other lines around the message; the paragraph is no message."""
     body = (
@@ -1079,7 +1081,7 @@ def test_a_line_of_a_paragraph_introduced_as_the_error_names_its_record(
 
 
 def test_a_first_line_whole_then_an_older_second_line_names_its_record(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """The first line says what went wrong; the advice after it is reworded from one
     release to the next. Pasted on one line, as a log joins them."""
@@ -1107,7 +1109,7 @@ LABELLED = {
 
 @pytest.mark.parametrize("body", LABELLED.values(), ids=LABELLED.keys())
 def test_a_message_behind_a_tools_label_names_its_record(
-    frames_source: lookup.Source, body: str
+    frames_source: sources.Source, body: str
 ) -> None:
     assert messages(found_in(frames_source, body)) == [MISMATCH]
 
@@ -1127,13 +1129,13 @@ INTRODUCED = {
 
 @pytest.mark.parametrize("body", INTRODUCED.values(), ids=INTRODUCED.keys())
 def test_a_paragraph_after_a_sentence_about_an_error_is_read_as_one(
-    frames_source: lookup.Source, body: str
+    frames_source: sources.Source, body: str
 ) -> None:
     assert messages(found_in(frames_source, body, title="Loading fails")) == [MISMATCH]
 
 
 def test_an_error_line_introduces_nothing_and_a_fields_name_is_no_message(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """A validation error's first line says "error" too: what follows it is its own
     body (a field's name, then the inner error), read as pydantic's, not as prose."""
@@ -1147,7 +1149,7 @@ def test_an_error_line_introduces_nothing_and_a_fields_name_is_no_message(
 
 
 def test_a_word_said_once_counts_once_however_often_the_message_says_it(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """A field's name alone on a line (``processor``) is not 18 letters of a message that
     says it twice: it names nothing, however it is introduced."""
@@ -1166,14 +1168,14 @@ CLASS_MODULES = {
 
 @pytest.mark.parametrize(("exception", "message"), CLASS_MODULES.values(), ids=CLASS_MODULES.keys())
 def test_a_class_named_with_its_module_names_the_record_that_raises_it(
-    frames_source: lookup.Source, exception: str, message: str
+    frames_source: sources.Source, exception: str, message: str
 ) -> None:
     said = message.replace("{func}", "fetch").replace("{arg}", "'url'").replace("{value}", "'x'")
     assert messages(found_in(frames_source, f"It fails:\n\n{exception}: {said}\n")) == [message]
 
 
 def test_a_class_of_the_same_name_in_another_package_names_nothing(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """Another package copied the function and its exception class: the module the
     paste names says whose error it is."""
@@ -1185,7 +1187,7 @@ def test_a_class_of_the_same_name_in_another_package_names_nothing(
 
 
 def test_a_value_that_takes_in_the_reports_sentences_names_nothing(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """With no exception named, a template that starts and ends with a placeholder fits
     a whole report around its words; its values would hold the report's sentences."""
@@ -1198,7 +1200,7 @@ def test_a_value_that_takes_in_the_reports_sentences_names_nothing(
 
 
 def test_a_traceback_after_a_sentence_about_an_error_is_read_as_a_traceback(
-    frames_source: lookup.Source,
+    frames_source: sources.Source,
 ) -> None:
     """Introduced by "I get this error:", a traceback is no message written out: its
     first lines would be a leading placeholder's value."""

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from benchmarks import corpus
-from errdex import highlight
+from errdex.site import highlight
 
 
 def test_excerpts_highlighted_line_by_line_match_highlighting_them_whole() -> None:
@@ -40,7 +40,7 @@ def test_excerpts_with_strings_over_lines_highlighted_by_runs_match_them_whole()
 
     import pygments
 
-    from errdex.model import source_lines
+    from errdex.records.model import source_lines
 
     rng = random.Random(11)
     files = sorted(Path(os.path.dirname(pygments.__file__)).rglob("*.py"))
@@ -119,7 +119,7 @@ def test_the_quick_look_for_a_line_that_carries_on_agrees_with_the_pattern() -> 
 def test_a_raw_docstring_is_cut_into_runs_like_any_other() -> None:
     """Raw docstrings are common (transformers has hundreds around its raises): their
     excerpts are highlighted a run at a time, not each whole, and still match."""
-    from errdex.model import source_lines
+    from errdex.records.model import source_lines
 
     code = 'def f():\n    r"""Raw \\d.\n\n    More."""\n    raise X()\n'
     assert highlight._runs(source_lines(code)) == [(0, 1), (1, 4), (4, 5)]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL, SITE_YAML, make_content
 
-from errdex import hosts
+from errdex.site import hosts
 
 OTHER = MINIMAL.replace("size={size} must be positive", "count={count} is too large")
 

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from errdex import __version__
-from errdex.init import init
+from errdex.site.init import init
 
 
 def _repository(tmp_path: Path) -> Path:

@@ -382,7 +382,7 @@ def test_a_changed_issue_file_rebuilds_what_it_shows(run, bundled_content, tmp_p
 
 def test_whole_messages_are_found_by_a_word_no_value_runs_into() -> None:
     from errdex import search
-    from errdex.reports import Wholes, _fixed_words
+    from errdex.github.reports import Wholes, _fixed_words
 
     templates = [
         "You cannot specify both {prefix}input_ids and {prefix}inputs_embeds at the same time",
@@ -426,7 +426,7 @@ def test_every_whole_match_search_ranks_is_among_those_found_by_word() -> None:
     from benchmarks.corpus import generate
     from benchmarks.real_pastes import fill
     from errdex import search
-    from errdex.reports import Wholes
+    from errdex.github.reports import Wholes
 
     records = generate(2000, seed=3)
     entries = [

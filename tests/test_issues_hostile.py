@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from errdex import issues
+from errdex.github import issues
 
 REPO = "vllm-project/vllm"
 A2A = "9c019ab65f8b8d16"
@@ -226,7 +226,7 @@ def test_the_lines_of_an_issue_file_of_50000_issues_are_found_in_linear_time() -
 
 
 def test_a_value_with_a_line_break_at_its_end_is_not_an_id_or_a_date() -> None:
-    from errdex import issues
+    from errdex.github import issues
 
     row = {
         "number": 3,

@@ -15,7 +15,7 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import Keyword, Name, Text, Whitespace
 
 from benchmarks import corpus
-from errdex import lexing
+from errdex.site import lexing
 
 TRICKY = [
     'x = f"{a!r:>{width}} and {b}"\n',

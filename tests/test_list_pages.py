@@ -9,7 +9,7 @@ from urllib.parse import unquote, urljoin
 import pytest
 from conftest import SITE_YAML, make_content, soup
 
-from errdex import render
+from errdex.site import render
 
 RECORD = """\
 repo: example/project

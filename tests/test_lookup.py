@@ -30,8 +30,9 @@ from conftest import (
     socket_server,
 )
 
-from errdex import lookup, search
+from errdex import search
 from errdex.cli import main
+from errdex.search import sources
 
 HERE = Path(__file__).parent / "search"
 VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "vectors.yaml").read_text())
@@ -237,18 +238,18 @@ def _not_utf8() -> io.TextIOWrapper:
 @pytest.mark.parametrize(
     ("case", "expected"),
     [
-        ("a match", lookup.FOUND),
-        ("a match, as JSON", lookup.FOUND),
-        ("a batch, every line a lookup", lookup.FOUND),
-        ("no match", lookup.NOT_FOUND),
-        ("no match, as JSON", lookup.NOT_FOUND),
-        ("a timeout of 0", lookup.USAGE),
-        ("standard input that is not UTF-8", lookup.USAGE),
-        ("a batch line that is not a lookup", lookup.USAGE),
-        ("a folder that holds no index", lookup.UNREADABLE),
-        ("a damaged index", lookup.UNREADABLE),
-        ("records that do not load", lookup.UNREADABLE),
-        ("no index and no content folder", lookup.UNREADABLE),
+        ("a match", sources.FOUND),
+        ("a match, as JSON", sources.FOUND),
+        ("a batch, every line a lookup", sources.FOUND),
+        ("no match", sources.NOT_FOUND),
+        ("no match, as JSON", sources.NOT_FOUND),
+        ("a timeout of 0", sources.USAGE),
+        ("standard input that is not UTF-8", sources.USAGE),
+        ("a batch line that is not a lookup", sources.USAGE),
+        ("a folder that holds no index", sources.UNREADABLE),
+        ("a damaged index", sources.UNREADABLE),
+        ("records that do not load", sources.UNREADABLE),
+        ("no index and no content folder", sources.UNREADABLE),
     ],
 )
 def test_the_exit_status_tells_a_match_from_none_from_a_usage_error_from_no_index(  # type: ignore[no-untyped-def]
@@ -300,7 +301,7 @@ def test_the_exit_status_tells_a_match_from_none_from_a_usage_error_from_no_inde
 def test_a_flag_lookup_does_not_know_is_usage_status_2() -> None:
     with pytest.raises(SystemExit) as exited:
         main(["lookup", "x", "--no-such-flag"])
-    assert exited.value.code == lookup.USAGE
+    assert exited.value.code == sources.USAGE
 
 
 def test_the_exit_statuses_are_the_documented_ones() -> None:
@@ -308,10 +309,10 @@ def test_the_exit_statuses_are_the_documented_ones() -> None:
     section = text.split("## errdex lookup", 1)[1].split("\n## ", 1)[0]
     rows = dict(re.findall(r"^\| (\d) \| (.+) \|$", section, flags=re.MULTILINE))
     assert rows.keys() == {"0", "1", "2", "3"}
-    assert rows[str(lookup.FOUND)].startswith("a page matches")
-    assert rows[str(lookup.NOT_FOUND)].startswith("no page matches")
-    assert rows[str(lookup.USAGE)].startswith("usage:")
-    assert rows[str(lookup.UNREADABLE)].startswith("the index, the site or the records cannot")
+    assert rows[str(sources.FOUND)].startswith("a page matches")
+    assert rows[str(sources.NOT_FOUND)].startswith("no page matches")
+    assert rows[str(sources.USAGE)].startswith("usage:")
+    assert rows[str(sources.UNREADABLE)].startswith("the index, the site or the records cannot")
 
 
 # --- A published site over HTTP ------------------------------------------------------
@@ -406,11 +407,11 @@ def test_an_oversized_response_is_refused(  # type: ignore[no-untyped-def]
     run, host: Host, site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     size = (site[1] / "search" / "meta.json").stat().st_size  # the first file read
-    monkeypatch.setattr(lookup, "MAX_BYTES", size - 1)
+    monkeypatch.setattr(sources, "MAX_BYTES", size - 1)
     result = run("lookup", "x", "--site", host.url, "--cache", tmp_path)
     assert result.code == 3 and f"larger than {size - 1:,} bytes: refused" in result.err
     largest = max(p.stat().st_size for p in site[1].rglob("*.json"))
-    monkeypatch.setattr(lookup, "MAX_BYTES", largest)
+    monkeypatch.setattr(sources, "MAX_BYTES", largest)
     result = run("lookup", TRACEBACK, "--site", host.url, "--cache", tmp_path)
     assert result.code == 0 and "refused" not in result.err
 
@@ -453,9 +454,9 @@ def test_a_name_the_system_is_slow_to_look_up_times_out(  # type: ignore[no-unty
 
 
 def test_the_marker_lookup_stats_is_the_one_builds_write() -> None:
-    from errdex.write import MARKER
+    from errdex.site.write import MARKER
 
-    assert lookup.MARKER == MARKER
+    assert sources.MARKER == MARKER
 
 
 def test_a_host_that_answers_what_is_not_http_is_a_clear_error(  # type: ignore[no-untyped-def]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import least_cpu_time
 
-from errdex.model import Part, TemplateError, derive_id, parse_template, short_title
-from errdex.render import message_html
+from errdex.records.model import Part, TemplateError, derive_id, parse_template, short_title
+from errdex.site.render import message_html
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_yaml_integers_read_as_yaml_reads_them(value: str, tmp_path: Path) -> No
     octal ``012`` or a ``1_000`` still read as YAML 1.1 reads them."""
     import yaml
 
-    from errdex.load import parse_yaml
+    from errdex.records.load import parse_yaml
 
     doc, problems = parse_yaml(f"line: {value}\n", "x.yaml", tmp_path / "x.yaml")
     assert not problems and doc is not None

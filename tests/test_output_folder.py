@@ -311,7 +311,7 @@ def test_check_refuses_an_output_a_build_would_refuse_without_walking_it(
 def test_a_file_name_that_leaves_the_output_is_refused(rel: str) -> None:
     """Every file a build writes goes through this check, whatever made its name (a
     theme's template, a record's path in a file page's address)."""
-    from errdex.write import UnsafePath, check_relative
+    from errdex.site.write import UnsafePath, check_relative
 
     with pytest.raises(UnsafePath, match="refusing to write outside the output folder"):
         check_relative(rel)
@@ -321,6 +321,6 @@ def test_a_file_name_that_leaves_the_output_is_refused(rel: str) -> None:
     "rel", ["index.html", "errors/abc/index.html", "repos/o/r/files/a/./b.py/index.html"]
 )
 def test_a_file_name_inside_the_output_is_taken(rel: str) -> None:
-    from errdex.write import check_relative
+    from errdex.site.write import check_relative
 
     check_relative(rel)

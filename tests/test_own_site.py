@@ -199,7 +199,7 @@ def test_a_big_site_names_a_broken_template_as_a_small_one_does(run, own: Path) 
     records are read; what is wrong is said in the same order all the same: the
     records' errors first, and a template's once the records have none."""
     from benchmarks import corpus
-    from errdex import parallel
+    from errdex.util import parallel
 
     records = corpus.generate(parallel.PARALLEL_FROM + 20, seed=2)
     for number, record in enumerate(records):
@@ -218,7 +218,7 @@ def test_lists_show_the_same_however_many_cores_read_the_records(run, own: Path)
     """A site's own home page that counts the records with prose sees summaries, read
     on one core or on several: the same page either way."""
     from benchmarks import corpus
-    from errdex import parallel
+    from errdex.util import parallel
 
     records = corpus.generate(parallel.PARALLEL_FROM + 20, seed=2)
     for number, record in enumerate(records):

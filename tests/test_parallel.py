@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from errdex import parallel
+from errdex.util import parallel
 
 
 def _fds() -> set[str]:

@@ -21,8 +21,8 @@ from conftest import SITE_YAML
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errdex import load
-from errdex.model import derive_id
+from errdex.records import load
+from errdex.records.model import derive_id
 from errdex.source import update
 
 REPO = "example/up"

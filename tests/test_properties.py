@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from test_hostile import document_mismatches, problem_lines, same_file
 
 from errdex import search
-from errdex.model import TemplateError, parse_template
-from errdex.validate import REFUSED_CHARACTERS
+from errdex.records.model import TemplateError, parse_template
+from errdex.records.validate import REFUSED_CHARACTERS
 
 SETTINGS = settings(
     max_examples=100,
@@ -790,7 +790,7 @@ def test_parse_template_reads_as_one_character_at_a_time(source: str) -> None:
 
 @given(st.text(alphabet=st.sampled_from(list("ab Z.:{}()'\"/,;?$%@1 _-!|#=+>")), max_size=200))
 def test_plain_text_of_markup_free_markdown_is_read_without_the_parser(text: str) -> None:
-    from errdex import markdown
+    from errdex.site import markdown
 
     fast = markdown.plain(text)
     slow = markdown.plain(text + "\n")  # a line break takes the parser's way; ignored at the end
@@ -823,7 +823,7 @@ def test_markdown_renders_the_same_after_its_description_is_taken(
 ) -> None:
     """A page's description (``plain``) and its prose (``render``) share one parse of the
     text: rendering must not change what the other reads, in either order."""
-    from errdex import markdown
+    from errdex.site import markdown
 
     text = "\n\n".join(parts)
     markdown.render.cache_clear()

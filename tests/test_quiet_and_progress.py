@@ -15,8 +15,8 @@ import pytest
 from conftest import MINIMAL, ROOT, git_repository, make_content
 from test_readme import leaf_commands, subcommands
 
-from errdex import progress
 from errdex.cli import main
+from errdex.util import progress
 
 MESSAGE = "the checkpoint at {path} was written by a newer release of the project"
 RECORD = MINIMAL.replace('"size={size} must be positive"', f'"{MESSAGE}"') + "colour: blue\n"

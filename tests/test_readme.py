@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from errdex.cli import DOCS_URL, _parser, main
-from errdex.schema import RECORD, SITE, Field
+from errdex.records.schema import RECORD, SITE, Field
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SITE_YAML
 
-from errdex.files import record_files, shown_path
+from errdex.records.files import record_files, shown_path
 
 REPO = "example/disk"
 COMMIT = "1111111111111111111111111111111111111111"
@@ -234,7 +234,7 @@ def test_a_rewritten_record_keeps_its_mode_and_the_link_to_it(  # type: ignore[n
 
 SLOW_DISK = """
 import os, pathlib, stat, time
-from errdex import parallel
+from errdex.util import parallel
 
 # A slow disk: every write to a file goes out in pieces of 512 bytes, a millisecond each,
 # so a kill lands in the middle of one. (Path.write_bytes writes the file in place.)

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_hostile import problem_lines, same_file
 
-from errdex.codes import CODES
-from errdex.model import SEARCH_MESSAGE_LIMIT
-from errdex.validate import MAX_OUTPUT_PATH, REFUSED_CHARACTERS
+from errdex.records.codes import CODES
+from errdex.records.model import SEARCH_MESSAGE_LIMIT
+from errdex.records.validate import MAX_OUTPUT_PATH, REFUSED_CHARACTERS
 
 # The run fixture is shared by the examples of a test: each builds into a folder of its own.
 SETTINGS = settings(
@@ -792,8 +792,8 @@ def test_the_quick_check_of_a_record_finds_the_problems_the_full_one_does(data: 
     import copy
     import dataclasses
 
-    from errdex import load, validate
-    from errdex.schema import RECORD
+    from errdex.records import load, validate
+    from errdex.records.schema import RECORD
 
     paths = sorted((Path(__file__).parent.parent / "content" / "errors").rglob("*.yaml"))
     doc, _ = load.load_file(data.draw(st.sampled_from(paths)))

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from conftest import SITE_YAML, git, git_repository, snapshot
 
-from errdex.model import derive_id
-from errdex.validate import MAX_OUTPUT_PATH
+from errdex.records.model import derive_id
+from errdex.records.validate import MAX_OUTPUT_PATH
 
 REPO = "example/up"
 
@@ -311,7 +311,7 @@ def test_a_reworded_record_with_releases_is_indexed_as_a_fresh_build_indexes_it(
     earlier one."""
     from conftest import snapshot
 
-    from errdex import plan
+    from errdex.site import plan
 
     monkeypatch.setattr(plan, "INDEX_ASIDE_FROM", 0)  # however small the site
     walk(run, upstream, content)

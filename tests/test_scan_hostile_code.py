@@ -23,9 +23,10 @@ from conftest import SITE_YAML, git, git_repository, make_content, soup, with_ca
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from errdex import search, validate
+from errdex import search
 from errdex.cli import main
-from errdex.model import parse_template
+from errdex.records import validate
+from errdex.records.model import parse_template
 from errdex.source import scan as scanner
 
 REPO = "example/up"

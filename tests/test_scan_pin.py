@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import git, git_repository, snapshot
 
-from errdex.model import derive_id
+from errdex.records.model import derive_id
 from errdex.source.scan import scan_text, template_of
 
 FIRST = """\
@@ -289,8 +289,8 @@ def test_the_scan_caches_of_other_versions_are_kept_a_while(
     import os
     import time
 
+    from errdex.site.state import code_key
     from errdex.source import scan as scanning
-    from errdex.state import code_key
 
     parsed: list[str] = []
     parse = scanning._parse_files

@@ -15,8 +15,8 @@ import yaml
 from conftest import CONTENT
 
 from errdex import search
-from errdex.build import Options, gather
-from errdex.lookup import FolderStore, SiteIndex
+from errdex.search.sources import FolderStore, SiteIndex
+from errdex.site.build import Options, gather
 
 HERE = Path(__file__).parent / "search"
 VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "vectors.yaml").read_text())

@@ -40,8 +40,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_search import search_content
 
 from errdex import search
-from errdex.build import Options, gather
-from errdex.model import parse_template
+from errdex.records.model import parse_template
+from errdex.site.build import Options, gather
 
 MB = 1_000_000
 CAP = 100_000

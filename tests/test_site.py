@@ -281,7 +281,7 @@ def test_a_write_that_fails_midway_leaves_the_old_site_intact(
     assert run("build", "--content", content, "--out", out).code == 0
     before = snapshot(out)
     (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Changed.\n")
-    from errdex import write
+    from errdex.site import write
 
     real_write, real_new = Path.write_bytes, write._write_new
     written: list[object] = []

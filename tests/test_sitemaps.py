@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from errdex import render
+from errdex.site import render
 
 GOLDEN = Path(__file__).parent / "golden" / "content"
 BASE = "https://golden.example.test/"

@@ -38,10 +38,12 @@ from conftest import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errdex import github, lookup, search
+from errdex import search
 from errdex.cli import main
-from errdex.reports import Rules, fences, found_in
-from errdex.triage import MARKER, Event, Settings, comment
+from errdex.github import api as github
+from errdex.github.reports import Rules, fences, found_in
+from errdex.github.triage import MARKER, Event, Settings, comment
+from errdex.search import sources
 
 EVENTS = Path(__file__).parent / "triage"
 REPO = "example/serve"
@@ -161,8 +163,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
 
 
 @pytest.fixture(scope="module")
-def source(site: Built) -> lookup.Source:
-    return lookup.site_source(lookup.WebStore(site.url, None))
+def source(site: Built) -> sources.Source:
+    return sources.site_source(sources.WebStore(site.url, None))
 
 
 def issue(paste: str) -> str:
@@ -178,7 +180,7 @@ def issue(paste: str) -> str:
 
 
 def test_a_traceback_in_a_bug_report_finds_its_page_with_the_users_values(
-    site: Built, source: lookup.Source
+    site: Built, source: sources.Source
 ) -> None:
     body = issue(DIVISIBLE.format(tp=8, dp=3))
 
@@ -194,7 +196,7 @@ def test_a_traceback_in_a_bug_report_finds_its_page_with_the_users_values(
     assert found[0].wording is None
 
 
-def test_every_error_a_body_pastes_is_found_once_best_first(source: lookup.Source) -> None:
+def test_every_error_a_body_pastes_is_found_once_best_first(source: sources.Source) -> None:
     body = issue(DIVISIBLE.format(tp=8, dp=3)) + "\nand later:\n\n" + issue(PIPELINE)
     body += "\nagain:\n" + issue(DIVISIBLE.format(tp=6, dp=4))
 
@@ -207,7 +209,7 @@ def test_every_error_a_body_pastes_is_found_once_best_first(source: lookup.Sourc
     assert len(found_in(source, body, Rules(limit=1))) == 1
 
 
-def test_an_earlier_wording_says_which_release_printed_it(source: lookup.Source) -> None:
+def test_an_earlier_wording_says_which_release_printed_it(source: sources.Source) -> None:
     found = found_in(
         source, issue("ValueError: tp=8 is not divisible by dp=3, give sizes that divide")
     )
@@ -221,7 +223,7 @@ def test_an_earlier_wording_says_which_release_printed_it(source: lookup.Source)
     assert found[0].values == (("tp", "8"), ("dp", "3"))
 
 
-def test_a_bare_message_in_a_fence_of_an_issue_form_is_found(source: lookup.Source) -> None:
+def test_a_bare_message_in_a_fence_of_an_issue_form_is_found(source: sources.Source) -> None:
     body = issue("tensor_parallel_size=8 must be divisible by data_parallel_size=3.")
 
     # The whole body is no message, and its last line is prose: only the fence is.
@@ -230,7 +232,7 @@ def test_a_bare_message_in_a_fence_of_an_issue_form_is_found(source: lookup.Sour
 
 
 def test_a_feature_request_that_names_a_message_in_prose_gets_nothing(
-    source: lookup.Source,
+    source: sources.Source,
 ) -> None:
     body = (
         "### The feature\n\nPlease say more than: no available memory for the cache blocks. "
@@ -241,7 +243,7 @@ def test_a_feature_request_that_names_a_message_in_prose_gets_nothing(
     assert found_in(source, body, Rules(min_confidence=0, min_own_text=0)) == []
 
 
-def test_the_exception_a_paste_names_must_be_the_records(source: lookup.Source) -> None:
+def test_the_exception_a_paste_names_must_be_the_records(source: sources.Source) -> None:
     paste = issue(
         "TypeError: No available memory for the cache blocks. Try increasing "
         "`gpu_memory_utilization` when initializing the engine."
@@ -253,7 +255,7 @@ def test_the_exception_a_paste_names_must_be_the_records(source: lookup.Source) 
     ]
 
 
-def test_a_message_with_little_text_of_its_own_is_not_reported(source: lookup.Source) -> None:
+def test_a_message_with_little_text_of_its_own_is_not_reported(source: sources.Source) -> None:
     paste = issue("ValueError: Unknown dtype float7 for lm_head")
 
     assert search.find(source.index, paste)[1][0].exact  # "unknown", "dtype", "for": 15
@@ -263,7 +265,7 @@ def test_a_message_with_little_text_of_its_own_is_not_reported(source: lookup.So
     ]
 
 
-def test_a_partial_match_needs_a_lower_min_confidence(source: lookup.Source) -> None:
+def test_a_partial_match_needs_a_lower_min_confidence(source: sources.Source) -> None:
     # The message's first sentence, then words of its own: no whole message, nor its start.
     paste = issue(
         "NotImplementedError: Pipeline parallelism is not supported for this model. Use one GPU."
@@ -274,14 +276,14 @@ def test_a_partial_match_needs_a_lower_min_confidence(source: lookup.Source) -> 
     assert [(f.exception, f.confidence < 0.9) for f in found] == [("NotImplementedError", True)]
 
 
-def test_a_record_kept_out_of_triage_is_never_reported(site: Built, source: lookup.Source) -> None:
+def test_a_record_kept_out_of_triage_is_never_reported(site: Built, source: sources.Source) -> None:
     paste = issue(ENGINE)
     document = site.page_of("example/serve/engine-core.yaml")
 
     assert document["triage"] is False
     assert search.find(source.index, paste)[1][0].entry.id == document["id"]
     assert found_in(source, paste) == []
-    from_yaml = lookup.content_source(site.content, strict=False)
+    from_yaml = sources.content_source(site.content, strict=False)
     assert search.find(from_yaml.index, paste)[1][0].entry.id == document["id"]
     assert found_in(from_yaml, paste) == []
     # Nor does a worse guess take its place.
@@ -289,9 +291,9 @@ def test_a_record_kept_out_of_triage_is_never_reported(site: Built, source: look
 
 
 def test_the_records_yaml_and_the_published_index_report_the_same(
-    site: Built, source: lookup.Source
+    site: Built, source: sources.Source
 ) -> None:
-    from_yaml = lookup.content_source(site.content, strict=False)
+    from_yaml = sources.content_source(site.content, strict=False)
     body = issue(DIVISIBLE.format(tp=2, dp=7)) + issue(PIPELINE)
 
     assert found_in(from_yaml, body) == found_in(source, body)
@@ -304,7 +306,7 @@ def test_fences_are_read_as_github_shows_them() -> None:
 
 
 def test_a_users_value_cannot_break_out_of_the_comment() -> None:
-    from errdex.reports import Found
+    from errdex.github.reports import Found
 
     value = "`x` @admin [link](https://evil.test) <!-- -->"
     found = Found(

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from conftest import QuietHandler, local_server
 
-from errdex import github, triage
 from errdex.cli import main
-from errdex.reports import Found
+from errdex.github import api as github
+from errdex.github import triage
+from errdex.github.reports import Found
 
 # --- triage: the event and what is written --------------------------------------------
 

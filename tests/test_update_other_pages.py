@@ -71,8 +71,8 @@ def test_every_other_change_gives_the_site_a_fresh_build_gives(
 
 
 def test_a_template_edit_renders_every_page_again(tmp_path: Path) -> None:
-    from errdex.build import Options, build
-    from errdex.theme import Theme, default_theme
+    from errdex.site.build import Options, build
+    from errdex.site.theme import Theme, default_theme
 
     bundled = default_theme()
     theme = Theme(tmp_path / "templates", tmp_path / "static")
@@ -116,7 +116,7 @@ def test_an_edit_of_what_other_pages_show_is_an_update_that_gives_a_fresh_builds
 ) -> None:
     """With lists on pages of two errors too: an error whose line moves it past another
     moves it to another page of its lists, and every page of those is rendered again."""
-    from errdex import render
+    from errdex.site import render
 
     monkeypatch.setattr(render, "ROWS_PER_PAGE", per_page)
     content = make_content(tmp_path, stated_site(tmp_path))
@@ -246,7 +246,7 @@ def test_reviewing_a_draft_that_search_engines_were_kept_from_puts_it_in_the_sit
 ) -> None:
     """On a site that publishes drafts with ``noindex``, an update that reviews one gives
     the sitemaps a fresh build gives: one, or an index of several."""
-    from errdex import render
+    from errdex.site import render
 
     monkeypatch.setattr(render, "SITEMAP_URLS", per_sitemap)
     records = stated_site(tmp_path)
@@ -374,9 +374,9 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
     reworded message names or no longer names too. Another change (a line) links them
     all."""
 
-    from errdex import link as link_module
-    from errdex import plan, state
-    from errdex.model import Related, parse_template
+    from errdex.records import link as link_module
+    from errdex.records.model import Related, parse_template
+    from errdex.site import plan, state
 
     records = corpus.generate(300, seed=5)
     content = tmp_path / "content"

@@ -24,7 +24,8 @@ from updates import (
 def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every update that rewords a message makes its search index aside, whatever the
     site's size; the process ids of the forks made aside, in order (0: run in this one)."""
-    from errdex import parallel, plan
+    from errdex.site import plan
+    from errdex.util import parallel
 
     monkeypatch.setattr(plan, "INDEX_ASIDE_FROM", 0)
     # A thread an earlier test of this worker left behind would keep the fork from being made.
@@ -94,7 +95,7 @@ def test_a_search_index_whose_fork_fails_is_made_in_the_build(
 ) -> None:
     """A forked process that dies (out of memory, say) costs time, not the index: the
     build makes it itself, the same."""
-    from errdex import plan
+    from errdex.site import plan
 
     parent = os.getpid()
     real = plan.index_files

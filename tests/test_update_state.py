@@ -27,7 +27,7 @@ def test_verbose_says_why_a_build_is_what_it_is_and_the_state_keeps_it(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    from errdex import state
+    from errdex.site import state
 
     content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(4)})
     out, cache = tmp_path / "public", tmp_path / "cache"
@@ -248,7 +248,7 @@ def test_a_build_leaves_the_cycle_collector_as_it_found_it(
     process, finds it as it was after each, and nothing stays frozen."""
     import gc
 
-    from errdex import build as build_module
+    from errdex.site import build as build_module
 
     collecting: list[bool] = []  # whether the collector runs as each build renders
     real_render = build_module._render

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from conftest import MINIMAL, ROOT, make_content
 
-from errdex import files, parallel
+from errdex.records import files
+from errdex.util import parallel
 
 WINDOWS = r"""
 import contextlib, importlib, io, json, os, pkgutil, signal, sys, types
@@ -103,7 +104,7 @@ def test_errdex_imports_builds_checks_and_looks_up_without_what_only_posix_has(
     )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert "errdex.write" in found["modules"] and "errdex.source.scan" in found["modules"]
+    assert "errdex.site.write" in found["modules"] and "errdex.source.scan" in found["modules"]
     assert found["hidden"] == []
     for command, code, _, err in found["runs"]:
         assert code == 0, (command, err)

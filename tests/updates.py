@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import make_content, snapshot
 
-from errdex.model import derive_id
+from errdex.records.model import derive_id
 
 RECORD = """\
 repo: example/project

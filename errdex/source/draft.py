@@ -30,10 +30,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .. import avoid, files, load, validate
-from ..model import PROSE, Record, basis_of, short_digest
-from . import grounding, update
-from .chat import Answer, Chat, ChatError, Unusable
+from errdex.records import files, load, validate
+from errdex.records.model import PROSE, Record, basis_of, short_digest
+from errdex.source import avoid, grounding, update
+from errdex.source.chat import Answer, Chat, ChatError, Unusable
 
 BY = "AI-assisted"
 """``analysis.by`` of a draft."""

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import avoid, files
-from ..build import Options, gather
-from ..model import PROSE, Record
-from . import draft, grounding, update
-from .scan import SourceError, Tree, resolve_commit
+from errdex.records import files
+from errdex.records.model import PROSE, Record
+from errdex.site.build import Options, gather
+from errdex.source import avoid, draft, grounding, update
+from errdex.source.scan import SourceError, Tree, resolve_commit
 
 
 def _note(ns: argparse.Namespace, text: str) -> None:
@@ -70,7 +70,7 @@ def draft_command(ns: argparse.Namespace) -> int:
         # Said before any request is spent, not after.
         print(f"errdex draft: --keep-rejected {kept}: not a file in a folder", file=sys.stderr)
         return 1
-    from .chat import Budget, Chat, Missing
+    from errdex.source.chat import Budget, Chat, Missing
 
     key = os.environ.get(ns.api_key_env)
     try:

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import yaml
 
-from ..files import write_atomic
-from ..load import parse_yaml
-from ..model import derive_id, parse_template
-from ..problems import Severity
-from ..schema import RECORD, json_schema
-from ..search import extract
-from ..validate import check_record
-from .update import Existing
+from errdex.records.files import write_atomic
+from errdex.records.load import parse_yaml
+from errdex.records.model import derive_id, parse_template
+from errdex.records.problems import Severity
+from errdex.records.schema import RECORD, json_schema
+from errdex.records.validate import check_record
+from errdex.search import extract
+from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
 """The JSON Schema of record files, kept in the content folder for editors."""
@@ -245,7 +245,7 @@ def spelling_clash(
     """Why the record would not build beside the others: its repo or exception spelt
     like one that exists but for case (their pages would share a folder on macOS and
     Windows, so the build refuses the pair, E402)."""
-    from ..link import folder_key
+    from errdex.records.link import folder_key
 
     owner, name = repo.split("/")
     errors = content / "errors"

@@ -15,13 +15,12 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from .. import parallel, validate
-from ..files import Staged, shown_path
-from ..link import Spellings
-from ..model import derive_id
-from ..progress import Start
-from . import update
-from .scan import (
+from errdex.records import validate
+from errdex.records.files import Staged, shown_path
+from errdex.records.link import Spellings
+from errdex.records.model import derive_id
+from errdex.source import update
+from errdex.source.scan import (
     RaiseSite,
     Scanned,
     SourceError,
@@ -31,6 +30,8 @@ from .scan import (
     scan_tree,
     source_data,
 )
+from errdex.util import parallel
+from errdex.util.progress import Start
 
 
 @dataclass

@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .. import validate
-from ..document import Document
-from ..files import write_atomic
-from ..load import MAX_FILE_BYTES
-from ..model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
-from ..problems import Severity
-from ..progress import Start, silent
-from ..search import PATTERNS as SEARCH_PATTERNS
+from errdex.records import validate
+from errdex.records.document import Document
+from errdex.records.files import write_atomic
+from errdex.records.load import MAX_FILE_BYTES
+from errdex.records.model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
+from errdex.records.problems import Severity
+from errdex.search import PATTERNS as SEARCH_PATTERNS
+from errdex.util.progress import Start, silent
 
 EXCERPT_CONTEXT = 15
 """Lines kept above and below a raise in its excerpt."""
@@ -373,7 +373,7 @@ def parses_kept(folder: Path | None, save: bool = True) -> Iterator[None]:
     if folder is None:
         yield
         return
-    from ..state import code_key
+    from errdex.site.state import code_key
 
     path = folder / f"scan-{code_key()[:16]}.bin"
     _kept = {}
@@ -469,7 +469,7 @@ def _parse_files(
     Many files are parsed on every core: parsing is most of a scan. Workers are forked
     once the texts are read, so only the bounds of each task and its sites travel.
     """
-    from ..parallel import Tasks, chunks, jobs_for
+    from errdex.util.parallel import Tasks, chunks, jobs_for
 
     def task(bounds: tuple[int, int]) -> list[Scanned | str]:
         return [_scan_file(*files[i]) for i in range(*bounds)]
@@ -552,7 +552,7 @@ def _refused(site: RaiseSite) -> list[str]:
     texts = [site.template, site.condition or "", site.excerpt]
     least = sum(len(text.encode()) for text in texts)
     if least <= limit < 10 * sum(len(text) for text in texts):
-        from .update import dump  # update builds on scan: imported when needed
+        from errdex.source.update import dump  # update builds on scan: imported when needed
 
         least = len(dump(data).encode())
     if least > limit:

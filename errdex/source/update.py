@@ -17,13 +17,14 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .. import files, load, parallel
-from ..document import Document
-from ..model import derive_id
-from ..problems import Problem, Severity
-from ..schema import RECORD, Field
-from ..validate import check_shape, rule_lengths, rule_source_path
-from .scan import RaiseSite, source_data
+from errdex.records import files, load
+from errdex.records.document import Document
+from errdex.records.model import derive_id
+from errdex.records.problems import Problem, Severity
+from errdex.records.schema import RECORD, Field
+from errdex.records.validate import check_shape, rule_lengths, rule_source_path
+from errdex.source.scan import RaiseSite, source_data
+from errdex.util import parallel
 
 _IDENTITY = ("id", "repo", "exception", "message")
 """The fields an id is made of: every tool that matches records reads them."""

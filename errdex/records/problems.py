@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .pickled import as_tuple
+from errdex.util.pickled import as_tuple
 
 
 class Severity(Enum):
@@ -25,7 +25,7 @@ class Problem:
     message: str
     severity: Severity = Severity.ERROR
     code: str = ""
-    """A stable code (``E201``); errdex/codes.py explains each, and the site has a page."""
+    """A stable code (``E201``); errdex/records/codes.py explains each, and the site has a page."""
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path

@@ -3,12 +3,12 @@
 ``python build.py lookup --site DIR|URL`` reads the files the build writes for the
 browser (``search/meta.json``, then only the word shards the paste's words fall in and
 the record files of its candidates, as static/search.js does) and runs the matching of
-errdex/search.py over them: the same answers as from the YAML, without reading it.
+errdex/search/__init__.py over them: the same answers as from the YAML, without reading it.
 Nothing here imports a YAML parser, the renderer or a highlighter.
 
 Fetched files are kept on disk with their ``ETag`` (and ``Last-Modified``); the next
 call asks for them with ``If-None-Match`` and re-uses them on ``304 Not Modified``. Each
-fetch is held to ``--timeout`` as a deadline (errdex/fetch.py), and every value read from
+fetch is held to ``--timeout`` as a deadline (errdex/util/fetch.py), and every value read from
 an index is checked before it is used (``SiteIndex``): a damaged or hostile index is a
 message naming its file, never a traceback, and never a file read outside the site.
 """
@@ -27,9 +27,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeGuard, overload
 
-from . import __version__, avoid, search
-from .files import write_atomic
-from .model import ID_RE, source_lines
+from errdex import __version__, search
+from errdex.records.files import write_atomic
+from errdex.records.model import ID_RE, source_lines
+from errdex.source import avoid
 
 MAX_BYTES = 64 * 1024 * 1024
 """Largest file of an index read or fetched: a bigger one is refused, not read."""
@@ -39,7 +40,7 @@ TIMEOUT = 10.0
 RUN_TIMEOUTS = 3
 """All the fetches of one lookup together may take this many times ``--timeout``."""
 MARKER = ".errdex-site"
-"""errdex.write.MARKER, without importing the writer: the file every build leaves."""
+"""errdex.site.write.MARKER, without importing the writer: the file every build leaves."""
 
 # The exit statuses of ``errdex lookup`` (docs/exit-codes.md): a script tells "no page
 # explains this" from "the index could not be asked".
@@ -123,7 +124,7 @@ class WebStore:
         import urllib.error
         import urllib.request
 
-        from . import fetch
+        from errdex.util import fetch
 
         _check_rel(self, rel)
         url = self.base + rel
@@ -522,7 +523,7 @@ class Source:
 
 
 def site_source(store: Store) -> Source:
-    from .urls import page_url as relative_page
+    from errdex.urls import page_url as relative_page
 
     index = SiteIndex(store)
     base: list[str] = []
@@ -632,8 +633,8 @@ def _ways(avoided: Any) -> tuple[tuple[str, tuple[dict[str, Any], ...]], ...]:
 
 def content_source(content: Path, strict: bool) -> Source:
     """The records of a content folder, read from their YAML (the way before --site)."""
-    from .build import Options, gather
-    from .urls import json_url, page_url
+    from errdex.site.build import Options, gather
+    from errdex.urls import json_url, page_url
 
     site, _warnings = gather(Options(content=content, strict=strict), parallel_read=True)
     entries = search.entries_from(site.records)
@@ -766,7 +767,7 @@ def built_at(site: Path, cache: Path | None) -> float:
     keeps the time of a file whose bytes did not change, so this is the newest of the
     folder, its marker, the index's head and the build state the cache keeps for it
     (with the journal of the updates since)."""
-    from .state import journal_path, path_for
+    from errdex.site.state import journal_path, path_for
 
     paths = [site, site / MARKER, site / "search" / "meta.json"]
     if cache is not None:

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .github import API, TIMEOUT, GitHub, GitHubError
-from .lookup import Source, Unavailable
-from .reports import Found, Rules, found_in
+from errdex.github.api import API, TIMEOUT, GitHub, GitHubError
+from errdex.github.reports import Found, Rules, found_in
+from errdex.search.sources import Source, Unavailable
 
 MARKER = "<!-- errdex-triage -->"
 """How the comment errdex keeps on an issue is found again: its first line (without an

@@ -23,9 +23,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .files import NEW_FILE
-from .problems import BuildError, Problem
-from .processes import alive, lock, unlock
+from errdex.records.files import NEW_FILE
+from errdex.records.problems import BuildError, Problem
+from errdex.util.processes import alive, lock, unlock
 
 
 @dataclass(frozen=True, slots=True)

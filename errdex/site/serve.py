@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from .write import MARKER, read_marker
+from errdex.site.write import MARKER, read_marker
 
 RELOAD_PATH = "/__errdex/reload.js"
 EVENTS_PATH = "/__errdex/events"

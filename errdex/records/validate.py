@@ -12,11 +12,11 @@ from typing import Any
 from pygments.lexers import find_lexer_class_by_name
 from pygments.util import ClassNotFound
 
-from .document import Document, Key
-from .model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
-from .problems import Problem, Severity
-from .schema import RECORD, SITE, Field
-from .urls import (
+from errdex.records.document import Document, Key
+from errdex.records.model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
+from errdex.records.problems import Problem, Severity
+from errdex.records.schema import RECORD, SITE, Field
+from errdex.urls import (
     RELEASES_FILES,
     base_url_problem,
     exception_url,
@@ -397,7 +397,7 @@ def release_name_problem(repo: str, name: str) -> tuple[str, str] | None:
     named, and the problem's code; or None. Its folder must not be a file the releases
     folder holds (``RELEASES_FILES``, in any case), and its page must fit the bound
     every other page fits."""
-    from .link import folder_key
+    from errdex.records.link import folder_key
 
     folder = folder_key(folder_name(name))
     for own in RELEASES_FILES:
@@ -424,7 +424,7 @@ def release_clash(repo: str, name: str, others: dict[str, str]) -> str | None:
     ``pinned already``). Names written so Windows holds them (``aux`` as ``aux_``, ``v1.``
     as ``v1._``) can be another name's folder, and two folders that differ only in case
     are one on macOS and Windows."""
-    from .link import folder_key
+    from errdex.records.link import folder_key
 
     folder = folder_name(name)
     key = folder_key(folder)
@@ -453,7 +453,7 @@ def release_clash(repo: str, name: str, others: dict[str, str]) -> str | None:
 
 def rule_releases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     """site.yaml's releases: each may name a page of its own, and none another's."""
-    from .link import folder_key
+    from errdex.records.link import folder_key
 
     # The first release of each folder, by repository: one look-up a release, however
     # many a repository has.

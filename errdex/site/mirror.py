@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .avoid import TERM_OPS
-from .issues import Reported
-from .link import RelatedLink, Site
-from .model import Record
-from .schema import RECORD, Field, json_schema
-from .urls import github_permalink, json_url, page_url
+from errdex.github.issues import Reported
+from errdex.records.link import RelatedLink, Site
+from errdex.records.model import Record
+from errdex.records.schema import RECORD, Field, json_schema
+from errdex.source.avoid import TERM_OPS
+from errdex.urls import github_permalink, json_url, page_url
 
 
 def dumps(data: Any) -> bytes:

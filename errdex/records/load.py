@@ -13,9 +13,9 @@ from yaml.composer import Composer
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .document import Document, Key
-from .files import shown_path
-from .problems import Problem
+from errdex.records.document import Document, Key
+from errdex.records.files import shown_path
+from errdex.records.problems import Problem
 
 MAX_FILE_BYTES = 2_000_000
 """A record is a few kilobytes; anything this large is a mistake, not content."""
@@ -264,8 +264,8 @@ def load_bytes(raw: bytes, path: Path) -> tuple[Document | None, list[Problem]]:
 def site_base_url(content: Path | None) -> str:
     """The site's base_url when its config can be read (for links to the pages that
     explain problem codes), else errdex's own site."""
-    from .model import normal_base_url
-    from .urls import base_url_problem
+    from errdex.records.model import normal_base_url
+    from errdex.urls import base_url_problem
 
     fallback = "https://errdex.github.io/errdex/"
     try:

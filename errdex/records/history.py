@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .model import Raised, Record, Release
+from errdex.records.model import Raised, Record, Release
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,9 +46,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple, Protocol
 
-from .history import old_wordings
-from .model import SEARCH_MESSAGE_LIMIT, Record, SiteConfig, parse_template
-from .pickled import as_tuple
+from errdex.records.history import old_wordings
+from errdex.records.model import SEARCH_MESSAGE_LIMIT, Record, SiteConfig, parse_template
+from errdex.util.pickled import as_tuple
 
 # --- 1. Extracting the message -------------------------------------------------------
 
@@ -902,7 +902,7 @@ class Index:
 
 class Searchable(Protocol):
     """What lookup reads of an index: an Index built here, or one read from the files a
-    build wrote (errdex/lookup.py), shard by shard as the paste needs them."""
+    build wrote (errdex/search/sources.py), shard by shard as the paste needs them."""
 
     @property
     def entries(self) -> Sequence[Entry]: ...

@@ -18,7 +18,7 @@ from typing import Any
 import pygments
 from markupsafe import Markup, escape
 
-from .model import source_lines
+from errdex.records.model import source_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def _lexer(name: str | None = None, suffix: str | None = None) -> Lexer | None:
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
     from pygments.util import ClassNotFound
 
-    from .lexing import faster
+    from errdex.site.lexing import faster
 
     # stripnl=False: a leading blank line of an excerpt must keep its line number.
     options: dict[str, Any] = {"stripnl": False, "ensurenl": True}
@@ -199,7 +199,7 @@ class Highlighter:
 
     def warm(self) -> None:
         """Make the formatter and the lexers most excerpts need now (before forking)."""
-        from .lexing import join_all
+        from errdex.site.lexing import join_all
 
         _formatter()
         for suffix in _BY_SUFFIX:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
+"""The errdex package: an installed one holds its theme in ``_theme``."""
 
 
 @dataclass(frozen=True, slots=True)

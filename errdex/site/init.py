@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from . import __version__
-from .files import write_atomic
-from .schema import REPO_PATTERN
-from .urls import base_url_problem
+from errdex import __version__
+from errdex.records.files import write_atomic
+from errdex.records.schema import REPO_PATTERN
+from errdex.urls import base_url_problem
 
 TAG = f"v{__version__}"
 """The release of errdex that wrote the workflows: they install and run that one, so a

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .model import Record
+from errdex.records.model import Record
 
 MAX_WAYS = 8
 """More alternatives than this read as a puzzle, not advice: none are shown."""

@@ -13,7 +13,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from .problems import Problem
+from errdex.records.problems import Problem
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from .pickled import as_tuple
-from .problems import Problem, Severity
-from .progress import Progress
+from errdex.records.problems import Problem, Severity
+from errdex.util.pickled import as_tuple
+from errdex.util.progress import Progress
 
 FOLDER = "issues"
 """The content folder's subfolder of issue files: ``issues/OWNER/NAME.json``."""
@@ -131,7 +131,7 @@ def files(content: Path) -> list[Path]:
 def listed(content: Path) -> tuple[list[Path], list[Problem]]:
     """The issue files of a content folder, and a problem for each link among them that
     leads outside it (or nowhere): such a file is never read."""
-    from .files import shown_path
+    from errdex.records.files import shown_path
 
     folder = content / FOLDER
     linked = "is a link; issue files are read only from folders of the content folder"
@@ -293,7 +293,7 @@ def _shown(value: object) -> str:
 
 def read_all(content: Path) -> tuple[list[Issue], list[Problem]]:
     """Every issue of the content folder's issue files, and what is wrong with them."""
-    from .files import shown_path
+    from errdex.records.files import shown_path
 
     issues: list[Issue] = []
     paths, problems = listed(content)
@@ -322,7 +322,7 @@ def reported(
 ) -> tuple[dict[str, Reported], list[Problem]]:
     """Record id → the issues that paste it; ``owner_of`` maps an id or alias to the
     record's id (None: no record). An issue that links no record is a warning."""
-    from .files import shown_path
+    from errdex.records.files import shown_path
 
     by_id: dict[str, list[Issue]] = {}
     seen: set[tuple[str, str, int]] = set()
@@ -451,8 +451,8 @@ def _write(path: Path, data: bytes) -> None:
     """Written whole and synced, then moved over the old file (``files.write_atomic``): a
     stopped import leaves one or the other, and never its temporary (a hidden name no
     build reads)."""
-    from .files import shown_path, write_atomic
-    from .problems import BuildError
+    from errdex.records.files import shown_path, write_atomic
+    from errdex.records.problems import BuildError
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -494,9 +494,9 @@ def import_issues(
     them into the repo's issue file and write it (unless ``dry_run``). ``jobs``
     processes share the matching of a big export (0: one a core); a file that cannot
     be read stops the import before any work. ``progress`` counts the issues matched."""
-    from . import parallel
-    from .files import shown_path
-    from .problems import BuildError
+    from errdex.records.files import shown_path
+    from errdex.records.problems import BuildError
+    from errdex.util import parallel
 
     path = path_of(content, repo)
     if not _inside(content, path):

@@ -8,10 +8,10 @@ from collections import defaultdict
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .model import ID_RE, Record, SiteConfig
-from .pickled import as_tuple
-from .problems import Problem, Severity
-from .urls import folder_name
+from errdex.records.model import ID_RE, Record, SiteConfig
+from errdex.records.problems import Problem, Severity
+from errdex.urls import folder_name
+from errdex.util.pickled import as_tuple
 
 
 @as_tuple

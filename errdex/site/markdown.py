@@ -9,8 +9,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from .highlight import highlight
-from .model import short_title
+from errdex.records.model import short_title
+from errdex.site.highlight import highlight
 
 
 def _fence(code: str, lang: str, _attrs: str) -> str:

@@ -9,14 +9,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .document import Document
-from .pickled import as_tuple
+from errdex.records.document import Document
+from errdex.util.pickled import as_tuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .issues import Reported
+    from errdex.github.issues import Reported
 
 ID_RE = re.compile(r"^[0-9a-f]{16}$")
 SEARCH_MESSAGE_LIMIT = 2000
@@ -534,7 +534,7 @@ class SiteConfig:
 @functools.cache
 def _no_reports() -> Reported:
     """``issues.NONE``, imported when first asked for (``issues`` imports this module)."""
-    from .issues import NONE
+    from errdex.github.issues import NONE
 
     return NONE
 

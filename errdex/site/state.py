@@ -19,12 +19,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .files import write_atomic
-from .problems import Problem
+from errdex.records.files import write_atomic
+from errdex.records.problems import Problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .model import SiteConfig
+    from errdex.records.model import SiteConfig
 
 FORMAT = b"errdex-state-8\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
@@ -176,7 +176,7 @@ def code_key() -> str:
     """A digest of errdex's own code, of Python's version and of the libraries that render."""
     digest = hashlib.sha256(FORMAT)
     digest.update(repr([sys.version, *_installed()]).encode())
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent  # the whole errdex package
     for path in sorted(package.rglob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -264,7 +264,7 @@ def holds(out: Path, outputs: dict[str, str]) -> bool:
     """Whether ``out`` holds just the files of ``outputs``, each with the bytes it names the
     digest of: a site restored from a cache with its state (as CI does between runs), or
     copied, is the site the state describes, though its files are new ones."""
-    from .write import digest, read_marker
+    from errdex.site.write import digest, read_marker
 
     if read_marker(out) != outputs.keys():
         return False

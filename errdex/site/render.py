@@ -18,16 +18,17 @@ import rcssmin  # type: ignore[import-untyped]
 import rjsmin  # type: ignore[import-untyped]
 from markupsafe import Markup, escape
 
-from . import avoid, markdown, mirror
-from .codes import CODES
-from .highlight import Highlighter, stylesheet
-from .history import ReleaseChanges, changes, history
-from .hosts import HOSTS, json_paths
-from .issues import most_reported
-from .link import RelatedLink, Site
-from .model import Record, SiteConfig, Template, short_title, unpublished
-from .theme import Theme
-from .urls import (
+from errdex.github.issues import most_reported
+from errdex.records.codes import CODES
+from errdex.records.history import ReleaseChanges, changes, history
+from errdex.records.link import RelatedLink, Site
+from errdex.records.model import Record, SiteConfig, Template, short_title, unpublished
+from errdex.site import markdown, mirror
+from errdex.site.highlight import Highlighter, stylesheet
+from errdex.site.hosts import HOSTS, json_paths
+from errdex.site.theme import Theme
+from errdex.source import avoid
+from errdex.urls import (
     edit_url,
     exception_url,
     file_url,
@@ -46,7 +47,7 @@ from .urls import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .search import Entry
+    from errdex.search import Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,7 +590,7 @@ class Renderer:
             if not has_list(records):
                 continue
             list_page(exception_url(exception), f"{exception} errors", records, exception=exception)
-        from . import search
+        from errdex import search
 
         if search_kept:
             self.entries = entries or []

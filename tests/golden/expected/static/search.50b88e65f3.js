@@ -97,8 +97,8 @@ return[best,bestHits,bestGain];}
 function round(x,digits){var f=Math.pow(10,digits);return Math.round(x*f)/f;}
 function compareKeys(a,b){for(var i=0;i<Math.max(a.length,b.length);i++){var x=i<a.length?a[i]:-Infinity;var y=i<b.length?b[i]:-Infinity;if(x!==y){return y-x;}}
 return 0;}
-function sameException(named,exception){if(!named){return 0;}
-var tail=function(s){return s.split(".").pop();};return tail(named)===tail(exception)?1:-1;}
+var PRINTED_AS={EnvironmentError:"OSError",IOError:"OSError",WindowsError:"OSError"};function sameException(named,exception){if(!named){return 0;}
+var printed=function(s){var name=s.split(".").pop();return Object.prototype.hasOwnProperty.call(PRINTED_AS,name)?PRINTED_AS[name]:name;};return printed(named)===printed(exception)?1:-1;}
 async function choose(all,resultsOf,limit){var whole=null;var chosen=null;for(var r=0;r<all.length;r++){if(whole&&all[r].candidate!==whole[0].candidate){break;}
 var results=await resultsOf(r);if(results.length&&results[0].key[0]===2){if(!whole||compareKeys(results[0].key,whole[1][0].key)<0){whole=[all[r],results];}}else if(results.length&&!chosen){chosen=[all[r],results];}}
 var best=whole||chosen;return best?answer(best[0],best[1],limit):null;}

@@ -23,17 +23,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeAlias, TypeVar
 
-from . import issues, parallel, state
-from .files import record_stats, shown_path
-from .problems import BuildError, Problem, Severity, failed
+from errdex.github import issues
+from errdex.records.files import record_stats, shown_path
+from errdex.records.problems import BuildError, Problem, Severity, failed
+from errdex.site import state
+from errdex.util import parallel
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .build import Options
-    from .link import Site
-    from .model import Record
-    from .render import ErrorContext
-    from .search import Entry
+    from errdex.records.link import Site
+    from errdex.records.model import Record
+    from errdex.search import Entry
+    from errdex.site.build import Options
+    from errdex.site.render import ErrorContext
 
 # Parsing and rendering are imported where they are used: a build that finds nothing
 # changed needs neither (nor YAML, Jinja or Pygments).
@@ -65,9 +67,9 @@ class Parsed:
 def parse(content: Path, items: list[tuple[str, int, int]]) -> list[Parsed]:
     """Load, validate and model record files of the content folder ``content``, given as
     (path, change time, size)."""
-    from . import load, validate
-    from .model import record_from
-    from .write import digest as content_digest
+    from errdex.records import load, validate
+    from errdex.records.model import record_from
+    from errdex.site.write import digest as content_digest
 
     parsed = []
     for path, ctime, size in items:
@@ -92,7 +94,7 @@ def parse(content: Path, items: list[tuple[str, int, int]]) -> list[Parsed]:
 
 def _same_bytes(path: str, kept: tuple[int, int, str, str]) -> bool:
     """Whether the record file ``path`` holds the bytes the state keeps the digest of."""
-    from .write import digest
+    from errdex.site.write import digest
 
     try:
         raw = Path(path).read_bytes()
@@ -107,7 +109,7 @@ def _drafted(record: Record | None) -> bool:
 
 def _drafts_held(content: Path) -> bool:
     """Whether the site hides the prose of unreviewed drafts (``drafts.publish: hide``)."""
-    from . import load
+    from errdex.records import load
 
     doc, _ = load.load_file(content / "site.yaml")
     drafts = doc.data.get("drafts") if doc is not None and isinstance(doc.data, dict) else None
@@ -311,8 +313,8 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     them (an update keeps every id, and so every number), earlier wordings are found
     again for all. The index numbers its entries anew, in one order whatever theirs: it
     is the index a build of the site from nothing makes."""
-    from . import mirror
-    from .search import Index, entry_of, old_entries
+    from errdex.search import Index, entry_of, old_entries
+    from errdex.site import mirror
 
     kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
     fresh = {r.id: r for r in changed}
@@ -364,11 +366,11 @@ def _relinked(
     file, and the lists of their repo, file, exception and options, the home page, the
     indexes, search and the feed. A change that adds or removes a page (another repo,
     file or exception, an option that gets or loses its page) is a full build's."""
-    from .hosts import json_paths
-    from .link import link
-    from .model import Related
-    from .render import ErrorContext, neighbours, unlisted
-    from .urls import (
+    from errdex.records.link import link
+    from errdex.records.model import Related
+    from errdex.site.hosts import json_paths
+    from errdex.site.render import ErrorContext, neighbours, unlisted
+    from errdex.urls import (
         RELEASES_FILES,
         exception_url,
         file_url,
@@ -592,7 +594,7 @@ def linked_again(
 
     Returns the site, the problems of the entries found again, the ids of the records
     whose entries were found again, and of those whose backlinks may have changed."""
-    from .link import (
+    from errdex.records.link import (
         STEM,
         Messages,
         RelatedLink,
@@ -703,7 +705,7 @@ class _Made(Mapping[K, V]):
 
 def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
     """The records of ``site`` whose summaries ``changed``, as search sees them."""
-    from .search import entry_of, id_numbers
+    from errdex.search import entry_of, id_numbers
 
     number = id_numbers(site.records)
     return {r.id: entry_of(number[r.id], r) for r in site.records if r.id in changed}
@@ -716,7 +718,7 @@ def _entries(
     for those whose summaries ``changed``; and the ids of those that are not as the state
     keeps them. Each is numbered as the index numbers it (by id: the same ids as the last
     build's, or this would be a full build)."""
-    from .search import entry_of, id_numbers
+    from errdex.search import entry_of, id_numbers
 
     kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
     number = id_numbers(site.records)
@@ -745,7 +747,7 @@ def _count(number: int, noun: str) -> str:
 def summary_digest(record: Record) -> str:
     """What other pages show of a record; lines, which only problems cite, left out (and
     the options as a sorted list: a set's order changes from one process to the next)."""
-    from .model import Related
+    from errdex.records.model import Related
 
     summary = replace(
         record.summary(),
@@ -778,8 +780,8 @@ def _context(records: list[Record], links: state.Links, outputs: Container[str])
     and neighbours in the same file, as summaries, and which lists the site has), from
     what the last full build kept and wrote. An update that makes a list page, or takes
     one away, becomes a full build (``build._ListsChanged``)."""
-    from .link import RelatedLink
-    from .render import ErrorContext
+    from errdex.records.link import RelatedLink
+    from errdex.site.render import ErrorContext
 
     stored: dict[str, Stored] = {}
 

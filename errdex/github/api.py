@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Any
 
-from . import __version__
+from errdex import __version__
 
 API = "https://api.github.com"
 """The API's address when ``GITHUB_API_URL`` does not name another (GitHub Enterprise)."""

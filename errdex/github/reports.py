@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from . import search
-from .lookup import Page, Source, Unavailable, _wording, confidence
-from .model import parse_template
+from errdex import search
+from errdex.records.model import parse_template
+from errdex.search.sources import Page, Source, Unavailable, _wording, confidence
 
 
 @dataclass(frozen=True, slots=True)

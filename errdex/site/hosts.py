@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .problems import Problem, Severity
-from .urls import json_url
+from errdex.records.problems import Problem, Severity
+from errdex.urls import json_url
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from . import parallel, plan, progress, state
-from .files import record_stats, shown_path
-from .problems import BuildError, Problem, Severity, failed
-from .processes import alive
-from .theme import Theme, default_theme
-from .write import (
+from errdex.records.files import record_stats, shown_path
+from errdex.records.problems import BuildError, Problem, Severity, failed
+from errdex.site import plan, state
+from errdex.site.theme import Theme, default_theme
+from errdex.site.write import (
     Staging,
     WriteStats,
     changes,
@@ -44,15 +43,17 @@ from .write import (
     require_output,
     update_in_place,
 )
+from errdex.util import parallel, progress
+from errdex.util.processes import alive
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .highlight import Highlighter
-    from .issues import Issue
-    from .link import Site
-    from .model import Record
-    from .render import ErrorContext, Renderer
-    from .search import Entry
+    from errdex.github.issues import Issue
+    from errdex.records.link import Site
+    from errdex.records.model import Record
+    from errdex.search import Entry
+    from errdex.site.highlight import Highlighter
+    from errdex.site.render import ErrorContext, Renderer
 
 # Parsing, linking and rendering are imported where they are used: a build that finds
 # nothing changed needs none of them (nor YAML, Jinja, Pygments or Markdown).
@@ -202,8 +203,8 @@ class _ListsChanged(Exception):
 
 def check(options: Options) -> tuple[Result, list[str], list[str]]:
     """Everything a build does but the writing; also what a build would change in ``out``."""
-    from .highlight import Highlighter
-    from .render import Renderer
+    from errdex.site.highlight import Highlighter
+    from errdex.site.render import Renderer
 
     require_output(options.out, options.content)  # what a build refuses, check says so
     work = _Work.whole(*_read(options, parallel_read=False, summaries=True))
@@ -261,7 +262,7 @@ class _Work:
         parsed: list[plan.Parsed],
         stash: _Stash | None = None,
     ) -> _Work:
-        from .render import ErrorContext
+        from errdex.site.render import ErrorContext
 
         context = ErrorContext.of(site)
         records: Sequence[Record] = site.records
@@ -390,9 +391,9 @@ def _read(
     every record's summary however it was read, so the pages that list records show the
     same whether one core read them or several (the records as read stay in the files
     returned)."""
-    from . import issues
-    from .link import link
-    from .model import site_from, unpublished
+    from errdex.github import issues
+    from errdex.records.link import link
+    from errdex.records.model import site_from, unpublished
 
     config_doc, problems = _config(options)
     reports, found = issues.read_all(options.content)
@@ -451,7 +452,7 @@ def _read(
 
 def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, list[Problem]]:
     """The site, its config knowing which issues paste each record."""
-    from . import issues
+    from errdex.github import issues
 
     def owner(record_id: str) -> str | None:
         record = site.by_id.get(record_id) or site.aliases.get(record_id)
@@ -462,7 +463,7 @@ def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, li
 
 
 def _config(options: Options) -> tuple[Any, list[Problem]]:
-    from . import load, validate
+    from errdex.records import load, validate
 
     doc, problems = load.load_file(options.content / "site.yaml")
     problems += _linked_static(options)
@@ -501,7 +502,7 @@ def _extra_assets(doc: Any, options: Options) -> list[Problem]:
     ]
     if not listed:
         return []  # without importing the renderer, before the readers are forked
-    from .render import hashed_assets, site_asset_names
+    from errdex.site.render import hashed_assets, site_asset_names
 
     mine = site_asset_names(options.theme)
     problems = []
@@ -569,7 +570,7 @@ def _few_collections() -> Iterator[None]:
 def _highlighter(options: Options, read_all: bool) -> tuple[Highlighter, list[Problem]]:
     """The build's highlighter, on the cache file unless there is no cache; and a warning
     when that file was unreadable."""
-    from .highlight import Highlighter
+    from errdex.site.highlight import Highlighter
 
     if options.cache is None:
         return Highlighter(), []
@@ -626,7 +627,7 @@ def template_problem(exc: Exception, options: Options) -> Problem:
 
 
 def _renderer(options: Options, highlighter: Highlighter) -> Renderer:
-    from .render import Renderer
+    from errdex.site.render import Renderer
 
     templates = None
     if options.cache is not None:
@@ -706,7 +707,7 @@ def _render(
 
 def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
     """The lists, indexes, search files and feed that show what an update changed."""
-    from .urls import first_page
+    from errdex.urls import first_page
 
     assert update.site is not None
     lists = update.lists
