@@ -557,6 +557,9 @@ UNTITLED = {
         "tensor_parallel_size=8 must be divisible by data_parallel_size=3 on my two nodes"
     ),
     "a message's first words, then other words": "No available memory for the cache when busy",
+    "a placeholder filled with words of prose": (
+        "The scheduler lost track of request to retry while draining the queue"
+    ),
 }
 
 

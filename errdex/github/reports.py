@@ -397,6 +397,7 @@ CUT_BEHIND = 1e-6
 """How far a message cut short ranks below a whole message that says as much (another
 record's message may be the very words that start this one)."""
 _SENTENCE_END = re.compile(r"[.!?] ")
+_WORDS_ONLY = re.compile(r"[a-z]+(?: [a-z]+)+")
 _WORD = re.compile(r"\w\w")
 
 
@@ -816,8 +817,14 @@ class Fits:
         exception = self.reading.exception or ""
         if _elsewhere(exception, match.entry.exception, page.paths):
             return False
-        if not exception and any(_SENTENCE_END.search(value) for _, value in match.values):
-            return False  # prose with no exception named: a value that takes in sentences
+        if not exception and (
+            any(_SENTENCE_END.search(value) for _, value in match.values)
+            or any(_WORDS_ONLY.fullmatch(value) for value in _inner_values(match))
+        ):
+            # Prose with no exception named: a value that takes in sentences, or one amid
+            # the message's words that is words of prose ("class to wrap in the model"),
+            # where code puts a name, a number or a path.
+            return False
         least = self.rules.min_own_text
         if _own(exception, packages):
             least //= 2
@@ -855,6 +862,14 @@ def _unquoted(template: str, raised: str) -> bool:
         and _PYTHONS_LIKE.match(template) is not None
         and not re.search(r"!r\b|repr\(|'\{|'%s'", raised)
     )
+
+
+def _inner_values(match: search.Match) -> list[str]:
+    """The values of a match but one that ends its message (a reason, which code often
+    words as a phrase: ``… for the next batch: queue is closed``)."""
+    values = [value for _, value in match.values]
+    ends_in_value = match.entry.template.rstrip(" .!?:").endswith("}")
+    return values[:-1] if ends_in_value else values
 
 
 def _elsewhere(named: str, raised: str, paths: Sequence[str]) -> bool:
