@@ -227,8 +227,8 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--min-own-text",
         type=int,
-        default=18,
-        help="least letters of the record's own message text the paste holds (18)",
+        default=16,
+        help="least letters of the record's own message text the paste holds (16)",
     )
     cmd.add_argument("--limit", type=_positive, default=3, help="pages named at most (3)")
     cmd.add_argument(

@@ -1041,7 +1041,7 @@ def test_the_actions_defaults_are_a_dry_run_without_an_id(  # type: ignore[no-un
         *("--site", site.url),
         *("--mode", "summary"),
         *("--min-confidence", "0.9"),
-        *("--min-own-text", "18"),
+        *("--min-own-text", "16"),
         *("--limit", "3"),
         *("--skip-label", "errdex-skip"),
         *("--max-wait", "60"),

@@ -42,7 +42,7 @@ class Rules:
     min_confidence: float = 0.9
     """``lookup.confidence`` of the match: 0.9 and up only for a whole message matching
     its template; partial matches score at most 0.85."""
-    min_own_text: int = 18
+    min_own_text: int = 16
     """Letters and digits of the template's own words (its text outside placeholders)
     that the pasted message must hold: ``{name} is not {what}`` has 5, too few to tell
     one error from another."""
@@ -347,7 +347,7 @@ def first_line_of(template: str, text: str) -> tuple[list[tuple[int, int]], int,
     """As ``start_of``, when ``text`` (normalized) holds the whole first line of a
     message of several lines and then goes on otherwise: a message's later lines (its
     advice) are reworded from one release to the next, its first line says what went
-    wrong. Only for a first line of 18 letters of its own or more."""
+    wrong. Only for a first line of 16 letters of its own or more."""
     found = _first_line(template)
     if found is None:
         return None
