@@ -244,7 +244,7 @@
     });
   }
 
-  // --- How to avoid it, with the user's values: errdex/avoid.py's hints, kept in step
+  // --- How to avoid it, with the user's values: errdex/source/avoid.py's hints, kept in step
   // by tests/avoid/vectors.yaml. ---
   var INTEGER = /^-?[0-9]{1,15}$/;
   var MAX_DIVISORS = 12;

@@ -1,4 +1,4 @@
-// errdex search: the algorithm of errdex/search.py, line for line, over the index the
+// errdex search: the algorithm of errdex/search/__init__.py, line for line, over the index the
 // build writes to search/. The shared vectors in tests/search/vectors.yaml run against both.
 // Any link can carry any ?q=: every step here is linear in the paste, and no regular
 // expression is anchored at a line's end (V8 would retry it from every blank of a run).
@@ -568,7 +568,7 @@
     return 0;
   }
 
-  // Python's other names of a class, and the name a traceback prints for it (search.py's
+  // Python's other names of a class, and the name a traceback prints for it (errdex/search/__init__.py's
   // PRINTED_AS): `raise EnvironmentError(…)` prints `OSError: …`.
   var PRINTED_AS = { EnvironmentError: "OSError", IOError: "OSError", WindowsError: "OSError" };
 

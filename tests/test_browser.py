@@ -240,3 +240,25 @@ def test_keyboard_reaches_copy_button_with_visible_focus(visit: Opener) -> None:
     expect(copy).to_have_text("Copy")
     outline = copy.evaluate("el => getComputedStyle(el).outlineStyle")
     assert outline != "none", "focused Copy button has no outline"
+
+
+@pytest.mark.browser
+def test_printed_code_wraps_and_keeps_the_raising_line_marked(visit: Opener) -> None:
+    """On paper nothing scrolls: a long line wraps inside the page, the numbers (which
+    wrapped lines would put out of step) go, and the raising line keeps a printed edge."""
+    page = visit(COPY_SEED).page
+    page.evaluate(
+        """() => document.querySelector('.code-view code')
+            .insertAdjacentText('afterbegin', 'x = ' + 'long_name + '.repeat(40) + '\\n')"""
+    )
+    page.emulate_media(media="print")
+    view = page.locator(".code-view")
+    code = page.locator(".code-view pre:not(.gutter)")
+    assert code.evaluate("el => el.scrollWidth") <= view.evaluate("el => el.clientWidth")
+    assert page.locator(".code-view .gutter").evaluate("el => getComputedStyle(el).display") == (
+        "none"
+    )
+    edge = page.locator(".code-view code mark").evaluate(
+        "el => getComputedStyle(el).borderLeftWidth"
+    )
+    assert edge == "4px"

@@ -62,6 +62,8 @@ WEIGHTS = "No weights file named {name} in the folder {folder}."
 RECORDS["example/serve/weights.yaml"] = record("EnvironmentError", WEIGHTS, "serve/weights.py")
 LOST = "The scheduler lost track of request {rid} while draining the queue."
 RECORDS["example/serve/lost.yaml"] = record("Exception", LOST, "serve/scheduler.py")
+DROPPED = "The scheduler dropped request {rid} from the waiting queue: {reason}"
+RECORDS["example/serve/dropped.yaml"] = record("RuntimeError", DROPPED, "serve/scheduler.py")
 SAID = "ValueError: tensor_parallel_size=8 must be divisible by data_parallel_size=3."
 
 
@@ -150,6 +152,8 @@ def test_a_line_cut_inside_a_sentence_then_other_words_names_nothing(
     assert messages(found_in(source, f"It stops with\n\n{start}\n")) == [BLOCKS]
     other = f"It stops with\n\n{start}\npool of the draft model; lower its size.\n"
     assert found_in(source, other) == []
+    traceback_after = f"It stops with\n\n{start}\nTraceback (most recent call last):\n"
+    assert messages(found_in(source, traceback_after)) == [BLOCKS]
 
 
 # --- the error amid what people write around it -------------------------------------------
@@ -560,6 +564,9 @@ UNTITLED = {
     "a placeholder filled with words of prose": (
         "The scheduler lost track of request to retry while draining the queue"
     ),
+    "words of prose amid a message cut before its last value": (
+        "The scheduler dropped request to retry from the waiting queue"
+    ),
 }
 
 
@@ -657,6 +664,8 @@ ARGUMENT = "The value {value} is no size this command line takes as its argument
 NO_ATTRIBUTE = "type object '{cls.__name__}' has no attribute {missing}"
 NO_FIELD = "{type(self).__name__} object has no attribute {item}"  # the code says !r
 NO_MEMBER = "module {self.__name__} has no attribute {name}"
+MIGRATED = "module {module} has no attribute {name}"
+HEAT = "The oven {name} did not reach its set temperature in time"
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
     "loom/not-ready-at.yaml": raised_at("RuntimeError", NOT_READY_AT, "loom/sched.py", "run"),
@@ -686,6 +695,14 @@ FRAMES = {
         "Model.__getattr__",
         "f'{type(self).__name__!r} object has no attribute {item!r}'",
     ),
+    "loom/migration.yaml": raised_at(
+        "AttributeError",
+        MIGRATED,
+        "loom/_migration.py",
+        "moved_attribute",
+        "f'module {module!r} has no attribute {name!r}'",
+    ),
+    "kiln/heat.yaml": raised_at("RuntimeError", HEAT, "src/kiln/ovens.py", "Oven.heat"),
     "loom/lazy.yaml": raised_at(
         "AttributeError",
         NO_MEMBER,
@@ -728,6 +745,9 @@ def test_of_records_saying_the_same_the_one_raised_in_the_frames_file_is_named(
     ):
         frame = f'  File "/venv/lib/python3.11/site-packages/{path}", line 40, in {function}'
         (found,) = found_in(frames_source, traceback(frame, f"ValueError: {MISMATCH}"))
+        assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
+        cut = frame.replace('  File "', "")  # the copy lost the frame line's start
+        (found,) = found_in(frames_source, traceback(cut, f"ValueError: {MISMATCH}"))
         assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
 
 
@@ -808,6 +828,11 @@ def test_a_node_runners_report_is_named_by_the_frame_under_its_message(
 
     assert messages(found_in(frames_source, report("loom/checkpoints.py"))) == [STATE]
     assert found_in(frames_source, report("torch/nn/modules/module.py")) == []
+    # Frames that come after words of their own are another paste's, not the message's.
+    later = report("torch/nn/modules/module.py").replace(
+        "\n\n  File", "\n\nThen I tried it again and got this:\n\n  File", 1
+    )
+    assert messages(found_in(frames_source, later)) == [STATE]
 
 
 def test_a_record_in_pythons_own_words_is_named_only_by_its_frame(
@@ -850,13 +875,29 @@ def test_pythons_own_quotes_name_no_record_whose_code_does_not_quote(
 ) -> None:
     """``module {name} has no attribute {attr}``, its code quoting neither name, never
     prints ``module 'loom' has no attribute 'Trainer'``: Python does, of any module."""
-    quoted = "AttributeError: module 'loom' has no attribute 'Trainer'"
-    assert found_in(frames_source, f"Importing it fails:\n\n{quoted}\n") == []
     bare = "AttributeError: module loom has no attribute Trainer"
     assert messages(found_in(frames_source, f"Importing it fails:\n\n{bare}\n")) == [NO_MEMBER]
-    # The model's code takes the names' repr: quoted, they are its own.
+    # Quoted, they are Python's words of any module, or the migration's (whose code
+    # takes the names' repr) for a module of its own package.
+    numpy = "AttributeError: module 'numpy' has no attribute 'bool'"
+    assert found_in(frames_source, f"Importing it fails:\n\n{numpy}\n") == []
+    ours = "AttributeError: module 'loom.fields' has no attribute 'OldField'"
+    assert messages(found_in(frames_source, f"Importing it fails:\n\n{ours}\n")) == [MIGRATED]
+    # A class's name tells no package: with no frame in the model's file, Python's.
     said = "AttributeError: 'Encoder' object has no attribute 'norm'"
-    assert messages(found_in(frames_source, f"Calling it fails:\n\n{said}\n")) == [NO_FIELD]
+    assert found_in(frames_source, f"Calling it fails:\n\n{said}\n") == []
+
+
+def test_a_frame_in_another_file_of_a_src_layouts_package_tells_nothing(
+    frames_source: sources.Source,
+) -> None:
+    """A record scanned from ``src/kiln/ovens.py`` is of the package ``kiln``: a frame in
+    another file of it tells nothing, one in the user's own ``src/`` rules it out."""
+    said = "RuntimeError: The oven north did not reach its set temperature in time"
+    moved = '  File "/venv/site-packages/kiln/controls.py", line 51, in ramp'
+    assert messages(found_in(frames_source, traceback(moved, said))) == [HEAT]
+    mine = '  File "/home/ana/proj/src/app/run.py", line 9, in main'
+    assert found_in(frames_source, traceback(mine, said)) == []
 
 
 def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: sources.Source) -> None:

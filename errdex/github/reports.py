@@ -40,7 +40,7 @@ class Rules:
     "Triage of GitHub issues")."""
 
     min_confidence: float = 0.9
-    """``lookup.confidence`` of the match: 0.9 and up only for a whole message matching
+    """``sources.confidence`` of the match: 0.9 and up only for a whole message matching
     its template; partial matches score at most 0.85."""
     min_own_text: int = 16
     """Letters and digits of the template's own words (its text outside placeholders)
@@ -159,7 +159,7 @@ def _best(
         reverse=True,
     )
     cut = {match.entry.id for _, match in starts}
-    grouped = search._grouped(_frame_first([m for _, m in ranked], fits), len(ranked))
+    grouped = search._grouped(_fitting_first([m for _, m in ranked], fits), len(ranked))
     passing = [m for m in grouped if _passes(reading, m, rules) and fits(m)]
     if not passing:
         return None
@@ -200,22 +200,31 @@ def _goes_on_otherwise(entry: search.Entry, reading: search.Extracted, lines: li
     if placed is None or first_line_of(entry.template, normalized) is not None:
         return False
     expected = re.match(r"\s*(\w+)", placed[2])
-    following = re.match(r"\s*([A-Za-z]\w*)", lines[reading.line + 1])
+    next_line = search.strip_prefixes(lines[reading.line + 1]).text
+    if _NOT_PROSE.match(next_line) or any(p.search(next_line) for p in _FRAMES):
+        return False  # a traceback, a fence or a list after it says nothing of its words
+    following = re.match(r"\s*([A-Za-z]\w*)", next_line)
     return bool(expected and following and expected.group(1) != following.group(1))
 
 
-def _frame_first(matches: list[search.Match], fits: Fits) -> list[search.Match]:
+def _fitting_first(matches: list[search.Match], fits: Fits) -> list[search.Match]:
     """The matches with, of records that say the same, the one raised where the paste's
-    traceback says first: ``_grouped`` keeps the first of each message."""
-    if not fits.frames:
-        return matches
+    traceback says first, and one that fits the paste before one that does not (a lazy
+    module's unquoted words and a migration's quoted ones): ``_grouped`` keeps the first
+    of each message."""
     groups: dict[tuple[str, ...], list[search.Match]] = {}
     for match in matches:
         groups.setdefault(search.same_message(match.entry), []).append(match)
     out = []
     for group in groups.values():
         if len(group) > 1:
-            group.sort(key=lambda match: not fits.shown(match))
+            if fits.frames:
+                group.sort(key=lambda match: not fits.shown(match))
+            if not fits(group[0]):
+                fitting = next((m for m in group[1:] if fits(m)), None)
+                if fitting is not None:
+                    group.remove(fitting)
+                    group.insert(0, fitting)
         out += group
     return out
 
@@ -225,7 +234,7 @@ _ELIDED = re.compile(r"^(?:\.{3,}|…)")
 
 
 PARTIAL_MOST = 0.85
-"""The highest confidence a match of less than a whole message gets (lookup.confidence)."""
+"""The highest confidence a match of less than a whole message gets (sources.confidence)."""
 
 
 class Wholes:
@@ -722,7 +731,7 @@ def _frame_below(lines: Sequence[str], line: int) -> Frame | None:
     if not any(_NODE_FAILED.search(lines[n]) for n in range(max(0, line - 3), line)):
         return None
     last, code = None, ""
-    for text in lines[line + 1 :]:
+    for text in lines[line + 1 : line + 1 + MAX_FRAMES_BELOW]:
         if not text.strip():
             if last is not None:
                 break
@@ -730,9 +739,15 @@ def _frame_below(lines: Sequence[str], line: int) -> Frame | None:
         found = next((f for f in (p.search(text) for p in _FRAMES) if f), None)
         if found:
             last, code = _frame_of(found), ""
-        elif last is not None and not code:
+        elif last is None:
+            return None  # words of their own before any frame: another paste's frames
+        elif not code:
             code = text.strip()
     return last if code.startswith("raise ") else None
+
+
+MAX_FRAMES_BELOW = 200
+"""Lines under the message read for its frames, at most."""
 
 
 def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:
@@ -788,12 +803,13 @@ class Fits:
         )
 
     def _moved(self, page: Page) -> bool:
-        """Whether a frame is in a file of the record's own package that raises none of
-        its errors now, in a function (not a module's top, which raises while imported):
-        the paste ran an older release, whose code was laid out otherwise (diffusers'
-        modeling_utils.py then, utils/hub_utils.py now). That tells nothing."""
+        """Whether a frame is in a function (not a module's top, which raises while
+        imported) of another file of the record's own package: the paste may have run an
+        older release, whose code was laid out otherwise (diffusers' modeling_utils.py
+        then, utils/hub_utils.py now), so that tells nothing. A frame in the record's own
+        file but another function does tell: that file raised it elsewhere."""
         files = {path.rsplit("/", 1)[-1] for path in page.paths}
-        packages = {path.split("/", 1)[0] for path in page.paths if "/" in path}
+        packages = {_package(path) for path in page.paths} - {""}
         return any(
             frame.file not in files
             and frame.function != "<module>"
@@ -801,18 +817,27 @@ class Fits:
             for frame in self.frames
         )
 
+    def _pythons(self, match: search.Match, page: Page) -> bool:
+        """Whether a record in Python's own words for a missing attribute fits: one whose
+        code quotes the names (or takes their ``repr``) prints what Python prints of any
+        object, so only a frame in its file tells, or, for a module, the paste naming a
+        module of the record's own package (``module 'pydantic.fields' has no attribute
+        …``, not ``module 'numpy' …``); one whose code leaves them unquoted did not print
+        a paste that quotes them."""
+        if "'" in match.entry.template or not page.raised or _QUOTES_NAMES.search(page.raised):
+            module = _MODULE_NAMED.search(self.reading.message)
+            own = {_package(path) for path in page.paths}
+            return bool(self.frames and page.paths and self._in_file(page)) or bool(
+                module and module.group(1).split(".")[0] in own
+            )
+        return not _PYTHON_QUOTES.search(self.reading.message)
+
     def __call__(self, match: search.Match) -> bool:
         page = self.source.page(match.entry.id)
         if not self._raised_there(page, match.entry.template):
             return False
-        if _PYTHONS_OWN.match(match.entry.template) and not (
-            self.frames and page.paths and self._in_file(page)
-        ):
-            return False  # Python says these words of any object: only its frame tells
-        if _unquoted(match.entry.template, page.raised) and _PYTHON_QUOTES.search(
-            self.reading.message
-        ):
-            return False  # the code does not quote the names Python's own message quotes
+        if _PYTHONS_LIKE.match(match.entry.template) and not self._pythons(match, page):
+            return False
         packages = {part for path in page.paths for part in path.split("/")[:-1]}
         exception = self.reading.exception or ""
         if _elsewhere(exception, match.entry.exception, page.paths):
@@ -851,17 +876,18 @@ _PYTHON_QUOTES = re.compile(
 """Python's own words for a missing attribute, the names in quotes as it writes them."""
 
 
-def _unquoted(template: str, raised: str) -> bool:
-    """Whether a template in Python's words of a missing attribute leaves the names
-    unquoted: its code, which the record's excerpt shows, neither quotes them nor takes
-    their ``repr`` (a scanned template drops ``!r``). ``module {name} has no attribute
-    {attr}`` then never prints ``module 'x' has no attribute 'y'``: Python does."""
-    return (
-        bool(raised)
-        and "'" not in template
-        and _PYTHONS_LIKE.match(template) is not None
-        and not re.search(r"!r\b|repr\(|'\{|'%s'", raised)
-    )
+_QUOTES_NAMES = re.compile(r"!r\b|repr\(|'\{|'%s'|%r|'%\(")
+"""Code that quotes the names it puts in a message, or takes their ``repr`` (which a
+scanned template does not keep: ``{name!r}`` becomes ``{name}``)."""
+_MODULE_NAMED = re.compile(r"module '([\w.]+)' has no attribute")
+
+
+def _package(path: str) -> str:
+    """The package a record's file is in: its first folder, past a ``src/`` layout's."""
+    folders = path.split("/")[:-1]
+    if folders[:1] == ["src"]:
+        folders = folders[1:]
+    return folders[0] if folders else ""
 
 
 def _inner_values(match: search.Match) -> list[str]:
@@ -869,7 +895,8 @@ def _inner_values(match: search.Match) -> list[str]:
     words as a phrase: ``… for the next batch: queue is closed``)."""
     values = [value for _, value in match.values]
     ends_in_value = match.entry.template.rstrip(" .!?:").endswith("}")
-    return values[:-1] if ends_in_value else values
+    whole = len(values) == len(match.entry.names)  # a start cut short has fewer
+    return values[:-1] if ends_in_value and whole else values
 
 
 def _elsewhere(named: str, raised: str, paths: Sequence[str]) -> bool:
