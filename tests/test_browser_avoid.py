@@ -91,3 +91,34 @@ def test_without_a_paste_the_page_shows_the_ways_and_no_values(
     page.goto(f"{url}errors/{only_record(out)}/")
     expect(page.locator("section.avoid ul.ways li")).to_have_count(1)
     expect(page.locator("section.avoid .yours-avoid")).to_be_hidden()
+
+
+LONG_NAMES = """\
+def check(names, seen):
+    missing = [n for n in names if n not in seen]
+    if missing:
+        raise TypeError(
+            f"These fields lack a type: {', '.join(sorted(missing, key=lambda n: seen.get(n, 0)))}."
+        )
+"""
+
+
+@pytest.mark.browser
+def test_a_long_placeholder_name_keeps_a_phone_page_from_scrolling_sideways(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A scanned placeholder is named after its expression, however long: the values
+    shown under the pasted message give way on a narrow screen."""
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "fields.py").write_text(LONG_NAMES)
+    content = make_content(tmp_path, {})
+    scan = ["scan", str(tmp_path / "src"), "--repo", "example/fields", "--commit", "2" * 40]
+    assert main([*scan, "--content", str(content), "--cache", str(tmp_path / "cache")]) == 0
+    out = build_site(content, tmp_path)
+    with http_server(out) as url:
+        page = browser.new_page(viewport={"width": 375, "height": 812})
+        paste = "TypeError: These fields lack a type: width, height."
+        page.goto(f"{url}errors/{only_record(out)}/?q={quote(paste)}")
+        expect(page.locator(".yours-values")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 376
+        page.close()

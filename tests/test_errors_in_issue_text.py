@@ -666,6 +666,7 @@ NO_FIELD = "{type(self).__name__} object has no attribute {item}"  # the code sa
 NO_MEMBER = "module {self.__name__} has no attribute {name}"
 MIGRATED = "module {module} has no attribute {name}"
 HEAT = "The oven {name} did not reach its set temperature in time"
+COLD = "The oven {name} is still cold; wait for it to heat up before baking"
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
     "loom/not-ready-at.yaml": raised_at("RuntimeError", NOT_READY_AT, "loom/sched.py", "run"),
@@ -703,6 +704,7 @@ FRAMES = {
         "f'module {module!r} has no attribute {name!r}'",
     ),
     "kiln/heat.yaml": raised_at("RuntimeError", HEAT, "src/kiln/ovens.py", "Oven.heat"),
+    "kiln/cold.yaml": raised_at("OvenColdError", COLD, "src/kiln/ovens.py", "Oven.check"),
     "loom/lazy.yaml": raised_at(
         "AttributeError",
         NO_MEMBER,
@@ -898,6 +900,10 @@ def test_a_frame_in_another_file_of_a_src_layouts_package_tells_nothing(
     assert messages(found_in(frames_source, traceback(moved, said))) == [HEAT]
     mine = '  File "/home/ana/proj/src/app/run.py", line 9, in main'
     assert found_in(frames_source, traceback(mine, said)) == []
+    # Python names the class with its module, the package's and not ``src``'s.
+    cold = "kiln.errors.OvenColdError: The oven north is still cold; wait for it to heat up"
+    body = f"Baking fails:\n\n```\n{cold} before baking\n```\n"
+    assert messages(found_in(frames_source, body)) == [COLD]
 
 
 def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: sources.Source) -> None:

@@ -883,11 +883,12 @@ _MODULE_NAMED = re.compile(r"module '([\w.]+)' has no attribute")
 
 
 def _package(path: str) -> str:
-    """The package a record's file is in: its first folder, past a ``src/`` layout's."""
-    folders = path.split("/")[:-1]
-    if folders[:1] == ["src"]:
-        folders = folders[1:]
-    return folders[0] if folders else ""
+    """The package a record's file is in: its first folder, past a ``src/`` layout's, or
+    the module itself when it stands alone (``six.py``)."""
+    parts = path.split("/")
+    if parts[:1] == ["src"] and len(parts) > 1:
+        parts = parts[1:]
+    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
 
 
 def _inner_values(match: search.Match) -> list[str]:
@@ -909,7 +910,7 @@ def _elsewhere(named: str, raised: str, paths: Sequence[str]) -> bool:
     top, name = named.split(".", 1)[0], named.rsplit(".", 1)[-1]
     if "." in raised or name in _BUILTIN_NAMES or top in sys.stdlib_module_names:
         return False
-    ours = {path.split("/", 1)[0] for path in paths}
+    ours = {_package(path) for path in paths} - {""}
     return not any(top == p or top.startswith(p + "_") or p.startswith(top + "_") for p in ours)
 
 
