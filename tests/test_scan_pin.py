@@ -116,6 +116,41 @@ def test_message_expressions_become_templates(source: str, template: str | None)
     assert template_of(node) == template
 
 
+MESSAGE_NAMED_FIRST = """\
+def check(size, flag, parts):
+    if size < 0:
+        msg = f"size must be positive, got {size}"
+        raise ValueError(msg)
+    note = "size {} is odd".format(size)
+    if size % 2:
+        raise ValueError(note)
+    if flag:
+        text = "one way"
+    else:
+        text = "the other"
+    raise RuntimeError(text)
+
+
+def join(parts, err):
+    msg = "parts: "
+    msg += ", ".join(parts)
+    if not parts:
+        raise KeyError(msg)
+    raise TypeError(err)
+"""
+
+
+def test_a_message_given_a_name_before_its_raise_becomes_a_record() -> None:
+    """``msg = f"…"`` then ``raise ValueError(msg)`` (ruff's EM rules): the raise's
+    message is what the name was last given on the way there; nothing when the name
+    may hold either of two messages, was added to, or is a parameter."""
+    sites = scan_text(MESSAGE_NAMED_FIRST, "pkg/check.py")
+    assert [(s.line, s.exception, s.template, s.condition) for s in sites] == [
+        (4, "ValueError", "size must be positive, got {size}", "size < 0"),
+        (7, "ValueError", "size {size} is odd", "size % 2"),
+    ]
+
+
 def test_a_site_knows_its_function_condition_and_excerpt() -> None:
     sites = scan_text(FIRST, "pkg/config.py")
     assert [(s.line, s.exception) for s in sites] == [

@@ -575,36 +575,77 @@ class _Finder:
         """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
         self.sites: list[RaiseSite] = []
         self.notes: list[str] = []
+        self.named: list[dict[str, ast.expr | None]] = [{}]
+        """The message each name was last given in the blocks that lead here
+        (``msg = f"…"`` before ``raise ValueError(msg)``), innermost last; None for a
+        name given something else since."""
 
     def visit(self, node: ast.AST) -> None:
         if isinstance(node, ast.Raise):
             self.visit_Raise(node)
         elif isinstance(node, ast.If):
             self.conditions.append((node.test, False))
-            self._statements(node.body)
+            self._block(node.body)
             self.conditions[-1] = (node.test, True)
-            self._statements(node.orelse)
+            self._block(node.orelse)
             self.conditions.pop()
         elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             self.scope.append(node.name)
             outer, self.conditions = self.conditions, []
+            outer_named, self.named = self.named, [{}]
             self._statements(node.body)
-            self.conditions = outer
+            self.conditions, self.named = outer, outer_named
             self.scope.pop()
         else:
+            self._assigned(node)
             # Every other statement: its blocks in the order of its fields (try, then its
             # handlers, its else and its finally; each case of a match).
             for name in node._fields:
                 value = getattr(node, name)
                 if isinstance(value, list):
-                    self._statements(value)
+                    self._block(value)
+
+    def _block(self, nodes: list[Any]) -> None:
+        """A block's statements: the names it gives a message are forgotten after it (an
+        ``if`` and its ``else`` may each give one, and a raise after both knows neither)."""
+        self.named.append({})
+        self._statements(nodes)
+        forgotten = self.named.pop()
+        for name in forgotten:
+            self.named[-1][name] = None
+
+    def _assigned(self, node: ast.AST) -> None:
+        """Remember ``name = "…"`` (or an f-string, ``%`` or ``.format``); any other
+        assignment to a name makes what it holds unknown."""
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            single = len(targets) == 1 and isinstance(targets[0], ast.Name)
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        self.named[-1][name.id] = node.value if single else None
+        elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
+            for name in ast.walk(node.target if hasattr(node, "target") else node):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    self.named[-1][name.id] = None
+
+    def _message_of(self, argument: ast.expr) -> ast.expr:
+        """The expression a raise's message argument stands for: for a name, the message
+        it was last given in the blocks that lead to the raise (ruff's EM rules ask for
+        ``msg = f"…"`` then ``raise ValueError(msg)``)."""
+        if not isinstance(argument, ast.Name):
+            return argument
+        for layer in reversed(self.named):
+            if argument.id in layer:
+                return layer[argument.id] or argument
+        return argument
 
     def _statements(self, nodes: list[Any]) -> None:
         for node in nodes:
             if isinstance(node, ast.stmt):
                 self.visit(node)
             elif isinstance(node, ast.ExceptHandler | ast.match_case):
-                self._statements(node.body)
+                self._block(node.body)
 
     def _condition(self) -> str | None:
         """The test of the innermost ``if`` that leads here (``not (…)`` in its else)."""
@@ -622,7 +663,7 @@ class _Finder:
             return
         if not isinstance(call.func, ast.Name | ast.Attribute):
             return
-        template = template_of(call.args[0])
+        template = template_of(self._message_of(call.args[0]))
         if template is None or not template.strip():
             return
         template = validate.escape_refused(template)
