@@ -733,11 +733,16 @@ def _build(ns: argparse.Namespace, told: Told) -> int:
     rendered = "" if result.rendered == result.pages else f"{result.rendered} rendered, "
     _note(
         ns,
-        f"errdex: built {result.pages} error pages into {ns.out}/ ({rendered}"
+        f"errdex: built {_plural(result.pages, 'error page')} into {ns.out}/ ({rendered}"
         f"{stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
         f"in {time.perf_counter() - started:.2f}s, {len(warnings)} warning(s){measured}",
     )
     return 0
+
+
+def _plural(count: int, noun: str) -> str:
+    """``1 error page``, ``7 error pages``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _issues_import(ns: argparse.Namespace, told: Told) -> int:
@@ -897,7 +902,7 @@ def _serve(ns: argparse.Namespace) -> int:
             said = _rebuilt(result.rendered, result.pages, counts, changed, seconds)
             _note(ns, f"{said}, {len(result.warnings)} warning(s)")
         except BuildError as exc:
-            report(exc.problems, ns)
+            report(exc.problems, ns, url)  # the codes' pages as served here, not published
             print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)
             return [str(p) for p in sorted(exc.problems)]
         except OSError as exc:  # a full disk, a folder taken away: serving goes on

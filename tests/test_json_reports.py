@@ -64,7 +64,7 @@ def test_a_build_reports_its_counts_and_warnings(run, content: Path) -> None:  #
     )
     assert document["problems"] == [WARNING]
     # The person's lines are on standard error, as without --json.
-    assert "errdex: built 1 error pages into public/" in result.err
+    assert "errdex: built 1 error page into public/" in result.err
 
     again = report(run("build", "--content", "content", "--out", "public", "--json"))
     assert again["counts"]["written"] == 0 and again["counts"]["unchanged"] == counts["written"]

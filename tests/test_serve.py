@@ -113,6 +113,11 @@ def test_the_terminal_says_what_each_rebuild_redid_why_and_how_fast(tmp_path: Pa
             r"rebuilt in \d+\.\d\ds: 1 of 2 error pages re-rendered \(changed: a\.yaml\)", again
         ), "".join(lines)
         assert said("errdex: update: 1 record changed")  # why: the planner's own word
+
+        (content / "errors" / "a.yaml").write_text(MINIMAL + "solutions:\n- {a: 1}\n")
+        (codes,) = said("errdex: what the codes mean: ")
+        served = said("errdex: serving")[0].split(" at ")[1].split()[0]
+        assert f"{served}errdex/codes/E201/" in codes, codes  # the page served right here
     finally:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 0
