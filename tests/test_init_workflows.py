@@ -76,6 +76,10 @@ def test_no_workflows_writes_none(run: Any, tmp_path: Path) -> None:
     made = run("init", root / "site", "--repo", "acme/widgets", "--no-workflows", "--triage")
     assert made.code == 0, made.err
     assert not (root / ".github").exists() and not (root / "site" / ".github").exists()
+    readme = (root / "site" / "README.md").read_text()
+    assert "one page per error its project raises, with the code that raises it" in " ".join(
+        readme.split()
+    )
 
 
 def test_a_readme_and_a_gitignore_of_ones_own_are_kept(run: Any, tmp_path: Path) -> None:

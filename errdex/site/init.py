@@ -88,7 +88,7 @@ jobs:
 README = """\
 # {title}
 
-An error-reference site built with errdex: one page per error {repo_words}raises,
+An error-reference site built with errdex: one page per error its project raises,
 with the code that raises it, what it means and how to fix it.
 
 ```sh
@@ -240,7 +240,7 @@ def files(title: str, base_url: str, repo: str) -> dict[str, str]:
         "templates/.gitkeep": "",
         "static/.gitkeep": "",
         ".gitignore": GITIGNORE,
-        "README.md": README.format(title=title, repo_words=""),
+        "README.md": README.format(title=title),
     }
 
 
