@@ -262,3 +262,21 @@ def test_printed_code_wraps_and_keeps_the_raising_line_marked(visit: Opener) -> 
         "el => getComputedStyle(el).borderLeftWidth"
     )
     assert edge == "4px"
+
+
+@pytest.mark.browser
+def test_breadcrumbs_wrapped_on_a_phone_start_no_line_with_a_separator(visit: Opener) -> None:
+    page = visit(COPY_SEED, viewport={"width": 320, "height": 700}).page
+    # A long repository name, as real ones are, so that the crumbs wrap.
+    page.locator("nav.crumbs li a").first.evaluate(
+        "a => { a.textContent = 'an-organisation/a-rather-long-project-name'; }"
+    )
+    starts = page.locator("nav.crumbs li").evaluate_all(
+        """items => items.map(li => {
+            const before = getComputedStyle(li, '::before').content;
+            return [li.getBoundingClientRect().left, before];
+        })"""
+    )
+    first_left = min(left for left, _ in starts)
+    # Every item that starts a line (at the left edge) shows no separator before it.
+    assert all(before in ("none", "normal") for left, before in starts if left == first_left)
