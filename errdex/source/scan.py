@@ -602,7 +602,7 @@ class _Finder:
             # handlers, its else and its finally; each case of a match).
             for name in node._fields:
                 value = getattr(node, name)
-                if isinstance(value, list):
+                if isinstance(value, list) and value and not isinstance(value[0], ast.expr):
                     self._block(value)
 
     def _block(self, nodes: list[Any]) -> None:
@@ -617,17 +617,27 @@ class _Finder:
     def _assigned(self, node: ast.AST) -> None:
         """Remember ``name = "…"`` (or an f-string, ``%`` or ``.format``); any other
         assignment to a name makes what it holds unknown."""
-        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            single = len(targets) == 1 and isinstance(targets[0], ast.Name)
-            for target in targets:
+        value: ast.expr | None = None
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                value = node.value
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+            targets = [node.target]
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                value = node.value
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            targets = [item.optional_vars for item in node.items if item.optional_vars]
+        else:
+            return
+        named = self.named[-1]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                named[target.id] = value
+            elif isinstance(target, ast.Tuple | ast.List | ast.Starred):  # binds names
                 for name in ast.walk(target):
-                    if isinstance(name, ast.Name):
-                        self.named[-1][name.id] = node.value if single else None
-        elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
-            for name in ast.walk(node.target if hasattr(node, "target") else node):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                    self.named[-1][name.id] = None
+                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                        named[name.id] = None
 
     def _message_of(self, argument: ast.expr) -> ast.expr:
         """The expression a raise's message argument stands for: for a name, the message
