@@ -778,6 +778,7 @@ class Fits:
         frames: Sequence[Frame] = (),
     ) -> None:
         self.source, self.reading, self.rules, self.frames = source, reading, rules, frames
+        self._known: dict[str, bool] = {}
 
     def where(self, match: search.Match) -> bool:
         page = self.source.page(match.entry.id)
@@ -833,6 +834,13 @@ class Fits:
         return not _PYTHON_QUOTES.search(self.reading.message)
 
     def __call__(self, match: search.Match) -> bool:
+        # Asked twice of a record (``_fitting_first``, then ``_best``): answered once.
+        known = self._known.get(match.entry.id)
+        if known is None:
+            known = self._known[match.entry.id] = self._fits(match)
+        return known
+
+    def _fits(self, match: search.Match) -> bool:
         page = self.source.page(match.entry.id)
         if not self._raised_there(page, match.entry.template):
             return False
@@ -856,18 +864,14 @@ class Fits:
         return own_text(self.reading.message, match.entry) >= least
 
 
-_PYTHONS_OWN = re.compile(
-    r"(?:type object '\{[^{}]*\}'|'\{[^{}]*\}' object|module '\{[^{}]*\}') "
-    r"has no attribute '?\{[^{}]*\}'?\Z"
-)
-"""A template that words its error as Python itself words a missing attribute, for
-any class, object or module: ``type object '{cls}' has no attribute {name}``."""
 _PYTHONS_LIKE = re.compile(
     r"(?:type object '?\{[^{}]*\}'?|'?\{[^{}]*\}'? object|module '?\{[^{}]*\}'?) "
     r"has no attribute '?\{[^{}]*\}'?\Z"
 )
-"""The same, the quotes left to the values (``{name!r}``, which a scanned template does
-not keep)."""
+"""A template that words its error as Python itself words a missing attribute, for
+any class, object or module (``type object '{cls}' has no attribute {name}``), its
+quotes in the template or left to the values (``{name!r}``, which a scanned template
+does not keep)."""
 
 
 _PYTHON_QUOTES = re.compile(
