@@ -442,24 +442,35 @@
   }
 
   // --- 3 and 4. Candidates and scoring. ---
-  // Python's _place: each literal at its leftmost place, linear time, no backtracking.
+  // Python's _place: each literal at its leftmost place, linear time, no backtracking;
+  // a value left empty between two spaces, and a closing full stop left out, still fit.
   function place(literals, text) {
     var first = literals[0];
     var last = literals[literals.length - 1];
     if (literals.length === 1) { return text === first ? [] : null; }
-    if (!text.startsWith(first) || text.length < first.length + last.length) { return null; }
+    if (!text.startsWith(first)) { return null; }
+    if (!text.endsWith(last) && last.endsWith(".") && text.endsWith(last.slice(0, -1))) {
+      last = last.slice(0, -1);
+    }
     if (!text.endsWith(last)) { return null; }
     var endLimit = text.length - last.length;
     var position = first.length;
     var spans = [];
     for (var i = 1; i < literals.length - 1; i++) {
-      var found = text.slice(0, endLimit).indexOf(literals[i], position);
+      var found = text.slice(0, endLimit).indexOf(literals[i], sharedSpace(text, position, literals[i]));
       if (found < 0) { return null; }
       spans.push([position, found]);
       position = found + literals[i].length;
     }
+    if (endLimit < sharedSpace(text, position, last)) { return null; }
     spans.push([position, endLimit]);
     return spans;
+  }
+
+  // Python's _shared_space: an empty value's two spaces were collapsed to one.
+  function sharedSpace(text, position, literal) {
+    return literal.charAt(0) === " " && position > 0 && text.charAt(position - 1) === " "
+      ? position - 1 : position;
   }
 
   function exactValues(entry, message, normalized, where) {
@@ -853,7 +864,10 @@
             score: p.vague_exact, values: values });
           return;
         }
-        var specific = round(1 + literal / Math.max(1, normLength), 6);
+        // A fit that left out the closing full stop ranks as if the paste had it.
+        var stop = entry.literals[entry.literals.length - 1].endsWith(".") &&
+          !norm[0].endsWith(".") ? 1 : 0;
+        var specific = round(1 + (literal - stop) / Math.max(1, normLength + stop), 6);
         results.push({ key: [2, specific, same, -number], entry: entry, exact: true,
           score: specific, values: values });
         return;

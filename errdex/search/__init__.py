@@ -1089,26 +1089,41 @@ def _place(literals: Sequence[str], text: str) -> list[tuple[int, int]] | None:
     The first literal must start the text and the last end it; each one between goes
     at its leftmost place after the one before. That finds a fit whenever there is one,
     the same fit as a regular expression of lazy groups would, in linear time instead
-    of the exponential backtracking such an expression can take.
+    of the exponential backtracking such an expression can take. Two readings of how
+    people paste: a value left empty between two spaces (``load {name} because``
+    printed as ``load  because``, its spaces collapsed to one), and a closing full
+    stop left out (a message quoted in a sentence, or cut at its last value).
     """
     first, last = literals[0], literals[-1]
     if len(literals) == 1:
         return [] if text == first else None
-    if not text.startswith(first) or len(text) < len(first) + len(last):
+    if not text.startswith(first):
         return None
+    if not text.endswith(last) and last.endswith(".") and text.endswith(last[:-1]):
+        last = last[:-1]
     if not text.endswith(last):
         return None
     end_limit = len(text) - len(last)
     position = len(first)
     spans = []
     for literal in literals[1:-1]:
-        found = text.find(literal, position, end_limit)
+        found = text.find(literal, _shared_space(text, position, literal), end_limit)
         if found < 0:
             return None
         spans.append((position, found))
         position = found + len(literal)
+    if end_limit < _shared_space(text, position, last):
+        return None
     spans.append((position, end_limit))
     return spans
+
+
+def _shared_space(text: str, position: int, literal: str) -> int:
+    """Where ``literal`` may start after a placeholder at ``position``: one back when
+    the literals on both sides of an empty value share the one space left of two."""
+    if literal.startswith(" ") and position > 0 and text[position - 1] == " ":
+        return position - 1
+    return position
 
 
 def align(
@@ -1388,7 +1403,10 @@ def whole_match(
         return (1, VAGUE_EXACT, 1.0, same_type, -entry.index), Match(
             entry, True, VAGUE_EXACT, values
         )
-    specific = round(1.0 + literal / max(1, len(normalized)), 6)
+    # A fit that left out the closing full stop ranks as if the paste had it, below a
+    # template that ends where the paste does.
+    stop = int(entry.literals[-1].endswith(".") and not normalized.endswith("."))
+    specific = round(1.0 + (literal - stop) / max(1, len(normalized) + stop), 6)
     return (2, specific, same_type, -entry.index), Match(entry, True, specific, values)
 
 

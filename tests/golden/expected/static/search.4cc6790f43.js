@@ -71,11 +71,14 @@ function makeEntry(index,row){var parsed=parseTemplate(row[3]);var names=parsed.
 room-=size+1;}
 var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,old:row.length>4?{until:row[4],since:row[5],now:row[6]}:null};}
 function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
-if(!text.startsWith(first)||text.length<first.length+last.length){return null;}
+if(!text.startsWith(first)){return null;}
+if(!text.endsWith(last)&&last.endsWith(".")&&text.endsWith(last.slice(0,-1))){last=last.slice(0,-1);}
 if(!text.endsWith(last)){return null;}
-var endLimit=text.length-last.length;var position=first.length;var spans=[];for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],position);if(found<0){return null;}
+var endLimit=text.length-last.length;var position=first.length;var spans=[];for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],sharedSpace(text,position,literals[i]));if(found<0){return null;}
 spans.push([position,found]);position=found+literals[i].length;}
+if(endLimit<sharedSpace(text,position,last)){return null;}
 spans.push([position,endLimit]);return spans;}
+function sharedSpace(text,position,literal){return literal.charAt(0)===" "&&position>0&&text.charAt(position-1)===" "?position-1:position;}
 function exactValues(entry,message,normalized,where){var spans=!entry.cut&&place(entry.literals,normalized);if(!spans){return null;}
 return entry.names.map(function(name,g){var span=spans[g];if(span[1]<=span[0]){return[name,""];}
 var lastChar=where[span[1]-1];var end=lastChar+(message.codePointAt(lastChar)>0xffff?2:1);return[name,strip(message.slice(where[span[0]],end),BLANK+"\n")];});}
@@ -132,7 +135,7 @@ if(next[r]<list.length&&left>0){files.add(M.files[list[next[r]]]);left-=1;}});}
 return choose(all,async function(r){var numbers=lists[r].filter(function(e){return files.has(M.files[e]);});return score(all[r],reads[r],weights[r],await entriesOf(numbers));},limit);}
 function score(extracted,read,weight,rows){var p=M.params;var message=extracted.message;var norm=read.norm;var words=read.words;var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var results=[];rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);var literal=entry.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!entry.names.length){values=exactValues(entry,message,norm[0],norm[1]);}
 var literalWords=entry.words.filter(function(w){return w!=="*";}).length;var normLength=cpLength(norm[0]);if(values&&(same>=0||literal>=p.min_literal_share_other_type*normLength)){if(literalWords<p.few_words&&entry.names.length){results.push({key:[1,p.vague_exact,1,same,-number],entry:entry,exact:true,score:p.vague_exact,values:values});return;}
-var specific=round(1+literal/Math.max(1,normLength),6);results.push({key:[2,specific,same,-number],entry:entry,exact:true,score:specific,values:values});return;}
+var stop=entry.literals[entry.literals.length-1].endsWith(".")&&!norm[0].endsWith(".")?1:0;var specific=round(1+(literal-stop)/Math.max(1,normLength+stop),6);results.push({key:[2,specific,same,-number],entry:entry,exact:true,score:specific,values:values});return;}
 if(known<=0){return;}
 var aligned=align(words,entry.words,weight,p,extracted.exception===null);var score=round(aligned[0]/known,6);var coverage=aligned[1]/Math.max(1,literalWords);var needed=Math.min(p.min_matched,literalWords,words.length);if(score<p.min_score||aligned[1]<needed||aligned[2]<p.min_precision*content){return;}
 if(same<0&&coverage<p.min_coverage_other_type){return;}
