@@ -90,6 +90,12 @@ PROJECTS: dict[str, real.Wheel] = {
         "180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e",
         "huggingface/accelerate",
     ),
+    "peft": real.Wheel(
+        "peft",
+        "0.21.2",
+        "106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae",
+        "huggingface/peft",
+    ),
 }
 """The folder name of each project's threads → the wheel its site is scanned from."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import build_site, make_content
@@ -470,8 +471,14 @@ def test_a_whole_message_then_sentences_of_the_paste_names_its_record(
 ) -> None:
     body = f"Loading my models:\nkit.errors.UserError: {FIELDS_SAID}{more}\n"
     assert messages(found_in(lines_source, body)) == [FIELDS]
-    # Quoted in prose, naming no exception, the message must be all there is.
-    assert found_in(lines_source, "Loading my models fails.", title=FIELDS_SAID + more) == []
+    # Naming no exception, as a title or a report's first paragraph, too: the message
+    # is all there, ending its sentence.
+    title = FIELDS_SAID + more
+    assert messages(found_in(lines_source, "Loading my models fails.", title=title)) == [FIELDS]
+    assert messages(found_in(lines_source, f"{FIELDS_SAID}{more}\n\nkit 2.1")) == [FIELDS]
+    # Not when it is cut before its end, inside a sentence of its own.
+    cut = FIELDS_SAID[: FIELDS_SAID.index(" if `size`")]
+    assert found_in(lines_source, "Loading my models fails.", title=cut + more) == []
 
 
 def test_a_debuggers_line_naming_the_exception_above_its_message_names_its_record(
@@ -1262,3 +1269,202 @@ def test_a_traceback_after_a_sentence_about_an_error_is_read_as_a_traceback(
         "Scheduler is not ready for the next batch: queue is closed\n"
     )
     assert [r.message for r in reports.introduced(body)] == ["Upgrading broke it."]
+
+
+# --- how real threads paste a message: stops, empty values, quotes, reprs -----------------
+
+NO_FILE = "No weights file named {name} in the folder {folder}."
+OPEN = "Cannot open {name} because {param} expects shape {want}, got {got}."
+REACH = (
+    "Could not reach {host} and {path} is no folder holding {file}. "
+    "Check your connection or work offline."
+)
+ENTRY = "The deprecation entry {entry} should be removed since version {version} is >= {since}"
+PASTED = {
+    "loaders/files.yaml": record("EnvironmentError", NO_FILE, "loaders/files.py"),
+    "loaders/shapes.yaml": record("ValueError", OPEN, "loaders/shapes.py"),
+    "loaders/hub.yaml": record("EnvironmentError", REACH, "loaders/hub.py"),
+    "loaders/deprecate.yaml": record("ValueError", ENTRY, "loaders/deprecate.py"),
+}
+NO_FILE_SAID = "No weights file named model.bin in the folder /data/models/vae"
+
+
+@pytest.fixture(scope="module", params=["records", "built index"])
+def pasted_source(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[sources.Source]:
+    root = tmp_path_factory.mktemp("pasted")
+    content = make_content(root, PASTED)
+    if request.param == "records":
+        yield sources.content_source(content, strict=False)
+        return
+    yield sources.site_source(sources.FolderStore(build_site(content, root)))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        f" {NO_FILE_SAID}\n\nAny idea?",
+        f"OSError: {NO_FILE_SAID}\n",
+        f"It fails:\n\n```\nTraceback (most recent call last):\nOSError: {NO_FILE_SAID}\n```",
+    ],
+    ids=["a bare line", "an error's line", "a traceback"],
+)
+def test_a_message_without_its_closing_stop_names_its_record(
+    pasted_source: sources.Source, body: str
+) -> None:
+    (found,) = found_in(pasted_source, body)
+    assert found.message == NO_FILE
+    assert found.values == (("name", "model.bin"), ("folder", "/data/models/vae"))
+
+
+def test_a_message_without_its_stop_whose_last_value_takes_in_prose_names_nothing(
+    pasted_source: sources.Source,
+) -> None:
+    """With no exception named and no stop, the last value runs to the line's end: a
+    value with a blank in it may hold the words the reporter went on with."""
+    body = "No weights file named model.bin in the folder models and then it stops\n"
+    assert found_in(pasted_source, body) == []
+    assert messages(found_in(pasted_source, f"EnvironmentError: {NO_FILE_SAID}")) == [NO_FILE]
+
+
+def test_a_message_without_its_stop_that_starts_a_longer_one_names_neither(
+    tmp_path: Path,
+) -> None:
+    """A title without the stop, ending in a value, may as well be the start of another
+    message that goes on after that value."""
+    longer = "No weights file named {name} in the folder {folder}, which the index lists."
+    content = make_content(
+        tmp_path,
+        {**PASTED, "loaders/index.yaml": record("EnvironmentError", longer, "loaders/index.py")},
+    )
+    source = sources.content_source(content, strict=False)
+    assert found_in(source, "It fails.", title=NO_FILE_SAID) == []
+    # The whole line an error's traceback ends with says the message it holds.
+    (found,) = found_in(source, f"OSError: {NO_FILE_SAID}\n")
+    assert found.message == NO_FILE
+
+
+def test_a_message_without_its_stop_that_a_longer_list_goes_on_from_names_neither(
+    tmp_path: Path,
+) -> None:
+    """Cut where one record's message ends but for its stop, a list may go on in
+    another's: ``… supported: `Linear``` starts ``… supported: `Linear`, `Embedding`.``"""
+    short = "Layer {name} is not supported. Only these layers are: `Linear`."
+    longer = "Layer {name} is not supported. Only these layers are: `Linear`, `Embedding`."
+    content = make_content(
+        tmp_path,
+        {
+            "short.yaml": record("ValueError", short, "tuners/a.py"),
+            "longer.yaml": record("ValueError", longer, "tuners/b.py"),
+        },
+    )
+    source = sources.content_source(content, strict=False)
+    said = "ValueError: Layer conv1 is not supported. Only these layers are: `Linear"
+    assert found_in(source, f"Training stops:\n\n{said}\n") == []
+    assert messages(found_in(source, f"Training stops:\n\n{said}`.\n")) == [short]
+
+
+def test_a_message_that_ends_where_the_paste_does_comes_before_one_missing_its_stop(
+    tmp_path: Path,
+) -> None:
+    """Two raises word a message alike but for the closing stop: the paste without a stop
+    is the one that has none."""
+    content = make_content(
+        tmp_path,
+        {
+            "stop.yaml": record(
+                "ValueError", "Column {name} is not in the table: {names}.", "a.py"
+            ),
+            "none.yaml": record("ValueError", "Column {name} is not in the table: {names}", "b.py"),
+        },
+    )
+    source = sources.content_source(content, strict=False)
+    body = "It fails:\n\nValueError: Column id is not in the table: []\n"
+    assert messages(found_in(source, body)) == ["Column {name} is not in the table: {names}"]
+    assert search.lookup(source.index, body)[0].entry.template.endswith("{names}")
+
+
+def test_a_value_printed_empty_names_its_record(pasted_source: sources.Source) -> None:
+    """``Cannot open {name} because`` with an empty name prints two blanks, which a paste
+    (or the page it was copied from) turns into one."""
+    body = (
+        "Running the converter:\n\nValueError: Cannot open because decoder.bias expects "
+        "shape (64,), got (768,).\n"
+    )
+    (found,) = found_in(pasted_source, body)
+    assert found.message == OPEN
+    assert found.values[:2] == (("name", ""), ("param", "decoder.bias"))
+    # Lookup and the search box read it as the whole message too.
+    (match, *_) = search.lookup(pasted_source.index, body.split("\n\n")[1])
+    assert (match.entry.template, match.exact) == (OPEN, True)
+
+
+def test_a_paragraph_with_a_traceback_right_under_it_is_read_apart(
+    pasted_source: sources.Source,
+) -> None:
+    """The message as the first paragraph, the user's own sentence after it, and then
+    the traceback with no blank line between: the paragraph ends where the traceback
+    starts."""
+    body = (
+        "Could not reach hub.example and ./vae/model.pt is no folder holding weights.bin. "
+        "Check your connection or work offline.\n"
+        "retried with a subfolder\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 9, in <module>\n'
+        "    load()\n"
+    )
+    (found,) = found_in(pasted_source, body)
+    assert (found.message, found.line) == (REACH, 1)  # lines count from 1
+
+
+def test_a_message_quoted_in_a_comments_sentence_names_its_record(
+    pasted_source: sources.Source,
+) -> None:
+    body = (
+        "The node fails on a Mac.\n\nana · comment\n"
+        f"Same here, it's the same problem. '{NO_FILE_SAID}'\n"
+    )
+    (found,) = found_in(pasted_source, body)
+    assert (found.message, found.line) == (NO_FILE, 4)
+
+
+def test_a_few_words_of_a_message_quoted_in_passing_name_nothing(
+    pasted_source: sources.Source,
+) -> None:
+    body = (
+        "Since 2.0 I no longer see 'No weights file named' when the folder is empty, "
+        "but now loading takes twice as long.\n"
+    )
+    assert found_in(pasted_source, body) == []
+
+
+def test_a_string_in_a_line_of_code_names_nothing(pasted_source: sources.Source) -> None:
+    """A string after a bracket, or on a line indented as code or raising, is code's."""
+    for line in (
+        f"I call load('{NO_FILE_SAID}') and it works",
+        f"    message = '{NO_FILE_SAID}'",
+        f"raise OSError('{NO_FILE_SAID}')  # in a script of mine",
+    ):
+        assert reports.quoted(line) == [], line
+
+
+def test_a_literals_repr_with_sentences_in_it_is_a_value_not_prose(
+    pasted_source: sources.Source,
+) -> None:
+    title = (
+        "The deprecation entry (\"mode=='np'\", '0.33.0', \"`make_grid` takes a device now. "
+        "Pass `mode='pt'`.\") should be removed since version 0.33.1 is >= 0.33.0"
+    )
+    (found,) = found_in(pasted_source, "After upgrading the nodes.", title=title)
+    assert found.message == ENTRY
+
+
+def test_an_errors_repr_amid_a_log_line_names_its_record(pasted_source: sources.Source) -> None:
+    body = (
+        "**Logs**\n"
+        "`3:01AM INF loader failed: could not load model: Unexpected "
+        f"err=OSError(\"{NO_FILE_SAID}.\"), type(err)=<class 'OSError'>`\n"
+    )
+    (found,) = found_in(pasted_source, body)
+    assert (found.message, found.line) == (NO_FILE, 2)

@@ -89,6 +89,9 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
     least = rules.min_own_text // 2  # the fewest own words a record takes (``Fits``)
     every = _readings(body, title, least)
+    # Words quoted in a sentence name a record only as its whole message: prose quotes a
+    # few words of an error in passing ("I used to see "… must be set" but now …").
+    in_passing = set(quoted(body, least))
     lines = _lines(body)
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
@@ -102,7 +105,9 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                 if chosen is None:
                     continue
                 match, start = chosen
-                if start and _goes_on_otherwise(match.entry, reading, lines):
+                if start and (
+                    reading in in_passing or _goes_on_otherwise(match.entry, reading, lines)
+                ):
                     continue
                 # The reading's best match: a record kept out of triage silences the
                 # reading rather than let a worse guess through.
@@ -142,11 +147,33 @@ def _best(
     message; None when no match passes, or when the best is a start that another
     message's start fits alike."""
     ranked = search._ranked(index, reading) if wholes is None else wholes.ranked(reading)
+    # A message whose closing stop is left out with its last value open (``… for <cla``)
+    # is cut inside that value: read as a start (``_starts``), not as a whole message.
+    ranked = [
+        (key, match)
+        for key, match in ranked
+        if not (
+            match.exact
+            and match.values
+            and _stop_left_out(match.entry, reading.message)
+            and not _balanced(match.values[-1][1])
+        )
+    ]
     # A paste that is some record's whole message is the start of another's only when
     # that one's own words explain more of it.
     whole = max((key for key, match in ranked if match.exact), default=())
     maybe = None if wholes is None else wholes.starting(reading)
     starts = [item for item in _starts(index, reading, maybe) if item[0] > whole]
+    if reading.exception is not None and any(
+        key == whole
+        and match.entry.literals[-1] == "."
+        and _stop_left_out(match.entry, reading.message)
+        for key, match in ranked
+    ):
+        # An error's line that holds a record's whole message but its closing stop
+        # says that message, not the start of a longer one that goes on after a value,
+        # unless a frame of the traceback is where the longer one is raised.
+        starts = [item for item in starts if fits.shown(item[1])]
     # Of records that match alike (a key's last item is the record's number), the one
     # whose message the paste spells out first: search drops quotes and blanks.
     ranked = sorted(
@@ -173,15 +200,46 @@ def _best(
         # not found`` as much as ``Directory {p} is neither …``; unless the traceback
         # says where it was raised.
         return None
+    if (
+        best.entry.id not in cut
+        and reading.exception is None
+        and best.values
+        and best.entry.literals[-1] == "."
+        and _stop_left_out(best.entry, reading.message)
+    ):
+        # A title or a bare line that ends in a message's last value, its closing stop
+        # left out, may as well be cut short there: it names the record only when that
+        # value cannot have taken in the prose after it (it holds no blank) and the
+        # words before it start no other message. (An error's line that ends so says
+        # the message it holds: ``_best`` ranks it above the starts.)
+        last = best.values[-1][1]
+        if any(char.isspace() for char in last):
+            return None
+        before = reading.message[: reading.message.rstrip().rfind(last)]
+        if _starts_another(index, reading, best.entry, before):
+            return None
     if best.values and _ELIDED.match(best.values[-1][1]):
         # "… at ....." leaves out what may be the rest of a longer message: the words
         # before it must start no other.
         before = reading.message[: reading.message.rstrip().rfind(best.values[-1][1])]
-        alike = search.same_message(best.entry)
-        others = _starts(index, replace(reading, message=before.rstrip()))
-        if any(search.same_message(m.entry) != alike for _, m in others):
+        if _starts_another(index, reading, best.entry, before):
             return None
     return best, best.entry.id in cut
+
+
+def _starts_another(
+    index: search.Searchable, reading: search.Extracted, entry: search.Entry, words: str
+) -> bool:
+    """Whether ``words``, a reading's up to where it may have been cut, start a message
+    other than ``entry``'s."""
+    alike = search.same_message(entry)
+    others = _starts(index, replace(reading, message=words.rstrip()))
+    return any(search.same_message(m.entry) != alike for _, m in others)
+
+
+def _stop_left_out(entry: search.Entry, message: str) -> bool:
+    """Whether ``message`` fits ``entry`` whole only with its closing stop left out."""
+    return entry.literals[-1].endswith(".") and not search.normalized_text(message).endswith(".")
 
 
 def _goes_on_otherwise(entry: search.Entry, reading: search.Extracted, lines: list[str]) -> bool:
@@ -333,11 +391,9 @@ def _starts(
             continue
         spans, literal, rest = placed
         if reading.exception is None and (
-            not rest
-            or (spans and spans[-1][1] == len(normalized))
-            or _WORD.match(normalized[-1:] + rest)
+            (spans and spans[-1][1] == len(normalized)) or _WORD.match(normalized[-1:] + rest)
         ):
-            continue  # prose goes on after the message, ends in a value or a word's middle
+            continue  # the text ends in a value (prose may go on in it) or a word's middle
         named = list(zip(entry.names, spans, strict=False))
         said: dict[str, str] = {}
         if any(said.setdefault(name, normalized[a:b]) != normalized[a:b] for name, (a, b) in named):
@@ -518,7 +574,7 @@ def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extract
             if reading not in out:
                 out.append(reading)
     more = [*raised(body)[:MAX_RAISED], *(replace(r, line=None) for r in raised(title))]
-    for reading in [*more, *introduced(body, title)]:
+    for reading in [*more, *introduced(body, title), *quoted(body, least)]:
         if reading not in out:
             out.append(reading)
     return out
@@ -555,7 +611,11 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
             start += 1
         if start < len(lines) and _NOT_PROSE.match(lines[start]):
             continue  # a fence, a traceback, a heading, a list or a table: read on its own
-        paragraph = list(itertools.takewhile(str.strip, lines[start : start + MAX_LINES]))
+        # The paragraph, up to a blank line or one that starts no prose: a traceback
+        # pasted right under the message is read on its own.
+        paragraph = lines[start : start + 1] + list(
+            itertools.takewhile(_prose, lines[start + 1 : start + MAX_LINES])
+        )
         message = " ".join(part.strip() for part in paragraph)
         if message:
             line_text = lines[start].strip()
@@ -565,6 +625,44 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
                 said = text.strip()
                 out.append(search.Extracted(None, said, line=number, line_text=said))
     return out[:MAX_RAISED]
+
+
+def _prose(line: str) -> bool:
+    """Whether ``line`` goes on a paragraph: not blank, and no fence, traceback, heading,
+    list item, table row, HTML or quote starts there."""
+    return bool(line.strip()) and not _NOT_PROSE.match(line)
+
+
+_OPENS_QUOTE = re.compile(r"(?:^|(?<=[\s:]))([\"'`])(?=[A-Za-z])")
+"""A mark that opens a quote in a sentence: after a blank or a colon, before a letter
+(an apostrophe follows a letter; a string after a bracket is code's)."""
+_CODE_LINE = re.compile(r"(?: {4}|\t)|.*\braise\b")
+"""A line of code, not prose: indented as Markdown's code blocks are, or raising."""
+
+
+def quoted(body: str, least: int = 1) -> list[search.Extracted]:
+    """Each message quoted in a sentence of the body's prose (``I get the same error
+    'No file named x found in directory y'``), up to the mark that closes it, read as a
+    bare message; not in fenced blocks, which are read on their own."""
+    lines = _lines(body)
+    fenced = {
+        number
+        for start, text in fences(body)
+        for number in range(start - 1, start + text.count("\n") + 2)
+    }
+    out: list[search.Extracted] = []
+    for number, line in enumerate(lines):
+        if number in fenced or _CODE_LINE.match(line):
+            continue
+        for mark in _OPENS_QUOTE.finditer(line):
+            for message in search._quoted(line[mark.end() :], mark.group(1)):
+                if " " not in message.strip() or _letters(message) < least:
+                    continue
+                for reading in search.readings(message):
+                    out.append(replace(reading, line=number, line_text=line.strip()))
+                    if len(out) >= MAX_RAISED:
+                        return out
+    return out
 
 
 MAX_RAISED = 10
@@ -577,6 +675,11 @@ _CALL = re.compile(
 )
 
 
+_REPR_IN_LINE = re.compile(rf"(?<=[\s=(:])(?<!raise )({search.EXCEPTION_NAME})\(([\"'])")
+"""An error's repr amid a line, as a log prints it: ``… err=OSError("… \\n …"), …``;
+not a ``raise`` amid code, which a traceback shows around the line that ran."""
+
+
 def raised(text: str) -> list[search.Extracted]:
     """The message of each line that names an exception apart from its message: a call
     with a string, as a traceback's ``raise KeyError(f"No layer {name}")`` on the line it
@@ -587,10 +690,10 @@ def raised(text: str) -> list[search.Extracted]:
     out = []
     lines = _lines(text)
     for number, line in enumerate(lines):
-        found = _CALL.match(line) or _LAST.search(line)
+        found = _CALL.match(line) or _LAST.search(line) or _REPR_IN_LINE.search(line)
         if found is None:
             continue
-        if found.re is _CALL:
+        if found.re is not _LAST:
             string = search._unquoted(line, found.end(), found.group(2))
             message = line[found.end() :].rstrip() if string is None else string[0]
         else:
@@ -851,12 +954,13 @@ class Fits:
         if _elsewhere(exception, match.entry.exception, page.paths):
             return False
         if not exception and (
-            any(_SENTENCE_END.search(value) for _, value in match.values)
+            any(_SENTENCE_END.search(value) and not _literal(value) for _, value in match.values)
             or any(_WORDS_ONLY.fullmatch(value) for value in _inner_values(match))
         ):
-            # Prose with no exception named: a value that takes in sentences, or one amid
-            # the message's words that is words of prose ("class to wrap in the model"),
-            # where code puts a name, a number or a path.
+            # Prose with no exception named: a value that takes in sentences (but for a
+            # literal's repr, a tuple or a string), or one amid the message's words that
+            # is words of prose ("class to wrap in the model"), where code puts a name, a
+            # number or a path.
             return False
         least = self.rules.min_own_text
         if _own(exception, packages):
@@ -884,6 +988,23 @@ _QUOTES_NAMES = re.compile(r"!r\b|repr\(|'\{|'%s'|%r|'%\(")
 """Code that quotes the names it puts in a message, or takes their ``repr`` (which a
 scanned template does not keep: ``{name!r}`` becomes ``{name}``)."""
 _MODULE_NAMED = re.compile(r"module '([\w.]+)' has no attribute")
+
+
+def _balanced(value: str) -> bool:
+    """Whether each bracket a value opens it closes, as a repr Python prints does."""
+    depth = {pair: 0 for pair in ("()", "[]", "{}", "<>")}
+    for char in value:
+        for pair in depth:
+            if char == pair[0]:
+                depth[pair] += 1
+            elif char == pair[1]:
+                depth[pair] -= 1
+    return not any(depth.values())
+
+
+def _literal(value: str) -> bool:
+    """Whether a value is written as Python writes a tuple, list, dict or string."""
+    return len(value) > 1 and value[0] + value[-1] in ("()", "[]", "{}", "''", '""')
 
 
 def _package(path: str) -> str:
