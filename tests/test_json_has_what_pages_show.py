@@ -50,7 +50,8 @@ RECORDS = {
 
 def ids_of(rows: Tag) -> list[str]:
     links = rows.select(".rows > li > a")
-    return [re.search(r"errors/([0-9a-f]{16})/", a["href"])[1] for a in links]
+    # An error page links its neighbours as its siblings (``../<id>/``).
+    return [re.search(r"(?:errors|\.\.)/([0-9a-f]{16})/", a["href"])[1] for a in links]
 
 
 def words(node: Tag) -> str:

@@ -463,3 +463,19 @@ def test_the_command_under_a_profiler_leaves_it_its_findings(tmp_path: Path) -> 
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert stats.stat().st_size > 1000
+
+
+def test_rows_mark_the_errors_whose_page_explains_them() -> None:
+    """A row says "explained" when its error's page has an analysis, and nothing when it
+    has none: on a scanned site most have none, and a mark on each would be noise."""
+    marks: dict[str, set[str]] = {}
+    for page in html_pages(GOLDEN_OUTPUT / "errors"):
+        for item in soup(page).select(".rows > li"):
+            link = item.select_one("a")
+            if link is None or "../" not in link["href"]:
+                continue
+            meta = item.select_one(".row-meta")
+            said = " ".join(meta.get_text(" ").split()) if meta else ""
+            marks.setdefault(link["href"].rstrip("/").rsplit("/", 1)[-1], set()).add(said)
+    assert marks["ffffffffffffffff"] == {"example/loader · explained"}  # has an analysis
+    assert marks["fb88be0a61d45572"] <= {"example/trainer", ""}  # has none

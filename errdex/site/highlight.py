@@ -53,7 +53,11 @@ def _pygmentize(code: str, lexer: Lexer) -> str:
         (Text if kind in plain or (kind is Operator and text == ".") else kind, text)
         for kind, text in lexer.get_tokens(code)
     )
-    return str(pygments_format(tokens, _formatter()))
+    # Pygments' short classes (``k``, ``s2``) need no quotes: two bytes a span.
+    return _QUOTED_CLASS.sub(r"<span class=\1>", str(pygments_format(tokens, _formatter())))
+
+
+_QUOTED_CLASS = re.compile(r'<span class="([a-z0-9]+)">')
 
 
 @lru_cache(maxsize=1)
@@ -118,7 +122,7 @@ def highlight(code: str, lang: str) -> Markup:
     return Markup(escape(code) if lexer is None else _pygmentize(code, lexer))
 
 
-_CACHE_VERSION = f"errdex-highlight-5 pygments-{pygments.__version__}"
+_CACHE_VERSION = f"errdex-highlight-6 pygments-{pygments.__version__}"
 
 
 MERGED_AT_ONCE = 5_000

@@ -294,14 +294,22 @@ class Renderer:
         self.env = make_env(theme, highlighter, cache)
         # An error is listed on many pages (its file's, its neighbours', those it relates
         # to): its row is rendered once per kind of row and reused.
-        rows: dict[tuple[str, str, bool, bool], Markup] = {}
+        rows: dict[tuple[str, str, bool, bool, str | None], Markup] = {}
         macro: Any = None  # the macro that renders a row, loaded once the globals are set
 
-        def row(r: Record, root: str, show_line: bool = False, show_repo: bool = True) -> Markup:
-            key = (r.id, root, show_line, show_repo)
+        def row(
+            r: Record,
+            root: str,
+            show_line: bool = False,
+            show_repo: bool = True,
+            beside: str | None = None,
+        ) -> Markup:
+            key = (r.id, root, show_line, show_repo, beside)
             found = rows.get(key)
             if found is None:
-                found = rows[key] = macro(r, root, show_line=show_line, show_repo=show_repo)
+                found = rows[key] = macro(
+                    r, root, show_line=show_line, show_repo=show_repo, beside=beside
+                )
             return found
 
         def rows_of(
