@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,16 +67,19 @@ RECORDS["example/serve/dropped.yaml"] = record("RuntimeError", DROPPED, "serve/s
 SAID = "ValueError: tensor_parallel_size=8 must be divisible by data_parallel_size=3."
 
 
+def source_of(read_from: str, root: Path, records: dict[str, str]) -> sources.Source:
+    """The records as triage reads them: from their YAML, or from a site built of them."""
+    content = make_content(root, records)
+    if read_from == "records":
+        return sources.content_source(content, strict=False)
+    return sources.site_source(sources.FolderStore(build_site(content, root)))
+
+
 @pytest.fixture(scope="module", params=["records", "built index"])
 def source(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[sources.Source]:
-    root = tmp_path_factory.mktemp("issue-text")
-    content = make_content(root, RECORDS)
-    if request.param == "records":
-        yield sources.content_source(content, strict=False)
-        return
-    yield sources.site_source(sources.FolderStore(build_site(content, root)))
+) -> sources.Source:
+    return source_of(request.param, tmp_path_factory.mktemp("issue-text"), RECORDS)
 
 
 def messages(found: list[Found]) -> list[str]:
@@ -341,13 +343,8 @@ LINES = {
 @pytest.fixture(scope="module", params=["records", "built index"])
 def lines_source(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[sources.Source]:
-    root = tmp_path_factory.mktemp("message-lines")
-    content = make_content(root, LINES)
-    if request.param == "records":
-        yield sources.content_source(content, strict=False)
-        return
-    yield sources.site_source(sources.FolderStore(build_site(content, root)))
+) -> sources.Source:
+    return source_of(request.param, tmp_path_factory.mktemp("message-lines"), LINES)
 
 
 FIRST_LINES = {
@@ -725,13 +722,8 @@ FRAMES = {
 @pytest.fixture(scope="module", params=["records", "built index"])
 def frames_source(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[sources.Source]:
-    root = tmp_path_factory.mktemp("frames")
-    content = make_content(root, FRAMES)
-    if request.param == "records":
-        yield sources.content_source(content, strict=False)
-        return
-    yield sources.site_source(sources.FolderStore(build_site(content, root)))
+) -> sources.Source:
+    return source_of(request.param, tmp_path_factory.mktemp("frames"), FRAMES)
 
 
 def traceback(frame: str, error: str, code: str = "    result = step(batch)") -> str:
@@ -1292,13 +1284,8 @@ NO_FILE_SAID = "No weights file named model.bin in the folder /data/models/vae"
 @pytest.fixture(scope="module", params=["records", "built index"])
 def pasted_source(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[sources.Source]:
-    root = tmp_path_factory.mktemp("pasted")
-    content = make_content(root, PASTED)
-    if request.param == "records":
-        yield sources.content_source(content, strict=False)
-        return
-    yield sources.site_source(sources.FolderStore(build_site(content, root)))
+) -> sources.Source:
+    return source_of(request.param, tmp_path_factory.mktemp("pasted"), PASTED)
 
 
 @pytest.mark.parametrize(
@@ -1334,11 +1321,11 @@ def test_a_message_without_its_stop_that_starts_a_longer_one_names_neither(
     """A title without the stop, ending in a value, may as well be the start of another
     message that goes on after that value."""
     longer = "No weights file named {name} in the folder {folder}, which the index lists."
-    content = make_content(
+    source = source_of(
+        "records",
         tmp_path,
         {**PASTED, "loaders/index.yaml": record("EnvironmentError", longer, "loaders/index.py")},
     )
-    source = sources.content_source(content, strict=False)
     assert found_in(source, "It fails.", title=NO_FILE_SAID) == []
     # The whole line an error's traceback ends with says the message it holds.
     (found,) = found_in(source, f"OSError: {NO_FILE_SAID}\n")
@@ -1352,14 +1339,14 @@ def test_a_message_without_its_stop_that_a_longer_list_goes_on_from_names_neithe
     another's: ``… supported: `Linear``` starts ``… supported: `Linear`, `Embedding`.``"""
     short = "Layer {name} is not supported. Only these layers are: `Linear`."
     longer = "Layer {name} is not supported. Only these layers are: `Linear`, `Embedding`."
-    content = make_content(
+    source = source_of(
+        "records",
         tmp_path,
         {
             "short.yaml": record("ValueError", short, "tuners/a.py"),
             "longer.yaml": record("ValueError", longer, "tuners/b.py"),
         },
     )
-    source = sources.content_source(content, strict=False)
     said = "ValueError: Layer conv1 is not supported. Only these layers are: `Linear"
     assert found_in(source, f"Training stops:\n\n{said}\n") == []
     assert messages(found_in(source, f"Training stops:\n\n{said}`.\n")) == [short]
@@ -1370,7 +1357,8 @@ def test_a_message_that_ends_where_the_paste_does_comes_before_one_missing_its_s
 ) -> None:
     """Two raises word a message alike but for the closing stop: the paste without a stop
     is the one that has none."""
-    content = make_content(
+    source = source_of(
+        "records",
         tmp_path,
         {
             "stop.yaml": record(
@@ -1379,7 +1367,6 @@ def test_a_message_that_ends_where_the_paste_does_comes_before_one_missing_its_s
             "none.yaml": record("ValueError", "Column {name} is not in the table: {names}", "b.py"),
         },
     )
-    source = sources.content_source(content, strict=False)
     body = "It fails:\n\nValueError: Column id is not in the table: []\n"
     assert messages(found_in(source, body)) == ["Column {name} is not in the table: {names}"]
     assert search.lookup(source.index, body)[0].entry.template.endswith("{names}")
