@@ -59,7 +59,8 @@
           body: new RegExp(p.body),
           repr: new RegExp(p.repr),
           wrapper: new RegExp(p.wrapper),
-          stop: new RegExp(p.stop)
+          stop: new RegExp(p.stop),
+          pythons: new RegExp("^(?:" + p.pythons.join("|") + ")$")
         };
         M = m;
         return m;
@@ -847,6 +848,8 @@
     var unknownWords = words.filter(function (w) { return !weight.has(w) && !isDigits(w); });
     var content = known + p.unknown * unknownWords.length;
     var results = [];
+    // Python's own message: a record's whole message in the same words, or none.
+    var pythons = patterns.pythons.test(norm[0]);
     rows.forEach(function (entry) {
       var number = entry.index;
       var same = sameException(extracted.exception, entry.exception);
@@ -855,6 +858,7 @@
       if (literal >= p.min_literal || !entry.names.length) {
         values = exactValues(entry, message, norm[0], norm[1]);
       }
+      if (values && pythons && !patterns.pythons.test(entry.literals.join("x"))) { values = null; }
       var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
       var normLength = cpLength(norm[0]);
       if (values && (same >= 0 || literal >= p.min_literal_share_other_type * normLength)) {
@@ -872,7 +876,7 @@
           score: specific, values: values });
         return;
       }
-      if (known <= 0) { return; }
+      if (known <= 0 || pythons) { return; }
       var aligned = align(words, entry.words, weight, p, extracted.exception === null);
       var score = round(aligned[0] / known, 6);
       var coverage = aligned[1] / Math.max(1, literalWords);

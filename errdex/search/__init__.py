@@ -140,6 +140,32 @@ PATTERNS: dict[str, Any] = {
         r"(?:above|root cause)|(?:[Ee]rror|[Tt]race(?:back)?|[Ee]xception|[Cc]ause)s? \(?above)"
         r"(?:[^A-Za-z0-9_]|$)|^SystemExit|RayTaskError|_RemoteTraceback|ProcessRaisedException"
     ),
+    # Python's own messages, normalized (lowercase, no quotes): a paste that is one names
+    # a record only when the record's template says it in the same words, its own (its
+    # placeholders read as a word), and says all of it: "'NoneType' object has no
+    # attribute 'to'" is not "{cls} has no attribute {key}" with "'NoneType' object" for
+    # {cls}, nor "tuple index out of range" one word off.
+    "pythons": [
+        r"(?:\S+ object|type object \S+|module \S+) has no attribute \S+",
+        r"(?:list|tuple|str|string|bytearray|range|array|deque)(?: assignment)? index out of range",
+        r"\S+ object is not (?:subscriptable|callable|iterable|an iterator)",
+        r"\S+ object does not support item assignment",
+        r"unsupported operand type\(s\) for .+",
+        r"can only concatenate .+",
+        r"unhashable type: \S+",
+        r"name \S+ is not defined",
+        r"no module named \S+",
+        r"cannot import name \S+ from \S+(?: \(.*\))?",
+        r"\S+\(\) got an unexpected keyword argument \S+",
+        r"\S+\(\) missing \d+ required (?:positional|keyword-only) arguments?: .+",
+        r"\S+\(\) takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:were|was) given",
+        r"not enough values to unpack \(expected \d+, got \d+\)",
+        r"too many values to unpack \(expected \d+\)",
+        r"(?:integer |float )?division (?:or modulo )?by zero",
+        r"invalid literal for int\(\) with base \d+: .*",
+        r"maximum recursion depth exceeded.*",
+        r"dictionary changed size during iteration",
+    ],
     # Lines that end a message: Markdown fences, <details>, headings and tables, pydantic's
     # link.
     "stop": r"^(?:```|~~~|\"\"\"|</?details|<summary|#{1,6} |\||For further information visit )",
@@ -159,6 +185,7 @@ _BODY = re.compile(PATTERNS["body"])
 _REPR = re.compile(PATTERNS["repr"])
 _WRAPPER = re.compile(PATTERNS["wrapper"])
 _STOP = re.compile(PATTERNS["stop"])
+_PYTHONS = re.compile("(?:" + "|".join(PATTERNS["pythons"]) + ")")
 _PYDANTIC_TYPES = {"Value error": None, "Assertion failed": "AssertionError"}
 """``Value error`` is a ValueError or any subclass of it, which pydantic does not name."""
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
@@ -1351,6 +1378,7 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
     content = known + UNKNOWN * sum(1 for w in words if w not in weight and not is_digits(w))
     ranked: list[tuple[tuple[float, ...], Match]] = []
     bounds = _Bounds(words, weight, free) if known > 0 else None
+    pythons = _PYTHONS.fullmatch(normalized) is not None
     for number in candidates(index, looked_up, weight, cut):
         entry = index.entries[number]
         same_type = _same_exception(extracted.exception, entry.exception)
@@ -1359,8 +1387,8 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
             ranked.append(whole)
             continue
         literal_words = entry.literal_words
-        if bounds is None:
-            continue
+        if bounds is None or pythons:
+            continue  # Python's own message: a record's whole message, or none
         # No alignment gains more than the weight of the paste's words the template has:
         # when that cannot pass, the alignment need not be made (the same answer, sooner).
         most, best, reachable = bounds.of(entry)
@@ -1397,6 +1425,8 @@ def whole_match(
     values = exact_values(entry, message, normalized, where)
     if values is None:
         return None
+    if _PYTHONS.fullmatch(normalized) and not _PYTHONS.fullmatch("x".join(entry.literals)):
+        return None  # Python's own words, the record's in its placeholders (``PATTERNS``)
     if entry.names and entry.literal_words < FEW_WORDS:
         # "{name} conflicts with {other}" fits many texts: as good as a fair partial
         # match, no better.
