@@ -60,7 +60,8 @@
           repr: new RegExp(p.repr),
           wrapper: new RegExp(p.wrapper),
           stop: new RegExp(p.stop),
-          pythons: new RegExp("^(?:" + p.pythons.join("|") + ")$")
+          pythons: new RegExp("^(?:" + p.pythons.join("|").split("%q").join("'[^']*'") + ")$"),
+          pythonsSaid: new RegExp("^(?:" + p.pythons.join("|").split("%q").join("\\S+") + ")$")
         };
         M = m;
         return m;
@@ -444,28 +445,44 @@
 
   // --- 3 and 4. Candidates and scoring. ---
   // Python's _place: each literal at its leftmost place, linear time, no backtracking;
-  // a value left empty between two spaces, and a closing full stop left out, still fit.
+  // a value left empty between two spaces (when another is not), and a closing full stop
+  // left out (when the last value ends no sentence), still fit.
   function place(literals, text) {
     var first = literals[0];
     var last = literals[literals.length - 1];
     if (literals.length === 1) { return text === first ? [] : null; }
     if (!text.startsWith(first)) { return null; }
-    if (!text.endsWith(last) && last.endsWith(".") && text.endsWith(last.slice(0, -1))) {
-      last = last.slice(0, -1);
-    }
+    var stop = !text.endsWith(last) && last.endsWith(".") && text.endsWith(last.slice(0, -1));
+    if (stop) { last = last.slice(0, -1); }
     if (!text.endsWith(last)) { return null; }
     var endLimit = text.length - last.length;
     var position = first.length;
     var spans = [];
+    var collapsed = false;
     for (var i = 1; i < literals.length - 1; i++) {
       var found = text.slice(0, endLimit).indexOf(literals[i], sharedSpace(text, position, literals[i]));
       if (found < 0) { return null; }
+      collapsed = collapsed || found < position;
       spans.push([position, found]);
       position = found + literals[i].length;
     }
     if (endLimit < sharedSpace(text, position, last)) { return null; }
+    collapsed = collapsed || endLimit < position;
+    if (stop && /[.!?] /.test(text.slice(position, endLimit))) { return null; }
     spans.push([position, endLimit]);
+    if (collapsed && spans.every(function (s) { return s[1] <= s[0]; })) { return null; }
     return spans;
+  }
+
+  // Python's pythons_own: blanks collapsed, lowercased, quotes kept.
+  function pythonsOwn(text) {
+    return patterns.pythons.test(text.trim().split(/\s+/).join(" ").toLowerCase());
+  }
+
+  // Python's _says_pythons: placeholders read as names, quotes left out.
+  function saysPythons(template) {
+    var said = parseTemplate(template).literals.join("x");
+    return patterns.pythonsSaid.test(normalize(said, false, false)[0]);
   }
 
   // Python's _shared_space: an empty value's two spaces were collapsed to one.
@@ -849,7 +866,7 @@
     var content = known + p.unknown * unknownWords.length;
     var results = [];
     // Python's own message: a record's whole message in the same words, or none.
-    var pythons = patterns.pythons.test(norm[0]);
+    var pythons = pythonsOwn(message);
     rows.forEach(function (entry) {
       var number = entry.index;
       var same = sameException(extracted.exception, entry.exception);
@@ -858,7 +875,7 @@
       if (literal >= p.min_literal || !entry.names.length) {
         values = exactValues(entry, message, norm[0], norm[1]);
       }
-      if (values && pythons && !patterns.pythons.test(entry.literals.join("x"))) { values = null; }
+      if (values && pythons && !saysPythons(entry.template)) { values = null; }
       var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
       var normLength = cpLength(norm[0]);
       if (values && (same >= 0 || literal >= p.min_literal_share_other_type * normLength)) {

@@ -468,14 +468,11 @@ def test_a_whole_message_then_sentences_of_the_paste_names_its_record(
 ) -> None:
     body = f"Loading my models:\nkit.errors.UserError: {FIELDS_SAID}{more}\n"
     assert messages(found_in(lines_source, body)) == [FIELDS]
-    # Naming no exception, as a title or a report's first paragraph, too: the message
-    # is all there, ending its sentence.
-    title = FIELDS_SAID + more
-    assert messages(found_in(lines_source, "Loading my models fails.", title=title)) == [FIELDS]
+    # Naming no exception, as a report's first paragraph too: the message is all there,
+    # ending its sentence, its values no words of prose.
     assert messages(found_in(lines_source, f"{FIELDS_SAID}{more}\n\nkit 2.1")) == [FIELDS]
-    # Not when it is cut before its end, inside a sentence of its own.
-    cut = FIELDS_SAID[: FIELDS_SAID.index(" if `size`")]
-    assert found_in(lines_source, "Loading my models fails.", title=cut + more) == []
+    # Not as a title, which may be a longer message cut at its length.
+    assert found_in(lines_source, "Loading my models fails.", title=FIELDS_SAID + more) == []
 
 
 def test_a_debuggers_line_naming_the_exception_above_its_message_names_its_record(
@@ -1272,8 +1269,21 @@ REACH = (
     "Check your connection or work offline."
 )
 ENTRY = "The deprecation entry {entry} should be removed since version {version} is >= {since}"
+FORMAT = "Format {name} is not supported."
+STRATEGY = "Unknown truncation strategy {name}."
+NO_DATA = "No data file at {path}."
+NO_DATA_ANYWHERE = "No data file at {path}. Not on the hub either: {error}"
+IMPORT = "Failed to import {module} because of the error below (see its traceback):\n{error}"
 PASTED = {
+    "loaders/format.yaml": record("ValueError", FORMAT, "loaders/format.py"),
+    "loaders/strategy.yaml": record("ValueError", STRATEGY, "loaders/strategy.py"),
+    "loaders/data.yaml": record("FileNotFoundError", NO_DATA, "loaders/data.py"),
+    "loaders/data-hub.yaml": record("FileNotFoundError", NO_DATA_ANYWHERE, "loaders/hub.py"),
+    "loaders/import.yaml": record("RuntimeError", IMPORT, "loaders/lazy.py"),
     "loaders/files.yaml": record("EnvironmentError", NO_FILE, "loaders/files.py"),
+    "loaders/state.yaml": record(
+        "AttributeError", "`{cls}` object has no attribute `{name}`. Was reset() called?"
+    ),
     "loaders/shapes.yaml": record("ValueError", OPEN, "loaders/shapes.py"),
     "loaders/hub.yaml": record("EnvironmentError", REACH, "loaders/hub.py"),
     "loaders/deprecate.yaml": record("ValueError", ENTRY, "loaders/deprecate.py"),
@@ -1327,9 +1337,8 @@ def test_a_message_without_its_stop_that_starts_a_longer_one_names_neither(
         {**PASTED, "loaders/index.yaml": record("EnvironmentError", longer, "loaders/index.py")},
     )
     assert found_in(source, "It fails.", title=NO_FILE_SAID) == []
-    # The whole line an error's traceback ends with says the message it holds.
-    (found,) = found_in(source, f"OSError: {NO_FILE_SAID}\n")
-    assert found.message == NO_FILE
+    # So may an error's line: only a frame in one of their files tells them apart.
+    assert found_in(source, f"OSError: {NO_FILE_SAID}\n") == []
 
 
 def test_a_message_without_its_stop_that_a_longer_list_goes_on_from_names_neither(
@@ -1433,7 +1442,7 @@ def test_a_string_in_a_line_of_code_names_nothing(pasted_source: sources.Source)
         f"    message = '{NO_FILE_SAID}'",
         f"raise OSError('{NO_FILE_SAID}')  # in a script of mine",
     ):
-        assert reports.quoted(line) == [], line
+        assert reports.in_prose(line) == [], line
 
 
 def test_a_literals_repr_with_sentences_in_it_is_a_value_not_prose(
@@ -1455,3 +1464,85 @@ def test_an_errors_repr_amid_a_log_line_names_its_record(pasted_source: sources.
     )
     (found,) = found_in(pasted_source, body)
     assert (found.message, found.line) == (NO_FILE, 2)
+
+
+def test_a_message_with_no_value_is_no_printing_of_one_left_empty(
+    pasted_source: sources.Source,
+) -> None:
+    """``Format {name} is not supported`` printed with an empty name has two blanks; a
+    paste with one and no other value is another message, worded alike."""
+    assert (
+        found_in(pasted_source, "Converting fails:\n\nValueError: Format is not supported.") == []
+    )
+
+
+def test_a_paragraphs_sentences_after_a_message_whose_value_is_words_name_nothing(
+    pasted_source: sources.Source,
+) -> None:
+    body = "Unknown truncation strategy in the docs. Which one should I use?\n\nThanks!"
+    assert found_in(pasted_source, body) == []
+    body = "Unknown truncation strategy only_third. Which one should I use?\n\nThanks!"
+    assert messages(found_in(pasted_source, body)) == [STRATEGY]
+
+
+def test_a_stopless_value_that_runs_past_a_sentence_is_a_longer_message(
+    pasted_source: sources.Source,
+) -> None:
+    """Without its stop, ``No data file at {path}.`` would take ``/d. Not on the hub
+    either`` as its path: that is the longer message, cut."""
+    body = "FileNotFoundError: No data file at /data/train. Not on the hub either"
+    assert messages(found_in(pasted_source, f"It fails:\n\n{body}\n")) == [NO_DATA_ANYWHERE]
+
+
+def test_inline_code_over_a_line_break_is_one_quote(pasted_source: sources.Source) -> None:
+    body = (
+        "Loading the pipeline, I get the error `Failed to import kit.models.unet because of "
+        "the error below (see its traceback):\nname 'Tokenizer' is not defined` every time."
+    )
+    (found,) = found_in(pasted_source, body)
+    assert found.message == IMPORT
+    assert found.values == (
+        ("module", "kit.models.unet"),
+        ("error", "name 'Tokenizer' is not defined"),
+    )
+
+
+def test_an_errors_repr_in_code_names_nothing(pasted_source: sources.Source) -> None:
+    said = f'OSError("{NO_FILE_SAID}.")'
+    for body in (
+        f"My loader:\n\n```python\n        err = {said}\n```\n",
+        f"My loader asserts it: assert found, {said}\n",
+    ):
+        assert found_in(pasted_source, body) == [], body
+
+
+def test_a_pythons_own_message_that_starts_a_records_names_nothing(tmp_path: Path) -> None:
+    """Python says ``'NoneType' object has no attribute 'to'``; a record that goes on
+    after those words is another message."""
+    setup = "'{cls}' object has no attribute '{name}'; call setup() first"
+    source = source_of("records", tmp_path, {"setup.yaml": record("AttributeError", setup)})
+    body = "Moving it fails:\n\nAttributeError: 'NoneType' object has no attribute 'to'\n"
+    assert found_in(source, body) == []
+    said = "AttributeError: 'Loader' object has no attribute 'to'; call setup() first"
+    assert messages(found_in(source, f"Moving it fails:\n\n{said}\n")) == [setup]
+
+
+def test_a_quote_ends_at_its_first_closing_mark(pasted_source: sources.Source) -> None:
+    """Past it is the sentence's own words: ``'No weights file named' and then 'x'``."""
+    body = "The log says 'No weights file named' and then 'model.bin in the folder /m'.\n"
+    assert found_in(pasted_source, body) == []
+
+
+def test_a_value_without_the_stop_takes_in_no_sentence(pasted_source: sources.Source) -> None:
+    paste = "FileNotFoundError: No data file at /data/train. Then I ran it again"
+    matches = search.lookup(pasted_source.index, paste)
+    assert not any(m.exact and any(". " in v for _, v in m.values) for m in matches)
+
+
+def test_an_attribute_error_in_backticks_is_no_pythons(pasted_source: sources.Source) -> None:
+    """Python quotes names with ``'``: a message that puts them in backticks is the
+    project's own, cut here before its next sentence."""
+    body = "After a reset:\n\nAttributeError: `Loader` object has no attribute `size`.\n"
+    assert messages(found_in(pasted_source, body)) == [
+        "`{cls}` object has no attribute `{name}`. Was reset() called?"
+    ]

@@ -88,10 +88,11 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
     least = rules.min_own_text // 2  # the fewest own words a record takes (``Fits``)
-    every = _readings(body, title, least)
-    # Words quoted in a sentence name a record only as its whole message: prose quotes a
-    # few words of an error in passing ("I used to see "… must be set" but now …").
-    in_passing = set(quoted(body, least))
+    # Words quoted in a sentence name a record only as its whole message: prose quotes
+    # a few words of an error in passing ("I used to see "… must be set" but now …").
+    in_passing = in_prose(body, least)
+    whole_only = {reading for reading in in_passing if reading.exception is None}
+    every = _readings(body, title, least, in_passing)
     lines = _lines(body)
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
@@ -106,7 +107,7 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                     continue
                 match, start = chosen
                 if start and (
-                    reading in in_passing or _goes_on_otherwise(match.entry, reading, lines)
+                    reading in whole_only or _goes_on_otherwise(match.entry, reading, lines)
                 ):
                     continue
                 # The reading's best match: a record kept out of triage silences the
@@ -147,33 +148,11 @@ def _best(
     message; None when no match passes, or when the best is a start that another
     message's start fits alike."""
     ranked = search._ranked(index, reading) if wholes is None else wholes.ranked(reading)
-    # A message whose closing stop is left out with its last value open (``… for <cla``)
-    # is cut inside that value: read as a start (``_starts``), not as a whole message.
-    ranked = [
-        (key, match)
-        for key, match in ranked
-        if not (
-            match.exact
-            and match.values
-            and _stop_left_out(match.entry, reading.message)
-            and not _balanced(match.values[-1][1])
-        )
-    ]
     # A paste that is some record's whole message is the start of another's only when
     # that one's own words explain more of it.
     whole = max((key for key, match in ranked if match.exact), default=())
     maybe = None if wholes is None else wholes.starting(reading)
     starts = [item for item in _starts(index, reading, maybe) if item[0] > whole]
-    if reading.exception is not None and any(
-        key == whole
-        and match.entry.literals[-1] == "."
-        and _stop_left_out(match.entry, reading.message)
-        for key, match in ranked
-    ):
-        # An error's line that holds a record's whole message but its closing stop
-        # says that message, not the start of a longer one that goes on after a value,
-        # unless a frame of the traceback is where the longer one is raised.
-        starts = [item for item in starts if fits.shown(item[1])]
     # Of records that match alike (a key's last item is the record's number), the one
     # whose message the paste spells out first: search drops quotes and blanks.
     ranked = sorted(
@@ -213,7 +192,7 @@ def _best(
         # words before it start no other message. (An error's line that ends so says
         # the message it holds: ``_best`` ranks it above the starts.)
         last = best.values[-1][1]
-        if any(char.isspace() for char in last):
+        if _blank(last):
             return None
         before = reading.message[: reading.message.rstrip().rfind(last)]
         if _starts_another(index, reading, best.entry, before):
@@ -372,6 +351,8 @@ def _starts(
     """
     message = reading.message
     normalized, where = _normalize(message)
+    if search.pythons_own(message):
+        return []  # Python's own message is a record's whole message or none (``search``)
     if numbers is None:  # the best candidates by their words (``Wholes.starting`` has all)
         words = search.tokens(normalized)[: search.MAX_WORDS]
         looked_up = search.lookup_words(words)
@@ -391,9 +372,18 @@ def _starts(
             continue
         spans, literal, rest = placed
         if reading.exception is None and (
-            (spans and spans[-1][1] == len(normalized)) or _WORD.match(normalized[-1:] + rest)
+            (spans and spans[-1][1] == len(normalized))
+            or _WORD.match(normalized[-1:] + rest)
+            or (
+                not rest
+                and (reading.line is None or any(_blank(normalized[a:b]) for a, b in spans))
+            )
         ):
-            continue  # the text ends in a value (prose may go on in it) or a word's middle
+            # The text ends in a value (prose may go on in it) or a word's middle; or it is
+            # the whole message, then sentences: of a title, which may be a longer message
+            # cut at its length, or with a value of words that may be the reporter's own
+            # (``Unknown strategy in the docs. Which one…``).
+            continue
         named = list(zip(entry.names, spans, strict=False))
         said: dict[str, str] = {}
         if any(said.setdefault(name, normalized[a:b]) != normalized[a:b] for name, (a, b) in named):
@@ -557,12 +547,15 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
-def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extracted]:
+def _readings(
+    body: str, title: str = "", least: int = 1, prose: Sequence[search.Extracted] = ()
+) -> list[search.Extracted]:
     """The readings of the whole body, then those of each fenced block and each heading
     read on its own, then those of the title (at no line): a bare message in a fence amid
     the prose of an issue template is a whole message there, and so is a heading's or a
     title's that names no exception. Lines are the body's (from 0). A block with fewer
-    than ``least`` letters and digits is not read (``Environment``)."""
+    than ``least`` letters and digits is not read (``Environment``). ``prose`` are the
+    readings of its prose (``in_prose``), read last."""
     out = search.readings(body)
     title = _TAGS.sub("", title)
     blocks = [*fences(body)[:MAX_FENCES], *headings(body)[:MAX_HEADINGS], (None, title)]
@@ -574,7 +567,7 @@ def _readings(body: str, title: str = "", least: int = 1) -> list[search.Extract
             if reading not in out:
                 out.append(reading)
     more = [*raised(body)[:MAX_RAISED], *(replace(r, line=None) for r in raised(title))]
-    for reading in [*more, *introduced(body, title), *quoted(body, least)]:
+    for reading in [*more, *introduced(body, title), *prose]:
         if reading not in out:
             out.append(reading)
     return out
@@ -636,14 +629,17 @@ def _prose(line: str) -> bool:
 _OPENS_QUOTE = re.compile(r"(?:^|(?<=[\s:]))([\"'`])(?=[A-Za-z])")
 """A mark that opens a quote in a sentence: after a blank or a colon, before a letter
 (an apostrophe follows a letter; a string after a bracket is code's)."""
-_CODE_LINE = re.compile(r"(?: {4}|\t)|.*\braise\b")
-"""A line of code, not prose: indented as Markdown's code blocks are, or raising."""
+_CODE_LINE = re.compile(r"(?: {4}|\t)|.*\b(?:raise|assert)\b")
+"""A line of code, not prose: indented as Markdown's code blocks are, raising or
+asserting."""
 
 
-def quoted(body: str, least: int = 1) -> list[search.Extracted]:
+def in_prose(body: str, least: int = 1) -> list[search.Extracted]:
     """Each message quoted in a sentence of the body's prose (``I get the same error
-    'No file named x found in directory y'``), up to the mark that closes it, read as a
-    bare message; not in fenced blocks, which are read on their own."""
+    'No file named x found in directory y'``), up to the mark that closes it, and each
+    error's repr amid a line (a log's ``… err=OSError("…\\n…"), …``), read as messages;
+    not on lines of code: fenced blocks (read on their own), indented or raising ones.
+    At most ``MAX_RAISED`` readings, and ``MAX_QUOTES`` quotes a line."""
     lines = _lines(body)
     fenced = {
         number
@@ -654,15 +650,32 @@ def quoted(body: str, least: int = 1) -> list[search.Extracted]:
     for number, line in enumerate(lines):
         if number in fenced or _CODE_LINE.match(line):
             continue
-        for mark in _OPENS_QUOTE.finditer(line):
-            for message in search._quoted(line[mark.end() :], mark.group(1)):
+        said = line.strip()
+        found = _REPR_IN_LINE.search(line)
+        string = None if found is None else search._unquoted(line, found.end(), found.group(2))
+        if found is not None and string is not None and string[0].strip():
+            out.append(search.Extracted(found.group(1), string[0], line=number, line_text=said))
+        for mark in itertools.islice(_OPENS_QUOTE.finditer(line), MAX_QUOTES):
+            rest, opener = line[mark.end() :], mark.group(1)
+            quote = search._quoted(rest, opener)[:1]  # to its mark: past it is prose
+            after = number + 1
+            if not quote and opener == "`" and after < len(lines) and _prose(lines[after]):
+                # Inline code runs on over a line break, as GitHub shows it.
+                quote = search._quoted(rest + "\n" + lines[after], opener)[:1]
+            for message in quote:
                 if " " not in message.strip() or _letters(message) < least:
                     continue
-                for reading in search.readings(message):
-                    out.append(replace(reading, line=number, line_text=line.strip()))
-                    if len(out) >= MAX_RAISED:
-                        return out
-    return out
+                out += [replace(r, line=number, line_text=said) for r in search.readings(message)]
+        if len(out) >= MAX_RAISED:
+            break
+    return out[:MAX_RAISED]
+
+
+MAX_QUOTES = 8
+"""Quotes of one line read as messages, at most (the first ones): a line of a thousand
+quote marks is no sentence quoting an error."""
+_REPR_IN_LINE = re.compile(rf"(?<=[\s=(:])({search.EXCEPTION_NAME})\(([\"'])")
+"""An error's repr amid a line, as a log prints it: ``… err=OSError("… \\n …"), …``."""
 
 
 MAX_RAISED = 10
@@ -675,11 +688,6 @@ _CALL = re.compile(
 )
 
 
-_REPR_IN_LINE = re.compile(rf"(?<=[\s=(:])(?<!raise )({search.EXCEPTION_NAME})\(([\"'])")
-"""An error's repr amid a line, as a log prints it: ``… err=OSError("… \\n …"), …``;
-not a ``raise`` amid code, which a traceback shows around the line that ran."""
-
-
 def raised(text: str) -> list[search.Extracted]:
     """The message of each line that names an exception apart from its message: a call
     with a string, as a traceback's ``raise KeyError(f"No layer {name}")`` on the line it
@@ -690,10 +698,10 @@ def raised(text: str) -> list[search.Extracted]:
     out = []
     lines = _lines(text)
     for number, line in enumerate(lines):
-        found = _CALL.match(line) or _LAST.search(line) or _REPR_IN_LINE.search(line)
+        found = _CALL.match(line) or _LAST.search(line)
         if found is None:
             continue
-        if found.re is not _LAST:
+        if found.re is _CALL:
             string = search._unquoted(line, found.end(), found.group(2))
             message = line[found.end() :].rstrip() if string is None else string[0]
         else:
@@ -990,16 +998,9 @@ scanned template does not keep: ``{name!r}`` becomes ``{name}``)."""
 _MODULE_NAMED = re.compile(r"module '([\w.]+)' has no attribute")
 
 
-def _balanced(value: str) -> bool:
-    """Whether each bracket a value opens it closes, as a repr Python prints does."""
-    depth = {pair: 0 for pair in ("()", "[]", "{}", "<>")}
-    for char in value:
-        for pair in depth:
-            if char == pair[0]:
-                depth[pair] += 1
-            elif char == pair[1]:
-                depth[pair] -= 1
-    return not any(depth.values())
+def _blank(value: str) -> bool:
+    """Whether a value holds a blank: words, not one name, path or number."""
+    return any(char.isspace() for char in value)
 
 
 def _literal(value: str) -> bool:

@@ -140,23 +140,26 @@ PATTERNS: dict[str, Any] = {
         r"(?:above|root cause)|(?:[Ee]rror|[Tt]race(?:back)?|[Ee]xception|[Cc]ause)s? \(?above)"
         r"(?:[^A-Za-z0-9_]|$)|^SystemExit|RayTaskError|_RemoteTraceback|ProcessRaisedException"
     ),
-    # Python's own messages, normalized (lowercase, no quotes): a paste that is one names
-    # a record only when the record's template says it in the same words, its own (its
-    # placeholders read as a word), and says all of it: "'NoneType' object has no
-    # attribute 'to'" is not "{cls} has no attribute {key}" with "'NoneType' object" for
-    # {cls}, nor "tuple index out of range" one word off.
+    # Python's own messages, as Python prints them (lowercased, blanks collapsed; %q is a
+    # name in Python's quotes): a paste that is one names a record only when the
+    # record's template says it in the same words, its own (a placeholder read as a
+    # name, quoted or not: a scanned template drops ``!r``), and says all of it:
+    # "'NoneType' object has no attribute 'to'" is not "{cls} has no attribute {key}"
+    # with "'NoneType' object" for {cls}, nor "tuple index out of range" one word off;
+    # "`State` object has no attribute `x`" is no Python's.
     "pythons": [
-        r"(?:\S+ object|type object \S+|module \S+) has no attribute \S+",
+        r"(?:%q object|type object %q|module %q) has no attribute %q",
         r"(?:list|tuple|str|string|bytearray|range|array|deque)(?: assignment)? index out of range",
-        r"\S+ object is not (?:subscriptable|callable|iterable|an iterator)",
-        r"\S+ object does not support item assignment",
+        r"%q object is not (?:subscriptable|callable|iterable|an iterator)",
+        r"%q object does not support item assignment",
         r"unsupported operand type\(s\) for .+",
         r"can only concatenate .+",
-        r"unhashable type: \S+",
-        r"name \S+ is not defined",
-        r"no module named \S+",
-        r"cannot import name \S+ from \S+(?: \(.*\))?",
-        r"\S+\(\) got an unexpected keyword argument \S+",
+        r"unhashable type: %q",
+        r"name %q is not defined",
+        r"no module named %q",
+        r"cannot import name %q from %q(?: \(.*\))?",
+        r"\S+\(\) got an unexpected keyword argument %q",
+        r"(?:\S+\(\) )?got multiple values for (?:keyword )?argument %q",
         r"\S+\(\) missing \d+ required (?:positional|keyword-only) arguments?: .+",
         r"\S+\(\) takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:were|was) given",
         r"not enough values to unpack \(expected \d+, got \d+\)",
@@ -185,7 +188,23 @@ _BODY = re.compile(PATTERNS["body"])
 _REPR = re.compile(PATTERNS["repr"])
 _WRAPPER = re.compile(PATTERNS["wrapper"])
 _STOP = re.compile(PATTERNS["stop"])
-_PYTHONS = re.compile("(?:" + "|".join(PATTERNS["pythons"]) + ")")
+_PYTHONS = re.compile("(?:" + "|".join(PATTERNS["pythons"]).replace("%q", "'[^']*'") + ")")
+_PYTHONS_SAID = re.compile("(?:" + "|".join(PATTERNS["pythons"]).replace("%q", r"\S+") + ")")
+
+
+def pythons_own(message: str) -> bool:
+    """Whether ``message`` is one of Python's own messages (``PATTERNS["pythons"]``)."""
+    return _PYTHONS.fullmatch(" ".join(message.split()).lower()) is not None
+
+
+def _says_pythons(template: str) -> bool:
+    """Whether a template says one of Python's own messages in its own words, each of
+    its placeholders read as a name, its quotes left out."""
+    parts = parse_template(template).parts
+    said = "".join("x" if part.placeholder else part.text for part in parts)
+    return _PYTHONS_SAID.fullmatch(normalized_text(said)) is not None
+
+
 _PYDANTIC_TYPES = {"Value error": None, "Assertion failed": "AssertionError"}
 """``Value error`` is a ValueError or any subclass of it, which pydantic does not name."""
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
@@ -1118,31 +1137,45 @@ def _place(literals: Sequence[str], text: str) -> list[tuple[int, int]] | None:
     the same fit as a regular expression of lazy groups would, in linear time instead
     of the exponential backtracking such an expression can take. Two readings of how
     people paste: a value left empty between two spaces (``load {name} because``
-    printed as ``load  because``, its spaces collapsed to one), and a closing full
-    stop left out (a message quoted in a sentence, or cut at its last value).
+    printed as ``load  because``, its spaces collapsed to one), when another value is
+    there to show the message was printed (``Format is not supported`` is no printing
+    of ``Format {name} is not supported``); and a closing full stop left out (a
+    message quoted in a sentence, or cut at its last value), when the last value ends
+    no sentence (which would make it prose that goes on).
     """
     first, last = literals[0], literals[-1]
     if len(literals) == 1:
         return [] if text == first else None
     if not text.startswith(first):
         return None
-    if not text.endswith(last) and last.endswith(".") and text.endswith(last[:-1]):
+    stop = not text.endswith(last) and last.endswith(".") and text.endswith(last[:-1])
+    if stop:
         last = last[:-1]
     if not text.endswith(last):
         return None
     end_limit = len(text) - len(last)
     position = len(first)
     spans = []
+    collapsed = False
     for literal in literals[1:-1]:
         found = text.find(literal, _shared_space(text, position, literal), end_limit)
         if found < 0:
             return None
+        collapsed |= found < position
         spans.append((position, found))
         position = found + len(literal)
     if end_limit < _shared_space(text, position, last):
         return None
+    collapsed |= end_limit < position
+    if stop and _SENTENCE_END.search(text, position, end_limit):
+        return None
     spans.append((position, end_limit))
+    if collapsed and all(end <= start for start, end in spans):
+        return None
     return spans
+
+
+_SENTENCE_END = re.compile(r"[.!?] ")
 
 
 def _shared_space(text: str, position: int, literal: str) -> int:
@@ -1378,7 +1411,7 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
     content = known + UNKNOWN * sum(1 for w in words if w not in weight and not is_digits(w))
     ranked: list[tuple[tuple[float, ...], Match]] = []
     bounds = _Bounds(words, weight, free) if known > 0 else None
-    pythons = _PYTHONS.fullmatch(normalized) is not None
+    pythons = pythons_own(message)
     for number in candidates(index, looked_up, weight, cut):
         entry = index.entries[number]
         same_type = _same_exception(extracted.exception, entry.exception)
@@ -1425,7 +1458,7 @@ def whole_match(
     values = exact_values(entry, message, normalized, where)
     if values is None:
         return None
-    if _PYTHONS.fullmatch(normalized) and not _PYTHONS.fullmatch("x".join(entry.literals)):
+    if pythons_own(message) and not _says_pythons(entry.template):
         return None  # Python's own words, the record's in its placeholders (``PATTERNS``)
     if entry.names and entry.literal_words < FEW_WORDS:
         # "{name} conflicts with {other}" fits many texts: as good as a fair partial

@@ -1,7 +1,7 @@
 "use strict";(function(){var root=document.documentElement.getAttribute("data-root")||"";var DROPPED=new Set(["'","\"","`","\u2018","\u2019","\u201c","\u201d","\u200b","\u200c","\u200d","\ufeff"]);var SPACE=/^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;var TOKEN=/[\p{L}\p{N}_]+/gu;var TRACEBACK="Traceback (most recent call last):";var CHAIN=["During handling of the above exception","The above exception was the direct cause"];var meta=null;var M=null;var shards=new Map();var chunks=new Map();var entries=new Map();var patterns=null;var reload=false;function Stale(message){this.message=message;}
 function fetchJSON(path){return fetch(root+"search/"+path,reload?{cache:"reload"}:{}).then(function(r){if(!r.ok){var said="search index: "+path+" "+r.status;throw reload?new Error(said):new Stale(said);}
 return r.json();});}
-function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),inline:new RegExp(p.inline,"g"),quotes:p.quotes,errorLevel:new RegExp(p.error_level),repeated:new RegExp(p.repeated,"y"),afterFrames:new RegExp(p.after_frames),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop),pythons:new RegExp("^(?:"+p.pythons.join("|")+")$")};M=m;return m;});}
+function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),inline:new RegExp(p.inline,"g"),quotes:p.quotes,errorLevel:new RegExp(p.error_level),repeated:new RegExp(p.repeated,"y"),afterFrames:new RegExp(p.after_frames),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop),pythons:new RegExp("^(?:"+p.pythons.join("|").split("%q").join("'[^']*'")+")$"),pythonsSaid:new RegExp("^(?:"+p.pythons.join("|").split("%q").join("\\S+")+")$")};M=m;return m;});}
 return meta;}
 function cached(map,key,path){if(!map.has(key)){map.set(key,fetchJSON(path));}
 return map.get(key);}
@@ -72,12 +72,16 @@ room-=size+1;}
 var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,old:row.length>4?{until:row[4],since:row[5],now:row[6]}:null};}
 function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
 if(!text.startsWith(first)){return null;}
-if(!text.endsWith(last)&&last.endsWith(".")&&text.endsWith(last.slice(0,-1))){last=last.slice(0,-1);}
+var stop=!text.endsWith(last)&&last.endsWith(".")&&text.endsWith(last.slice(0,-1));if(stop){last=last.slice(0,-1);}
 if(!text.endsWith(last)){return null;}
-var endLimit=text.length-last.length;var position=first.length;var spans=[];for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],sharedSpace(text,position,literals[i]));if(found<0){return null;}
-spans.push([position,found]);position=found+literals[i].length;}
+var endLimit=text.length-last.length;var position=first.length;var spans=[];var collapsed=false;for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],sharedSpace(text,position,literals[i]));if(found<0){return null;}
+collapsed=collapsed||found<position;spans.push([position,found]);position=found+literals[i].length;}
 if(endLimit<sharedSpace(text,position,last)){return null;}
-spans.push([position,endLimit]);return spans;}
+collapsed=collapsed||endLimit<position;if(stop&&/[.!?] /.test(text.slice(position,endLimit))){return null;}
+spans.push([position,endLimit]);if(collapsed&&spans.every(function(s){return s[1]<=s[0];})){return null;}
+return spans;}
+function pythonsOwn(text){return patterns.pythons.test(text.trim().split(/\s+/).join(" ").toLowerCase());}
+function saysPythons(template){var said=parseTemplate(template).literals.join("x");return patterns.pythonsSaid.test(normalize(said,false,false)[0]);}
 function sharedSpace(text,position,literal){return literal.charAt(0)===" "&&position>0&&text.charAt(position-1)===" "?position-1:position;}
 function exactValues(entry,message,normalized,where){var spans=!entry.cut&&place(entry.literals,normalized);if(!spans){return null;}
 return entry.names.map(function(name,g){var span=spans[g];if(span[1]<=span[0]){return[name,""];}
@@ -133,8 +137,8 @@ if(out.indexOf(complete[k])<0){out.push(complete[k]);}}
 return out;});var files=new Set();var next=lists.map(function(){return 0;});var turns=[0].concat(lists.map(function(_,r){return r;}));while(left>0&&lists.some(function(list,r){return next[r]<list.length;})){turns.forEach(function(r){var list=lists[r];while(next[r]<list.length&&files.has(M.files[list[next[r]]])){next[r]+=1;}
 if(next[r]<list.length&&left>0){files.add(M.files[list[next[r]]]);left-=1;}});}
 return choose(all,async function(r){var numbers=lists[r].filter(function(e){return files.has(M.files[e]);});return score(all[r],reads[r],weights[r],await entriesOf(numbers));},limit);}
-function score(extracted,read,weight,rows){var p=M.params;var message=extracted.message;var norm=read.norm;var words=read.words;var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var results=[];var pythons=patterns.pythons.test(norm[0]);rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);var literal=entry.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!entry.names.length){values=exactValues(entry,message,norm[0],norm[1]);}
-if(values&&pythons&&!patterns.pythons.test(entry.literals.join("x"))){values=null;}
+function score(extracted,read,weight,rows){var p=M.params;var message=extracted.message;var norm=read.norm;var words=read.words;var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var results=[];var pythons=pythonsOwn(message);rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);var literal=entry.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!entry.names.length){values=exactValues(entry,message,norm[0],norm[1]);}
+if(values&&pythons&&!saysPythons(entry.template)){values=null;}
 var literalWords=entry.words.filter(function(w){return w!=="*";}).length;var normLength=cpLength(norm[0]);if(values&&(same>=0||literal>=p.min_literal_share_other_type*normLength)){if(literalWords<p.few_words&&entry.names.length){results.push({key:[1,p.vague_exact,1,same,-number],entry:entry,exact:true,score:p.vague_exact,values:values});return;}
 var stop=entry.literals[entry.literals.length-1].endsWith(".")&&!norm[0].endsWith(".")?1:0;var specific=round(1+(literal-stop)/Math.max(1,normLength+stop),6);results.push({key:[2,specific,same,-number],entry:entry,exact:true,score:specific,values:values});return;}
 if(known<=0||pythons){return;}
