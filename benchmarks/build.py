@@ -296,7 +296,7 @@ def _edits(
     i = pick(lambda r: not r.get("related"), n // 6)
     j = pick(lambda r: True, (i + n // 2) % n)
     edited = text(i) + f"related:\n- {id_of(j)}\n"
-    out.append(("related added", path(i), edited, f"errors/{id_of(j)}/", id_of(i)))
+    out.append(("related added", path(i), edited, f"../{id_of(j)}/", id_of(i)))
     return out
 
 
