@@ -1510,7 +1510,7 @@ def test_inline_code_over_a_line_break_is_one_quote(pasted_source: sources.Sourc
 def test_an_errors_repr_in_code_names_nothing(pasted_source: sources.Source) -> None:
     said = f'OSError("{NO_FILE_SAID}.")'
     for body in (
-        f"My loader:\n\n```python\n        err = {said}\n```\n",
+        f"My loader:\n\n```python\nerr = {said}\n```\n",
         f"My loader asserts it: assert found, {said}\n",
     ):
         assert found_in(pasted_source, body) == [], body

@@ -184,13 +184,13 @@ def _best(
         and reading.exception is None
         and best.values
         and best.entry.literals[-1] == "."
-        and _stop_left_out(best.entry, reading.message)
+        and search.stop_left_out(best.entry, search.normalized_text(reading.message))
     ):
         # A title or a bare line that ends in a message's last value, its closing stop
         # left out, may as well be cut short there: it names the record only when that
         # value cannot have taken in the prose after it (it holds no blank) and the
-        # words before it start no other message. (An error's line that ends so says
-        # the message it holds: ``_best`` ranks it above the starts.)
+        # words before it start no other message. (From an error's line, the starts of
+        # longer messages rank above such a fit: ``search.whole_match``.)
         last = best.values[-1][1]
         if _blank(last):
             return None
@@ -214,11 +214,6 @@ def _starts_another(
     alike = search.same_message(entry)
     others = _starts(index, replace(reading, message=words.rstrip()))
     return any(search.same_message(m.entry) != alike for _, m in others)
-
-
-def _stop_left_out(entry: search.Entry, message: str) -> bool:
-    """Whether ``message`` fits ``entry`` whole only with its closing stop left out."""
-    return entry.literals[-1].endswith(".") and not search.normalized_text(message).endswith(".")
 
 
 def _goes_on_otherwise(entry: search.Entry, reading: search.Extracted, lines: list[str]) -> bool:
@@ -638,7 +633,8 @@ def in_prose(body: str, least: int = 1) -> list[search.Extracted]:
     """Each message quoted in a sentence of the body's prose (``I get the same error
     'No file named x found in directory y'``), up to the mark that closes it, and each
     error's repr amid a line (a log's ``… err=OSError("…\\n…"), …``), read as messages;
-    not on lines of code: fenced blocks (read on their own), indented or raising ones.
+    not on lines of code: fenced blocks (read on their own), indented, raising or
+    asserting ones.
     At most ``MAX_RAISED`` readings, and ``MAX_QUOTES`` quotes a line."""
     lines = _lines(body)
     fenced = {

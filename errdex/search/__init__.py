@@ -1468,9 +1468,15 @@ def whole_match(
         )
     # A fit that left out the closing full stop ranks as if the paste had it, below a
     # template that ends where the paste does.
-    stop = int(entry.literals[-1].endswith(".") and not normalized.endswith("."))
+    stop = int(stop_left_out(entry, normalized))
     specific = round(1.0 + (literal - stop) / max(1, len(normalized) + stop), 6)
     return (2, specific, same_type, -entry.index), Match(entry, True, specific, values)
+
+
+def stop_left_out(entry: Entry, normalized: str) -> bool:
+    """Whether the message ``normalized`` fits ``entry`` whole only with its closing
+    stop left out (``_place``)."""
+    return entry.literals[-1].endswith(".") and not normalized.endswith(".")
 
 
 def _same_exception(named: str | None, exception: str) -> int:
