@@ -116,7 +116,7 @@ def test_records_that_cannot_be_kept_aside_stay_in_the_build(
     import errno
     import tempfile
 
-    from errdex.site import build
+    from errdex.site import read
     from errdex.util import parallel
 
     records = corpus.generate(parallel.PARALLEL_FROM + 150, seed=6)
@@ -131,9 +131,9 @@ def test_records_that_cannot_be_kept_aside_stay_in_the_build(
         assert built.code == 0, built.err
         assert bytes_of(out) == bytes_of(alone)
 
-    written = build._Stash._write
+    written = read.Stash._write
 
-    def full_for_some(self: build._Stash, number: int, held: list[Any]) -> None:
+    def full_for_some(self: read.Stash, number: int, held: list[Any]) -> None:
         if number % 2:
             raise OSError(errno.ENOSPC, "No space left on device")
         written(self, number, held)
@@ -141,7 +141,7 @@ def test_records_that_cannot_be_kept_aside_stay_in_the_build(
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    monkeypatch.setattr(build._Stash, "_write", full_for_some)
+    monkeypatch.setattr(read.Stash, "_write", full_for_some)
     out = tmp_path / "full"
     built = run("build", "--content", content, "--out", out, "--no-cache", "--jobs", "2")
     assert built.code == 0, built.err

@@ -311,9 +311,9 @@ def test_a_reworded_record_with_releases_is_indexed_as_a_fresh_build_indexes_it(
     earlier one."""
     from conftest import snapshot
 
-    from errdex.site import plan
+    from errdex.site import update
 
-    monkeypatch.setattr(plan, "INDEX_ASIDE_FROM", 0)  # however small the site
+    monkeypatch.setattr(update, "INDEX_ASIDE_FROM", 0)  # however small the site
     walk(run, upstream, content)
     out = tmp_path / "public"
     command = ("build", "--content", content, "--out", out, "--cache", tmp_path / "cache", "-v")

@@ -376,7 +376,7 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
 
     from errdex.records import link as link_module
     from errdex.records.model import Related, parse_template
-    from errdex.site import plan, state
+    from errdex.site import state, update
 
     records = corpus.generate(300, seed=5)
     content = tmp_path / "content"
@@ -394,7 +394,7 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
     def agrees(now: dict[str, Any], changed: set[str]) -> set[str]:
         """Whether linking again gets what linking every record gets; what it found again."""
         linked, problems = link_module.link(links.config, list(now.values()), check_names=False)
-        site, said, again, _ = plan.linked_again(links, old, now, changed)
+        site, said, again, _ = update.linked_again(links, old, now, changed)
         assert _linked_shape(site) == _linked_shape(linked)
         assert all(site.by_id[rid] is summary for rid, summary in now.items())
         files = {now[rid].file for rid in again}

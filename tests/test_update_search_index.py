@@ -24,10 +24,10 @@ from updates import (
 def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every update that rewords a message makes its search index aside, whatever the
     site's size; the process ids of the forks made aside, in order (0: run in this one)."""
-    from errdex.site import plan
+    from errdex.site import update
     from errdex.util import parallel
 
-    monkeypatch.setattr(plan, "INDEX_ASIDE_FROM", 0)
+    monkeypatch.setattr(update, "INDEX_ASIDE_FROM", 0)
     # A thread an earlier test of this worker left behind would keep the fork from being made.
     monkeypatch.setattr(parallel.threading, "active_count", lambda: 1)
     made: list[int] = []
@@ -95,17 +95,17 @@ def test_a_search_index_whose_fork_fails_is_made_in_the_build(
 ) -> None:
     """A forked process that dies (out of memory, say) costs time, not the index: the
     build makes it itself, the same."""
-    from errdex.site import plan
+    from errdex.site import update
 
     parent = os.getpid()
-    real = plan.index_files
+    real = update.index_files
 
     def dies_if_forked(*args):  # type: ignore[no-untyped-def]
         if os.getpid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)
         return real(*args)
 
-    monkeypatch.setattr(plan, "index_files", dies_if_forked)
+    monkeypatch.setattr(update, "index_files", dies_if_forked)
     content = make_content(tmp_path, stated_site(tmp_path))
     out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
     build()

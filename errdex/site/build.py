@@ -1,38 +1,34 @@
-"""The pipeline: plan, then load, validate, model and link, then render and write.
+"""The build, in seven stages; ``build`` reads as them:
 
-Nothing is written until everything is loaded, validated and linked.
+1. lock: builds into one output take turns, from reading the state to saving it;
+2. plan: which record files changed since the last build, and so what to do and why: a
+   full build, an update, or nothing (``plan.decide``, which reads no record);
+3. read: every record, checked and linked (``read.every_record``); in an update, the
+   changed ones, with what the state keeps of the others (``update.read``);
+4. outdated: which pages to render: all of them, or those that show what changed
+   (``update.outdated``);
+5. render: those pages, on forked workers for a big site;
+6. write: a full build's files into a new folder swapped in whole, an update's in place;
+7. save: what was done, for the next build's plan (``state.py``).
 
-``plan.decide`` compares the content with what the last build into the same output left
-in the cache folder, and chooses: a full build, an update of the few errors whose files
-changed, or nothing; it says why. A full build reads every record and links them (a big
-one reads on every core, and keeps only the records' summaries while the whole records
-wait in files for the workers that render their pages, see ``_Stash``); an update has
-read the records it renders. Then one path renders either: the pages of the
-errors (on forked workers for a big site, see ``parallel``) and, in a full build, every
-page that lists them (in an update that changed what lists show, those that show it),
-into a writer. A full build's writer stages a new folder and swaps
-it in whole; an update's replaces its few files in place; ``check``'s keeps them in
-memory. Last, the state records what was done, for the next build's plan.
+An update that finds, as it reads, what it cannot follow becomes a full build there, and
+says why. Nothing is written until everything is read, checked and linked.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import os
-import pickle
-import shutil
 import sys
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-from errdex.records.files import record_stats, shown_path
-from errdex.records.problems import BuildError, Problem, Severity, failed
-from errdex.site import plan, state
+from errdex.records.problems import BuildError, Problem, Severity
+from errdex.site import plan, state, update
+from errdex.site.read import Parsed, Stash, every_record
 from errdex.site.theme import Theme, default_theme
 from errdex.site.write import (
     Staging,
@@ -44,11 +40,9 @@ from errdex.site.write import (
     update_in_place,
 )
 from errdex.util import parallel, progress
-from errdex.util.processes import alive
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from errdex.github.issues import Issue
     from errdex.records.link import Site
     from errdex.records.model import Record
     from errdex.search import Entry
@@ -102,98 +96,164 @@ class Result:
 
 
 def build(options: Options) -> Result:
-    """Build the site into ``options.out``: decide what must be done again and why, read
-    what that needs, render it, write it, and keep what was done for the next build."""
+    """Build the site into ``options.out``, in the seven stages above."""
     require_output(options.out, options.content)
     key = plan.site_key(options)
     state_file = state.path_for(options.cache, options.out) if options.cache else None
-    # Builds into one output take turns, from reading the state to recording what they
-    # wrote, so neither works from a state the other is changing.
-    with output_lock(options.out), _few_collections(), contextlib.ExitStack() as cleanup:
-        if options.cache:
-            state.sweep(options.cache)
-            _Stash.sweep(options.cache)
-        previous = state.load(state_file, options.out) if state_file else "no cache (--no-cache)"
-        chosen = plan.decide(options, key, previous)
-        if isinstance(chosen, plan.Partial):
-            cleanup.callback(chosen.close)
-        if options.verbose:
-            print(f"errdex: {chosen}", file=sys.stderr)
+    with (
+        output_lock(options.out),  # 1. lock
+        _few_collections(),
+        Stash(options.cache) as stash,
+        _Tools(options) as tools,
+    ):
+        previous = _previous(options, state_file)
+        chosen = plan.decide(options, key, previous)  # 2. plan
         if isinstance(chosen, plan.UpToDate):
-            if state_file and (chosen.restamped or chosen.previous.restored):
-                # The same bytes under new times (a checkout, a restored cache): kept, so
-                # the next build compares times again, not bytes.
-                state.note(state_file, chosen.previous, chosen.restamped, {}, out=options.out)
-            stats = WriteStats(written=0, unchanged=len(chosen.previous.outputs), removed=0)
-            return Result(
-                None,
-                chosen.previous.warnings,
-                stats,
-                pages=len(chosen.previous.ids),
-                base_url=chosen.previous.base_url,
-            )
-
+            return _nothing_to_do(options, chosen, state_file)
+        found = _read(options, chosen, stash, tools)  # 3. read
+        work = _outdated(options, found, stash, tools)  # 4. outdated
         try:
-            work, stats, cache_warnings = _run(options, chosen, key, state_file)
+            with contextlib.closing(work):
+                outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
         except _ListsChanged as exc:
             # Found only once the lists were rendered, before anything was written.
-            chosen = plan.Full(str(exc), chosen.previous)
-            if options.verbose:
-                print(f"errdex: {chosen}", file=sys.stderr)
-            work, stats, cache_warnings = _run(options, chosen, key, state_file)
-    warnings = sorted(work.warnings + cache_warnings)
+            full = _read(options, plan.Full(str(exc), work.previous), stash, tools)
+            assert isinstance(full, _Work)
+            work = full
+            outputs, stats = _render_and_write(options, work, tools, state_file)
+        if state_file:
+            _save(state_file, work, key, options.out, outputs, tools)  # 7. save
     return Result(
         work.site,
-        warnings,
+        sorted(work.warnings + tools.warnings),
         stats,
         pages=work.pages,
         rendered=len(work.records),
         base_url=work.context.config.base_url,
         host=work.context.config.host,
-        full=isinstance(chosen, plan.Full),
+        full=work.full,
     )
 
 
-def _run(
-    options: Options,
-    chosen: plan.Full | plan.Partial,
-    key: dict[str, str],
-    state_file: Path | None,
-) -> tuple[_Work, WriteStats, list[Problem]]:
-    """Read what ``chosen`` needs, render and write it, and keep what was done."""
-    with _Stash(options.cache) as stash, contextlib.ExitStack() as cleanup:
-        made: list[tuple[Highlighter, list[Problem], Renderer]] = []
+def _previous(options: Options, state_file: Path | None) -> state.State | str:
+    """The last build's state, or why there is none to trust."""
+    if options.cache is None or state_file is None:
+        return "no cache (--no-cache)"
+    state.sweep(options.cache)
+    Stash.sweep(options.cache)
+    return state.load(state_file, options.out)
 
-        def prepare(warm: bool) -> None:
-            """The highlighter and the compiled templates (with ``warm``, the lexers too,
-            for the workers to share)."""
-            highlighter, warnings = _highlighter(options, read_all=isinstance(chosen, plan.Full))
-            cleanup.enter_context(contextlib.closing(highlighter))
-            with _template_errors(options):
-                renderer = _renderer(options, highlighter)
-                if warm:
-                    renderer.warm()
-            made.append((highlighter, warnings, renderer))
 
-        if isinstance(chosen, plan.Full):
-            gc.enable()  # with the rare collections of ``_few_collections``
-            # Made while other cores read the records, if they do.
-            meanwhile = functools.partial(prepare, True)
-            read = _read(options, True, stash, meanwhile=meanwhile, summaries=True)
-            work = _Work.whole(*read, stash=stash)
-        else:
-            work = _Work.update(chosen)
-        gc.freeze()
-        if not made:
-            prepare(False)
-        highlighter, cache_warnings, renderer = made[0]
-        with _template_errors(options):
-            writer = _writer_for(chosen, options.out, state_file)
-            stats, outputs = _render(renderer, work, writer, options.jobs, options.quiet)
-        highlighter.save()
-    if state_file:
-        _remember(state_file, chosen, work, key, options.out, outputs, renderer.entries)
-    return work, stats, cache_warnings
+def _nothing_to_do(options: Options, chosen: plan.UpToDate, state_file: Path | None) -> Result:
+    if options.verbose:
+        print(f"errdex: {chosen}", file=sys.stderr)
+    if state_file and (chosen.restamped or chosen.previous.restored):
+        # The same bytes under new times (a checkout, a restored cache): kept, so the next
+        # build compares times again, not bytes.
+        state.note(state_file, chosen.previous, chosen.restamped, {}, out=options.out)
+    stats = WriteStats(written=0, unchanged=len(chosen.previous.outputs), removed=0)
+    return Result(
+        None,
+        chosen.previous.warnings,
+        stats,
+        pages=len(chosen.previous.ids),
+        base_url=chosen.previous.base_url,
+    )
+
+
+# --- 3. read, 4. outdated -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """What a build renders, whichever its plan: the files of ``records``, and with a
+    whole ``site`` (a full build) every file that lists them."""
+
+    records: Sequence[Record]
+    context: ErrorContext
+    warnings: list[Problem]
+    """The content's warnings."""
+    pages: int
+    """Error pages in the site."""
+    previous: state.State | None
+    site: Site | None = None
+    parsed: list[Parsed] = field(default_factory=list)
+    """Every record file, in a full build."""
+    update: update.Partial | None = None
+    """An update's: what it renders, and the lists that show what changed
+    (``update.Partial.site``)."""
+    stash: Stash | None = None
+    """Where the records are, whole, when ``records`` are their summaries."""
+    reason: str = ""
+    """Why a full build is one."""
+
+    @property
+    def full(self) -> bool:
+        return self.update is None
+
+    def close(self) -> None:
+        if self.update is not None:
+            self.update.close()
+
+    @classmethod
+    def whole(
+        cls,
+        site: Site,
+        warnings: list[Problem],
+        parsed: list[Parsed],
+        stash: Stash | None = None,
+        previous: state.State | None = None,
+        reason: str = "",
+    ) -> _Work:
+        from errdex.site.render import ErrorContext
+
+        context = ErrorContext.of(site)
+        records: Sequence[Record] = site.records
+        if stash is None or not stash.pieces:
+            # The records as read, in the site's order (which may hold their summaries).
+            stash = None
+            whole = {item.record.id: item.record for item in parsed if item.record is not None}
+            records = tuple(whole[record.id] for record in site.records)
+        pages = len(site.records)
+        return cls(records, context, warnings, pages, previous, site, parsed, None, stash, reason)
+
+
+def _read(
+    options: Options, chosen: plan.Full | plan.Update, stash: Stash, tools: _Tools
+) -> _Work | update.Read:
+    """Stage 3: every record, linked, for a full build (the highlighter and templates
+    made meanwhile, while other cores read); for an update, the changed records, or the
+    full build it must be instead."""
+    if isinstance(chosen, plan.Update):
+        found = update.read(options, chosen)
+        if isinstance(found, update.Read):
+            return found
+        chosen = found
+    if options.verbose:
+        print(f"errdex: {chosen}", file=sys.stderr)
+    gc.enable()  # with the rare collections of ``_few_collections``
+    site, warnings, parsed = every_record(
+        options, True, stash, meanwhile=lambda: tools.prepare(full=True, warm=True), summaries=True
+    )
+    gc.freeze()
+    return _Work.whole(site, warnings, parsed, stash, chosen.previous, chosen.reason)
+
+
+def _outdated(options: Options, work: _Work | update.Read, stash: Stash, tools: _Tools) -> _Work:
+    """Stage 4: what to render. All of a full build; what shows what changed of an update,
+    or all, when the update finds it must be a full build."""
+    if isinstance(work, _Work):
+        return work
+    found = update.outdated(options, work)
+    if isinstance(found, plan.Full):
+        read = _read(options, found, stash, tools)
+        assert isinstance(read, _Work)
+        return read
+    if options.verbose:
+        print(f"errdex: {found}", file=sys.stderr)
+    gc.freeze()
+    pages = len(found.previous.ids)
+    return _Work(found.records, found.context, found.warnings, pages, found.previous, update=found)
 
 
 class _ListsChanged(Exception):
@@ -207,10 +267,12 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
     from errdex.site.render import Renderer
 
     require_output(options.out, options.content)  # what a build refuses, check says so
-    work = _Work.whole(*_read(options, parallel_read=False, summaries=True))
+    work = _Work.whole(*every_record(options, parallel_read=False, summaries=True))
     writer = _Collect(options.out)
+    renderer = Renderer(options.theme, Highlighter())
     with _template_errors(options):
-        stats, _ = _render(Renderer(options.theme, Highlighter()), work, writer, 1, options.quiet)
+        outputs, written = _render(renderer, work, writer, 1, options.quiet)
+    stats = writer.commit(outputs, written)
     count = len(work.records)
     result = Result(
         work.site,
@@ -228,320 +290,8 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
 def gather(options: Options, parallel_read: bool = False) -> tuple[Site, list[Problem]]:
     """Load, validate, model and link the content; raise BuildError if anything is wrong.
     With ``parallel_read``, a big content folder is read on every core."""
-    site, warnings, _ = _read(options, parallel_read)
+    site, warnings, _ = every_record(options, parallel_read)
     return site, warnings
-
-
-# --- read ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Work:
-    """What a build renders, whichever its plan: the files of ``records``, and with a
-    whole ``site`` (a full build) every file that lists them."""
-
-    records: Sequence[Record]
-    context: ErrorContext
-    warnings: list[Problem]
-    """The content's warnings."""
-    pages: int
-    """Error pages in the site."""
-    site: Site | None = None
-    parsed: list[plan.Parsed] = field(default_factory=list)
-    """Every record file, in a full build."""
-    relisted: plan.Partial | None = None
-    """An update that renders the lists showing what changed (``plan.Partial.site``)."""
-    stash: _Stash | None = None
-    """Where the records are, whole, when ``records`` are their summaries."""
-
-    @classmethod
-    def whole(
-        cls,
-        site: Site,
-        warnings: list[Problem],
-        parsed: list[plan.Parsed],
-        stash: _Stash | None = None,
-    ) -> _Work:
-        from errdex.site.render import ErrorContext
-
-        context = ErrorContext.of(site)
-        records: Sequence[Record] = site.records
-        if stash is None or not stash.pieces:
-            # The records as read, in the site's order (which may hold their summaries).
-            stash = None
-            whole = {item.record.id: item.record for item in parsed if item.record is not None}
-            records = tuple(whole[record.id] for record in site.records)
-        return cls(records, context, warnings, len(site.records), site, parsed, stash=stash)
-
-    @classmethod
-    def update(cls, update: plan.Partial) -> _Work:
-        pages = len(update.previous.ids)
-        return cls(update.records, update.context, update.warnings, pages, relisted=update)
-
-
-class _Stash:
-    """Records read on other cores, kept whole in files until their pages are rendered.
-
-    The build keeps only their summaries, which is all the lists and the links need: the
-    workers that render the pages are forked from it, and every page a process touches
-    (a reference count changing is enough) is copied for that process, so records kept
-    in the build would be held about twice over the workers' run. A worker reads each
-    piece back, renders it and lets it go. A piece that cannot be written (no room in
-    the temporary folder, no such folder) stays whole in the build, as all of them did."""
-
-    PREFIX = "records-"
-    """The folder's name in the cache folder: ``records-<pid>-<random>``."""
-
-    def __init__(self, cache: Path | None) -> None:
-        self.cache = cache
-        """Where the folder goes: the cache folder, so that the next build removes it if
-        this one is killed; the system's temporary folder without one."""
-        self.folder: Path | None = None
-        self.pieces = 0
-        """How many pieces there are (0: none, the records are in the build)."""
-        self.held: dict[int, list[Record]] = {}
-        """The pieces that stayed in the build, whole."""
-
-    def start(self) -> None:
-        """Make the folder, before the workers that write to it are forked."""
-        try:
-            if self.cache is None:
-                self.folder = Path(tempfile.mkdtemp(prefix="errdex-records-"))
-            else:
-                self.cache.mkdir(parents=True, exist_ok=True)
-                prefix = f"{self.PREFIX}{os.getpid()}-"
-                self.folder = Path(tempfile.mkdtemp(prefix=prefix, dir=self.cache))
-        except OSError:
-            self.folder = None
-
-    @classmethod
-    def sweep(cls, cache: Path) -> None:
-        """Remove the folders of builds that were killed (their process is gone)."""
-        for folder in cache.glob(f"{cls.PREFIX}*-*"):
-            pid = folder.name.removeprefix(cls.PREFIX).partition("-")[0]
-            if not pid.isdigit() or int(pid) == os.getpid() or alive(int(pid)):
-                continue
-            shutil.rmtree(folder, ignore_errors=True)
-
-    def parse(
-        self, content: Path, job: tuple[int, list[tuple[str, int, int]]]
-    ) -> tuple[bool, list[plan.Parsed]]:
-        """``plan.parse`` of one piece of record files, in a worker: the records go to
-        the folder, their summaries back to the build; or, if the piece cannot be
-        written, the records themselves. Returns whether it was written, and them."""
-        number, items = job
-        parsed = plan.parse(content, items)
-        try:
-            self._write(number, [item.record for item in parsed if item.record is not None])
-        except OSError:
-            return False, parsed
-        summaries = [
-            item if item.record is None else replace(item, record=item.record.summary())
-            for item in parsed
-        ]
-        return True, summaries
-
-    def _write(self, number: int, records: list[Record]) -> None:
-        if self.folder is None:
-            raise FileNotFoundError("no folder for the records")
-        path = self.folder / str(number)
-        try:
-            with open(path, "wb") as file:
-                pickle.dump(records, file, protocol=pickle.HIGHEST_PROTOCOL)
-        except OSError:
-            path.unlink(missing_ok=True)
-            raise
-
-    def keep(self, number: int, parsed: list[plan.Parsed]) -> None:
-        """Hold piece ``number`` in the build: it could not be written."""
-        self.held[number] = [item.record for item in parsed if item.record is not None]
-
-    def take(self, number: int) -> list[Record]:
-        """The records of piece ``number``, whole; given once."""
-        if number in self.held:
-            return self.held.pop(number)
-        assert self.folder is not None
-        path = self.folder / str(number)
-        with open(path, "rb") as file:
-            records: list[Record] = pickle.load(file)
-        path.unlink()
-        return records
-
-    def __enter__(self) -> _Stash:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _read(
-    options: Options,
-    parallel_read: bool,
-    stash: _Stash | None = None,
-    meanwhile: Callable[[], None] | None = None,
-    summaries: bool = False,
-) -> tuple[Site, list[Problem], list[plan.Parsed]]:
-    """Load, validate, model and link every record (on every core for a big site when
-    ``parallel_read``); raise BuildError if anything is wrong. Returns the linked site,
-    its warnings and every record file as read. With ``stash``, records read on other
-    cores are kept there whole, and the site and the files as read hold their summaries;
-    ``meanwhile`` is then called while they read (a BuildError it raises is raised once
-    the records are found to have none). With ``summaries``, the site is linked from
-    every record's summary however it was read, so the pages that list records show the
-    same whether one core read them or several (the records as read stay in the files
-    returned)."""
-    from errdex.github import issues
-    from errdex.records.link import link
-    from errdex.records.model import site_from, unpublished
-
-    config_doc, problems = _config(options)
-    reports, found = issues.read_all(options.content)
-    problems += found
-    items, found = record_stats(options.content)
-    problems += found
-    jobs = parallel.jobs_for(len(items), options.jobs) if parallel_read else 1
-    deferred: BuildError | None = None
-    pieces = [items[start:stop] for start, stop in parallel.chunks(len(items))]
-    shown: list[Record] = []
-    """What the site is linked from: with ``summaries``, every record's summary."""
-    if stash is None or jobs < 2:
-        with parallel.Tasks(functools.partial(plan.parse, options.content), jobs) as tasks:
-            parsed = [item for piece in tasks.map(pieces) for item in piece]
-        shown = [item.record for item in parsed if item.record is not None]
-        if summaries:
-            shown = [record.summary() for record in shown]
-    else:
-        stash.start()
-        parsed = []
-        with parallel.Tasks(functools.partial(stash.parse, options.content), jobs) as tasks:
-            results = tasks.map(enumerate(pieces))
-            if meanwhile is not None:
-                try:
-                    meanwhile()
-                except BuildError as exc:
-                    deferred = exc
-            for number, (written, piece) in enumerate(results):
-                records = [item.record for item in piece if item.record is not None]
-                if not written:
-                    stash.keep(number, piece)
-                    if summaries:
-                        records = [record.summary() for record in records]
-                parsed += piece
-                shown += records
-        stash.pieces = len(pieces)
-    for item in parsed:
-        problems += item.problems
-    if failed(problems, options.strict) or config_doc is None:
-        raise BuildError(sorted(problems))
-    config = site_from(config_doc, options.base_url)
-    if config.drafts == "hide" and options.publishing:
-        # Lists, options, the feed and search see none of a hidden draft's prose.
-        shown = [unpublished(record) for record in shown]
-    site, linked = link(config, shown)
-    problems += linked
-    if reports:
-        site, found = _reported(site, reports, options.content)
-        problems += found
-    if failed(problems, options.strict):
-        raise BuildError(sorted(problems))
-    if deferred is not None:
-        raise deferred
-    return site, sorted(problems), parsed
-
-
-def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, list[Problem]]:
-    """The site, its config knowing which issues paste each record."""
-    from errdex.github import issues
-
-    def owner(record_id: str) -> str | None:
-        record = site.by_id.get(record_id) or site.aliases.get(record_id)
-        return record.id if record else None
-
-    by_id, problems = issues.reported(reports, owner, content)
-    return replace(site, config=replace(site.config, reported=by_id)), problems
-
-
-def _config(options: Options) -> tuple[Any, list[Problem]]:
-    from errdex.records import load, validate
-
-    doc, problems = load.load_file(options.content / "site.yaml")
-    problems += _linked_static(options)
-    if doc is not None:
-        problems += validate.check_site(doc)
-    if doc is not None and not problems:
-        problems += _extra_assets(doc, options)
-    return doc, problems
-
-
-def _linked_static(options: Options) -> list[Problem]:
-    """A site's static/ folder that is a link: all of wherever it leads (a home folder,
-    another project) would be published, so it is refused, as links inside it are."""
-    static = options.theme.site_static
-    if static is None or not static.is_symlink():
-        return []
-    what = (
-        f"is a link (to {os.readlink(static)}); a site's static files are published only "
-        "from a folder of the site folder: make static/ a folder and copy the files into it"
-    )
-    return [Problem(shown_path(static), 0, what, code="E100")]
-
-
-CSS_BUDGET = 20 * 1024
-JS_BUDGET = 28 * 1024
-"""What every page may load, uncompressed (errdex's own files are kept within it)."""
-
-
-def _extra_assets(doc: Any, options: Options) -> list[Problem]:
-    """The site's extra stylesheets and scripts must be files of its static/ folder; a
-    page that loads more than the budget gets a warning."""
-    listed = [
-        (key, index, name)
-        for key in ("extra_css", "extra_js")
-        for index, name in enumerate(doc.data.get(key, ()))
-    ]
-    if not listed:
-        return []  # without importing the renderer, before the readers are forked
-    from errdex.site.render import hashed_assets, site_asset_names
-
-    mine = site_asset_names(options.theme)
-    problems = []
-    named: dict[str, list[str]] = {}
-    for key, index, name in listed:
-        # A name as the site's static/ folder has it: a relative path, no dot files.
-        if name not in mine:
-            folder = options.content.resolve().parent / "static"
-            problems.append(
-                Problem(
-                    doc.shown,
-                    doc.line(key, index),
-                    f"{key} names {name!r}, which is not a file of {folder} (give its "
-                    "path there, such as site.css or css/site.css)",
-                    code="E207",
-                )
-            )
-        named.setdefault(key, []).append(name)
-    if problems:
-        return problems
-    assets = hashed_assets(options.theme)
-    for key, ours, budget in (
-        ("extra_css", ["errdex.css", "pygments.css"], CSS_BUDGET),
-        ("extra_js", ["search.js", "errdex.js"], JS_BUDGET),
-    ):
-        size = sum(len(assets[n][1]) for n in [*ours, *named.get(key, [])] if n in assets)
-        if key in named and size > budget:
-            problems.append(
-                Problem(
-                    doc.shown,
-                    doc.line(key),
-                    f"with {key}, every page loads {size:,} bytes of "
-                    f"{'CSS' if key == 'extra_css' else 'JavaScript'}, over the "
-                    f"{budget // 1024} KiB budget",
-                    Severity.WARNING,
-                    code="W311",
-                )
-            )
-    return problems
 
 
 @contextlib.contextmanager
@@ -564,7 +314,7 @@ def _few_collections() -> Iterator[None]:
         (gc.enable if enabled else gc.disable)()
 
 
-# --- render --------------------------------------------------------------------------
+# --- 5. render, 6. write -------------------------------------------------------------
 
 
 def _highlighter(options: Options, read_all: bool) -> tuple[Highlighter, list[Problem]]:
@@ -649,11 +399,11 @@ class _Rendered:
 
 def _render(
     renderer: Renderer, work: _Work, writer: _Writer, jobs: int, quiet: bool = False
-) -> tuple[WriteStats, dict[str, str]]:
-    """Render every file of ``work`` into ``writer``, then commit it: the errors' files
-    in chunks (on forked workers when ``jobs`` and the count allow, and the writer takes
-    files from them), the site's own meanwhile in this process. Returns what was written,
-    and each output file's digest."""
+) -> tuple[dict[str, str], int]:
+    """Stage 5: render every file of ``work`` into ``writer``: the errors' files in
+    chunks (on forked workers when ``jobs`` and the count allow, and the writer takes
+    files from them), the site's own meanwhile in this process. Returns each output
+    file's digest, and how many files the writer wrote already."""
     records, context, highlighter = work.records, work.context, renderer.highlighter
     stash = work.stash
     bounds = parallel.chunks(len(records))
@@ -679,33 +429,29 @@ def _render(
     )
     outputs: dict[str, str] = {}
     written = 0
-    try:
-        with parallel.Tasks(render_chunk, jobs) as tasks:
-            chunks = tasks.map(range(len(bounds) if stash is None else stash.pieces))
+    with parallel.Tasks(render_chunk, jobs) as tasks:
+        chunks = tasks.map(range(len(bounds) if stash is None else stash.pieces))
 
-            def put(rel: str, data: bytes) -> None:
-                nonlocal written
-                outputs[rel], wrote = writer.put(rel, data)
-                written += wrote
+        def put(rel: str, data: bytes) -> None:
+            nonlocal written
+            outputs[rel], wrote = writer.put(rel, data)
+            written += wrote
 
-            if work.site is not None:
-                renderer.site_files(work.site, put)  # each written as it is made
-            elif work.relisted is not None and work.relisted.site is not None:
-                for rel, data in _lists(renderer, work.relisted).items():
-                    put(rel, data)
-            for chunk in chunks:
-                outputs.update(chunk.outputs)
-                written += chunk.written
-                highlighter.merge(chunk.highlighted)
-                bar(chunk.count)
-        bar(0, done=True)
-        return writer.commit(outputs, written), outputs
-    except BaseException:
-        writer.abort()
-        raise
+        if work.site is not None:
+            renderer.site_files(work.site, put)  # each written as it is made
+        elif work.update is not None and work.update.site is not None:
+            for rel, data in _lists(renderer, work.update).items():
+                put(rel, data)
+        for chunk in chunks:
+            outputs.update(chunk.outputs)
+            written += chunk.written
+            highlighter.merge(chunk.highlighted)
+            bar(chunk.count)
+    bar(0, done=True)
+    return outputs, written
 
 
-def _lists(renderer: Renderer, update: plan.Partial) -> dict[str, bytes]:
+def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
     """The lists, indexes, search files and feed that show what an update changed."""
     from errdex.urls import first_page
 
@@ -735,31 +481,92 @@ PROGRESS_FROM = 300
 """Builds of fewer records finish before a progress line would help."""
 
 
-# --- write ---------------------------------------------------------------------------
+def _render_and_write(
+    options: Options, work: _Work, tools: _Tools, state_file: Path | None
+) -> tuple[dict[str, str], WriteStats]:
+    """Stages 5 and 6: render the files of ``work`` into a writer, then write them.
+    Returns each output file's digest, and what was written."""
+    highlighter, renderer = tools.make(full=work.full)
+    with _template_errors(options):
+        writer = _writer_for(work, options.out, state_file)
+        try:
+            outputs, written = _render(renderer, work, writer, options.jobs, options.quiet)
+            stats = writer.commit(outputs, written)
+        except BaseException:
+            writer.abort()
+            raise
+    highlighter.save()
+    return outputs, stats
 
 
-def _writer_for(chosen: plan.Full | plan.Partial, out: Path, state_file: Path | None) -> _Writer:
-    if isinstance(chosen, plan.Full):
-        return _Swap(out, chosen.previous, state_file)
-    return _InPlace(out, chosen.previous, state_file)
+class _Tools:
+    """The build's highlighter and compiled templates, made once, when the build knows
+    it renders (a full build makes them while other cores read the records)."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.warnings: list[Problem] = []
+        """The cache's (an unreadable highlight cache)."""
+        self._made: tuple[Highlighter, Renderer] | None = None
+
+    def make(self, full: bool, warm: bool = False) -> tuple[Highlighter, Renderer]:
+        """The highlighter (with ``full``, the whole cache read at once) and the templates
+        (with ``warm``, the lexers too, for forked workers to share)."""
+        if self._made is None:
+            highlighter, self.warnings = _highlighter(self.options, read_all=full)
+            try:
+                with _template_errors(self.options):
+                    renderer = _renderer(self.options, highlighter)
+                    if warm:
+                        renderer.warm()
+            except BaseException:
+                highlighter.close()
+                raise
+            self._made = (highlighter, renderer)
+        return self._made
+
+    def prepare(self, full: bool, warm: bool = False) -> None:
+        """``make``, for what is made while other cores read."""
+        self.make(full, warm)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every record as search saw it, once the site's files are rendered."""
+        assert self._made is not None
+        return self._made[1].entries
+
+    def __enter__(self) -> _Tools:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._made is not None:
+            self._made[0].close()
 
 
-def _remember(
+def _writer_for(work: _Work, out: Path, state_file: Path | None) -> _Writer:
+    if work.update is None:
+        return _Swap(out, work.previous, state_file)
+    return _InPlace(out, work.update.previous, state_file)
+
+
+# --- 7. save -------------------------------------------------------------------------
+
+
+def _save(
     state_file: Path,
-    chosen: plan.Full | plan.Partial,
     work: _Work,
     key: dict[str, str],
     out: Path,
     outputs: dict[str, str],
-    entries: list[Entry],
+    tools: _Tools,
 ) -> None:
     """Keep what this build did for the next one's plan."""
-    if isinstance(chosen, plan.Partial):
-        plan.remember_update(state_file, chosen, outputs, out)
+    if work.update is not None:
+        update.remember(state_file, work.update, outputs, out)
         return
     assert work.site is not None
-    done = plan.full_state(
-        work.site, work.parsed, key, chosen.reason, out, outputs, work.warnings, entries
+    done = state.of_full_build(
+        work.site, work.parsed, key, work.reason, out, outputs, work.warnings, tools.entries
     )
     state.save(state_file, done)
 

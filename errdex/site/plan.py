@@ -1,119 +1,29 @@
-"""The planner: what a build must do again, and why.
+"""Stage 2, the plan: what a build must do again, and why, from the record files' names,
+times, sizes and bytes against the last build's state; it reads no record.
 
-A full build reads every record, links them and renders every file. It leaves a state in
+A full build reads every record, links them and renders every file, and leaves a state in
 the cache folder (``state.py``). The next build compares the record files with it: when
-only the prose, code or fixes of some records changed (nothing another page shows of
-them), their pages and JSON are all it renders again. When what other pages show of them
-changed too (a message, a title, a first analysis, related entries), the records are
-linked again from the summaries the state keeps, and the pages and lists that show them
-are rendered again (``_relink``). Anything else (a record added, removed or moved to
-another repo, file or exception, a template or the config edited) needs a full build.
-Every such reason is named here, in ``decide`` (or by ``state.load``, when there is no state to
-trust); ``errdex build -v`` prints it, and the state keeps it.
+some changed (no more than ``UPDATE_UP_TO``), it is an update of those records
+(``update.py`` reads them, and finds what else shows what changed); when none did,
+nothing is to be done. Anything else (a record added or removed, a template, the config
+or errdex itself changed, no state to trust) needs a full build. Every such reason is
+named here, or by ``state.load``, or by the update's read when what changed is more than
+an update can follow; ``errdex build -v`` prints it, and the state keeps it.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
-import pickle
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeAlias, TypeVar
 
 from errdex.github import issues
-from errdex.records.files import record_stats, shown_path
-from errdex.records.problems import BuildError, Problem, Severity, failed
+from errdex.records.files import record_stats
 from errdex.site import state
-from errdex.util import parallel
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from errdex.records.link import Site
-    from errdex.records.model import Record
-    from errdex.search import Entry
     from errdex.site.build import Options
-    from errdex.site.render import ErrorContext
-
-# Parsing and rendering are imported where they are used: a build that finds nothing
-# changed needs neither (nor YAML, Jinja or Pygments).
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    """A record file as this build read it."""
-
-    path: str
-    ctime: int
-    """The file's change time, in ns (see ``files.record_stats``)."""
-    size: int
-    record: Record | None
-    """None when the file has errors."""
-    problems: list[Problem]
-    digest: str = ""
-    """``summary_digest`` of the record (made where it was read, on any core)."""
-    content: str = ""
-    """``write.digest`` of the file's bytes: a file whose change time moved but whose bytes
-    did not (a fresh checkout, a cache restored in CI) is not read again."""
-
-    @property
-    def kept(self) -> tuple[int, int, str, str]:
-        """What the state keeps of the file (``state.State.files``)."""
-        return (self.ctime, self.size, self.digest, self.content)
-
-
-def parse(content: Path, items: list[tuple[str, int, int]]) -> list[Parsed]:
-    """Load, validate and model record files of the content folder ``content``, given as
-    (path, change time, size)."""
-    from errdex.records import load, validate
-    from errdex.records.model import record_from
-    from errdex.site.write import digest as content_digest
-
-    parsed = []
-    for path, ctime, size in items:
-        try:
-            raw = Path(path).read_bytes()
-        except OSError:  # load_file says why
-            raw = None
-        if raw is None:
-            doc, found = load.load_file(Path(path))
-        else:
-            doc, found = load.load_bytes(raw, Path(path))
-        record = None
-        if doc is not None:
-            found += validate.check_record(doc)
-            if not any(p.severity is Severity.ERROR for p in found):
-                record = record_from(doc, content)
-        digest = "" if record is None else summary_digest(record)
-        held = "" if raw is None else content_digest(raw)
-        parsed.append(Parsed(path, ctime, size, record, found, digest, held))
-    return parsed
-
-
-def _same_bytes(path: str, kept: tuple[int, int, str, str]) -> bool:
-    """Whether the record file ``path`` holds the bytes the state keeps the digest of."""
-    from errdex.site.write import digest
-
-    try:
-        raw = Path(path).read_bytes()
-    except OSError:
-        return False
-    return len(raw) == kept[1] and digest(raw) == kept[3]
-
-
-def _drafted(record: Record | None) -> bool:
-    return record is not None and record.analysis is not None and record.analysis.state is not None
-
-
-def _drafts_held(content: Path) -> bool:
-    """Whether the site hides the prose of unreviewed drafts (``drafts.publish: hide``)."""
-    from errdex.records import load
-
-    doc, _ = load.load_file(content / "site.yaml")
-    drafts = doc.data.get("drafts") if doc is not None and isinstance(doc.data, dict) else None
-    return isinstance(drafts, dict) and drafts.get("publish", "show") == "hide"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,59 +40,19 @@ class Full:
 
 
 @dataclass(frozen=True, slots=True)
-class Partial:
-    """Render the files of ``records`` again: they changed, or show what changed of others;
-    and with ``site``, the lists that show it. Every other file stays as the last build
-    wrote it."""
+class Update:
+    """Read the record files that changed, and render again what shows them
+    (``update.read``, then ``update.outdated``)."""
 
-    records: tuple[Record, ...]
-    context: ErrorContext
-    """What their pages show of the others, as the last full build linked them."""
-    files: dict[str, tuple[int, int, str, str]]
-    """Their record files as the state keeps them (see ``state.State.files``), and those
-    whose bytes are the same under a new change time."""
-    warnings: list[Problem]
-    """The content's warnings: these records' as found now, the others' as last found."""
+    changed: tuple[tuple[str, int, int], ...]
+    """The record files whose bytes changed: (path, change time, size)."""
+    restamped: dict[str, tuple[int, int, str, str]]
+    """Record files whose change time moved but whose bytes did not, as the state should
+    keep them now."""
     previous: state.State
-    changed: int = 0
-    """How many of ``records`` changed; the others show what other pages show of them."""
-    site: Site | None = None
-    """When what other pages show of some records changed: every record linked again,
-    from the summaries the state keeps and the changed records' own."""
-    lists: frozenset[str] = frozenset()
-    """The files of ``site`` that are not pages of single errors and show what changed (a
-    list's first page stands for all its pages, ``urls.first_page``)."""
-    listed: frozenset[str] = frozenset()
-    """Every file of the last build that is not a page of a single error (an update that
-    would make others, or fewer, is a full build)."""
-    links: state.LinksChange | None = None
-    """What changed in the state's links."""
-    entries: list[Entry] | None = None
-    """Every record of ``site`` as search sees it, in order, when the search index is
-    made again."""
-    search_kept: tuple[str, ...] = ()
-    """The search index's files, when what search sees of every record is as the last
-    build indexed it (a first analysis, a title, a related entry): they keep their bytes,
-    and are not made again."""
-    index_made: parallel.Aside[dict[str, bytes]] | None = None
-    """The search index's files, made again while this process linked the rest (it waits
-    for them before it renders the lists: ``INDEX_ASIDE_FROM``); ``entries`` is then
-    None. Whoever runs the plan closes it (``close``)."""
-
-    def close(self) -> None:
-        """Stop making what this plan made aside, if it is not needed after all."""
-        if self.index_made is not None:
-            self.index_made.close()
 
     def __str__(self) -> str:
-        said = f"update: {_count(self.changed or len(self.records), 'record')} changed"
-        if self.site is None:
-            return said
-        others = len(self.records) - self.changed
-        said += f", shown on {_count(others, 'other error page')} and {len(self.lists)} lists"
-        if self.index_made is not None:
-            return said + "; search index made aside"
-        return said + ("; search index kept" if self.search_kept else "")
+        return f"update: {count(len(self.changed), 'record')} changed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,12 +68,7 @@ class UpToDate:
         return "nothing changed"
 
 
-Plan = Full | Partial | UpToDate
-
-LINKED = frozenset({"W402", "W404"})
-"""The warnings found once the records are linked (a related entry that names no
-record, an issue that links an error no record has): a build that stops at a record's
-error before then does not have them."""
+Plan = Full | Update | UpToDate
 
 UPDATE_UP_TO = 200
 """More changed records than this are rendered faster by a full build on every core."""
@@ -225,8 +90,8 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     now = {path for path, _, _ in items}
     added, removed = len(now - previous.files.keys()), len(previous.files.keys() - now)
     if added or removed:
-        counts = [f"{_count(added, 'record')} added"] if added else []
-        counts += [f"{_count(removed, 'record')} removed"] if removed else []
+        counts = [f"{count(added, 'record')} added"] if added else []
+        counts += [f"{count(removed, 'record')} removed"] if removed else []
         return Full(", ".join(counts), previous)
     changed, restamped = [], {}
     for path, ctime, size in items:
@@ -241,570 +106,22 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         return UpToDate(previous, restamped)
     if len(changed) > UPDATE_UP_TO:
         return Full(f"{len(changed)} records changed, more than an update renders faster", previous)
-    parsed = parse(options.content, changed)
-    problems = [p for item in parsed for p in item.problems]
-    shown = {shown_path(Path(item.path)) for item in parsed}
-    kept = [p for p in previous.warnings if p.path not in shown]
-    if any(p.severity is Severity.ERROR for p in problems):
-        # As a build from nothing stops: before linking, so without what linking finds.
-        raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems))
-    if any(_drafted(item.record) for item in parsed) and _drafts_held(options.content):
-        # A draft reviewed, rejected or written changes what every page that links it
-        # shows of it, on a site that hides unreviewed drafts' prose. (On a noindex site
-        # only its own page and the sitemaps change: an update renders those.)
-        return Full("a draft changed, and the site hides unreviewed drafts", previous)
-    records = []
-    files = dict(restamped)
-    shown_changed = []
-    for item in parsed:
-        record = item.record
-        assert record is not None
-        digest = item.digest
-        where = shown_path(Path(item.path))
-        if record.id != previous.ids.get(item.path):
-            return Full(f"{where}: its id changed", previous)
-        if digest != previous.files[item.path][2]:
-            shown_changed.append(record)
-        records.append(record)
-        files[item.path] = item.kept
-    links = state.links(previous)
-    if links is None:
-        return Full("the previous state's links are missing or damaged", previous)
-    if shown_changed:
-        if not state.lists(previous):
-            return Full("the previous state's lists are missing or damaged", previous)
-        return _relink(options, previous, links, records, shown_changed, files, kept + problems)
-    warnings = sorted(kept + problems + _relined(previous, records))
-    if failed(warnings, options.strict):
-        raise BuildError(warnings)
-    context = _context(records, links, previous.outputs)
-    return Partial(tuple(records), context, files, warnings, previous)
+    return Update(tuple(changed), restamped, previous)
 
 
-INDEX_ASIDE_FROM = 2_000
-"""An update that rewords a message of a site with this many records makes the search
-index again in a forked process, from the entries the state keeps, while this one links
-the rest. Measured on 2 cores (message edits, median of 10): 0.245 s against 0.248 at
-1,000 records, 0.307 against 0.319 at 2,000; at 10,000, with the summaries' chunks of
-the same day, 0.82 against 1.03 before both (median of 4, in a slow spell).
-Below this a fork gains too little to be worth a process."""
+def _same_bytes(path: str, kept: tuple[int, int, str, str]) -> bool:
+    """Whether the record file ``path`` holds the bytes the state keeps the digest of."""
+    from errdex.site.write import digest
 
-
-def _index_aside(
-    links: state.Links, shown_changed: list[Record]
-) -> parallel.Aside[dict[str, bytes]] | None:
-    """The search index's files made aside (``INDEX_ASIDE_FROM``), when a message or the
-    releases of ``shown_changed`` changed; None when they did not, or the site is small.
-    (``serve`` runs threads, so ``Aside`` makes them in the build itself.)"""
-    if len(links.chunk_of) < INDEX_ASIDE_FROM:
-        return None
-    if all(
-        (r.message, r.releases) == (before.message, before.releases)
-        for r in shown_changed
-        for before in (state.stored(links, r.id)[0],)
-    ):
-        return None
-    return parallel.Aside(functools.partial(index_files, links, shown_changed))
-
-
-def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
-    """The search index's files (``search.Index.files``) once what search sees of the
-    records ``changed`` is made again: the entries of the others are as the state keeps
-    them (an update keeps every id, and so every number), earlier wordings are found
-    again for all. The index numbers its entries anew, in one order whatever theirs: it
-    is the index a build of the site from nothing makes."""
-    from errdex.search import Index, entry_of, old_entries
-    from errdex.site import mirror
-
-    kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
-    fresh = {r.id: r for r in changed}
-    entries = [entry_of(e.index, fresh[i]) if i in fresh else e for i, e in kept.items()]
-    records: list[Record] = []
-    if links.config.releases:
-        records = [fresh.get(i, held[0]) for i, held in state.all_stored(links).items()]
-    index = Index.build([*entries, *old_entries(records, links.config, len(entries))])
-    return {rel: mirror.dumps(data) for rel, data in index.files().items()}
-
-
-def _relink(
-    options: Options,
-    previous: state.State,
-    links: state.Links,
-    records: list[Record],
-    shown_changed: list[Record],
-    files: dict[str, tuple[int, int, str, str]],
-    found: list[Problem],
-) -> Plan:
-    """``_relinked``, with the search index made aside when worth it; what is made aside
-    is closed unless the plan needs it."""
-    aside = _index_aside(links, shown_changed)
     try:
-        chosen = _relinked(options, previous, links, records, shown_changed, files, found, aside)
-    except BaseException:
-        if aside is not None:
-            aside.close()
-        raise
-    if aside is not None and not (isinstance(chosen, Partial) and chosen.index_made is aside):
-        aside.close()
-    return chosen
+        raw = Path(path).read_bytes()
+    except OSError:
+        return False
+    return len(raw) == kept[1] and digest(raw) == kept[3]
 
 
-def _relinked(
-    options: Options,
-    previous: state.State,
-    links: state.Links,
-    records: list[Record],
-    shown_changed: list[Record],
-    files: dict[str, tuple[int, int, str, str]],
-    found: list[Problem],
-    aside: parallel.Aside[dict[str, bytes]] | None,
-) -> Plan:
-    """The update of records some of which changed what other pages show of them: every
-    record is linked again from the summaries the state keeps (no other file is read),
-    and the pages that showed or now show what changed are rendered again: those of the
-    errors that link to them, that they link to or that list them beside them in their
-    file, and the lists of their repo, file, exception and options, the home page, the
-    indexes, search and the feed. A change that adds or removes a page (another repo,
-    file or exception, an option that gets or loses its page) is a full build's."""
-    from errdex.records.link import link
-    from errdex.records.model import Related
-    from errdex.site.hosts import json_paths
-    from errdex.site.render import ErrorContext, neighbours, unlisted
-    from errdex.urls import (
-        RELEASES_FILES,
-        exception_url,
-        file_url,
-        is_sitemap,
-        option_url,
-        page_url,
-        release_url,
-        releases_url,
-        repo_url,
-    )
-
-    old = state.all_stored(links)
-    for record in shown_changed:
-        before = old[record.id][0]
-        for what, now, then in (
-            ("repo", record.repo, before.repo),
-            ("source path", record.source.path, before.source.path),
-            ("exception", record.exception, before.exception),
-            ("aliases", record.aliases, before.aliases),
-        ):
-            if now != then:
-                return Full(f"{record.file}: its {what} changed", previous)
-    fresh = {record.id: record for record in records}
-    summaries = []
-    for rid, (summary, _, _) in old.items():
-        if rid in fresh:
-            summaries.append(fresh[rid].summary())
-            continue
-        # Prose edits since the full build may have moved related entries: their warnings
-        # point at the lines the state keeps.
-        lines = previous.lines.get(rid, ())
-        if len(lines) == len(summary.related) and lines != tuple(e.line for e in summary.related):
-            moved = zip(summary.related, lines, strict=True)
-            summary = replace(summary, related=tuple(Related(e.text, n) for e, n in moved))
-        summaries.append(summary)
-    where = ", ".join(sorted(r.file for r in shown_changed))
-    shown_ids = {r.id for r in shown_changed}
-    # The records whose related entries were found again, and those whose related
-    # entries or backlinks may have changed (None: all of them).
-    again: set[str] | None = None
-    touched: set[str] | None = None
-    if all(_link_facts(r) == _link_facts(old[r.id][0]) for r in shown_changed):
-        # A title, a first analysis, a message or a related entry: every order and list
-        # is as it was, and few related entries can be other than they were.
-        # Every record read again is found again: the warnings of its file were dropped,
-        # a prose edit's included.
-        site, linked, again, targets = linked_again(
-            links, old, {r.id: r for r in summaries}, shown_ids | fresh.keys()
-        )
-        touched = again | targets
-    else:
-        site, linked = link(links.config, summaries, check_names=False)
-    if any(p.severity is Severity.ERROR for p in linked):
-        return Full(f"{where}: linking it again finds errors", previous)
-    if site.option_names.keys() != links.option_names.keys():
-        return Full(f"{where}: the options errors name changed", previous)
-
-    changed = set(fresh)
-    render = set(changed)
-    relinked = {}
-    looked_at: Iterable[Record] = site.records
-    if touched is not None:
-        # Of the others, only the errors that linked to a changed one or that it linked
-        # to can show it: their related entries and backlinks are as they were.
-        near = touched | changed
-        for rid in shown_ids:
-            near.update(old[rid][2])
-            near.update(t for _, t in old[rid][1] if t)
-        looked_at = [r for r in site.records if r.id in near]
-    for r in looked_at:
-        _, old_shown, old_linking = old[r.id]
-        if touched is not None and r.id not in touched:
-            shown, linking = old_shown, old_linking
-        else:
-            shown = tuple((s.text, s.record.id if s.record else None) for s in site.related[r.id])
-            linking = tuple(b.id for b in site.backlinks.get(r.id, ()))
-        if r.id in changed or shown != old_shown or linking != old_linking:
-            relinked[r.id] = state.pickled((r, shown, linking))
-            render.add(r.id)
-        elif shown_ids.intersection(t for _, t in shown) or shown_ids.intersection(linking):
-            render.add(r.id)
-    groups = {}
-    lists = {"index.html", "options/index.html", "feed.xml"}
-    for record in shown_changed:
-        if unlisted(old[record.id][0], site.config) != unlisted(record, site.config):
-            # A draft reviewed (or no longer) on a site that keeps drafts from search
-            # engines: its page joins the sitemaps, or leaves them.
-            lists.update(rel for rel in previous.outputs if is_sitemap(rel))
-        key = (record.repo, record.source.path)
-        before = tuple(old[i][0] for i in links.groups[key])
-        after = site.by_file[key]
-        if tuple(r.id for r in after) != links.groups[key]:
-            groups[key] = tuple(r.id for r in after)
-        for group in (before, after):
-            for other in group:
-                if other.id not in render:
-                    same_function, nearest, _ = neighbours(other, group)
-                    if any(r.id == record.id for r in same_function + nearest):
-                        render.add(other.id)
-        for summary in (old[record.id][0], record):
-            lists.add(repo_url(summary.repo) + "index.html")
-            lists.add(file_url(summary.repo, summary.source.path) + "index.html")
-            lists.add(exception_url(summary.exception) + "index.html")
-            lists.update(option_url(key) + "index.html" for key, _, _ in summary.options)
-            for alias in summary.aliases:
-                lists.add(page_url(alias) + "index.html")
-                lists.update(json_paths(alias, site.config.host))
-            if summary.releases:
-                # Its releases' pages list it, and so may any other (one it was removed in).
-                folder = releases_url(summary.repo)
-                lists.update(folder + name for name in RELEASES_FILES)
-                lists.update(
-                    release_url(summary.repo, r.name) + "index.html"
-                    for r in site.config.releases_of(summary.repo)
-                )
-    # api/errors.json lists each error's id, title, message, exception and repo, in site
-    # order (which changes when errors of a file change places: ``groups``).
-    if groups or any(
-        (r.title, r.message.display) != (old[r.id][0].title, old[r.id][0].message.display)
-        for r in shown_changed
-    ):
-        lists.add("api/errors.json")
-    option_names = None
-    if site.option_names != links.option_names:
-        option_names = dict(site.option_names)
-        respelled = {k for k in option_names if option_names[k] != links.option_names[k]}
-        for r in site.records:
-            if any(key in respelled for key, _, _ in r.options):
-                render.add(r.id)
-    if len(render) > UPDATE_UP_TO:
-        return Full(f"{len(render)} error pages show what changed, more than an update", previous)
-
-    path_of = {rid: path for path, rid in previous.ids.items()}
-    others = sorted(path_of[rid] for rid in render - changed)
-    again_read = [(path, *previous.files[path][:2]) for path in others]
-    for item in parse(options.content, again_read):
-        if item.record is None or item.record.id not in render:
-            return Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
-        fresh[item.record.id] = item.record
-
-    search_kept: tuple[str, ...] = ()
-    entries: list[Entry] | None = None
-    index_made = None
-    if not groups and all(
-        (r.message, r.releases) == (old[r.id][0].message, old[r.id][0].releases)
-        for r in shown_changed
-    ):
-        # Search sees every record as the last build did, at the same place, earlier
-        # wordings included: the index's files hold no title.
-        search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
-        # Nor does any other file: the entries the state keeps stay as true as they are
-        # used, and none is made (nor search imported).
-        searched: dict[str, Entry] = {}
-    elif aside is not None:
-        index_made = aside
-        searched = _changed_entries(site, shown_ids)
-    else:
-        searched, differ = _entries(site, links, shown_ids)
-        entries = list(searched.values())
-        searched = {i: searched[i] for i in shown_ids | differ}
-    # What linking warns of is found again for the records linked again; for the others
-    # it is as it was (at the lines the state keeps).
-    relinked_files = None if again is None else {site.by_id[i].file for i in again}
-    warnings = sorted(
-        [
-            p
-            for p in found
-            if p.code != "W402" or (relinked_files is not None and p.path not in relinked_files)
-        ]
-        + linked
-    )
-    if failed(warnings, options.strict):
-        raise BuildError(warnings)
-    error_files: set[str] = set()
-    for rid in previous.ids.values():
-        rel = page_url(rid)
-        error_files.add(rel + "index.html")
-        error_files.update(json_paths(rid, site.config.host))
-    return Partial(
-        tuple(fresh[rid] for rid in sorted(render)),
-        ErrorContext.of(site),
-        files,
-        warnings,
-        previous,
-        changed=len(changed),
-        site=site,
-        lists=frozenset(lists),
-        listed=frozenset(previous.outputs.keys() - error_files),
-        links=state.LinksChange(
-            relinked, groups, option_names, state.pickled(searched) if searched else b""
-        ),
-        entries=entries,
-        search_kept=search_kept,
-        index_made=index_made,
-    )
-
-
-def _link_facts(record: Record) -> tuple[object, ...]:
-    """What ``link`` reads of a record that only a full link may follow: all of it but
-    the message, the related entries and the options (``linked_again`` follows those) and
-    what no update may change (its id, repo, exception, source path and aliases). The
-    source line is here as it orders the errors of a file."""
-    return (record.releases, record.source.line)
-
-
-Stored: TypeAlias = "tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]"
-"""A record as the state's links keep it: its summary, its related entries as shown
-(text, the id linked to), and the ids of the records that link to it."""
-
-
-def linked_again(
-    links: state.Links, old: dict[str, Stored], records: dict[str, Record], changed: set[str]
-) -> tuple[Site, list[Problem], set[str], set[str]]:
-    """What ``link`` makes of ``records`` when of those that ``changed`` since ``links``
-    were made (``old``: their records, unpickled) no more than messages and related
-    entries did (``_link_facts``). Orders and lists are read from the links; related
-    entries are found again only where a change can move them: those of the changed
-    records, of the records that link to one whose message changed (they show it), and
-    of those with an entry that names such a message, as it was or as it is now. Then
-    the backlinks of the errors those now link to, or no longer do.
-
-    Returns the site, the problems of the entries found again, the ids of the records
-    whose entries were found again, and of those whose backlinks may have changed."""
-    from errdex.records.link import (
-        STEM,
-        Messages,
-        RelatedLink,
-        Site,
-        lists_of,
-        may_name,
-        option_names_of,
-        related_of,
-    )
-
-    ordered = tuple(records[i] for key in sorted(links.groups) for i in links.groups[key])
-    by_id = {r.id: r for r in sorted(records.values(), key=lambda r: (r.file, r.id))}
-    aliases = {alias: r for r in by_id.values() for alias in r.aliases}
-
-    again = set(changed)
-    named: set[str] = set()  # the messages that changed, as they were and are
-    for rid in changed:
-        was, now = old[rid][0].message, records[rid].message
-        if was != now:
-            named.update((was.display, was.source, now.display, now.source))
-            again.update(old[rid][2])
-    if named:
-        heads = {message[:STEM] for message in named}  # a quick look first
-        for record in by_id.values():
-            if record.id not in again and any(
-                e.text[:STEM] in heads and may_name(e.text, named) for e in record.related
-            ):
-                again.add(record.id)
-    by_message = Messages(by_id.values())
-    found: dict[str, tuple[RelatedLink, ...]] = {}
-    problems: list[Problem] = []
-    for rid in sorted(again):
-        found[rid], said = related_of(records[rid], by_id, aliases, by_message)
-        problems += said
-
-    # Whose backlinks change: the errors the records found again link to now or did.
-    before = {rid: {t for _, t in old[rid][1] if t} for rid in again}
-    after = {rid: {link.record.id for link in found[rid] if link.record} for rid in again}
-    targets = set().union(*(before[rid] ^ after[rid] for rid in again))
-    place = {r.id: n for n, r in enumerate(ordered)}
-    linking = {
-        t: tuple(
-            sorted(
-                [i for i in old[t][2] if i not in again] + [i for i in again if t in after[i]],
-                key=place.__getitem__,
-            )
-        )
-        for t in targets
-    }
-
-    def related(rid: str) -> tuple[RelatedLink, ...]:
-        if rid in found:
-            return found[rid]
-        return tuple(RelatedLink(text, records[t] if t else None) for text, t in old[rid][1])
-
-    def linking_ids(rid: str) -> tuple[str, ...]:
-        return linking[rid] if rid in linking else old[rid][2]
-
-    option_names = dict(links.option_names)
-    if any(old[rid][0].options != records[rid].options for rid in changed):
-        option_names = option_names_of(ordered)
-    by_repo, by_exception, by_file, by_option = lists_of(ordered, option_names)
-    site = Site(
-        config=links.config,
-        records=ordered,
-        by_id=by_id,
-        aliases=aliases,
-        related=_Made(list(by_id), related),
-        by_repo=by_repo,
-        by_exception=by_exception,
-        by_file=by_file,
-        by_option=by_option,
-        option_names=option_names,
-        backlinks=_Made(
-            sorted(rid for rid in old if linking_ids(rid)),
-            lambda rid: tuple(records[i] for i in linking_ids(rid)),
-        ),
-    )
-    return site, problems, again, targets
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class _Made(Mapping[K, V]):
-    """A mapping of the given keys, in their order, whose values are made when first
-    asked for: an update asks for the related errors and backlinks of the few pages it
-    renders, not of every record."""
-
-    def __init__(self, keys: list[K], make: Callable[[K], V]) -> None:
-        self._keys, self._known, self._make = keys, set(keys), make
-        self._made: dict[K, V] = {}
-
-    def __getitem__(self, key: K) -> V:
-        if key not in self._made:
-            if key not in self._known:
-                raise KeyError(key)
-            self._made[key] = self._make(key)
-        return self._made[key]
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-
-def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
-    """The records of ``site`` whose summaries ``changed``, as search sees them."""
-    from errdex.search import entry_of, id_numbers
-
-    number = id_numbers(site.records)
-    return {r.id: entry_of(number[r.id], r) for r in site.records if r.id in changed}
-
-
-def _entries(
-    site: Site, links: state.Links, changed: set[str]
-) -> tuple[dict[str, Entry], set[str]]:
-    """Every record of ``site`` as search sees it, in order: as the state keeps them, but
-    for those whose summaries ``changed``; and the ids of those that are not as the state
-    keeps them. Each is numbered as the index numbers it (by id: the same ids as the last
-    build's, or this would be a full build)."""
-    from errdex.search import entry_of, id_numbers
-
-    kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
-    number = id_numbers(site.records)
-    out = {}
-    differ = set()
-    for r in site.records:
-        if r.id in changed:
-            entry = entry_of(number[r.id], r)
-            before = kept.get(r.id)
-            # The index's files hold no title: another title leaves them as they were.
-            if before is None or replace(entry, title=before.title) != before:
-                differ.add(r.id)
-        else:
-            entry = kept[r.id]
-            if entry.index != number[r.id]:
-                entry = replace(entry, index=number[r.id])
-                differ.add(r.id)
-        out[r.id] = entry
-    return out, differ
-
-
-def _count(number: int, noun: str) -> str:
+def count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def summary_digest(record: Record) -> str:
-    """What other pages show of a record; lines, which only problems cite, left out (and
-    the options as a sorted list: a set's order changes from one process to the next)."""
-    from errdex.records.model import Related
-
-    summary = replace(
-        record.summary(),
-        id_line=0,
-        source_line=0,
-        related=tuple(Related(r.text, 0) for r in record.related),
-        options=frozenset(),
-    )
-    text = repr((summary, sorted(record.options)))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def _relined(previous: state.State, records: list[Record]) -> list[Problem]:
-    """The related-entry warnings of changed records, at the entries' new lines (what the
-    entries resolve to cannot have changed, or the build would not be an update)."""
-    out = []
-    for record in records:
-        old = previous.lines.get(record.id, ())
-        if len(old) != len(record.related):
-            continue
-        line_of = {line: entry.line for line, entry in zip(old, record.related, strict=True)}
-        for problem in previous.warnings:
-            if problem.path == record.file and problem.code == "W402" and problem.line in line_of:
-                out.append(replace(problem, line=line_of[problem.line]))
-    return out
-
-
-def _context(records: list[Record], links: state.Links, outputs: Container[str]) -> ErrorContext:
-    """What the pages of ``records`` show of the others (their related errors, backlinks
-    and neighbours in the same file, as summaries, and which lists the site has), from
-    what the last full build kept and wrote. An update that makes a list page, or takes
-    one away, becomes a full build (``build._ListsChanged``)."""
-    from errdex.records.link import RelatedLink
-    from errdex.site.render import ErrorContext
-
-    stored: dict[str, Stored] = {}
-
-    def entry(record_id: str) -> Stored:
-        if record_id not in stored:
-            stored[record_id] = state.stored(links, record_id)
-        return stored[record_id]
-
-    def get(record_id: str) -> Record:
-        return entry(record_id)[0]
-
-    related = {}
-    backlinks = {}
-    by_file = {}
-    for record in records:
-        _, shown, linking = entry(record.id)
-        related[record.id] = tuple(
-            RelatedLink(text, get(target) if target else None) for text, target in shown
-        )
-        backlinks[record.id] = tuple(get(i) for i in linking)
-        key = (record.repo, record.source.path)
-        by_file[key] = tuple(get(i) for i in links.groups[key])
-    return ErrorContext(links.config, related, backlinks, by_file, links.option_names, outputs)
 
 
 def site_key(options: Options) -> dict[str, str]:
@@ -830,58 +147,3 @@ def site_key(options: Options) -> dict[str, str]:
         "the build options": state.key_of([repr((options.base_url, options.strict)).encode()]),
         "the GitHub issues": state.key_of(issues.key(options.content)),
     }
-
-
-def full_state(
-    site: Site,
-    parsed: list[Parsed],
-    key: dict[str, str],
-    reason: str,
-    out: Path,
-    outputs: dict[str, str],
-    warnings: list[Problem],
-    entries: list[Entry],
-) -> state.State:
-    """What the next build's ``decide`` needs to know of a full build (``entries``: every
-    record as search saw it). A full build links ``site`` from the records' summaries
-    (``build._read``), so they are kept as they are."""
-    chunks, chunk_of = state.chunked(
-        {
-            r.id: (
-                r,
-                tuple(
-                    (link.text, link.record.id if link.record else None)
-                    for link in site.related[r.id]
-                ),
-                tuple(b.id for b in site.backlinks.get(r.id, ())),
-            )
-            for r in site.records
-        }
-    )
-    return state.State(
-        key=key,
-        reason=reason,
-        base_url=site.config.base_url,
-        out=str(out.resolve()),
-        stamp=state.stamp(out),
-        files={item.path: item.kept for item in parsed if item.record is not None},
-        ids={item.path: item.record.id for item in parsed if item.record is not None},
-        outputs=outputs,
-        warnings=warnings,
-        lines={r.id: tuple(entry.line for entry in r.related) for r in site.records},
-        links=state.Links(
-            config=site.config,
-            chunks=chunks,
-            chunk_of=chunk_of,
-            groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
-            option_names=dict(site.option_names),
-            entries=state.pickled({e.id: e for e in entries}),
-        ),
-    )
-
-
-def remember_update(state_file: Path, plan: Partial, outputs: dict[str, str], out: Path) -> None:
-    """Add what an update rendered to the state."""
-    plan.previous.warnings = plan.warnings
-    lines = {r.id: tuple(entry.line for entry in r.related) for r in plan.records}
-    state.note(state_file, plan.previous, plan.files, outputs, lines, plan.links, out)

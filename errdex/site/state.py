@@ -24,7 +24,10 @@ from errdex.records.problems import Problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from errdex.records.link import Site
     from errdex.records.model import SiteConfig
+    from errdex.search import Entry
+    from errdex.site.read import Parsed
 
 FORMAT = b"errdex-state-8\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
@@ -469,3 +472,51 @@ def forget(path: Path) -> None:
     full build next time, never a stale state."""
     path.unlink(missing_ok=True)
     journal_path(path).unlink(missing_ok=True)
+
+
+def of_full_build(
+    site: Site,
+    parsed: list[Parsed],
+    key: dict[str, str],
+    reason: str,
+    out: Path,
+    outputs: dict[str, str],
+    warnings: list[Problem],
+    entries: list[Entry],
+) -> State:
+    """What the next build's ``decide`` needs to know of a full build (``entries``: every
+    record as search saw it). A full build links ``site`` from the records' summaries
+    (``read.every_record``), so they are kept as they are."""
+    chunks, chunk_of = chunked(
+        {
+            r.id: (
+                r,
+                tuple(
+                    (link.text, link.record.id if link.record else None)
+                    for link in site.related[r.id]
+                ),
+                tuple(b.id for b in site.backlinks.get(r.id, ())),
+            )
+            for r in site.records
+        }
+    )
+    return State(
+        key=key,
+        reason=reason,
+        base_url=site.config.base_url,
+        out=str(out.resolve()),
+        stamp=stamp(out),
+        files={item.path: item.kept for item in parsed if item.record is not None},
+        ids={item.path: item.record.id for item in parsed if item.record is not None},
+        outputs=outputs,
+        warnings=warnings,
+        lines={r.id: tuple(entry.line for entry in r.related) for r in site.records},
+        links=Links(
+            config=site.config,
+            chunks=chunks,
+            chunk_of=chunk_of,
+            groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
+            option_names=dict(site.option_names),
+            entries=pickled({e.id: e for e in entries}),
+        ),
+    )
