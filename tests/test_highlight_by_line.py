@@ -150,3 +150,59 @@ def test_an_attributes_dot_is_plain_text_and_other_operators_keep_their_colour()
     (line,) = highlight.Highlighter().highlight_lines("total = self.size * count\n", "a.py")
     assert "self</span>.size" in line
     assert "<span class=o>=</span>" in line and "<span class=o>*</span>" in line
+
+
+CUT_DOCSTRING = '''\
+repo: example/project
+exception: ValueError
+message: "Give size or shape, not both"
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: src/project/layers.py
+  line: 14
+  excerpt:
+    start: 10
+    code: |2
+                  The layer's shape, as "rows, columns".
+          """
+          if size is not None and shape is not None:
+              # Both would set the same weights.
+              raise ValueError("Give size or shape, not both")
+          return Layer(size or shape)
+'''
+
+
+def test_an_excerpt_that_starts_inside_a_docstring_shows_its_raise_as_code(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """Cut from a function whose docstring began above it, the excerpt's first lines
+    are the docstring's end: they show as a string, and the code after them as code, the
+    raise with its keyword, not as one long string."""
+    from conftest import make_content, soup
+
+    content = make_content(tmp_path, {"layers.yaml": CUT_DOCSTRING})
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    page = next((out / "errors").glob("*/index.html"))
+    code = soup(page).select_one(".code-view pre:not(.gutter) code")
+    assert code is not None
+    lines = code.decode_contents().split("\n")  # as the soup writes them: quoted
+    docstring, raised, after = lines[0], lines[4], lines[5]
+    assert docstring.startswith('<span class="sd">') and "The layer" in docstring
+    assert '<span class="k">raise</span>' in raised, raised
+    assert '<span class="k">return</span>' in after, after
+    assert '<span class="k">if</span>' in lines[2] and '<span class="c1">' in lines[3]
+
+
+def test_a_docstring_whole_in_the_excerpt_is_read_as_it_is() -> None:
+    """An excerpt that opens and closes its docstring (or has none) is read from its
+    first line, as before: only a raise found inside a string moves the reading."""
+    from errdex.records.model import source_lines
+
+    whole = 'def f(x):\n    """Checks x."""\n    if not x:\n        raise ValueError("no")\n'
+    assert highlight._opened_above(source_lines(whole), 3) is None
+    two = '    """Returns it.\n    """\n    x = 1\n    raise E("a")\n    """Next."""\n'
+    assert highlight._opened_above(source_lines(two), 3) is None
+    cut = "        the end of a docstring.\n    '''\n    raise E('a')\n"
+    assert highlight._opened_above(source_lines(cut), 2) == "'''"

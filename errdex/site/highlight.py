@@ -233,14 +233,24 @@ class Highlighter:
         html = self._cached(_cache_key("block", lang, code), lambda: _lexer(name=lang), code)
         return Markup(escape(code) if html is None else html)
 
-    def highlight_lines(self, code: str, filename: str) -> tuple[Markup, ...]:
+    def highlight_lines(
+        self, code: str, filename: str, raised_at: int | None = None
+    ) -> tuple[Markup, ...]:
         """One HTML fragment per source line, each with its spans closed.
 
         Pygments' HTML formatter closes and reopens spans at every newline, so the
-        output splits cleanly into lines, even inside multi-line strings.
+        output splits cleanly into lines, even inside multi-line strings. ``raised_at``
+        is the index of a line known to be code (the raise): an excerpt of Python that,
+        read from its first line, has that line inside a triple-quoted string starts
+        inside one (a docstring cut in two), and is highlighted as if it were opened
+        above the excerpt.
         """
         lines = source_lines(code)
         suffix = _suffix(filename)
+        if raised_at is not None and suffix in _LINE_BY_LINE:
+            opened = _opened_above(lines, raised_at)
+            if opened is not None:
+                return self.highlight_lines(f"{opened}\n{code}", filename)[1:]
         if suffix in _LINE_BY_LINE:
             if not _spans_lines(code):
                 return tuple(Markup(html) for html in self._by_line(lines, suffix))
@@ -420,6 +430,55 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
     if start < len(lines):
         out.append((start, len(lines)))
     return out
+
+
+def _opened_above(lines: list[str], index: int) -> str | None:
+    """The triple quote that opens a string above ``lines``, when line ``index`` (code)
+    is inside a string as the lines read from the first, and outside one when that quote
+    opens a string before them; None when it is code as they read."""
+    above = lines[:index]
+    if not any('"""' in line or "'''" in line for line in above):
+        return None  # most excerpts: no string above the raise can span lines
+    first, still_open = _triple_quotes(above, None)
+    if still_open is None or first is None:
+        return None
+    return None if _triple_quotes(above, first)[1] is not None else first
+
+
+def _triple_quotes(lines: list[str], opened: str | None) -> tuple[str | None, str | None]:
+    """The first triple quote of ``lines`` (Python) and the one still open after them,
+    reading them with ``opened`` open before the first; one-line strings and comments are
+    skipped, backslashes escape."""
+    first = None
+    for line in lines:
+        if opened is None and "'" not in line and '"' not in line:
+            continue
+        if opened is not None and opened not in line:
+            continue
+        at, end = 0, len(line)
+        while at < end:
+            char = line[at]
+            if opened is not None:
+                if char == "\\":
+                    at += 2
+                elif line.startswith(opened, at):
+                    first, opened, at = first or opened, None, at + 3
+                else:
+                    at += 1
+            elif char == "#":
+                break
+            elif char in "\"'" and line.startswith(char * 3, at):
+                opened = char * 3
+                first = first or opened
+                at += 3
+            elif char in "\"'":
+                at += 1  # a one-line string: to its closing quote, or the line's end
+                while at < end and line[at] != char:
+                    at += 2 if line[at] == "\\" else 1
+                at += 1
+            else:
+                at += 1
+    return first, opened
 
 
 @lru_cache(maxsize=1)

@@ -205,7 +205,8 @@ def code_lines(record: Record, highlighter: Highlighter) -> list[CodeLine]:
     excerpt = record.source.excerpt
     if excerpt is None:
         return []
-    fragments = highlighter.highlight_lines(excerpt.code, record.source.path)
+    raised_at = record.source.line - excerpt.start
+    fragments = highlighter.highlight_lines(excerpt.code, record.source.path, raised_at)
     return [
         CodeLine(
             number=number,
