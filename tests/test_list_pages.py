@@ -9,6 +9,7 @@ from urllib.parse import unquote, urljoin
 import pytest
 from conftest import SITE_YAML, make_content, soup
 
+from errdex.records.model import derive_id
 from errdex.site import render
 
 RECORD = """\
@@ -148,3 +149,47 @@ def test_a_release_that_removed_more_than_a_page_of_errors_lists_them_on_pages(
     assert _links(out, pages[1]) == {"prev": release, "next": f"{release}page/3/"}
     # The release before removed none: one page, as before.
     assert not (out / "repos/example/project/releases/v2/page").exists()
+
+
+def test_an_update_of_one_row_of_a_long_list_gives_what_a_fresh_build_gives(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A title given to an error on the third page of its lists changes that page's row,
+    and an update renders just the pages that hold it; the site is a fresh build's."""
+    from updates import builder, bytes_of, fresh_build
+
+    monkeypatch.setattr(render, "ROWS_PER_PAGE", 3)
+    content = make_content(tmp_path, _records(10))
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    path = content / "errors" / "r0007.yaml"
+    path.write_text(path.read_text() + "title: A title given on the third page\n")
+    assert "update: 1 record changed" in build()
+    repo = out / "repos/example/project"
+    assert "A title given on the third page" in (repo / "page/3/index.html").read_text()
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_an_update_that_moves_rows_of_a_long_list_gives_what_a_fresh_build_gives(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An error moved below the others of its file moves every row after its old place,
+    on pages that hold no changed row: they are rendered again too."""
+    from updates import builder, bytes_of, fresh_build
+
+    monkeypatch.setattr(render, "ROWS_PER_PAGE", 3)
+    content = make_content(tmp_path, _records(10))
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    path = content / "errors" / "r0001.yaml"
+    path.write_text(path.read_text().replace("line: 2\n", "line: 90\n"))
+    assert "update: 1 record changed" in build()
+    moved = _rows(out / "repos/example/project/page/4/index.html")
+    assert moved == [
+        derive_id("example/project", "ValueError", "Setting number 1 must be positive")
+    ]
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)

@@ -460,11 +460,15 @@ def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
     kept = update.search_kept
     made = update.index_made.result() if update.index_made is not None else {}
 
-    def wanted(rel: str) -> bool:
+    def wanted(rel: str, shows: Sequence[Record]) -> bool:
         if rel in made:
             return False
-        # A long list's later pages show what its first does.
-        return first_page(rel) in lists or (not kept and rel.startswith("search/"))
+        first = first_page(rel)
+        if first not in lists:
+            return not kept and rel.startswith("search/")
+        # A long list's later pages show its length, as its first does, and their own
+        # rows: unless rows moved, only those with a changed one are others now.
+        return rel == first or update.moved or any(r.id in update.shown for r in shows)
 
     files, names = renderer.some_site_files(
         update.site, wanted, update.entries, kept or tuple(sorted(made.keys() - {API_INDEX}))

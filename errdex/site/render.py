@@ -459,13 +459,15 @@ class Renderer:
     def some_site_files(
         self,
         site: Site,
-        wanted: Callable[[str], bool] | None,
+        wanted: Callable[[str, Sequence[Record]], bool] | None,
         entries: list[Entry] | None = None,
         search_kept: Sequence[str] = (),
         emit: Callable[[str, bytes], None] | None = None,
     ) -> tuple[dict[str, bytes], list[str]]:
         """The files of ``site_files`` that ``wanted`` names (all of them without it), and
         the names of all of them: an update renders only the lists that show its errors.
+        ``wanted`` is given each file's name and, for a page of a list, the records of
+        its rows.
         ``entries`` are the records as search sees them, when known; those made here are
         kept in ``entries``. ``search_kept`` names the search index's files when they are
         as the last build wrote them (not made again). ``emit``: as for ``site_files``."""
@@ -473,9 +475,9 @@ class Renderer:
         names: list[str] = []
         out: dict[str, bytes] = {}
 
-        def put(rel: str, make: Callable[[], bytes]) -> None:
+        def put(rel: str, make: Callable[[], bytes], shows: Sequence[Record] = ()) -> None:
             names.append(rel)
-            if wanted is None or wanted(rel):
+            if wanted is None or wanted(rel, shows):
                 if emit is None:
                     out[rel] = make()
                 else:
@@ -518,7 +520,7 @@ class Renderer:
 
             for pager, rows in _pages(url, len(records)):
                 rel = list_page_url(url, pager.number) + "index.html"
-                put(rel, partial(make, rel, pager, rows))
+                put(rel, partial(make, rel, pager, rows), records[rows])
 
         def release_page(
             rel: str, repo: str, change: ReleaseChanges, rows: list[tuple[str, Any]], pager: Pager
@@ -579,7 +581,8 @@ class Renderer:
                 rows = _release_rows(one)
                 for pager, piece in _pages(url, len(rows)):
                     rel = list_page_url(url, pager.number) + "index.html"
-                    put(rel, partial(release_page, rel, repo, one, rows[piece], pager))
+                    shows = [record for _, record in rows[piece]]
+                    put(rel, partial(release_page, rel, repo, one, rows[piece], pager), shows)
         for key, records in site.by_option.items():
             if not has_list(records):
                 continue
@@ -604,7 +607,7 @@ class Renderer:
         if search_kept:
             self.entries = entries or []
             names.extend(search_kept)
-        elif wanted is None or wanted("search/meta.json"):
+        elif wanted is None or wanted("search/meta.json", ()):
             if entries is None:
                 entries = search.entries_from(site.records)
             self.entries = entries

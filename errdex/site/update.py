@@ -80,6 +80,12 @@ class Partial:
     lists: frozenset[str] = frozenset()
     """The files of ``site`` that are not pages of single errors and show what changed (a
     list's first page stands for all its pages, ``urls.first_page``)."""
+    shown: frozenset[str] = frozenset()
+    """The ids of the records whose summaries changed (what other pages show of them)."""
+    moved: bool = False
+    """Whether rows of the lists in ``lists`` may have moved (errors that changed places
+    in their file, options or releases that list an error or no longer do): then every
+    page of those lists is rendered, not only those that show a changed row."""
     listed: frozenset[str] = frozenset()
     """Every file of the last build that is not a page of a single error (an update that
     would make others, or fewer, is a full build)."""
@@ -447,6 +453,8 @@ def _outdated_relinked(options: Options, read: Read, aside: Aside | None) -> Par
         changed=len(changed),
         site=site,
         lists=frozenset(lists),
+        shown=frozenset(shown_ids),
+        moved=bool(groups) or any(_lists_of(r) != _lists_of(old[r.id][0]) for r in shown_changed),
         listed=frozenset(previous.outputs.keys() - error_files),
         links=state.LinksChange(
             relinked, groups, option_names, state.pickled(searched) if searched else b""
@@ -498,6 +506,12 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
         records = [fresh.get(i, held[0]) for i, held in state.all_stored(links).items()]
     index = Index.build([*entries, *old_entries(records, links.config, len(entries))])
     return {rel: mirror.dumps(data) for rel, data in index.files().items()}
+
+
+def _lists_of(record: Record) -> tuple[object, ...]:
+    """What says which lists show a record, but for its repo, file and exception (which
+    an update keeps): the keys of its options, and its releases."""
+    return (sorted(key for key, _, _ in record.options), record.releases)
 
 
 def _link_facts(record: Record) -> tuple[object, ...]:
