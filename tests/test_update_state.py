@@ -79,24 +79,20 @@ def test_a_damaged_state_is_ignored(site, tmp_path: Path, run) -> None:  # type:
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
 
 
-def test_a_prose_edit_reads_no_lists_and_an_edit_that_needs_them_finds_them_gone(
-    site, tmp_path: Path, run
-) -> None:  # type: ignore[no-untyped-def]
+def test_an_edit_after_the_states_links_are_gone_is_a_full_build(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     content, out, build = site
-    (lists,) = (tmp_path / "cache").glob("state-*.lists")
-    lists.unlink()
+    (links,) = (tmp_path / "cache").glob("state-*.links")
+    links.unlink()
     path = content / "errors" / "r2.yaml"
-    path.write_text(path.read_text().replace("The first version", "Another version"))
-    assert "errdex: update: 1 record changed\n" in build("-v")  # prose: its page alone
     path.write_text(path.read_text() + "title: A title of its own\n")  # shown on others
     err = build("-v")
-    assert "errdex: full build: the previous state's lists are missing or damaged" in err
+    assert "errdex: full build: the previous state's links are missing or damaged" in err
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
     path.write_text(path.read_text().replace("A title of its own", "Another title"))
     assert "shown on" in build("-v")  # the full build wrote them again
 
 
-def test_a_cache_named_from_another_folder_still_finds_its_lists(
+def test_a_cache_named_from_another_folder_still_finds_its_links(
     tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
     content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(4)})
@@ -163,7 +159,7 @@ def test_the_states_of_output_folders_that_are_gone_are_dropped(tmp_path: Path, 
     for out in outs:
         assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
     states = sorted(p.name for p in cache.glob("state-*"))
-    assert len(states) == 8  # per output: the state, its links and lists, its folder's name
+    assert len(states) == 6  # per output: the state, its links, its folder's name
     (cache / "state-0123456789abcdef.bin").write_bytes(b"an older errdex's")
     shutil.rmtree(outs[0])
     # A build with nothing to do into the other folder clears the states nothing will read.
@@ -171,7 +167,7 @@ def test_the_states_of_output_folders_that_are_gone_are_dropped(tmp_path: Path, 
         "0 rendered" in run("build", "--content", content, "--out", outs[1], "--cache", cache).err
     )
     left = sorted(p.name for p in cache.glob("state-*"))
-    assert len(left) == 4 and set(left) < set(states)
+    assert len(left) == 3 and set(left) < set(states)
     (named,) = cache.glob("state-*.out")
     assert named.read_text() == str(outs[1].resolve())
 

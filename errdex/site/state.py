@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from errdex.search import Entry
     from errdex.site.read import Parsed
 
-FORMAT = b"errdex-state-8\n"
+FORMAT = b"errdex-state-9\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
 """The libraries whose versions shape the output."""
 
@@ -61,10 +61,6 @@ class Links:
     ``changed_entries``, where search's entries are wanted."""
     records_changed: dict[str, bytes] = field(default_factory=dict, repr=False)
     """The records updates replaced since (``LinksChange.records``), a pickle each."""
-    lists_digest: bytes = b""
-    """The digest of the file that keeps ``entries`` (``*.lists``, beside the
-    state file): they are most of the links' bytes, and only an update that renders the
-    lists again reads them (``lists``)."""
 
 
 @dataclass(slots=True)
@@ -305,41 +301,14 @@ def links(state: State) -> Links | None:
     return state.links
 
 
-def lists(state: State) -> bool:
-    """Read the ``entries`` of the state's links (read already) from their
-    file, if not read yet; whether they are there (the file may be missing, damaged or
-    not the one the links name). It is found beside the links file, wherever the cache
-    folder is named from."""
-    found = state.links
-    assert found is not None
-    if found.entries:
-        return True
-    read = _read(_lists_path(Path(state.links_file).with_suffix("")))  # state-….bin.lists
-    if read is None or read[0] != found.lists_digest:
-        return False
-    try:
-        entries = pickle.loads(read[1])
-    except Exception:
-        return False
-    if not isinstance(entries, bytes):
-        return False
-    found.entries = entries
-    return True
-
-
 def save(path: Path, state: State) -> None:
     """Write the whole state (after a full build)."""
     assert state.links is not None
     # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
     _write_text(_out_path(path), state.out)
-    links = state.links
-    lists_file = _lists_path(path)
-    digest = _write(lists_file, pickle.dumps(links.entries, protocol=pickle.HIGHEST_PROTOCOL))
-    bare_links = replace(links, entries=b"", lists_digest=digest)
     state.links_digest = _write(
-        _links_path(path), pickle.dumps(bare_links, protocol=pickle.HIGHEST_PROTOCOL)
+        _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
     )
-    links.lists_digest = digest
     state.relinked = []
     bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
@@ -415,7 +384,6 @@ def sweep(cache: Path) -> None:
             continue
         forget(path)
         _links_path(path).unlink(missing_ok=True)
-        _lists_path(path).unlink(missing_ok=True)
         _out_path(path).unlink(missing_ok=True)  # last: until then, the rest is found
 
 
@@ -425,10 +393,6 @@ def _out_path(path: Path) -> Path:
 
 def _links_path(path: Path) -> Path:
     return path.with_name(path.name + ".links")
-
-
-def _lists_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lists")
 
 
 def journal_path(path: Path) -> Path:

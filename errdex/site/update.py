@@ -200,8 +200,6 @@ def read(options: Options, update: Update) -> Read | Full:
     done = Read(records, files, kept + problems, previous, links, shown_changed)
     if not shown_changed:
         return done
-    if not state.lists(previous):
-        return Full("the previous state's lists are missing or damaged", previous)
     aside = _index_aside(links, shown_changed)
     try:
         relinked = _relinked(replace(done, aside=aside))
