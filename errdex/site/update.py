@@ -136,8 +136,6 @@ class Relinked:
     """The records whose related entries or backlinks may have changed (None: any)."""
     again: set[str] | None
     """The records whose related entries were found again (None: all of them)."""
-    where: str
-    """The changed files, for the reasons a full build gives."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,9 +285,7 @@ def _relinked(read: Read) -> Read | Full:
         return Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
         return Full(f"{where}: the options errors name changed", previous)
-    return replace(
-        read, relinked=Relinked(site, linked, old, fresh, shown_ids, touched, again, where)
-    )
+    return replace(read, relinked=Relinked(site, linked, old, fresh, shown_ids, touched, again))
 
 
 def _outdated_relinked(options: Options, read: Read, aside: Aside | None) -> Partial | Full:
@@ -313,14 +309,9 @@ def _outdated_relinked(options: Options, read: Read, aside: Aside | None) -> Par
 
     assert read.relinked is not None
     previous, links, shown_changed, files = read.previous, read.links, read.changed, read.files
-    site, linked, old, fresh = (
-        read.relinked.site,
-        read.relinked.linked,
-        read.relinked.old,
-        read.relinked.fresh,
-    )
+    site, old, fresh = read.relinked.site, read.relinked.old, read.relinked.fresh
     shown_ids, touched, again = read.relinked.shown_ids, read.relinked.touched, read.relinked.again
-    found = read.found
+    found, linked = read.found, read.relinked.linked
     changed = set(fresh)
     render = set(changed)
     relinked = {}
