@@ -7,6 +7,7 @@ import hashlib
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -295,6 +296,8 @@ def test_the_readme_first_use_path_works_from_the_installed_wheel(tmp_path: Path
             "pip",
             "wheel",
             "--no-deps",
+            # hatchling from this environment (the test extra): nothing fetched to build.
+            "--no-build-isolation",
             "--quiet",
             "-w",
             str(wheels),
@@ -341,11 +344,19 @@ def test_the_readme_first_use_path_works_from_the_installed_wheel(tmp_path: Path
     (site / "static" / "ours.css").write_text(".ours { color: rgb(10, 20, 30); }\n")
     with (site / "content" / "site.yaml").open("a") as handle:
         handle.write("extra_css:\n- ours.css\n")
+    # The README's command as written, on a port no other test or program holds.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     served = subprocess.Popen(
-        ["bash", "-c", commands[3]], cwd=site, env=env, stderr=subprocess.PIPE, text=True
+        ["bash", "-c", f"{commands[3]} --port {port}"],
+        cwd=site,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
-        url = "http://127.0.0.1:8000/"
+        url = f"http://127.0.0.1:{port}/"
         for _ in range(300):
             try:
                 with urllib.request.urlopen(url, timeout=1) as answer:
