@@ -172,6 +172,21 @@ def test_the_states_of_output_folders_that_are_gone_are_dropped(tmp_path: Path, 
     assert named.read_text() == str(outs[1].resolve())
 
 
+def test_the_file_an_older_errdex_kept_beside_its_state_goes_with_a_full_build(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(2)})
+    cache = tmp_path / "cache"
+    command = ("build", "--content", content, "--out", tmp_path / "public", "--cache", cache)
+    assert run(*command).code == 0
+    (state_file,) = cache.glob("state-*.bin")
+    older = state_file.with_name(state_file.name + ".lists")  # search entries, before format 9
+    older.write_bytes(b"entries an older errdex kept apart")
+    assert run(*command, "--base-url", "https://other.example.test/").code == 0  # a full build
+    assert not older.exists()
+
+
 def test_a_build_with_nothing_to_do_loads_no_parser_or_renderer(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(2)})
     argv = ["build", "--content", str(content), "--out", str(tmp_path / "public")]

@@ -313,6 +313,7 @@ def save(path: Path, state: State) -> None:
     bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
     journal_path(path).unlink(missing_ok=True)
+    path.with_name(path.name + ".lists").unlink(missing_ok=True)  # an errdex before format 9's
 
 
 def note(
