@@ -443,7 +443,7 @@ def _edits_in_serve(records: list[dict[str, object]], work: Path, taken: set[int
 
 
 PHASES = (
-    ("read and validate", (("errdex/site/plan.py", "parse"),)),
+    ("read and validate", (("errdex/site/read.py", "parse"),)),
     ("link", (("errdex/records/link.py", "link"),)),
     ("error pages, in all", (("errdex/site/render.py", "error_files"),)),
     ("  highlight excerpts", (("errdex/site/render.py", "code_lines"),)),
@@ -455,7 +455,7 @@ PHASES = (
         (("errdex/search/__init__.py", "build"), ("errdex/search/__init__.py", "files")),
     ),
     ("write", (("errdex/site/write.py", "put"), ("errdex/site/write.py", "commit"))),
-    ("remember (state)", (("errdex/site/build.py", "_remember"),)),
+    ("save (state)", (("errdex/site/build.py", "_save"),)),
 )
 
 
@@ -475,11 +475,14 @@ def profile(content: Path, work: Path) -> None:
     table = pstats.Stats(str(stats_file)).stats  # type: ignore[attr-defined]
     print(f"profile of one cold build in one process: {wall:.1f} s (with the profiler's cost)")
     for label, where in PHASES:
-        total = sum(
+        found = [
             entry[3]
             for (file, _line, function), entry in table.items()
             if any(file.endswith(path) and function == name for path, name in where)
-        )
+        ]
+        if not found:  # a function renamed or moved: say so rather than print 0 s
+            raise SystemExit(f"bench: the profile has no {where} for {label.strip()!r}")
+        total = sum(found)
         print(f"  {label:22} {total:7.1f} s  {100 * total / wall:5.1f}%")
 
 
