@@ -60,8 +60,10 @@
           repr: new RegExp(p.repr),
           wrapper: new RegExp(p.wrapper),
           stop: new RegExp(p.stop),
-          pythons: new RegExp("^(?:" + p.pythons.join("|").split("%q").join("'[^']*'") + ")$"),
-          pythonsSaid: new RegExp("^(?:" + p.pythons.join("|").split("%q").join("\\S+") + ")$")
+          pythons: new RegExp(
+            "^(?:" + (p.pythons.join("|") + ")" + p.pythons_hint).split("%q").join("'[^']*'") + "$"),
+          pythonsSaid: new RegExp(
+            "^(?:" + (p.pythons.join("|") + ")" + p.pythons_hint).split("%q").join("\\S+") + "$")
         };
         M = m;
         return m;

@@ -169,6 +169,9 @@ PATTERNS: dict[str, Any] = {
         r"maximum recursion depth exceeded.*",
         r"dictionary changed size during iteration",
     ],
+    # What Python 3.10 and later add to some of its own messages: a name it suggests, or
+    # (3.13) a file that hides a module of the standard library.
+    "pythons_hint": r"(?:\. did you (?:mean|forget to import):? %q\?| \(consider renaming .+\))?",
     # Lines that end a message: Markdown fences, <details>, headings and tables, pydantic's
     # link.
     "stop": r"^(?:```|~~~|\"\"\"|</?details|<summary|#{1,6} |\||For further information visit )",
@@ -188,8 +191,14 @@ _BODY = re.compile(PATTERNS["body"])
 _REPR = re.compile(PATTERNS["repr"])
 _WRAPPER = re.compile(PATTERNS["wrapper"])
 _STOP = re.compile(PATTERNS["stop"])
-_PYTHONS = re.compile("(?:" + "|".join(PATTERNS["pythons"]).replace("%q", "'[^']*'") + ")")
-_PYTHONS_SAID = re.compile("(?:" + "|".join(PATTERNS["pythons"]).replace("%q", r"\S+") + ")")
+_PYTHONS = re.compile(
+    ("(?:" + "|".join(PATTERNS["pythons"]) + ")" + PATTERNS["pythons_hint"]).replace(
+        "%q", "'[^']*'"
+    )
+)
+_PYTHONS_SAID = re.compile(
+    ("(?:" + "|".join(PATTERNS["pythons"]) + ")" + PATTERNS["pythons_hint"]).replace("%q", r"\S+")
+)
 
 
 def pythons_own(message: str) -> bool:
