@@ -193,3 +193,29 @@ def test_an_update_that_moves_rows_of_a_long_list_gives_what_a_fresh_build_gives
         derive_id("example/project", "ValueError", "Setting number 1 must be positive")
     ]
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_an_update_that_respells_an_option_renders_every_page_of_its_list(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An option list's heading names every spelling errors give the option: one more
+    spelling shows on each of its pages, not only on those that hold the changed row."""
+    from updates import builder, bytes_of, fresh_build, stated_site
+
+    monkeypatch.setattr(render, "ROWS_PER_PAGE", 3)
+    content = make_content(tmp_path, stated_site(tmp_path))
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    option = out / "options/tensor_parallel_size"
+    assert (option / "page/3/index.html").is_file()
+    path = content / "errors" / "r7.yaml"
+    path.write_text(
+        path.read_text().replace("--tensor-parallel-size check", "tensor_parallel_size check", 1)
+    )
+    assert "update: 1 record changed" in build()
+    for page in ("index.html", "page/2/index.html", "page/3/index.html"):
+        heading = soup(option / page).select_one("h1")
+        assert heading is not None and "tensor_parallel_size" in heading.get_text(), page
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
