@@ -219,3 +219,61 @@ def test_an_update_that_respells_an_option_renders_every_page_of_its_list(
         heading = soup(option / page).select_one("h1")
         assert heading is not None and "tensor_parallel_size" in heading.get_text(), page
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+REWORDED = """\
+id: "{n:016x}"
+repo: example/project
+exception: ValueError
+message: "Setting number {n} must be positive"
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: src/project/mod0.py
+  line: {line}
+releases:
+- {{release: v1, commit: "0123456789", path: src/project/mod0.py, line: {line}, message: "{old}"}}
+- {{release: v2, commit: abcdef0123, path: src/project/mod0.py, line: {line}}}
+"""
+
+
+def _reworded_site(tmp_path: Path) -> Path:
+    """Eleven errors each reworded in v2 (v1 said it otherwise): v2's page lists them on
+    four pages of three, and as ten they still take four."""
+    records = {
+        f"r{n}.yaml": REWORDED.format(n=n, line=n + 1, old=f"Old setting {n} must be positive")
+        for n in range(11)
+    }
+    return make_content(tmp_path, records, SITE_YAML + RELEASES.rsplit("- {repo", 1)[0])
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(("r8.yaml", "\n", "\ntitle: Retitled on a later page\n"), id="title"),
+        # Worded as v1 had it: no longer reworded in v2, so the rows after it move up
+        # (on pages that hold no changed row).
+        pytest.param(
+            ("r1.yaml", "Setting number 1 must", "Old setting 1 must"), id="wording of v1"
+        ),
+    ],
+)
+def test_an_update_of_an_error_a_long_release_page_lists_gives_a_fresh_build(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+    edit: tuple[str, str, str],
+) -> None:
+    from updates import builder, bytes_of, fresh_build
+
+    monkeypatch.setattr(render, "ROWS_PER_PAGE", 3)
+    content = _reworded_site(tmp_path)
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    release = out / "repos/example/project/releases/v2"
+    assert (release / "page/4/index.html").is_file()
+    name, old, new = edit
+    path = content / "errors" / name
+    path.write_text(path.read_text().replace(old, new, 1))
+    said = build()
+    assert "update: 1 record changed" in said and "full build" not in said, said
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)

@@ -161,6 +161,9 @@ def test_the_states_of_output_folders_that_are_gone_are_dropped(tmp_path: Path, 
     states = sorted(p.name for p in cache.glob("state-*"))
     assert len(states) == 6  # per output: the state, its links, its folder's name
     (cache / "state-0123456789abcdef.bin").write_bytes(b"an older errdex's")
+    gone = next(p for p in cache.glob("state-*.out") if p.read_text() == str(outs[0].resolve()))
+    # Search entries an errdex before state format 9 kept beside the state.
+    gone.with_suffix(".bin.lists").write_bytes(b"entries kept apart")
     shutil.rmtree(outs[0])
     # A build with nothing to do into the other folder clears the states nothing will read.
     assert (

@@ -581,7 +581,8 @@ class Renderer:
                 rows = _release_rows(one)
                 for pager, piece in _pages(url, len(rows)):
                     rel = list_page_url(url, pager.number) + "index.html"
-                    shows = [record for _, record in rows[piece]]
+                    # A reworded row is the error and the wording it had before.
+                    shows = [r[0] if kind == "reworded" else r for kind, r in rows[piece]]
                     put(rel, partial(release_page, rel, repo, one, rows[piece], pager), shows)
         for key, records in site.by_option.items():
             if not has_list(records):

@@ -385,6 +385,7 @@ def sweep(cache: Path) -> None:
             continue
         forget(path)
         _links_path(path).unlink(missing_ok=True)
+        path.with_name(path.name + ".lists").unlink(missing_ok=True)  # before format 9
         _out_path(path).unlink(missing_ok=True)  # last: until then, the rest is found
 
 

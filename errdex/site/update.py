@@ -84,7 +84,8 @@ class Partial:
     """The ids of the records whose summaries changed (what other pages show of them)."""
     moved: bool = False
     """Whether rows of the lists in ``lists`` may have moved (errors that changed places
-    in their file, options or releases that list an error or no longer do), or what
+    in their file, options or releases that list an error or no longer do, an error of
+    releases reworded, which a release may list as reworded or no longer), or what
     every page of a list shows changed (an option's spellings, in its heading): then
     every page of those lists is rendered, not only those that show a changed row."""
     listed: frozenset[str] = frozenset()
@@ -446,7 +447,9 @@ def _outdated_relinked(options: Options, read: Read, aside: Aside | None) -> Par
         shown=frozenset(shown_ids),
         moved=bool(groups)
         or option_names is not None  # an option list's heading names its spellings
-        or any(_lists_of(r) != _lists_of(old[r.id][0]) for r in shown_changed),
+        or any(_lists_of(r) != _lists_of(old[r.id][0]) for r in shown_changed)
+        # A release lists an error as reworded when its wording then is not its message.
+        or any(r.releases for r in shown_changed),
         listed=frozenset(previous.outputs.keys() - error_files),
         links=state.LinksChange(
             relinked, groups, option_names, state.pickled(searched) if searched else b""
