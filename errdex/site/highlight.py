@@ -417,10 +417,7 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
                     quote = char * 3
                     at += 3
                     continue
-                at += 1  # a one-line string: to its closing quote, or the line's end
-                while at < end and line[at] != char:
-                    at += 2 if line[at] == "\\" else 1
-                at += 1
+                at = _past_string(line, at)
             else:
                 at += 1
         following = lines[number + 1] if number + 1 < len(lines) else ""
@@ -472,13 +469,19 @@ def _triple_quotes(lines: list[str], opened: str | None) -> tuple[str | None, st
                 first = first or opened
                 at += 3
             elif char in "\"'":
-                at += 1  # a one-line string: to its closing quote, or the line's end
-                while at < end and line[at] != char:
-                    at += 2 if line[at] == "\\" else 1
-                at += 1
+                at = _past_string(line, at)
             else:
                 at += 1
     return first, opened
+
+
+def _past_string(line: str, at: int) -> int:
+    """Where a one-line string that opens at ``at`` ends: past its closing quote, or the
+    line's end (backslashes escape)."""
+    char, at = line[at], at + 1
+    while at < len(line) and line[at] != char:
+        at += 2 if line[at] == "\\" else 1
+    return at + 1
 
 
 @lru_cache(maxsize=1)
