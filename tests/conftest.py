@@ -16,6 +16,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -199,6 +200,13 @@ def html_pages(site: Path) -> list[Path]:
     pages = sorted(p for p in site.rglob("*.html") if p.is_file())
     assert pages, f"no HTML pages under {site}"
     return pages
+
+
+def ctrl_c_stops() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)``: the process takes SIGINT as a terminal's
+    Ctrl-C, whatever this one does with it (a suite started in the background of a
+    shell, ``./dev test &``, ignores SIGINT, and so would every process it starts)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def make_content(root: Path, records: dict[str, str], site: str = SITE_YAML) -> Path:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, ROOT, make_content
+from conftest import MINIMAL, ROOT, ctrl_c_stops, make_content
 from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.browser
@@ -39,6 +39,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
         cwd=tmp_path,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ctrl_c_stops,
     )
     assert process.stderr is not None
     url = ""
@@ -86,7 +87,9 @@ def test_the_terminal_says_what_each_rebuild_redid_why_and_how_fast(tmp_path: Pa
     command = [sys.executable, str(ROOT / "build.py"), "serve", "--port", "0"]
     command += ["--content", str(content), "--out", str(tmp_path / "served")]
     command += ["--cache", str(tmp_path / "cache")]
-    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_stops
+    )
     assert process.stderr is not None
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()), daemon=True)
@@ -154,7 +157,9 @@ def test_serve_stops_on_sigterm_as_on_ctrl_c(tmp_path: Path) -> None:
     content = make_content(tmp_path, {"a.yaml": MINIMAL})
     command = [sys.executable, str(ROOT / "build.py"), "serve", "--port", "0"]
     command += ["--content", str(content), "--out", str(tmp_path / "served"), "--no-cache"]
-    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_stops
+    )
     assert process.stderr is not None
     for line in process.stderr:
         if "serving" in line:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, ROOT, make_content
+from conftest import MINIMAL, ROOT, ctrl_c_stops, make_content
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_output_folder import MARKER
@@ -63,6 +63,7 @@ def _start(cwd: Path, content: Path, out: Path, *extra: str) -> Served:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ctrl_c_stops,
     )
     served = Served(process)
 
