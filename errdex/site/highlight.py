@@ -19,6 +19,7 @@ import pygments
 from markupsafe import Markup, escape
 
 from errdex.records.model import source_lines
+from errdex.source.avoid import scan_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -417,7 +418,10 @@ def _runs(lines: list[str]) -> list[tuple[int, int]] | None:
                     quote = char * 3
                     at += 3
                     continue
-                at = _past_string(line, at)
+                at += 1  # a one-line string: to its closing quote, or the line's end
+                while at < end and line[at] != char:
+                    at += 2 if line[at] == "\\" else 1
+                at += 1
             else:
                 at += 1
         following = lines[number + 1] if number + 1 < len(lines) else ""
@@ -436,52 +440,25 @@ def _opened_above(lines: list[str], index: int) -> str | None:
     above = lines[:index]
     if not any('"""' in line or "'''" in line for line in above):
         return None  # most excerpts: no string above the raise can span lines
-    first, still_open = _triple_quotes(above, None)
-    if still_open is None or first is None:
+    if len(_string_left_open(above, "")) != 3:
         return None
-    return None if _triple_quotes(above, first)[1] is not None else first
+    # The kind of quote the lines close first is the one most likely open above them.
+    text = "\n".join(above)
+    for quote in sorted(('"""', "'''"), key=lambda q: (q not in text, text.find(q))):
+        if not _string_left_open(above, quote):
+            return quote
+    return None
 
 
-def _triple_quotes(lines: list[str], opened: str | None) -> tuple[str | None, str | None]:
-    """The first triple quote of ``lines`` (Python) and the one still open after them,
-    reading them with ``opened`` open before the first; one-line strings and comments are
-    skipped, backslashes escape."""
-    first = None
+def _string_left_open(lines: list[str], quote: str) -> str:
+    """The triple quote of the string still open after ``lines`` of Python (or ""), read
+    with ``quote`` open before the first; a one-quote string ends with its line (in an
+    excerpt, an apostrophe of a docstring cut above it, often)."""
     for line in lines:
-        if opened is None and "'" not in line and '"' not in line:
-            continue
-        if opened is not None and opened not in line:
-            continue
-        at, end = 0, len(line)
-        while at < end:
-            char = line[at]
-            if opened is not None:
-                if char == "\\":
-                    at += 2
-                elif line.startswith(opened, at):
-                    first, opened, at = first or opened, None, at + 3
-                else:
-                    at += 1
-            elif char == "#":
-                break
-            elif char in "\"'" and line.startswith(char * 3, at):
-                opened = char * 3
-                first = first or opened
-                at += 3
-            elif char in "\"'":
-                at = _past_string(line, at)
-            else:
-                at += 1
-    return first, opened
-
-
-def _past_string(line: str, at: int) -> int:
-    """Where a one-line string that opens at ``at`` ends: past its closing quote, or the
-    line's end (backslashes escape)."""
-    char, at = line[at], at + 1
-    while at < len(line) and line[at] != char:
-        at += 2 if line[at] == "\\" else 1
-    return at + 1
+        quote = scan_line(line, 0, quote)[1]
+        if len(quote) == 1:
+            quote = ""
+    return quote
 
 
 @lru_cache(maxsize=1)

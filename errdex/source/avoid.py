@@ -290,7 +290,7 @@ _CLOSE = {quote: re.compile(r"\\.|" + quote) for quote in ("'", '"', "'''", '"""
 """What ends a string opened with each quote (an escaped character does not)."""
 
 
-def _scan_line(line: str, depth: int, quote: str) -> tuple[int, str]:
+def scan_line(line: str, depth: int, quote: str) -> tuple[int, str]:
     """The brackets open and the string left open (its quote, or "") after ``line``,
     given those before it; comments skipped, a bracket closed that was never opened
     counted as none."""
@@ -325,7 +325,7 @@ def _first_logical_line(lines: Sequence[str]) -> int | None:
         return None
     depth, quote = 0, ""
     for number, line in enumerate(lines):
-        depth, quote = _scan_line(line, depth, quote)
+        depth, quote = scan_line(line, depth, quote)
         if len(quote) == 1 and not line.endswith("\\"):
             return None  # a one-quote string left open at the end of its line
         if not quote and not depth and not line.endswith("\\"):
@@ -545,7 +545,7 @@ def _depths(lines: Sequence[str]) -> list[int]:
     depth, quote = 0, ""
     for line in lines:
         depths.append(depth)
-        depth, quote = _scan_line(line, depth, quote)
+        depth, quote = scan_line(line, depth, quote)
         if len(quote) == 1:
             quote = ""  # a one-quote string ends with its line
     return depths
