@@ -233,7 +233,7 @@ def _read(
         print(f"errdex: {chosen}", file=sys.stderr)
     gc.enable()  # with the rare collections of ``_few_collections``
     site, warnings, parsed = every_record(
-        options, True, stash, meanwhile=lambda: tools.prepare(full=True, warm=True), summaries=True
+        options, True, stash, meanwhile=lambda: tools.make(full=True, warm=True), summaries=True
     )
     gc.freeze()
     return _Work.whole(site, warnings, parsed, stash, chosen.previous, chosen.reason)
@@ -528,10 +528,6 @@ class _Tools:
                 raise
             self._made = (highlighter, renderer)
         return self._made
-
-    def prepare(self, full: bool, warm: bool = False) -> None:
-        """``make``, for what is made while other cores read."""
-        self.make(full, warm)
 
     @property
     def entries(self) -> list[Entry]:

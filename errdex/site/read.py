@@ -202,7 +202,7 @@ def every_record(
     options: Options,
     parallel_read: bool,
     stash: Stash | None = None,
-    meanwhile: Callable[[], None] | None = None,
+    meanwhile: Callable[[], object] | None = None,
     summaries: bool = False,
 ) -> tuple[Site, list[Problem], list[Parsed]]:
     """Load, validate, model and link every record (on every core for a big site when
