@@ -43,6 +43,7 @@
     if (!meta) {
       meta = fetchJSON("meta.json").then(function (m) {
         var p = m.patterns;
+        var pythons = "^(?:" + p.pythons.join("|") + ")" + p.pythons_hint + "$";
         patterns = {
           ansi: new RegExp(p.ansi, "g"),
           // Sticky: tried at a position of the line, as Python's match(line, pos).
@@ -60,10 +61,8 @@
           repr: new RegExp(p.repr),
           wrapper: new RegExp(p.wrapper),
           stop: new RegExp(p.stop),
-          pythons: new RegExp(
-            "^(?:" + (p.pythons.join("|") + ")" + p.pythons_hint).split("%q").join("'[^']*'") + "$"),
-          pythonsSaid: new RegExp(
-            "^(?:" + (p.pythons.join("|") + ")" + p.pythons_hint).split("%q").join("\\S+") + "$")
+          pythons: new RegExp(pythons.split("%q").join("'[^']*'")),
+          pythonsSaid: new RegExp(pythons.split("%q").join("\\S+"))
         };
         M = m;
         return m;

@@ -191,14 +191,9 @@ _BODY = re.compile(PATTERNS["body"])
 _REPR = re.compile(PATTERNS["repr"])
 _WRAPPER = re.compile(PATTERNS["wrapper"])
 _STOP = re.compile(PATTERNS["stop"])
-_PYTHONS = re.compile(
-    ("(?:" + "|".join(PATTERNS["pythons"]) + ")" + PATTERNS["pythons_hint"]).replace(
-        "%q", "'[^']*'"
-    )
-)
-_PYTHONS_SAID = re.compile(
-    ("(?:" + "|".join(PATTERNS["pythons"]) + ")" + PATTERNS["pythons_hint"]).replace("%q", r"\S+")
-)
+_PYTHONS_WORDS = "(?:" + "|".join(PATTERNS["pythons"]) + ")" + PATTERNS["pythons_hint"]
+_PYTHONS = re.compile(_PYTHONS_WORDS.replace("%q", "'[^']*'"))
+_PYTHONS_SAID = re.compile(_PYTHONS_WORDS.replace("%q", r"\S+"))
 
 
 def pythons_own(message: str) -> bool:
