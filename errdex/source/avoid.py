@@ -166,10 +166,6 @@ def guards_of(record: Record) -> tuple[str, ...]:
 
 
 def _same(a: str, b: str) -> bool:
-    """Whether two expressions are one, however spaced (most are written alike: 5,506
-    of 6,081 on transformers' records, and then parse neither)."""
-    if a == b:
-        return True
     try:
         return ast.dump(ast.parse(a, mode="eval")) == ast.dump(ast.parse(b, mode="eval"))
     except (SyntaxError, ValueError, RecursionError):
