@@ -245,6 +245,46 @@ def run(self):
     assert avoid.aliases_of(scanned(code, 5)) == {"size": "self.config.batch_size"}
 
 
+def test_the_way_out_follows_names_bound_by_any_statement_that_may_bind_them() -> None:
+    # avoid_of parses only the statements that may bind a name its tests read: each
+    # binding below must still be found (a chained target, one on a continuation line,
+    # an attribute), and one that binds another name must not be taken for it.
+    code = """\
+def run(self, batch):
+    world = tp = self.tensor_parallel_size
+    (first,
+     heads) = self.config.heads, 1
+    self.size = batch
+    self.size_limit = 4
+    if tp > 8 or heads > 2 or self.size > 3:
+        raise ValueError("too big")
+"""
+    found = avoid.avoid_of(scanned(code, 8))
+    assert found is not None
+    assert [avoid.said(way) for way in found.ways] == [
+        "Set `tp` (`tensor_parallel_size`) to `8` or less, and make `heads` at most `2`, "
+        "and make `self.size` at most `3`."
+    ]
+
+
+def test_the_excerpts_tests_are_kept_only_where_they_end_in_the_recorded_condition() -> None:
+    from dataclasses import replace
+
+    code = """\
+def run(self, size):
+    if self.strict:
+        if size > 1:
+            raise ValueError("too big")
+"""
+    found = scanned(code, 4)
+    spaced = replace(found, source=replace(found.source, condition="size>1"))
+    assert avoid.guards_of(spaced) == ("self.strict", "size > 1")
+    # A condition recorded at another pin (the excerpt's test changed since) is all
+    # that is known, though its text is part of the excerpt's.
+    stale = replace(found, source=replace(found.source, condition="size > 10"))
+    assert avoid.guards_of(stale) == ("size > 10",)
+
+
 def test_a_name_reshaped_before_the_raise_says_nothing_of_what_the_user_gave() -> None:
     code = """\
 def check(self, offsets, batch):
@@ -526,8 +566,12 @@ def test_a_statement_is_found_whole_as_trying_each_end_finds_it() -> None:
                 return ast.dump(body[0])
         return None
 
+    def simple(start: int) -> ast.stmt | None:
+        logical = avoid._logical_line(lines, start)
+        return None if logical is None else avoid._simple_statement(logical)
+
     for start in range(len(lines)):
-        found = avoid._simple_statement(lines, start)
+        found = simple(start)
         assert (ast.dump(found) if found is not None else None) == tried(start), lines[start]
-    assert avoid._simple_statement(lines, lines.index("    total = first + \\")) is not None
-    assert avoid._simple_statement(lines, lines.index('    note = """a string')) is not None
+    assert simple(lines.index("    total = first + \\")) is not None
+    assert simple(lines.index('    note = """a string')) is not None
