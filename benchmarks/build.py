@@ -205,9 +205,11 @@ def bench_errdex_real(content: Path, work: Path, memory: bool = True) -> list[Ru
     return runs
 
 
-EDIT_TARGETS = {"prose": 0.3}
-"""Issue #16's targets at 10,000 records, in seconds: a prose edit within 0.3 s, any other
-one-record edit within 1 s."""
+EDIT_TARGETS = {"prose": 0.5}
+"""The targets of a one-record edit at 10,000 records as a new process, in seconds: a
+prose edit within 0.5 s (issue #40; it was 0.3 s), any other within 1 s."""
+SERVE_TARGETS = {"prose": 0.3}
+"""The same, saved while ``serve`` runs: a prose edit within 0.3 s, any other within 1 s."""
 
 
 def _prose_target(records: list[dict[str, object]]) -> int:
@@ -362,18 +364,21 @@ def _edits_as_processes(records: list[dict[str, object]], work: Path, taken: set
             "?",
         )
         page = out / "errors" / record_id / "index.html"
-        met &= _judged(kind, seconds, page, marker, f"{touched} files rewritten; {chosen}")
+        said = f"{touched} files rewritten; {chosen}"
+        met &= _judged(kind, seconds, EDIT_TARGETS, page, marker, said)
         times.setdefault(kind, []).append(seconds)
     _slowest(times)
     return met
 
 
-def _judged(kind: str, seconds: float, page: Path, marker: str, said: str) -> bool:
+def _judged(
+    kind: str, seconds: float, targets: dict[str, float], page: Path, marker: str, said: str
+) -> bool:
     """Print one edit's time against its target, after checking its page shows it;
     whether the target is met."""
     if marker not in page.read_text(encoding="utf-8"):
         raise SystemExit(f"bench: the {kind} edit did not reach its page ({page})")
-    limit = EDIT_TARGETS.get(kind, 1.0)
+    limit = targets.get(kind, 1.0)
     print(
         f"  {kind:15} {seconds:6.2f} s (target <= {limit} s: "
         f"{'met' if seconds <= limit else 'MISSED'}); {said}"
@@ -429,7 +434,7 @@ def _edits_in_serve(records: list[dict[str, object]], work: Path, taken: set[int
             seconds = float(line.removeprefix("errdex: rebuilt in ").split("s", 1)[0])
             page = served / "errors" / record_id / "index.html"
             what = line.split(": ", 2)[2].strip() if line.count(": ") >= 2 else ""
-            met &= _judged(kind, seconds, page, marker, what)
+            met &= _judged(kind, seconds, SERVE_TARGETS, page, marker, what)
             times.setdefault(kind, []).append(seconds)
         _slowest(times)
     finally:
