@@ -273,7 +273,7 @@
     return found;
   }
 
-  // Python's _quoted: up to the mark that closes the quote, the next one and the last one;
+  // Python's quoted_message: up to the mark that closes the quote, the next one and the last one;
   // a mark right before a letter, digit or "_" closes nothing.
   function quotedIn(first, opener) {
     if (!has(patterns.quotes, opener)) { return []; }
@@ -310,7 +310,7 @@
     return parts.filter(Boolean).join(" ");
   }
 
-  // Python's _unquoted: a JSON or repr string literal from `start`, decoded, and its end.
+  // Python's string_at: a JSON or repr string literal from `start`, decoded, and its end.
   function unquoted(text, start, quote) {
     var out = "";
     for (var i = start; i < text.length;) {
@@ -445,7 +445,7 @@
   }
 
   // --- 3 and 4. Candidates and scoring. ---
-  // Python's _place: each literal at its leftmost place, linear time, no backtracking;
+  // Python's fit_placeholders: each literal at its leftmost place, linear time, no backtracking;
   // a value left empty between two spaces (when another is not), and a closing full stop
   // left out (when the last value ends no sentence), still fit.
   function place(literals, text) {
@@ -856,7 +856,7 @@
     }, limit);
   }
 
-  // Python's _ranked after the candidates: exact matches first, then scored alignments.
+  // Python's ranked_matches after the candidates: exact matches first, then scored alignments.
   function score(extracted, read, weight, rows) {
     var p = M.params;
     var message = extracted.message;

@@ -206,3 +206,66 @@ def test_an_import_inside_a_function_does_not_load_the_module_that_holds_it(
 def test_every_rule_looks_at_a_module_that_exists(rule: Rule) -> None:
     names = {_name(p, PACKAGE) for p in PACKAGE.rglob("*.py")}
     assert any(_within(name, rule.modules) for name in names)
+
+
+def private_reads(root: Path) -> list[str]:
+    """``path:line: module reads other._name`` for every private name (one leading
+    underscore) a module takes from another module of the package: by importing it, or
+    as an attribute of a module it imported. What a module keeps private is its own to
+    change; what another reads is its interface, and gets a public name."""
+    modules = {_name(path, root): path for path in sorted(root.rglob("*.py"))}
+    found = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(), str(path))
+        rel = path.relative_to(root.parent).as_posix()
+        bound: dict[str, str] = {}  # a name in this module → the package module it is
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parent, *([base] if base else [])])
+                for alias in node.names:
+                    if base in modules and _private(alias.name) and base != name:
+                        found.append(f"{rel}:{node.lineno}: {name} reads {base}.{alias.name}")
+                    if f"{base}.{alias.name}" in modules:
+                        bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules and alias.asname:
+                        bound[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and _private(node.attr)
+                and bound[node.value.id] != name
+            ):
+                other = bound[node.value.id]
+                found.append(f"{rel}:{node.lineno}: {name} reads {other}.{node.attr}")
+    return sorted(found)
+
+
+def _private(attribute: str) -> bool:
+    return attribute.startswith("_") and not attribute.startswith("__")
+
+
+def test_no_module_reads_another_modules_private_names() -> None:
+    assert private_reads(PACKAGE) == []
+
+
+def test_a_private_name_read_from_another_module_is_named_with_its_line(tmp_path: Path) -> None:
+    fake = tmp_path / "errdex"
+    (fake / "search").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "search" / "__init__.py").write_text("def _quoted(): ...\ndef quoted(): ...\n")
+    (fake / "reports.py").write_text(
+        "from errdex import search\nfrom .search import _quoted\n\n"
+        "search.quoted()\nsearch._quoted()\n_quoted()\n"
+    )
+    assert private_reads(fake) == [
+        "errdex/reports.py:2: errdex.reports reads errdex.search._quoted",
+        "errdex/reports.py:5: errdex.reports reads errdex.search._quoted",
+    ]

@@ -414,7 +414,11 @@ def test_whole_messages_are_found_by_a_word_no_value_runs_into() -> None:
         fast = [(key, m.entry.id, m.values) for key, m in wholes.ranked(reading)]
         assert fast[0][1] == f"{expected:016x}", paste
         # The same whole matches, in the same order, as search ranks them.
-        slow = [(key, m.entry.id, m.values) for key, m in search._ranked(index, reading) if m.exact]
+        slow = [
+            (key, m.entry.id, m.values)
+            for key, m in search.ranked_matches(index, reading)
+            if m.exact
+        ]
         assert fast == slow, paste
 
 
@@ -439,7 +443,9 @@ def test_every_whole_match_search_ranks_is_among_those_found_by_word() -> None:
     checked = 0
     for record in rng.sample(records, 150):
         reading = search.readings(f"{record['exception']}: {fill(record, rng)}")[0]
-        ranked = [(k, m.entry.id, m.values) for k, m in search._ranked(index, reading) if m.exact]
+        ranked = [
+            (k, m.entry.id, m.values) for k, m in search.ranked_matches(index, reading) if m.exact
+        ]
         by_word = {m.entry.id: (k, m.entry.id, m.values) for k, m in wholes.ranked(reading)}
         for found in ranked:
             assert by_word.get(found[1]) == found, (record["message"], found)

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from errdex import search
 from errdex.records.model import parse_template
-from errdex.search.sources import Page, Source, Unavailable, _wording, confidence
+from errdex.search.sources import Page, Source, Unavailable, confidence, earlier_wording
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ def _best(
     rules that read the record's page), and whether the reading is only the start of its
     message; None when no match passes, or when the best is a start that another
     message's start fits alike."""
-    ranked = search._ranked(index, reading) if wholes is None else wholes.ranked(reading)
+    ranked = search.ranked_matches(index, reading) if wholes is None else wholes.ranked(reading)
     # A paste that is some record's whole message is the start of another's only when
     # that one's own words explain more of it.
     whole = max((key for key, match in ranked if match.exact), default=())
@@ -165,7 +165,7 @@ def _best(
         reverse=True,
     )
     cut = {match.entry.id for _, match in starts}
-    grouped = search._grouped(_fitting_first([m for _, m in ranked], fits), len(ranked))
+    grouped = search.one_per_message(_fitting_first([m for _, m in ranked], fits), len(ranked))
     passing = [m for m in grouped if _passes(reading, m, rules) and fits(m)]
     if not passing:
         return None
@@ -242,7 +242,7 @@ def _goes_on_otherwise(entry: search.Entry, reading: search.Extracted, lines: li
 def _fitting_first(matches: list[search.Match], fits: Fits) -> list[search.Match]:
     """The matches with, of records that say the same, the one raised where the paste's
     traceback says first, and one that fits the paste before one that does not (a lazy
-    module's unquoted words and a migration's quoted ones): ``_grouped`` keeps the first
+    module's unquoted words and a migration's quoted ones): ``one_per_message`` keeps the first
     of each message."""
     groups: dict[tuple[str, ...], list[search.Match]] = {}
     for match in matches:
@@ -315,14 +315,14 @@ class Wholes:
         return sorted(found.union(self.opening.get(words[0], ()) if words else ()))
 
     def ranked(self, reading: search.Extracted) -> list[tuple[tuple[float, ...], search.Match]]:
-        """The reading's whole matches with their rank keys, best first (as ``_ranked``)."""
+        """The reading's whole matches with their rank keys, best first (as ``ranked_matches``)."""
         message = reading.message
         normalized, where = _normalize(message)
         filed = {n for w in set(search.tokens(normalized)) for n in self.filed.get(w, ())}
         ranked = []
         for number in sorted(filed.union(self.loose)):
             entry = self.index.entries[number]
-            same = search._same_exception(reading.exception, entry.exception)
+            same = search.same_exception(reading.exception, entry.exception)
             found = search.whole_match(entry, same, message, normalized, where)
             if found is not None:
                 ranked.append(found)
@@ -362,7 +362,7 @@ def _starts(
             placed = first_line_of(entry.template, normalized)
         if placed is None:
             placed = start_of(entry.literals, normalized)
-        same = search._same_exception(reading.exception, entry.exception)
+        same = search.same_exception(reading.exception, entry.exception)
         if placed is None or same < 0:
             continue
         spans, literal, rest = placed
@@ -458,7 +458,7 @@ def start_of(literals: Sequence[str], text: str) -> tuple[list[tuple[int, int]],
     when it is not.
 
     Each literal goes at its leftmost place after the one before, as for a whole message
-    (``search._place``). The text ends inside a literal or a value; the value the cut
+    (``search.fit_placeholders``). The text ends inside a literal or a value; the value the cut
     falls in or after ends no sentence: ``Can't load {x}. If you …`` does not start
     ``Can't load x. Make sure …`` nor ``Can't load x.``, older wordings; nor does it say
     the next literal's first words, going on otherwise after them. Or the text is
@@ -648,16 +648,16 @@ def in_prose(body: str, least: int = 1) -> list[search.Extracted]:
             continue
         said = line.strip()
         found = _REPR_IN_LINE.search(line)
-        string = None if found is None else search._unquoted(line, found.end(), found.group(2))
+        string = None if found is None else search.string_at(line, found.end(), found.group(2))
         if found is not None and string is not None and string[0].strip():
             out.append(search.Extracted(found.group(1), string[0], line=number, line_text=said))
         for mark in itertools.islice(_OPENS_QUOTE.finditer(line), MAX_QUOTES):
             rest, opener = line[mark.end() :], mark.group(1)
-            quote = search._quoted(rest, opener)[:1]  # to its mark: past it is prose
+            quote = search.quoted_message(rest, opener)[:1]  # to its mark: past it is prose
             after = number + 1
             if not quote and opener == "`" and after < len(lines) and _prose(lines[after]):
                 # Inline code runs on over a line break, as GitHub shows it.
-                quote = search._quoted(rest + "\n" + lines[after], opener)[:1]
+                quote = search.quoted_message(rest + "\n" + lines[after], opener)[:1]
             for message in quote:
                 if " " not in message.strip() or _letters(message) < least:
                     continue
@@ -698,7 +698,7 @@ def raised(text: str) -> list[search.Extracted]:
         if found is None:
             continue
         if found.re is _CALL:
-            string = search._unquoted(line, found.end(), found.group(2))
+            string = search.string_at(line, found.end(), found.group(2))
             message = line[found.end() :].rstrip() if string is None else string[0]
         else:
             after = itertools.takewhile(str.strip, lines[number + 1 : number + 1 + MAX_LINES])
@@ -1053,10 +1053,7 @@ def _passes(reading: search.Extracted, match: search.Match, rules: Rules) -> boo
     entry = match.entry
     if reading.exception is None and not match.exact:
         return False  # prose: only a whole message, word for word
-    if (
-        rules.exception_must_agree
-        and search._same_exception(reading.exception, entry.exception) < 0
-    ):
+    if rules.exception_must_agree and search.same_exception(reading.exception, entry.exception) < 0:
         return False
     return confidence(match) >= rules.min_confidence and _quotes_agree(entry, reading.message)
 
@@ -1114,7 +1111,7 @@ def _found(source: Source, reading: search.Extracted, match: search.Match) -> Fo
         values=match.values,
         line=None if reading.line is None else reading.line + 1,
         line_text=reading.line_text,
-        wording=_wording(entry),
+        wording=earlier_wording(entry),
         releases=page.releases,
     )
 

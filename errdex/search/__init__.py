@@ -347,7 +347,7 @@ def readings(paste: str) -> list[Extracted]:
             kept = message.rfind(" [type=")
             add(_PYDANTIC_TYPES[said.group(1)], message[:kept] if kept >= 0 else message, index)
         elif body:
-            string = _unquoted(lines[index], body.end(), body.group(2))
+            string = string_at(lines[index], body.end(), body.group(2))
             if string is not None:
                 add(*_unrepr(string[0]), index)
     # Every error a line names: the lines that end tracebacks first, from the last, then
@@ -370,7 +370,7 @@ def readings(paste: str) -> list[Extracted]:
                 continue
             seen.add(key)
             first = line[at:]
-            quoted = _quoted(first, opener)
+            quoted = quoted_message(first, opener)
             own = quoted[0] if quoted else first
             wrapper = _WRAPPER.search(f"{exception}: {own}") is not None
             number = next(candidates)
@@ -451,7 +451,7 @@ def _errors_in(text: str, ends_traceback: bool) -> list[tuple[str, int, str]]:
     return list(found)
 
 
-def _quoted(first: str, opener: str) -> list[str]:
+def quoted_message(first: str, opener: str) -> list[str]:
     """The message of an error quoted in a sentence (``"ValueError: …" when I …``): up to
     the mark that closes the quote, the next one and the last one on the line. A mark
     right before a letter, digit or ``_`` closes nothing: it opens the message's own
@@ -497,7 +497,7 @@ def _message(stripped: Sequence[Stripped], index: int, first: str) -> str:
     return " ".join(part for part in parts if part)
 
 
-def _unquoted(text: str, start: int, quote: str) -> tuple[str, int] | None:
+def string_at(text: str, start: int, quote: str) -> tuple[str, int] | None:
     """The string literal (JSON or Python repr) whose text starts at ``start``, decoded,
     and where it ends; None when the line ends first."""
     out: list[str] = []
@@ -531,7 +531,7 @@ def _unrepr(text: str) -> tuple[str | None, str]:
     """An error body's message: ``ValueError('…')`` is a ValueError and its message."""
     match = _REPR.match(text)
     if match:
-        inner = _unquoted(text, match.end(), match.group(2))
+        inner = string_at(text, match.end(), match.group(2))
         if inner is not None and text[inner[1] :] == ")":
             return match.group(1), inner[0]
     return None, text
@@ -1123,7 +1123,7 @@ def exact_values(
     ``message`` itself, so they keep the user's case and quotes. A cut template never
     matches as a whole: search has not read all of it.
     """
-    spans = None if entry.cut else _place(entry.literals, normalized)
+    spans = None if entry.cut else fit_placeholders(entry.literals, normalized)
     if spans is None:
         return None
     values = []
@@ -1133,7 +1133,7 @@ def exact_values(
     return tuple(values)
 
 
-def _place(literals: Sequence[str], text: str) -> list[tuple[int, int]] | None:
+def fit_placeholders(literals: Sequence[str], text: str) -> list[tuple[int, int]] | None:
     """Where the placeholders between ``literals`` sit when they fill all of ``text``.
 
     The first literal must start the text and the last end it; each one between goes
@@ -1386,7 +1386,7 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     for extracted in every:
         if whole is not None and extracted.candidate != whole[0].candidate:
             break
-        ranked = _ranked(index, extracted)
+        ranked = ranked_matches(index, extracted)
         if ranked and ranked[0][0][0] == 2:
             if whole is None or ranked[0][0] > whole[1][0][0]:
                 whole = (extracted, ranked)
@@ -1395,10 +1395,12 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     best = whole or chosen
     if best is None:
         return every[0], []
-    return best[0], _grouped([match for _, match in best[1]], limit)
+    return best[0], one_per_message([match for _, match in best[1]], limit)
 
 
-def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, ...], Match]]:
+def ranked_matches(
+    index: Searchable, extracted: Extracted
+) -> list[tuple[tuple[float, ...], Match]]:
     """Every candidate that matches one reading, with its rank key, best first."""
     message = extracted.message
     normalized, where = normalize(message)
@@ -1418,7 +1420,7 @@ def _ranked(index: Searchable, extracted: Extracted) -> list[tuple[tuple[float, 
     pythons = pythons_own(message)
     for number in candidates(index, looked_up, weight, cut):
         entry = index.entries[number]
-        same_type = _same_exception(extracted.exception, entry.exception)
+        same_type = same_exception(extracted.exception, entry.exception)
         whole = whole_match(entry, same_type, message, normalized, where)
         if whole is not None:
             ranked.append(whole)
@@ -1479,11 +1481,11 @@ def whole_match(
 
 def stop_left_out(entry: Entry, normalized: str) -> bool:
     """Whether the message ``normalized`` fits ``entry`` whole only with its closing
-    stop left out (``_place``)."""
+    stop left out (``fit_placeholders``)."""
     return entry.literals[-1].endswith(".") and not normalized.endswith(".")
 
 
-def _same_exception(named: str | None, exception: str) -> int:
+def same_exception(named: str | None, exception: str) -> int:
     if not named:
         return 0
     return 1 if _printed(named) == _printed(exception) else -1
@@ -1508,7 +1510,7 @@ def same_message(entry: Entry) -> tuple[str, ...]:
     return (entry.exception, *entry.literals)
 
 
-def _grouped(matches: list[Match], limit: int) -> list[Match]:
+def one_per_message(matches: list[Match], limit: int) -> list[Match]:
     """One result per message; the records raising it elsewhere go in ``also``."""
     groups: dict[tuple[str, ...], list[Match]] = {}
     seen: set[str] = set()

@@ -701,7 +701,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "matched": matched,
                 "values": [list(pair) for pair in m.values],
                 "also": [source.page_url(i) for i in m.also],
-                "wording": _wording(m.entry),
+                "wording": earlier_wording(m.entry),
                 "avoid": _avoid_hints(page, m.values),
             }
             for m, page in described
@@ -719,7 +719,7 @@ def _avoid_hints(page: Page, values: Sequence[tuple[str, str]]) -> list[dict[str
     ]
 
 
-def _wording(entry: search.Entry) -> dict[str, str] | None:
+def earlier_wording(entry: search.Entry) -> dict[str, str] | None:
     """For a match on an earlier wording: its last release, the first release that
     words it otherwise, and the wording now."""
     if entry.old is None:

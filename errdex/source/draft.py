@@ -130,7 +130,7 @@ def evidence(
     """What the model is given of ``record``, cut to ``budget`` tokens."""
     sections = [
         Section("Error", _error_text(record), 10),
-        Section("Code", _code_text(record), 9),
+        Section("Code", code_text(record), 9),
     ]
     found = avoid.avoid_of(record)
     if found is not None:
@@ -180,7 +180,9 @@ def _error_text(record: Record) -> str:
     return "\n".join(lines)
 
 
-def _code_text(record: Record, around: int | None = None) -> str:
+def code_text(record: Record, around: int | None = None) -> str:
+    """Where ``record`` is raised and its excerpt as a numbered Python block, the raise
+    marked ``>>``; with ``around``, only the lines that near it."""
     source = record.source
     head = f"{source.path}:{source.line} at commit {source.short_commit}"
     if source.function:

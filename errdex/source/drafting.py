@@ -215,7 +215,7 @@ def _show_next(ns: argparse.Namespace, records: list[Record], allowed: tuple[str
     out = sys.stdout
     out.write(f"{files.shown_path(Path(record.file))} ({record.id}), 1 of {len(waiting)} waiting\n")
     out.write(f"{record.exception}: {record.message.display}\n\n")
-    out.write(draft._code_text(record, around=12) + "\n\n")
+    out.write(draft.code_text(record, around=12) + "\n\n")
     if found is not None:
         out.write("Raised when: " + " and ".join(f"`{g}`" for g in found.guards) + "\n")
         out.write("Derived from the code:\n")
