@@ -267,6 +267,28 @@ def run(self, batch):
     ]
 
 
+@pytest.mark.parametrize(
+    ("binding", "test"),
+    [
+        ("\uff54\uff50 = self.tensor_parallel_size", "tp > 8"),  # Python reads it as tp
+        ("\u2118 = self.tensor_parallel_size", "\u2118 > 8"),  # ℘: a name, no word character
+    ],
+)
+def test_a_name_spelled_otherwise_than_python_reads_it_is_still_followed(
+    binding: str, test: str
+) -> None:
+    code = f"""\
+def run(self):
+    {binding}
+    if {test}:
+        raise ValueError("too many")
+"""
+    found = avoid.avoid_of(scanned(code, 4))
+    assert found is not None
+    (way,) = found.ways
+    assert "(`tensor_parallel_size`) to `8` or less." in avoid.said(way)
+
+
 def test_the_excerpts_tests_are_kept_only_where_they_end_in_the_recorded_condition() -> None:
     from dataclasses import replace
 

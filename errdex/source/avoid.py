@@ -282,7 +282,9 @@ class _Statements:
     Most statements above a raise bind no such name, and are not parsed: those with no
     ``=`` (calls, returns), and, given ``reads`` (the words of the tests), those where
     no name before the last ``=`` ends in one of them (the last word of a name a
-    statement binds, ``x`` of ``self.x``, is always there)."""
+    statement binds, ``x`` of ``self.x``, is always there). A statement that is not all
+    ASCII is always parsed: Python reads a fullwidth ``tp`` as ``tp``, and ``\u2118`` has
+    no word character at all."""
 
     def __init__(self, lines: Sequence[str], reads: AbstractSet[str] | None) -> None:
         self.lines = lines
@@ -302,7 +304,11 @@ class _Statements:
         cut = text.rfind("=")
         if cut < 0:
             return None
-        if self.reads is not None and self.reads.isdisjoint(_LAST_WORDS.findall(text, 0, cut)):
+        if (
+            self.reads is not None
+            and text.isascii()
+            and self.reads.isdisjoint(_LAST_WORDS.findall(text, 0, cut))
+        ):
             return None
         return _simple_statement(logical)
 
