@@ -284,11 +284,6 @@ def merged_gitignore(text: str) -> str | None:
     )
 
 
-def _parents(rel: str) -> list[str]:
-    parts = rel.split("/")[:-1]
-    return ["/".join(parts[: n + 1]) for n in range(len(parts))]
-
-
 def _yes(answer: str) -> bool:
     return answer.strip().lower() in ("y", "yes")
 

@@ -519,13 +519,6 @@ def _mentions(value: ast.expr, name: str) -> bool:
     )
 
 
-def _wraps(name: str, value: ast.expr) -> bool:
-    """Whether ``value`` puts ``name`` inside a new container (``[x]``, ``(x,)``): what
-    the code tests is then no longer what the caller gave."""
-    containers = ast.List | ast.Tuple | ast.Set | ast.Dict | ast.ListComp | ast.SetComp
-    return any(isinstance(node, containers) and _mentions(node, name) for node in ast.walk(value))
-
-
 def _reshaped(
     lines: Sequence[str], start: int, stop: int, on_path: set[int], statements: _Statements
 ) -> tuple[set[str], set[str]]:
