@@ -289,6 +289,23 @@ def run(self):
     assert "(`tensor_parallel_size`) to `8` or less." in avoid.said(way)
 
 
+def test_a_recorded_condition_spelled_otherwise_than_python_reads_it_is_followed() -> None:
+    from dataclasses import replace
+
+    code = """\
+def run(self):
+    tp = self.tensor_parallel_size
+    raise ValueError("too many")
+"""
+    found = scanned(code, 3)
+    recorded = replace(found, source=replace(found.source, condition="\uff54\uff50 > 8"))
+    avoided = avoid.avoid_of(recorded)
+    assert avoided is not None
+    assert [avoid.said(way) for way in avoided.ways] == [
+        "Set `tp` (`tensor_parallel_size`) to `8` or less."
+    ]
+
+
 def test_the_excerpts_tests_are_kept_only_where_they_end_in_the_recorded_condition() -> None:
     from dataclasses import replace
 

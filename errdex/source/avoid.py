@@ -620,7 +620,10 @@ def avoid_of(record: Record) -> Avoid | None:
     guards = guards_of(record)
     if not guards:
         return None
-    ways = ways_out(guards, aliases_of(record, frozenset(_WORDS.findall(" ".join(guards)))))
+    tests = " ".join(guards)
+    # A test written by hand may spell a name otherwise than Python reads it: no filter.
+    reads = frozenset(_WORDS.findall(tests)) if tests.isascii() else None
+    ways = ways_out(guards, aliases_of(record, reads))
     return Avoid(guards, ways) if ways else None
 
 
