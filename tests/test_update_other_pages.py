@@ -478,3 +478,37 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
         assert "errdex: update: 1 record changed, shown on" in result.err, result.err
         assert bool(linkings) == links_all, i
         assert bytes_of(out) == fresh_build(content, tmp_path, run), i
+
+
+def test_an_update_that_turns_into_a_full_build_reads_the_cache_as_a_full_build(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An update that finds only as it renders the lists that it must add a page is
+    redone as a full build, with a full build's highlighter: the whole cache read at once
+    (forked workers then ask the cache file nothing), not the update's."""
+    from errdex.site import render
+    from errdex.site.highlight import Highlighter
+
+    monkeypatch.setattr(render, "ROWS_PER_PAGE", 2)
+    content = make_content(tmp_path, stated_site(tmp_path))
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    opened: list[bool] = []
+    real_open = Highlighter.open.__func__  # type: ignore[attr-defined]
+
+    def recording_open(cls, path: Path, read_all: bool):  # type: ignore[no-untyped-def]
+        opened.append(read_all)
+        return real_open(cls, path, read_all)
+
+    monkeypatch.setattr(Highlighter, "open", classmethod(recording_open))
+    path = content / "errors" / "r0.yaml"
+    text = path.read_text()
+    path.write_text(
+        text.replace("Part 0 of the --tensor-parallel-size", "Part 0 of the --max-model-len")
+    )
+    err = build()
+    assert "errdex: full build: the files that list errors would change" in err, err
+    assert opened == [False, True]
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)

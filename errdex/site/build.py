@@ -11,8 +11,9 @@
 6. write: a full build's files into a new folder swapped in whole, an update's in place;
 7. save: what was done, for the next build's plan (``state.py``).
 
-An update that finds, as it reads, what it cannot follow becomes a full build there, and
-says why. Nothing is written until everything is read, checked and linked.
+An update that finds what it cannot follow (as it reads, as it finds what is outdated,
+or as it renders the lists) becomes a full build there, and says why. Nothing is written
+until everything is read, checked and linked.
 """
 
 from __future__ import annotations
@@ -116,10 +117,10 @@ def build(options: Options) -> Result:
             with contextlib.closing(work):
                 outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
         except _ListsChanged as exc:
-            # Found only once the lists were rendered, before anything was written.
-            full = _read(options, plan.Full(str(exc), work.previous), stash, tools)
-            assert isinstance(full, _Work)
-            work = full
+            # Found only once the lists were rendered, before anything was written. The
+            # update's tools read the cache a key at a time: a full build's read it all.
+            tools.close()
+            work = _read_all(options, plan.Full(str(exc), work.previous), stash, tools)
             outputs, stats = _render_and_write(options, work, tools, state_file)
         if state_file:
             _save(state_file, work, key, options.out, outputs, tools)  # 7. save
@@ -229,6 +230,12 @@ def _read(
         if isinstance(found, update.Read):
             return found
         chosen = found
+    return _read_all(options, chosen, stash, tools)
+
+
+def _read_all(options: Options, chosen: plan.Full, stash: Stash, tools: _Tools) -> _Work:
+    """Stage 3 of a full build: every record, linked, while this process makes the
+    highlighter and templates."""
     if options.verbose:
         print(f"errdex: {chosen}", file=sys.stderr)
     gc.enable()  # with the rare collections of ``_few_collections``
@@ -246,9 +253,7 @@ def _outdated(options: Options, work: _Work | update.Read, stash: Stash, tools: 
         return work
     found = update.outdated(options, work)
     if isinstance(found, plan.Full):
-        read = _read(options, found, stash, tools)
-        assert isinstance(read, _Work)
-        return read
+        return _read_all(options, found, stash, tools)
     if options.verbose:
         print(f"errdex: {found}", file=sys.stderr)
     gc.freeze()
@@ -300,7 +305,7 @@ def _few_collections() -> Iterator[None]:
     makes hundreds of thousands of them, none of which form cycles that must go before
     the build ends. It does not run while the state is read and the plan made (which
     make what the build keeps), nor in an update (which makes little garbage, freed when
-    it ends); a full build collects rarely (``_run``), and what it loaded by then is
+    it ends); a full build collects rarely (``_read_all``), and what it loaded by then is
     frozen out of the walks (which also keeps forked workers from copying the pages they
     would touch)."""
     threshold, enabled = gc.get_threshold(), gc.isenabled()
@@ -535,18 +540,23 @@ class _Tools:
         assert self._made is not None
         return self._made[1].entries
 
+    def close(self) -> None:
+        """Close the highlighter; the next ``make`` makes the tools anew."""
+        if self._made is not None:
+            self._made[0].close()
+            self._made = None
+
     def __enter__(self) -> _Tools:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._made is not None:
-            self._made[0].close()
+        self.close()
 
 
 def _writer_for(work: _Work, out: Path, state_file: Path | None) -> _Writer:
-    if work.update is None:
+    if work.previous is None or work.update is None:
         return _Swap(out, work.previous, state_file)
-    return _InPlace(out, work.update.previous, state_file)
+    return _InPlace(out, work.previous, state_file)
 
 
 # --- 7. save -------------------------------------------------------------------------
