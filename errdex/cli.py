@@ -16,6 +16,7 @@ from typing import Any
 
 from errdex import __version__
 from errdex.records.problems import BuildError, Problem, Severity
+from errdex.util import words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -733,16 +734,11 @@ def _build(ns: argparse.Namespace, told: Told) -> int:
     rendered = "" if result.rendered == result.pages else f"{result.rendered} rendered, "
     _note(
         ns,
-        f"errdex: built {_plural(result.pages, 'error page')} into {ns.out}/ ({rendered}"
+        f"errdex: built {words.count(result.pages, 'error page')} into {ns.out}/ ({rendered}"
         f"{stats.written} files written, {stats.unchanged} unchanged, {stats.removed} removed) "
         f"in {time.perf_counter() - started:.2f}s, {len(warnings)} warning(s){measured}",
     )
     return 0
-
-
-def _plural(count: int, noun: str) -> str:
-    """``1 error page``, ``7 error pages``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _issues_import(ns: argparse.Namespace, told: Told) -> int:

@@ -7,8 +7,9 @@ some changed (no more than ``UPDATE_UP_TO``), it is an update of those records
 (``update.py`` reads them, and finds what else shows what changed); when none did,
 nothing is to be done. Anything else (a record added or removed, a template, the config
 or errdex itself changed, no state to trust) needs a full build. Every such reason is
-named here, or by ``state.load``, or by the update's read when what changed is more than
-an update can follow; ``errdex build -v`` prints it, and the state keeps it.
+named here, or by ``state.load``, or, when what changed is more than an update can
+follow, by the update's read or outdated stage or as it renders the lists (``build``);
+``errdex build -v`` prints it, and the state keeps it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from errdex.github import issues
 from errdex.records.files import record_stats
 from errdex.site import state
+from errdex.util.words import count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,9 +52,6 @@ class Update:
     """Record files whose change time moved but whose bytes did not, as the state should
     keep them now."""
     previous: state.State
-
-    def __str__(self) -> str:
-        return f"update: {count(len(self.changed), 'record')} changed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +97,7 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         known = previous.files[path]
         if known[:2] == (ctime, size):
             continue
-        if _same_bytes(path, known):  # a checkout or a restore gave it a new time
+        if size == known[1] and _same_bytes(path, known):  # a checkout or a restore
             restamped[path] = (ctime, size, known[2], known[3])
         else:
             changed.append((path, ctime, size))
@@ -118,10 +117,6 @@ def _same_bytes(path: str, kept: tuple[int, int, str, str]) -> bool:
     except OSError:
         return False
     return len(raw) == kept[1] and digest(raw) == kept[3]
-
-
-def count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def site_key(options: Options) -> dict[str, str]:

@@ -44,6 +44,7 @@ from errdex.urls import (
     report_issue_url,
     sitemap_part,
 )
+from errdex.util.words import count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -159,11 +160,6 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 def xml_text(text: str) -> str:
     """Text without the characters XML 1.0 cannot hold (a feed must stay well-formed)."""
     return _NOT_XML.sub("", text)
-
-
-def count(number: int, noun: str) -> str:
-    """``1 error``, ``2 errors``."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def message_html(template: Template) -> Markup:

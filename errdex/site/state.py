@@ -313,7 +313,7 @@ def save(path: Path, state: State) -> None:
     bare = replace(state, links=None)  # the links have a file of their own
     _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
     journal_path(path).unlink(missing_ok=True)
-    path.with_name(path.name + ".lists").unlink(missing_ok=True)  # an errdex before format 9's
+    _lists_path(path).unlink(missing_ok=True)
 
 
 def note(
@@ -385,7 +385,7 @@ def sweep(cache: Path) -> None:
             continue
         forget(path)
         _links_path(path).unlink(missing_ok=True)
-        path.with_name(path.name + ".lists").unlink(missing_ok=True)  # before format 9
+        _lists_path(path).unlink(missing_ok=True)
         _out_path(path).unlink(missing_ok=True)  # last: until then, the rest is found
 
 
@@ -395,6 +395,11 @@ def _out_path(path: Path) -> Path:
 
 def _links_path(path: Path) -> Path:
     return path.with_name(path.name + ".links")
+
+
+def _lists_path(path: Path) -> Path:
+    """Where an errdex before state format 9 kept search's entries: removed when seen."""
+    return path.with_name(path.name + ".lists")
 
 
 def journal_path(path: Path) -> Path:
@@ -440,6 +445,18 @@ def forget(path: Path) -> None:
     journal_path(path).unlink(missing_ok=True)
 
 
+def shown_links(
+    site: Site, record_id: str
+) -> tuple[tuple[tuple[str, str | None], ...], tuple[str, ...]]:
+    """What the links keep of what a record's page shows of the others: its related
+    entries (the text, the id linked to or None) and the ids of the records that link
+    to it."""
+    related = tuple(
+        (link.text, link.record.id if link.record else None) for link in site.related[record_id]
+    )
+    return related, tuple(b.id for b in site.backlinks.get(record_id, ()))
+
+
 def of_full_build(
     site: Site,
     parsed: list[Parsed],
@@ -453,19 +470,7 @@ def of_full_build(
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
     record as search saw it). A full build links ``site`` from the records' summaries
     (``read.every_record``), so they are kept as they are."""
-    chunks, chunk_of = chunked(
-        {
-            r.id: (
-                r,
-                tuple(
-                    (link.text, link.record.id if link.record else None)
-                    for link in site.related[r.id]
-                ),
-                tuple(b.id for b in site.backlinks.get(r.id, ())),
-            )
-            for r in site.records
-        }
-    )
+    chunks, chunk_of = chunked({r.id: (r, *shown_links(site, r.id)) for r in site.records})
     return State(
         key=key,
         reason=reason,

@@ -24,9 +24,10 @@ from typing import TypeAlias, TypeVar
 from errdex.records.files import shown_path
 from errdex.records.problems import BuildError, Problem, Severity, failed
 from errdex.site import state
-from errdex.site.plan import UPDATE_UP_TO, Full, Update, count
+from errdex.site.plan import UPDATE_UP_TO, Full, Update
 from errdex.site.read import parse
 from errdex.util import parallel
+from errdex.util.words import count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,15 +47,6 @@ error before then does not have them."""
 
 def _drafted(record: Record | None) -> bool:
     return record is not None and record.analysis is not None and record.analysis.state is not None
-
-
-def _drafts_held(content: Path) -> bool:
-    """Whether the site hides the prose of unreviewed drafts (``drafts.publish: hide``)."""
-    from errdex.records import load
-
-    doc, _ = load.load_file(content / "site.yaml")
-    drafts = doc.data.get("drafts") if doc is not None and isinstance(doc.data, dict) else None
-    return isinstance(drafts, dict) and drafts.get("publish", "show") == "hide"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +169,11 @@ def read(options: Options, update: Update) -> Read | Full:
     if any(p.severity is Severity.ERROR for p in problems):
         # As a build from nothing stops: before linking, so without what linking finds.
         raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems))
-    if any(_drafted(item.record) for item in parsed) and _drafts_held(options.content):
+    links = state.links(previous)
+    if links is None:
+        return Full("the previous state's links are missing or damaged", previous)
+    # The links keep the site's config as it is now: another would be another key.
+    if links.config.drafts == "hide" and any(_drafted(item.record) for item in parsed):
         # A draft reviewed, rejected or written changes what every page that links it
         # shows of it, on a site that hides unreviewed drafts' prose. (On a noindex site
         # only its own page and the sitemaps change: an update renders those.)
@@ -194,9 +190,6 @@ def read(options: Options, update: Update) -> Read | Full:
             shown_changed.append(record)
         records.append(record)
         files[item.path] = item.kept
-    links = state.links(previous)
-    if links is None:
-        return Full("the previous state's links are missing or damaged", previous)
     done = Read(records, files, kept + problems, previous, links, shown_changed)
     if not shown_changed:
         return done
@@ -223,7 +216,7 @@ def outdated(options: Options, read: Read) -> Partial | Full:
         context = _context(read.records, read.links, read.previous.outputs)
         return Partial(tuple(read.records), context, read.files, warnings, read.previous)
     try:
-        chosen = _outdated_relinked(options, read, read.aside)
+        chosen = _outdated_relinked(options, read)
     except BaseException:
         read.close()
         raise
@@ -290,7 +283,7 @@ def _relinked(read: Read) -> Read | Full:
     return replace(read, relinked=Relinked(site, linked, old, fresh, shown_ids, touched, again))
 
 
-def _outdated_relinked(options: Options, read: Read, aside: Aside | None) -> Partial | Full:
+def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
     """The pages that showed or now show what changed: those of the errors that link to
     the changed ones, that they link to or that list them beside them in their file, and
     the lists of their repo, file, exception and options, the home page, the indexes,
@@ -331,8 +324,7 @@ def _outdated_relinked(options: Options, read: Read, aside: Aside | None) -> Par
         if touched is not None and r.id not in touched:
             shown, linking = old_shown, old_linking
         else:
-            shown = tuple((s.text, s.record.id if s.record else None) for s in site.related[r.id])
-            linking = tuple(b.id for b in site.backlinks.get(r.id, ()))
+            shown, linking = state.shown_links(site, r.id)
         if r.id in changed or shown != old_shown or linking != old_linking:
             relinked[r.id] = state.pickled((r, shown, linking))
             render.add(r.id)
@@ -410,8 +402,8 @@ def _outdated_relinked(options: Options, read: Read, aside: Aside | None) -> Par
         # Nor does any other file: the entries the state keeps stay as true as they are
         # used, and none is made (nor search imported).
         searched: dict[str, Entry] = {}
-    elif aside is not None:
-        index_made = aside
+    elif read.aside is not None:
+        index_made = read.aside
         searched = _changed_entries(site, shown_ids)
     else:
         searched, differ = _entries(site, links, shown_ids)
