@@ -72,14 +72,34 @@
 
   function setUp(form) {
     var box = form.querySelector("input, textarea");
-    var list = form.querySelector(".results");
+    // The box is a combobox only with this script: the page is written without these.
+    var id = box.id.replace(/^q-/, "results-");
+    form.insertAdjacentHTML("beforeend", '<p class="search-status" role="status" aria-live="polite">' +
+      '</p><ul class="results" id="' + id + '" role="listbox" aria-label="Matching errors" hidden></ul>');
     var status = form.querySelector(".search-status");
+    var list = form.querySelector(".results");
+    [["role", "combobox"], ["aria-autocomplete", "list"], ["aria-expanded", "false"],
+      ["aria-controls", id]].forEach(function (pair) { box.setAttribute(pair[0], pair[1]); });
     var active = -1;
     var timer = null;
     var pasted = null;
     var serial = 0;
 
     function options() { return Array.prototype.slice.call(list.querySelectorAll("[role=option]")); }
+
+    function hide() {
+      list.hidden = true;
+      box.setAttribute("aria-expanded", "false");
+    }
+
+    // Enter, or the form's button: the chosen result's page (the first if none is chosen).
+    function open(event) {
+      var all = options();
+      if (all.length) {
+        event.preventDefault();
+        window.location.href = all[Math.max(active, 0)].getAttribute("data-href");
+      }
+    }
 
     function select(index) {
       var all = options();
@@ -104,8 +124,7 @@
       var note = result.query.cut ? " Only the end of this long paste was read." : "";
       if (!matches.length) {
         status.textContent = "No error in this index matches. Try the message line alone, or fewer words." + note;
-        list.hidden = true;
-        box.setAttribute("aria-expanded", "false");
+        hide();
         return;
       }
       status.textContent = (matches.length === 1 ? "1 matching error" : matches.length + " matching errors") + note;
@@ -156,9 +175,8 @@
       var text = pasted !== null ? pasted : box.value;
       var mine = ++serial;
       if (!text.trim()) {
-        list.hidden = true;
+        hide();
         status.textContent = "";
-        box.setAttribute("aria-expanded", "false");
         return;
       }
       // The first answer shows as soon as its few files are in; the whole one replaces it.
@@ -197,22 +215,10 @@
     box.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); select(active + 1); }
       else if (event.key === "ArrowUp") { event.preventDefault(); select(active - 1); }
-      else if (event.key === "Escape") { list.hidden = true; box.setAttribute("aria-expanded", "false"); }
-      else if (event.key === "Enter" && !event.shiftKey) {
-        var all = options();
-        if (all.length) {
-          event.preventDefault();
-          window.location.href = all[Math.max(active, 0)].getAttribute("data-href");
-        }
-      }
+      else if (event.key === "Escape") { hide(); }
+      else if (event.key === "Enter" && !event.shiftKey) { open(event); }
     });
-    form.addEventListener("submit", function (event) {
-      var all = options();
-      if (all.length) {
-        event.preventDefault();
-        window.location.href = all[Math.max(active, 0)].getAttribute("data-href");
-      }
-    });
+    form.addEventListener("submit", open);
     var query = new URLSearchParams(window.location.search).get("q");
     if (query && form.classList.contains("search-main")) {
       box.value = query;
@@ -234,7 +240,7 @@
   });
 
   // --- An error page opened from search shows the user's own values. ---
-  var article = document.querySelector("article[data-template]");
+  var article = document.querySelector("article.error[data-id]");
   var paste = new URLSearchParams(window.location.search).get("q");
   // The wording now first, then the earlier ones (a paste from an older release).
   function valuesIn(templates, paste) {
@@ -333,12 +339,13 @@
   }
   window.errdexAvoid = { hints: avoidHints };
 
-  function showAvoidHints(values) {
-    var section = document.querySelector("section.avoid[data-avoid]");
-    if (!section) { return; }
+  function showAvoidHints(avoid, values) {
+    var section = document.querySelector("section.avoid");
+    if (!section || !avoid) { return; }
     var named = {};
     values.forEach(function (pair) { named[pair[0]] = pair[1]; });
-    var found = avoidHints(JSON.parse(section.getAttribute("data-avoid")), named);
+    var ways = avoid.ways.map(function (way) { return way.terms; });
+    var found = avoidHints(ways, named);
     var lines = [];
     found.forEach(function (hints) { lines = lines.concat(hints); });
     if (!lines.length) { return; }
@@ -350,14 +357,25 @@
     box.hidden = false;
   }
 
+  // The page's message and how to avoid it, as its JSON document says them: the page
+  // itself does not carry them twice for the few visits that come with a paste.
+  function pageDocument() {
+    var link = document.querySelector('link[rel="alternate"][type="application/json"]');
+    return fetch(link.href).then(function (response) { return response.json(); });
+  }
+
   if (search && article && paste) {
     var earlier = JSON.parse(article.getAttribute("data-earlier") || "[]");
-    var wordings = [article.getAttribute("data-template")].concat(earlier);
-    valuesIn(wordings, paste).then(function (found) {
-      if (found) { return found; }
-      // A whole traceback or log line in ?q=: its error message, as search reads it.
-      var message = search.extract(paste).message;
-      return message && message !== paste ? valuesIn(wordings, message) : null;
+    var avoid = null;
+    pageDocument().then(function (record) {
+      avoid = record.avoid;
+      var wordings = [record.message].concat(earlier);
+      return valuesIn(wordings, paste).then(function (found) {
+        if (found) { return found; }
+        // A whole traceback or log line in ?q=: its error message, as search reads it.
+        var message = search.extract(paste).message;
+        return message && message !== paste ? valuesIn(wordings, message) : null;
+      });
     }).then(function (found) {
       if (!found) { return; }
       var template = found.template;
@@ -382,7 +400,7 @@
       });
       yours.appendChild(list);
       yours.hidden = false;
-      showAvoidHints(values);
+      showAvoidHints(avoid, values);
     });
   }
 })();

@@ -147,8 +147,8 @@ def test_code_view_numbers_its_lines_in_a_gutter_that_copying_leaves_out(visit: 
 def test_tokens_written_without_a_span_look_as_they_would_with_one(
     visit: Opener, scheme: str
 ) -> None:
-    """Pygments' spans are left out around the tokens that look like plain text (names,
-    punctuation, spaces): given their class back, a token looks just the same."""
+    """Token elements are left out around the tokens that look like plain text (names,
+    punctuation, spaces): given their element back, a token looks just the same."""
     from pygments.token import STANDARD_TYPES
 
     from errdex.site.highlight import _plain_types
@@ -156,8 +156,11 @@ def test_tokens_written_without_a_span_look_as_they_would_with_one(
     classes = sorted({STANDARD_TYPES[kind] for kind in _plain_types()} - {""})
     assert {"n", "p", "w"} <= set(classes)
     page = visit(COPY_SEED, color_scheme=scheme).page
-    spans = page.locator(".code-view span[class]").evaluate_all("els => els.map(e => e.className)")
-    assert "k" in spans and not set(spans) & set(classes)  # highlighted, without those
+    tokens = page.locator(".code-view code *").evaluate_all(
+        "els => els.map(e => e.localName).filter(name => name.startsWith('t-'))"
+    )
+    shown = {name.removeprefix("t-") for name in tokens}
+    assert "k" in shown and not shown & set(classes)  # highlighted, without those
     looks = page.locator(".code-view code").first.evaluate(
         """(line, classes) => {
             const look = el => {
@@ -169,8 +172,7 @@ def test_tokens_written_without_a_span_look_as_they_would_with_one(
             line.append(plain);
             const found = {plain: look(plain)};
             for (const name of classes) {
-                const span = document.createElement("span");
-                span.className = name;
+                const span = document.createElement("t-" + name);
                 span.textContent = "x";
                 line.append(span);
                 found[name] = look(span);

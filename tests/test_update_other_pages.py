@@ -332,7 +332,7 @@ def test_only_the_nearest_errors_of_a_big_file_are_listed(tmp_path: Path, run) -
         heading.get_text(" ", strip=True) == "Also raised in src/project/config.py (the 10 nearest)"
     )
     rows = heading.find_next("ul").find_all("li")
-    lines = [int(li.find(class_="row-line").get_text()[1:]) for li in rows]
+    lines = [int(li.find("small").get_text()[1:]) for li in rows]
     assert lines == [23, 33, 43, 53, 63, 83, 93, 103, 113, 123]  # 5 either side of line 73
     more = heading.find_next("p", class_="more-link")
     assert more.get_text(" ", strip=True) == "All 15 errors raised in src/project/config.py"
