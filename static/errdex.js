@@ -357,17 +357,19 @@
     box.hidden = false;
   }
 
-  // The page's message and how to avoid it, as its JSON document says them: the page
-  // itself does not carry them twice for the few visits that come with a paste.
+  // The page's message and how to avoid it, as its JSON document says them (at its
+  // address by the URL contract): the page itself does not carry them twice for the
+  // few visits that come with a paste. None when it cannot be read.
   function pageDocument() {
-    var link = document.querySelector('link[rel="alternate"][type="application/json"]');
-    return fetch(link.href).then(function (response) { return response.json(); });
+    var url = root + "api/errors/" + article.getAttribute("data-id") + ".json";
+    return fetch(url).then(function (response) { return response.ok ? response.json() : null; });
   }
 
   if (search && article && paste) {
     var earlier = JSON.parse(article.getAttribute("data-earlier") || "[]");
     var avoid = null;
     pageDocument().then(function (record) {
+      if (!record) { return null; }
       avoid = record.avoid;
       var wordings = [record.message].concat(earlier);
       return valuesIn(wordings, paste).then(function (found) {

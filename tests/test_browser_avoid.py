@@ -84,6 +84,33 @@ def test_a_scanned_modulo_page_opened_from_a_paste_lists_the_values_that_work(
 
 
 @pytest.mark.browser
+def test_a_site_that_writes_its_own_head_still_shows_a_pastes_values(
+    page: Page, tmp_path: Path
+) -> None:
+    """The script reads the page's message and ways out from its JSON document at the
+    address the URL contract gives, not from a link in the head a site may replace."""
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "config.py").write_text(HEADS)
+    content = make_content(tmp_path, {})
+    scan = ["scan", str(tmp_path / "src"), "--repo", "example/heads", "--commit", "1" * 40]
+    assert main([*scan, "--content", str(content), "--cache", str(tmp_path / "cache")]) == 0
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "error.html").write_text(
+        '{% extends "errdex/error.html" %}'
+        '{% block meta %}<meta name="description" content="{{ description }}">{% endblock %}'
+    )
+    out = build_site(content, tmp_path)
+    record_id = only_record(out)
+    assert 'rel="alternate"' not in (out / "errors" / record_id / "index.html").read_text()
+    with http_server(out) as url:
+        page.goto(f"{url}errors/{record_id}/?q={quote(PASTE)}")
+        expect(page.locator(".yours .yours-message")).to_have_text(
+            "Total number of attention heads (52) must be divisible by tensor parallel size (8)."
+        )
+        expect(page.locator("section.avoid .yours-avoid li")).to_have_count(1)
+
+
+@pytest.mark.browser
 def test_without_a_paste_the_page_shows_the_ways_and_no_values(
     page: Page, scanned_site: tuple[str, Path]
 ) -> None:

@@ -45,6 +45,19 @@ def test_text_where_spaces_show_keeps_them() -> None:
     assert unindent(source) == "<div>\n<p>a</p>\n" + kept
 
 
+def test_a_sites_own_template_keeps_its_indentation(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A site's spaces may matter where errdex cannot see it: here a block tag ends a line
+    (and takes its line break), and only the next line's indentation parts two words."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "base.html").write_text(
+        '{% extends "errdex/base.html" %}{% block footer %}\n'
+        "<p>Built by us{% if config.title %}\n    and friends{% endif %}</p>\n"
+        "{% endblock %}"
+    )
+    out = built(run, tmp_path)
+    assert "<p>Built by us    and friends</p>" in (out / "index.html").read_text()
+
+
 def test_the_hosts_headers_file_keeps_its_indented_rules(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = built(run, tmp_path, SITE_YAML + "host: cloudflare\n")
     headers = (out / "_headers").read_text()
@@ -79,6 +92,21 @@ def test_the_page_does_not_carry_what_its_json_says_for_the_script(run, tmp_path
     assert page.select_one("article.error[data-template], section[data-avoid]") is None
     link = page.select_one('link[rel="alternate"][type="application/json"]')
     assert link is not None and str(link["href"]).endswith(".json")
+
+
+def test_a_token_of_a_type_of_its_own_takes_the_colour_of_its_kind() -> None:
+    """YAML's plain scalars are ``Literal.Scalar.Plain``, which neither scheme names: they
+    are coloured as literals (the dark scheme colours them), and YAML's indicators as
+    punctuation, which shows as plain text, so with no element at all."""
+    from errdex.site.highlight import _lexer, _pygmentize, stylesheet
+
+    lexer = _lexer(name="yaml")
+    assert lexer is not None
+    html = _pygmentize("key: plain value\nlist: [a, b]\n", lexer)
+    assert "<t-l>plain value</t-l>" in html
+    assert "[" in html and "<t-p" not in html
+    dark = stylesheet().split("@media (prefers-color-scheme: dark)")[1]
+    assert ".hl t-l {" in dark
 
 
 def test_each_token_element_of_the_code_has_its_colour(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

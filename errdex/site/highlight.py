@@ -44,12 +44,11 @@ def _pygmentize(code: str, lexer: Lexer) -> str:
     Pygments, shown as plain text by the code views people know."""
     from pygments.token import Operator
 
-    plain = _plain_types()
     out: list[str] = []
     shown = ""  # the element open now, "" for none
     gap = ""  # spaces after it: inside it if the same element follows, else after it
     for kind, text in lexer.get_tokens(code):
-        tag = "" if kind in plain or (kind is Operator and text == ".") else _element(kind)
+        tag = "" if kind is Operator and text == "." else _element(kind)
         for number, part in enumerate(text.translate(_ESCAPES).split("\n")):
             if number:
                 out.append(f"</{shown}>{gap}\n" if shown else f"{gap}\n")
@@ -74,10 +73,19 @@ _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 @cache
 def _element(kind: _TokenType) -> str:
-    """The element of a token type: ``t-`` and Pygments' short class, ``t-s2`` for
-    ``String.Double`` (one of its own types: its parent's class and its own names)."""
+    """The element of a token type: ``t-`` and the Pygments class of the nearest type, of
+    it and its parents, that Pygments names or a colour scheme styles (``t-s2`` for
+    ``String.Double``; ``t-l`` for YAML's ``Literal.Scalar.Plain``, coloured as a
+    literal); "" for one that shows as plain text."""
     from pygments.token import STANDARD_TYPES
 
+    styled = _styled_types()
+    while kind not in styled:
+        parent = kind.parent
+        assert parent is not None, "Token, the root of every type, is a standard type"
+        kind = parent
+    if kind in _plain_types():
+        return ""
     suffix = ""
     while kind not in STANDARD_TYPES:
         suffix = f"-{kind[-1]}{suffix}"
@@ -85,6 +93,19 @@ def _element(kind: _TokenType) -> str:
         assert parent is not None, "Token, the root of every type, is a standard type"
         kind = parent
     return f"t-{STANDARD_TYPES[kind]}{suffix}".lower()
+
+
+@lru_cache(maxsize=1)
+def _styled_types() -> frozenset[_TokenType]:
+    """The token types Pygments names (``STANDARD_TYPES``) and those either colour scheme
+    gives a style of their own (GitHub's dark scheme underlines ``Generic.Underline``)."""
+    from pygments.styles import get_style_by_name
+    from pygments.token import STANDARD_TYPES
+
+    found = set(STANDARD_TYPES)
+    for name in (LIGHT_STYLE, DARK_STYLE):
+        found.update(kind for kind, _ in get_style_by_name(name))
+    return frozenset(found)
 
 
 @lru_cache(maxsize=1)
@@ -149,7 +170,7 @@ def highlight(code: str, lang: str) -> Markup:
     return Markup(escape(code) if lexer is None else _pygmentize(code, lexer))
 
 
-_CACHE_VERSION = f"errdex-highlight-7 pygments-{pygments.__version__}"
+_CACHE_VERSION = f"errdex-highlight-8 pygments-{pygments.__version__}"
 
 
 MERGED_AT_ONCE = 5_000

@@ -229,19 +229,21 @@ TEMPLATE_SUFFIXES = (".html", ".xml", ".txt")
 def template_loader(theme: Theme) -> jinja2.BaseLoader:
     """The site's own templates first, then errdex's, which stay reachable as
     ``errdex/<name>`` (so an override can extend the one it replaces)."""
-    own = jinja2.FileSystemLoader(theme.templates)
+    own = _Unindented(jinja2.FileSystemLoader(theme.templates))
     loaders: list[jinja2.BaseLoader] = []
     if theme.site_templates is not None:
         loaders.append(jinja2.FileSystemLoader(theme.site_templates))
     loaders += [jinja2.PrefixLoader({"errdex": own}), own]
-    return _Unindented(jinja2.ChoiceLoader(loaders))
+    return jinja2.ChoiceLoader(loaders)
 
 
 class _Unindented(jinja2.BaseLoader):
-    """HTML templates read without the indentation of their lines, which shows nowhere
-    but costs a page about a third of a kilobyte; text inside ``<pre>`` and
-    ``<textarea>``, where spaces show, keeps its own. Other templates (XML, the hosts'
-    ``_headers``, where indentation is syntax) are read as written."""
+    """errdex's HTML templates, read without the indentation of their lines, which shows
+    nowhere in them but costs a page about a third of a kilobyte; text inside ``<pre>``
+    and ``<textarea>``, where spaces show, keeps its own. Other templates (XML, the
+    hosts' ``_headers``, where indentation is syntax) are read as written, and so are a
+    site's own: their spaces may matter where errdex cannot see it (a Markdown filter,
+    a script, a line a block tag ends)."""
 
     def __init__(self, loader: jinja2.BaseLoader) -> None:
         self.loader = loader
@@ -258,7 +260,7 @@ class _Unindented(jinja2.BaseLoader):
         return self.loader.list_templates()
 
 
-_SPACES_SHOW = re.compile(r"<(pre|textarea)\b.*?</\1>", re.S | re.I)
+_SPACES_SHOW = re.compile(r"<(pre|textarea)\b.*?</\1\s*>", re.S | re.I)
 _INDENT = re.compile(r"^[ \t]+", re.M)
 
 
