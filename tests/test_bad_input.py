@@ -169,6 +169,23 @@ def test_every_problem_of_every_file_in_one_run(tmp_path: Path, run) -> None:  #
     assert "stopped with 5 error(s)" in result.err
 
 
+def test_a_wrong_type_does_not_hide_a_content_rules_problem(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    """A rule runs when the fields it reads are well shaped, whatever the others are: the
+    path that leaves the repository is named in the same run as the unquoted commit, and
+    the rule that reads the path's file name too (E206) does not trip on it."""
+    bad = MINIMAL.replace(
+        "commit: 0123456789abcdef0123456789abcdef01234567", "commit: 1234567"
+    ).replace("path: src/project/config.py", "path: ../outside.py")
+    bad += "example_fix:\n  - lang: nosuchlanguage\n    code: x = 1\n"
+    content = make_content(tmp_path, {"bad.yaml": bad, "good.yaml": OTHER})
+    result = run("check", "--content", content)
+    assert result.code == 1
+    assert "errors/bad.yaml:5: source.commit must be text, not int" in result.err
+    assert "errors/bad.yaml:6: source.path has an empty, '.' or '..' part" in result.err
+    assert "errors/bad.yaml:15: warning: unknown language 'nosuchlanguage'" in result.err
+    assert "stopped with 2 error(s) and 1 warning(s)" in result.err
+
+
 def test_unknown_field_is_a_warning_and_strict_makes_it_fatal(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]

@@ -472,25 +472,40 @@ def rule_releases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             yield Problem(doc.shown, line, clash, code="E402")
 
 
-RULES: tuple[Rule, ...] = (
-    rule_lengths,
-    rule_message,
-    rule_aliases,
-    rule_source_path,
-    rule_excerpt,
-    rule_languages,
-    rule_markdown,
+RULES: tuple[tuple[tuple[Key, ...], Rule], ...] = (
+    ((("repo",), ("exception",), ("source", "path")), rule_lengths),
+    ((("message",),), rule_message),
+    ((("aliases",), ("id",)), rule_aliases),
+    ((("source", "path"),), rule_source_path),
+    ((("source", "excerpt"), ("source", "line")), rule_excerpt),
+    ((("example_fix",),), rule_languages),
+    ((("meaning",), ("solutions",), ("when",)), rule_markdown),
 )
-"""Content rules, in the order their problems are reported; each sees a well-shaped record."""
+"""Content rules, in the order their problems are reported, each with the fields it reads:
+it runs when they are well shaped, so a record's wrong type elsewhere (an unquoted
+commit) does not hide the problem it finds (a path that leaves the repository)."""
 
 
 def check_record(doc: Document) -> list[Problem]:
     problems = check_shape(doc, RECORD)
-    if any(p.severity is Severity.ERROR for p in problems):
-        return problems
-    for rule in RULES:
-        problems.extend(rule(doc, doc.data))
+    shaped = not any(p.severity is Severity.ERROR for p in problems)
+    for reads, rule in RULES:
+        if shaped or all(_well_shaped(doc, key) for key in reads):
+            problems.extend(rule(doc, doc.data))
     return problems
+
+
+def _well_shaped(doc: Document, key: Key) -> bool:
+    """Whether the record's field at ``key`` is well shaped, or left out where it may be."""
+    spec, value = RECORD, doc.data
+    for name in key:
+        if not isinstance(value, dict):
+            return False
+        spec = _known(spec)[str(name)]
+        if name not in value:
+            return not spec.required
+        value = value[name]
+    return not any(p.severity is Severity.ERROR for p in _shape(doc, spec, value, key))
 
 
 def check_site(doc: Document) -> list[Problem]:
