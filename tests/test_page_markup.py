@@ -120,3 +120,10 @@ def test_each_token_element_of_the_code_has_its_colour(run, tmp_path: Path) -> N
     css = next((out / "static").glob("pygments.*.css")).read_text()
     assert elements and all(f".hl {e}{{" in css for e in elements), (elements, css[:200])
     assert ".hl .k" not in css
+
+
+def test_the_search_page_quotes_no_other_projects_error(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A site of any project gets a search box whose example is no project's message."""
+    text = (built(run, tmp_path) / "search" / "index.html").read_text()
+    assert 'placeholder="ValueError: …"' in text
+    assert "tp_size" not in text and "dcp_size" not in text
