@@ -843,7 +843,7 @@ def _new(ns: argparse.Namespace) -> int:
 
 
 def _init(ns: argparse.Namespace) -> int:
-    from errdex.site.init import InitError, cd_argument, init, readable
+    from errdex.site.init import InitError, cd_argument, defaults, init, readable
 
     def ask(question: str, default: str) -> str:
         try:
@@ -871,6 +871,19 @@ def _init(ns: argparse.Namespace) -> int:
         return 1
     for what, path in done:
         print(f"{what} {readable(str(path))}" + (" (already there)" if what == "kept" else ""))
+    if ns.repo is None and asking is None:
+        # Nobody was asked: the repository (and the address made from it) is a guess.
+        guessed = defaults(ns.folder)
+        said = f"repository: {guessed['repo']}"
+        if ns.base_url is None:
+            said += f" and base_url: {guessed['base_url']}"
+        site = readable(str(ns.folder / "content" / "site.yaml"))
+        _note(
+            ns,
+            f"errdex: {site} says {said}, placeholders: put your own there "
+            "('Report an issue' links and the site's address come from them), "
+            "or run init with --repo OWNER/NAME",
+        )
     where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
     _note(ns, f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve")
     return 0

@@ -168,3 +168,18 @@ def test_on_a_terminal_init_asks_about_triage_and_where_workflows_go(tmp_path: P
     init(root / "other", ask=yes)
     assert (root / ".github/workflows/errdex-triage.yml").is_file()
     assert "working-directory: other/" in (root / ".github/workflows/errdex.yml").read_text()
+
+
+def test_init_says_which_settings_are_guesses_when_nobody_was_asked(
+    run: Any, tmp_path: Path
+) -> None:
+    """Without a terminal, nobody is asked: the repository and the address made from it
+    are placeholders, and init says so rather than leave dead links to be found later."""
+    guessed = run("init", tmp_path / "mysite")
+    assert guessed.code == 0
+    assert (
+        "mysite/content/site.yaml says repository: me/mysite and base_url: "
+        "https://me.github.io/mysite/, placeholders: put your own there"
+    ) in guessed.err
+    given = run("init", tmp_path / "theirs", "--repo", "acme/widgets")
+    assert given.code == 0 and "placeholder" not in given.err
