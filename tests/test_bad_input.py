@@ -24,6 +24,16 @@ CASES = {
         "errors/bad.yaml:5: YAML syntax error: ",
         "found character '\\t' that cannot start any token",
     ),
+    "key without its colon": case(
+        MINIMAL.replace('message: "size', 'message "size'),
+        "errors/bad.yaml:3: YAML syntax error: could not find expected ':' "
+        "(while scanning a simple key)",
+    ),
+    "unclosed quote": case(
+        MINIMAL.replace('must be positive"', "must be positive").split("  excerpt:")[0],
+        "errors/bad.yaml:3: YAML syntax error: found unexpected end of stream "
+        "(while scanning a quoted scalar)",
+    ),
     "missing field": case(
         MINIMAL.replace("exception: ValueError\n", ""),
         "errors/bad.yaml:1: missing required field 'exception'",

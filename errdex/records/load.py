@@ -124,6 +124,12 @@ def _in_editor_lines(
 _NOT_YAML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
+_STARTED_AT = frozenset({"while scanning a simple key", "while scanning a quoted scalar"})
+"""Syntax errors named at the line where what PyYAML was reading starts, not where it gave
+up: a key without its colon is found out on the next line, an unclosed quote at the end
+of the file, and the line to mend is the key's or the quote's."""
+
+
 def _parse(
     text: str, shown: str, path: Path, parser: type[yaml.SafeLoader]
 ) -> tuple[Document | None, list[Problem]]:
@@ -132,11 +138,13 @@ def _parse(
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if exc.context in _STARTED_AT and exc.context_mark is not None:
+            mark = exc.context_mark
         line = mark.line + 1 if mark else 0
         what = exc.problem or exc.context or "cannot parse"
         if exc.context and exc.problem:
-            where = f" on line {exc.context_mark.line + 1}" if exc.context_mark else ""
-            what += f" ({exc.context}{where})"
+            shown_at = exc.context_mark.line + 1 if exc.context_mark else line
+            what += f" ({exc.context}{'' if shown_at == line else f' on line {shown_at}'})"
         return None, [Problem(shown, line, f"YAML syntax error: {what}", code="E101")]
     except yaml.YAMLError as exc:
         return None, [Problem(shown, 0, f"YAML error: {exc}", code="E101")]
