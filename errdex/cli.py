@@ -298,6 +298,19 @@ def _parser() -> argparse.ArgumentParser:
         )
         cmd.add_argument("--dry-run", action="store_true", help="report, write nothing")
         cmd.add_argument(
+            "--exclude",
+            action="append",
+            default=[],
+            metavar="GLOB",
+            help="look for no new raises in the files whose path matches GLOB ('*' "
+            "matches across folders: 'tests/*'; give it again for more)"
+            + (
+                ": their records are left as they are"
+                if name == "scan"
+                else ": a record there is still re-pinned"
+            ),
+        )
+        cmd.add_argument(
             "--cache",
             type=_path,
             help="keep what each source file gave here, for the next run (.errdex/cache)",
@@ -1069,7 +1082,7 @@ def _reconciled(
     for commit, release in steps:
         started = time.perf_counter()
         try:
-            tree = scan.Tree(ns.source, commit if git else None)
+            tree = scan.Tree(ns.source, commit if git else None, ns.exclude)
             if ns.command == "scan":
                 report = pin.scan_into(
                     ns.content, ns.repo, tree, commit, ns.dry_run, release, cache, parsing
@@ -1089,8 +1102,9 @@ def _reconciled(
                 if refused:
                     report.skipped.append(refused)
         _reported(ns, told, report)
+        scanned = ("new", "refreshed", "unchanged", "no longer found")
         kinds = (
-            ("new", "refreshed", "unchanged", "no longer found")
+            ((*scanned, "excluded") if ns.exclude else scanned)
             if ns.command == "scan"
             else (
                 "unchanged",
@@ -1108,6 +1122,16 @@ def _reconciled(
             f"errdex {ns.command}: {summary}; {len(report.skipped)} skipped, "
             f"{time.perf_counter() - started:.1f}s{would}{at}",
         )
+        if report.in_tests and not ns.exclude:
+            folders = report.test_folders
+            said = f" ({', '.join(folders[:3])}{', …' if len(folders) > 3 else ''})"
+            glob = f"{folders[0]}*" if folders else "*test_*.py"
+            _note(
+                ns,
+                f"errdex scan: {words.count(report.in_tests, 'raise')} found in tests"
+                f"{said if folders else ''}; --exclude GLOB leaves files out, as in "
+                f"--exclude '{glob}'",
+            )
         counts = {_key(k): report.counts[k] for k in kinds}
         told.more["steps"].append({"commit": commit, "release": release, "counts": counts})
         for key, count in counts.items():

@@ -200,6 +200,54 @@ def test_scan_makes_a_record_per_raise_and_skips_what_does_not_parse(
     assert len(list((out / "errors").glob("*/index.html"))) == 6
 
 
+def test_a_scan_says_how_many_raises_are_in_tests_and_can_leave_them_out(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A checkout holds its tests too: scan says how many of its raises are there, and
+    ``--exclude`` leaves them out. A record made before, in a file now excluded, is
+    left as it is, not called no longer found."""
+    source = tmp_path / "project"
+    for path, text in {
+        "pkg/config.py": 'def f(x):\n    if x < 0:\n        raise ValueError("x is negative")\n',
+        "tests/test_config.py": 'def test_f():\n    raise RuntimeError("omg")\n',
+        "pkg/tests/conftest.py": 'raise ImportError("no fixtures")\n',
+    }.items():
+        (source / path).parent.mkdir(parents=True, exist_ok=True)
+        (source / path).write_text(text)
+    scan = ["scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content]
+    first = run_ok(run, *scan)
+    assert "errdex scan: 3 new, 0 refreshed" in first.err
+    assert (
+        "errdex scan: 2 raises found in tests (pkg/tests/, tests/); --exclude GLOB leaves "
+        "files out, as in --exclude 'pkg/tests/*'"
+    ) in first.err
+    made = records(content)["omg"]["_file"]
+    before = made.read_bytes()
+    again = run_ok(run, *scan, "--exclude", "tests/*", "--exclude", "*/conftest.py")
+    assert "0 new, 0 refreshed, 1 unchanged, 0 no longer found, 2 excluded" in again.err
+    assert "found in tests" not in again.err
+    assert made.read_bytes() == before
+    fresh = tmp_path / "fresh" / "content"
+    run_ok(run, *scan[:-1], fresh, "--exclude", "tests/*", "--exclude", "*/conftest.py")
+    assert list(records(fresh)) == ["x is negative"]
+
+
+def test_excluded_paths_are_left_out_of_a_commit_as_of_a_folder(tmp_path: Path) -> None:
+    from errdex.source.scan import Tree
+
+    files = {"pkg/a.py": "", "pkg/tests/test_a.py": "", "tests/b.py": "", "conftest.py": ""}
+    repo = git_repository(tmp_path / "repo", ("v1", files))
+    commit = git(repo, "rev-parse", "v1")
+    for tree in (
+        Tree(repo, commit, ["tests/*", "*conftest.py"]),
+        Tree(repo, None, ["tests/*", "*conftest.py"]),
+    ):
+        assert tree.paths() == ["pkg/a.py", "pkg/tests/test_a.py"]
+    assert Tree(repo, commit, ["*tests/*"]).paths() == ["conftest.py", "pkg/a.py"]
+
+
 def test_rescanning_refreshes_source_facts_and_never_touches_prose(
     run,
     upstream: Path,

@@ -26,9 +26,11 @@ from errdex.source.scan import (
     SourceError,
     Tree,
     is_ancestor,
+    looks_like_test,
     scan_cached,
     scan_tree,
     source_data,
+    tests_folder_of,
 )
 from errdex.util import parallel
 from errdex.util.progress import Start
@@ -43,6 +45,11 @@ class Report:
     skipped: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     """The record files written (with --dry-run, that would be)."""
+    in_tests: int = 0
+    """How many of the raises found are in what looks like a test file (``tests/``,
+    ``test_*.py``, ``conftest.py``), for a scan that excludes nothing."""
+    test_folders: list[str] = field(default_factory=list)
+    """The folders of tests among them (``tests/``, ``pkg/tests/``), in path order."""
 
     def add(self, kind: str, line: str | None = None) -> None:
         self.counts[kind] += 1
@@ -221,6 +228,10 @@ def scan_into(
     report = Report()
     writes = _Writes(report, dry_run)
     sites, report.skipped = scan_tree(tree, _read(tree, tree.paths(), cache, progress))
+    if not tree.exclude:
+        tests = [site.path for site in sites if looks_like_test(site.path)]
+        report.in_tests = len(tests)
+        report.test_folders = sorted({tests_folder_of(p) for p in tests} - {""})
     records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
     by_id = {r.id: r for r in records}
@@ -269,7 +280,11 @@ def scan_into(
         writes.add(record, "refreshed", where, blocks)
     writes.run()
     for record in records:
-        if record.path not in matched:
+        if record.path in matched:
+            continue
+        if tree.excluded(record.data["source"]["path"]):
+            report.add("excluded", f"{shown_path(record.path)}")  # not looked for: kept
+        else:
             report.add("no longer found", f"{shown_path(record.path)}")
     return report
 

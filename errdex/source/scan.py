@@ -11,6 +11,7 @@ a cut message) or skipped, and each such change is reported with its file and li
 from __future__ import annotations
 
 import ast
+import fnmatch
 import hashlib
 import pickle
 import re
@@ -19,7 +20,7 @@ import string
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -76,28 +77,62 @@ class Unreadable(ValueError):
     """A file that parses as Python but is too deeply nested for scan to walk."""
 
 
+_TEST_FOLDERS = frozenset({"test", "tests"})
+
+
+def looks_like_test(path: str) -> bool:
+    """Whether ``path`` looks like a test's: in a ``tests/`` folder, or a ``test_*.py``,
+    ``*_test.py`` or ``conftest.py`` file (as pytest finds them)."""
+    *folders, name = path.split("/")
+    return (
+        any(folder in _TEST_FOLDERS for folder in folders)
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
+
+
+def tests_folder_of(path: str) -> str:
+    """The path of the first test folder of ``path``, with its ``/`` (``pkg/tests/``)."""
+    folders = path.split("/")[:-1]
+    for depth, folder in enumerate(folders):
+        if folder in _TEST_FOLDERS:
+            return "/".join(folders[: depth + 1]) + "/"
+    return ""
+
+
 class Tree:
     """Python files of a codebase, read from a folder or from a git commit."""
 
-    def __init__(self, root: Path, commit: str | None = None) -> None:
+    def __init__(self, root: Path, commit: str | None = None, exclude: Sequence[str] = ()) -> None:
         self.root = root
         self.commit = commit
+        self.exclude = tuple(exclude)
+        """Globs of paths whose raises are not looked for (``excluded``)."""
         self._blobs: dict[str, str] | None = None
         if not root.is_dir():
             raise SourceError(f"{root}: not a folder")
+
+    def excluded(self, path: str) -> bool:
+        """Whether ``path`` (from the tree's root, with ``/``) matches a glob of ``exclude``;
+        a ``*`` there matches across folders too (``tests/*``: all below ``tests/``)."""
+        return any(fnmatch.fnmatchcase(path, glob) for glob in self.exclude)
 
     @staticmethod
     def is_git(root: Path) -> bool:
         return (root / ".git").exists()
 
     def paths(self) -> list[str]:
+        """The Python files of the tree, but those ``exclude`` names."""
         if self.commit:
-            return sorted(p for p in self._objects() if p.endswith(".py"))
-        return sorted(
-            p.relative_to(self.root).as_posix()
-            for p in self.root.rglob("*.py")
-            if p.is_file() and ".git" not in p.relative_to(self.root).parts
-        )
+            found = [p for p in self._objects() if p.endswith(".py")]
+        else:
+            found = [
+                p.relative_to(self.root).as_posix()
+                for p in self.root.rglob("*.py")
+                if p.is_file() and ".git" not in p.relative_to(self.root).parts
+            ]
+        return sorted(p for p in found if not self.excluded(p))
 
     def _objects(self) -> dict[str, str]:
         """Path → blob id of every file at the commit (links and submodules left out).
