@@ -887,15 +887,15 @@ def _init(ns: argparse.Namespace) -> int:
     if ns.repo is None and asking is None:
         # Nobody was asked: the repository (and the address made from it) is a guess.
         guessed = defaults(ns.folder)
-        said = f"repository: {guessed['repo']}"
+        said = f"repository: {guessed['repo']} is a placeholder"
         if ns.base_url is None:
-            said += f" and base_url: {guessed['base_url']}"
+            said = f"repository: {guessed['repo']} and base_url: {guessed['base_url']} are "
+            said += "placeholders"
         site = readable(str(ns.folder / "content" / "site.yaml"))
         _note(
             ns,
-            f"errdex: {site} says {said}, placeholders: put your own there "
-            "('Report an issue' links and the site's address come from them), "
-            "or run init with --repo OWNER/NAME",
+            f"errdex: in {site}, {said}: put your own there ('Report an issue' links "
+            "and the site's address come from them)",
         )
     where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
     _note(ns, f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve")
@@ -1063,6 +1063,17 @@ def _reconcile(ns: argparse.Namespace, told: Told) -> int:
         return _reconciled(ns, steps, git, told)
 
 
+def _globs(given: list[str]) -> list[str]:
+    """``--exclude`` globs as paths from the source's root are written: no leading ``./``,
+    and a folder (``tests/``) for all below it."""
+    out = []
+    for glob in given:
+        while glob.startswith("./"):
+            glob = glob[2:]
+        out.append(glob + "*" if glob.endswith("/") else glob)
+    return out
+
+
 def _reconciled(
     ns: argparse.Namespace, steps: list[tuple[str, str | None]], git: bool, told: Told
 ) -> int:
@@ -1082,7 +1093,7 @@ def _reconciled(
     for commit, release in steps:
         started = time.perf_counter()
         try:
-            tree = scan.Tree(ns.source, commit if git else None, ns.exclude)
+            tree = scan.Tree(ns.source, commit if git else None, _globs(ns.exclude))
             if ns.command == "scan":
                 report = pin.scan_into(
                     ns.content, ns.repo, tree, commit, ns.dry_run, release, cache, parsing
@@ -1122,15 +1133,15 @@ def _reconciled(
             f"errdex {ns.command}: {summary}; {len(report.skipped)} skipped, "
             f"{time.perf_counter() - started:.1f}s{would}{at}",
         )
-        if report.in_tests and not ns.exclude:
-            folders = report.test_folders
-            said = f" ({', '.join(folders[:3])}{', …' if len(folders) > 3 else ''})"
-            glob = f"{folders[0]}*" if folders else "*test_*.py"
+        for glob in tree.unmatched():
+            _note(ns, f"errdex {ns.command}: --exclude {glob!r} matches no Python file")
+        if report.in_tests:
+            globs = report.test_globs
+            shown = " ".join(f"--exclude '{glob}'" for glob in globs[:4])
             _note(
                 ns,
-                f"errdex scan: {words.count(report.in_tests, 'raise')} found in tests"
-                f"{said if folders else ''}; --exclude GLOB leaves files out, as in "
-                f"--exclude '{glob}'",
+                f"errdex scan: {words.count(report.in_tests, 'raise')} found in tests; "
+                f"{shown}{' …' if len(globs) > 4 else ''} would leave them out",
             )
         counts = {_key(k): report.counts[k] for k in kinds}
         told.more["steps"].append({"commit": commit, "release": release, "counts": counts})

@@ -178,8 +178,10 @@ def test_init_says_which_settings_are_guesses_when_nobody_was_asked(
     guessed = run("init", tmp_path / "mysite")
     assert guessed.code == 0
     assert (
-        "mysite/content/site.yaml says repository: me/mysite and base_url: "
-        "https://me.github.io/mysite/, placeholders: put your own there"
+        "mysite/content/site.yaml, repository: me/mysite and base_url: "
+        "https://me.github.io/mysite/ are placeholders: put your own there"
     ) in guessed.err
+    addressed = run("init", tmp_path / "ours", "--base-url", "https://errors.example.org/")
+    assert "ours/content/site.yaml, repository: me/ours is a placeholder:" in addressed.err
     given = run("init", tmp_path / "theirs", "--repo", "acme/widgets")
     assert given.code == 0 and "placeholder" not in given.err

@@ -205,33 +205,75 @@ def test_a_scan_says_how_many_raises_are_in_tests_and_can_leave_them_out(
     tmp_path: Path,
     content: Path,  # type: ignore[no-untyped-def]
 ) -> None:
-    """A checkout holds its tests too: scan says how many of its raises are there, and
-    ``--exclude`` leaves them out. A record made before, in a file now excluded, is
-    left as it is, not called no longer found."""
+    """A checkout holds its tests too: scan says how many of its raises are there, with
+    the globs that would leave out those files and no other, and ``--exclude`` leaves
+    them out. A record made before, in a file now excluded, is left as it is, not called
+    no longer found; a glob that matches nothing is said."""
     source = tmp_path / "project"
     for path, text in {
         "pkg/config.py": 'def f(x):\n    if x < 0:\n        raise ValueError("x is negative")\n',
+        "pkg/latest_news.py": 'raise KeyError("no news")\n',
         "tests/test_config.py": 'def test_f():\n    raise RuntimeError("omg")\n',
-        "pkg/tests/conftest.py": 'raise ImportError("no fixtures")\n',
+        "pkg/tests/helpers.py": 'raise ImportError("no fixtures")\n',
+        "conftest.py": 'raise ImportError("no plugin")\n',
+        "pkg/m_test.py": 'raise AssertionError("yolo")\n',
     }.items():
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         (source / path).write_text(text)
     scan = ["scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content]
     first = run_ok(run, *scan)
-    assert "errdex scan: 3 new, 0 refreshed" in first.err
-    assert (
-        "errdex scan: 2 raises found in tests (pkg/tests/, tests/); --exclude GLOB leaves "
-        "files out, as in --exclude 'pkg/tests/*'"
-    ) in first.err
+    assert "errdex scan: 6 new, 0 refreshed" in first.err
+    globs = (
+        "--exclude '*_test.py' --exclude 'conftest.py' --exclude 'pkg/tests/*' --exclude 'tests/*'"
+    )
+    assert f"errdex scan: 4 raises found in tests; {globs} would leave them out" in first.err
     made = records(content)["omg"]["_file"]
     before = made.read_bytes()
-    again = run_ok(run, *scan, "--exclude", "tests/*", "--exclude", "*/conftest.py")
-    assert "0 new, 0 refreshed, 1 unchanged, 0 no longer found, 2 excluded" in again.err
+    excluding = [
+        arg
+        for glob in ("*_test.py", "conftest.py", "pkg/tests/", "./tests/*")
+        for arg in ("--exclude", glob)
+    ]
+    again = run_ok(run, *scan, *excluding, "--exclude", "docs/*")
+    assert "0 new, 0 refreshed, 2 unchanged, 0 no longer found, 4 excluded" in again.err
     assert "found in tests" not in again.err
+    assert "errdex scan: --exclude 'docs/*' matches no Python file" in again.err
     assert made.read_bytes() == before
     fresh = tmp_path / "fresh" / "content"
-    run_ok(run, *scan[:-1], fresh, "--exclude", "tests/*", "--exclude", "*/conftest.py")
-    assert list(records(fresh)) == ["x is negative"]
+    run_ok(run, *scan[:-1], fresh, *excluding)
+    assert sorted(records(fresh)) == ["no news", "x is negative"]
+
+
+def test_pin_through_a_release_keeps_a_record_in_an_excluded_file(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A release's scan looks in no excluded file; a record there is still followed
+    where it is (moved), not called removed."""
+    raising = 'def test_f():\n    raise RuntimeError("omg")\n'
+    repo = git_repository(
+        tmp_path / "repo",
+        ("v1", {"pkg/a.py": 'raise ValueError("x")\n', "tests/test_a.py": raising}),
+        ("v2", {"tests/test_a.py": "import os\n\n" + raising}),
+    )
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    pinned = run_ok(
+        run,
+        "pin",
+        repo,
+        "--repo",
+        "example/up",
+        "--ref",
+        "v2",
+        "--exclude",
+        "tests/*",
+        "--content",
+        content,
+    )
+    assert "1 unchanged, 1 moved, 0 reworded, 0 removed" in pinned.err
+    record = records(content)["omg"]
+    assert record["source"]["line"] == 4 and "removed_in" not in record["source"]
 
 
 def test_excluded_paths_are_left_out_of_a_commit_as_of_a_folder(tmp_path: Path) -> None:

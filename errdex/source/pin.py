@@ -25,12 +25,12 @@ from errdex.source.scan import (
     Scanned,
     SourceError,
     Tree,
+    glob_for_test,
     is_ancestor,
     looks_like_test,
     scan_cached,
     scan_tree,
     source_data,
-    tests_folder_of,
 )
 from errdex.util import parallel
 from errdex.util.progress import Start
@@ -46,10 +46,10 @@ class Report:
     files: list[Path] = field(default_factory=list)
     """The record files written (with --dry-run, that would be)."""
     in_tests: int = 0
-    """How many of the raises found are in what looks like a test file (``tests/``,
-    ``test_*.py``, ``conftest.py``), for a scan that excludes nothing."""
-    test_folders: list[str] = field(default_factory=list)
-    """The folders of tests among them (``tests/``, ``pkg/tests/``), in path order."""
+    """How many of the raises a scan found are in what looks like a test file
+    (``scan.looks_like_test``)."""
+    test_globs: list[str] = field(default_factory=list)
+    """The ``--exclude`` globs that would leave those files out (``scan.glob_for_test``)."""
 
     def add(self, kind: str, line: str | None = None) -> None:
         self.counts[kind] += 1
@@ -228,10 +228,9 @@ def scan_into(
     report = Report()
     writes = _Writes(report, dry_run)
     sites, report.skipped = scan_tree(tree, _read(tree, tree.paths(), cache, progress))
-    if not tree.exclude:
-        tests = [site.path for site in sites if looks_like_test(site.path)]
-        report.in_tests = len(tests)
-        report.test_folders = sorted({tests_folder_of(p) for p in tests} - {""})
+    tests = [site.path for site in sites if looks_like_test(site.path)]
+    report.in_tests = len(tests)
+    report.test_globs = sorted({glob_for_test(path) for path in tests})
     records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
     by_id = {r.id: r for r in records}
@@ -494,7 +493,13 @@ def pin(
     if release:
         everything, _ = scan_tree(tree, _read(tree, tree.paths(), cache, progress))
         # (what it skipped is reported by the records that name those files, or by scan)
-        new = _as_scanned(repo, everything, records, placed, gone, renamed, commit, release)
+        # A record in an excluded file stays where the matching above put it: a scan of
+        # the release, which looks there for no raise, would call it gone.
+        outside = {r.path for r in records if tree.excluded(str(r.data["source"]["path"]))}
+        kept = {path: renamed[path] for path in outside if path in renamed}
+        inside = [r for r in records if r.path not in outside]
+        new = _as_scanned(repo, everything, inside, placed, gone, renamed, commit, release)
+        renamed.update(kept)
     # Every record's blocks, worked out whole before any is written: a record changed
     # twice (placed, then an alias taken from it) is written once.
     changes: dict[Path, tuple[str, str | None, dict[str, Any]]] = {}

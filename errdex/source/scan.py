@@ -77,28 +77,29 @@ class Unreadable(ValueError):
     """A file that parses as Python but is too deeply nested for scan to walk."""
 
 
-_TEST_FOLDERS = frozenset({"test", "tests"})
-
-
 def looks_like_test(path: str) -> bool:
-    """Whether ``path`` looks like a test's: in a ``tests/`` folder, or a ``test_*.py``,
-    ``*_test.py`` or ``conftest.py`` file (as pytest finds them)."""
+    """Whether ``path`` looks like a test's, as pytest finds them: in a ``tests/`` folder,
+    or a ``test_*.py``, ``*_test.py`` or ``conftest.py`` file. (A ``test/`` folder may be
+    a library's own module: Django's test client.)"""
     *folders, name = path.split("/")
     return (
-        any(folder in _TEST_FOLDERS for folder in folders)
+        "tests" in folders
         or name.startswith("test_")
         or name.endswith("_test.py")
         or name == "conftest.py"
     )
 
 
-def tests_folder_of(path: str) -> str:
-    """The path of the first test folder of ``path``, with its ``/`` (``pkg/tests/``)."""
-    folders = path.split("/")[:-1]
-    for depth, folder in enumerate(folders):
-        if folder in _TEST_FOLDERS:
-            return "/".join(folders[: depth + 1]) + "/"
-    return ""
+def glob_for_test(path: str) -> str:
+    """An ``--exclude`` glob that leaves out ``path``, a test's (``looks_like_test``), and
+    the tests like it: its ``tests/`` folder, else its kind of file, no other."""
+    *folders, name = path.split("/")
+    if "tests" in folders:
+        return "/".join(folders[: folders.index("tests") + 1]) + "/*"
+    kind = "conftest.py" if name == "conftest.py" else "test_*.py"
+    if name.endswith("_test.py") and not name.startswith("test_") and name != "conftest.py":
+        kind = "*_test.py"
+    return kind if not folders or kind.startswith("*") else f"*/{kind}"
 
 
 class Tree:
@@ -118,21 +119,27 @@ class Tree:
         a ``*`` there matches across folders too (``tests/*``: all below ``tests/``)."""
         return any(fnmatch.fnmatchcase(path, glob) for glob in self.exclude)
 
+    def unmatched(self) -> list[str]:
+        """The globs of ``exclude`` that match no Python file of the tree."""
+        every = self._python_files()
+        return [g for g in self.exclude if not any(fnmatch.fnmatchcase(p, g) for p in every)]
+
     @staticmethod
     def is_git(root: Path) -> bool:
         return (root / ".git").exists()
 
     def paths(self) -> list[str]:
         """The Python files of the tree, but those ``exclude`` names."""
+        return [p for p in self._python_files() if not self.excluded(p)]
+
+    def _python_files(self) -> list[str]:
         if self.commit:
-            found = [p for p in self._objects() if p.endswith(".py")]
-        else:
-            found = [
-                p.relative_to(self.root).as_posix()
-                for p in self.root.rglob("*.py")
-                if p.is_file() and ".git" not in p.relative_to(self.root).parts
-            ]
-        return sorted(p for p in found if not self.excluded(p))
+            return sorted(p for p in self._objects() if p.endswith(".py"))
+        return sorted(
+            p.relative_to(self.root).as_posix()
+            for p in self.root.rglob("*.py")
+            if p.is_file() and ".git" not in p.relative_to(self.root).parts
+        )
 
     def _objects(self) -> dict[str, str]:
         """Path → blob id of every file at the commit (links and submodules left out).
