@@ -196,6 +196,29 @@ def test_a_wrong_type_does_not_hide_a_content_rules_problem(tmp_path: Path, run)
     assert "stopped with 2 error(s) and 1 warning(s)" in result.err
 
 
+@pytest.mark.parametrize(
+    ("wrong", "other", "found"),
+    [
+        ("meaning: 5\n", "solutions:\n  - TODO\n", "solutions.0 is still TODO"),
+        ("id: zz\n", "aliases: [0123456789abcdef, 0123456789abcdef]\n", "is listed twice"),
+        ("when: 5\n", "meaning: see <b>this</b>\n", "meaning: raw HTML is shown as text"),
+    ],
+)
+def test_a_wrong_field_hides_no_problem_of_another(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    wrong: str,
+    other: str,
+    found: str,
+) -> None:
+    """Each rule reads its own fields: one of the prose fields, or the id, of the wrong
+    type leaves the checks of the others to run."""
+    content = make_content(tmp_path, {"bad.yaml": MINIMAL + wrong + other})
+    result = run("check", "--content", content)
+    assert result.code == 1
+    assert found in result.err, result.err
+
+
 def test_unknown_field_is_a_warning_and_strict_makes_it_fatal(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]

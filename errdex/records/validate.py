@@ -333,39 +333,58 @@ def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             )
 
 
-def rule_markdown(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
-    for key, text in _markdown_fields(data):
-        line = doc.line(*key)
-        name = ".".join(str(k) for k in key)
-        found = _UNSAFE_LINK_RE.search(text)
-        if found:
-            yield Problem(
-                doc.shown, line, f"{name}: link with unsafe scheme {found.group(1)!r}:", code="E305"
-            )
-        if text.strip() == "TODO":
-            yield Problem(doc.shown, line, f"{name} is still TODO", Severity.WARNING, code="W307")
-        if _HTML_TAG_RE.search(text):
-            yield Problem(
-                doc.shown,
-                line,
-                f"{name}: raw HTML is shown as text, not rendered; use Markdown",
-                Severity.WARNING,
-                code="W306",
-            )
+def markdown_rule(field: str) -> Rule:
+    """The rule of one field of prose (``meaning``, ``solutions``, ``when``): no link of
+    an unsafe scheme, no TODO left, no raw HTML."""
+
+    def rule(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+        for key, text in _markdown_fields(data, field):
+            line = doc.line(*key)
+            name = ".".join(str(k) for k in key)
+            found = _UNSAFE_LINK_RE.search(text)
+            if found:
+                yield Problem(
+                    doc.shown,
+                    line,
+                    f"{name}: link with unsafe scheme {found.group(1)!r}:",
+                    code="E305",
+                )
+            if text.strip() == "TODO":
+                yield Problem(
+                    doc.shown, line, f"{name} is still TODO", Severity.WARNING, code="W307"
+                )
+            if _HTML_TAG_RE.search(text):
+                yield Problem(
+                    doc.shown,
+                    line,
+                    f"{name}: raw HTML is shown as text, not rendered; use Markdown",
+                    Severity.WARNING,
+                    code="W306",
+                )
+
+    return rule
 
 
-def _markdown_fields(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
-    if "meaning" in data:
+def _markdown_fields(data: dict[str, Any], field: str) -> Iterator[tuple[Key, str]]:
+    if field == "meaning" and "meaning" in data:
         yield ("meaning",), data["meaning"]
-    for index, text in enumerate(data.get("solutions", ())):
-        yield ("solutions", index), text
-    for name in ("trigger", "situations"):
-        if name in data.get("when", {}):
-            yield ("when", name), data["when"][name]
+    if field == "solutions":
+        for index, text in enumerate(data.get("solutions", ())):
+            yield ("solutions", index), text
+    if field == "when":
+        for name in ("trigger", "situations"):
+            if name in data.get("when", {}):
+                yield ("when", name), data["when"][name]
 
 
 def rule_lengths(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     """Names become folders: each file a record makes must fit every file system."""
+    yield from rule_repo_length(doc, data)
+    yield from rule_exception_page(doc, data)
+    yield from rule_file_page(doc, data)
+
+
+def rule_repo_length(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     owner, name = data["repo"].split("/")
     for what, text, limit in (("repo owner", owner, 39), ("repo name", name, 100)):
         if len(text.encode()) > limit:
@@ -375,21 +394,28 @@ def rule_lengths(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
                 f"{what} {text[:40]!r}… is longer than {limit} bytes, more than GitHub allows",
                 code="E206",
             )
-    pages = (
-        (("exception",), exception_url(data["exception"])),
-        (("source", "path"), file_url(data["repo"], data["source"]["path"])),
-    )
-    for key, folder in pages:
-        longest = folder + "index.html"
-        size = len(longest.encode())
-        if size > MAX_OUTPUT_PATH:
-            yield Problem(
-                doc.shown,
-                doc.line(*key),
-                f"{'.'.join(key)} makes the file {longest[:60]!r}… {size:,} bytes long; "
-                f"at most {MAX_OUTPUT_PATH} fit every file system",
-                code="E206",
-            )
+
+
+def rule_exception_page(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    yield from _page_length(doc, ("exception",), exception_url(data["exception"]))
+
+
+def rule_file_page(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    folder = file_url(data["repo"], data["source"]["path"])
+    yield from _page_length(doc, ("source", "path"), folder)
+
+
+def _page_length(doc: Document, key: Key, folder: str) -> Iterator[Problem]:
+    longest = folder + "index.html"
+    size = len(longest.encode())
+    if size > MAX_OUTPUT_PATH:
+        yield Problem(
+            doc.shown,
+            doc.line(*key),
+            f"{'.'.join(str(k) for k in key)} makes the file {longest[:60]!r}… {size:,} bytes "
+            f"long; at most {MAX_OUTPUT_PATH} fit every file system",
+            code="E206",
+        )
 
 
 def release_name_problem(repo: str, name: str) -> tuple[str, str] | None:
@@ -473,13 +499,18 @@ def rule_releases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
 
 
 RULES: tuple[tuple[tuple[Key, ...], Rule], ...] = (
-    ((("repo",), ("exception",), ("source", "path")), rule_lengths),
+    ((("repo",),), rule_repo_length),
+    ((("exception",),), rule_exception_page),
+    ((("repo",), ("source", "path")), rule_file_page),
     ((("message",),), rule_message),
-    ((("aliases",), ("id",)), rule_aliases),
+    # An id of the wrong type is no alias's: the aliases alone are read.
+    ((("aliases",),), rule_aliases),
     ((("source", "path"),), rule_source_path),
     ((("source", "excerpt"), ("source", "line")), rule_excerpt),
     ((("example_fix",),), rule_languages),
-    ((("meaning",), ("solutions",), ("when",)), rule_markdown),
+    ((("meaning",),), markdown_rule("meaning")),
+    ((("solutions",),), markdown_rule("solutions")),
+    ((("when",),), markdown_rule("when")),
 )
 """Content rules, in the order their problems are reported, each with the fields it reads:
 it runs when they are well shaped, so a record's wrong type elsewhere (an unquoted
