@@ -476,3 +476,17 @@ def test_a_problem_after_a_line_separator_is_named_at_the_line_an_editor_shows(
     result = run("check", "--content", content, "--out", tmp_path / "out")
     assert result.code == 1
     assert "t.yaml:7: source.line must be a whole number" in result.err, result.err
+
+
+def test_a_yaml_errors_own_line_is_the_editors_too(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """PyYAML's message names the line where what it read starts, counted its way (a
+    U+2028 ends a line there): said as the editor counts, as the file:line is."""
+    content = make_content(tmp_path, {"t.yaml": 'meaning: "a\u2028b"\nx: "a\n  \\q"\n'})
+    result = run("check", "--content", content)
+    assert (
+        "t.yaml:3: YAML syntax error: found unknown escape character 'q' "
+        "(while scanning a double-quoted scalar on line 2)"
+    ) in result.err, result.err

@@ -112,11 +112,20 @@ def _in_editor_lines(
     def told(line: int) -> int:
         return editor[line - 1] if 0 < line <= len(editor) else line
 
-    problems = [dataclasses.replace(p, line=told(p.line)) for p in problems]
+    def retold(problem: Problem) -> Problem:
+        message = problem.message
+        if problem.code == "E101":  # a YAML error's own "(while … on line N)"
+            message = _ON_LINE.sub(lambda m: f"{m[1]}{told(int(m[2]))})", message)
+        return dataclasses.replace(problem, line=told(problem.line), message=message)
+
+    problems = [retold(p) for p in problems]
     if doc is not None:
         lines = {key: told(line) for key, line in doc.lines.items()}
         doc = dataclasses.replace(doc, lines=lines)
     return doc, problems
+
+
+_ON_LINE = re.compile(r"(\(while [^()]* on line )(\d+)\)")
 
 
 # Characters YAML does not allow in a stream (C0 controls but tab and line breaks, DEL,
