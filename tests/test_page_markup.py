@@ -84,9 +84,10 @@ def test_the_search_box_is_a_combobox_only_with_the_script(run, tmp_path: Path) 
 
 
 def test_the_page_does_not_carry_what_its_json_says_for_the_script(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """The message and how to avoid it, for a visit with a paste, come from the JSON the
-    page links (`link rel=alternate`), not from attributes of every page: the browser tests
-    of a visit with a paste (test_browser_avoid.py) show the values read from it."""
+    """The message and how to avoid it, for a visit with a paste, come from the page's
+    JSON document (at the URL contract's address, which the page also links), not from
+    attributes of every page: the browser tests of a visit with a paste
+    (test_browser_avoid.py) show the values read from it."""
     out = built(run, tmp_path)
     page = soup(error_page(out, "must be positive"))
     assert page.select_one("article.error[data-template], section[data-avoid]") is None

@@ -96,10 +96,10 @@ def glob_for_test(path: str) -> str:
     *folders, name = path.split("/")
     if "tests" in folders:
         return "/".join(folders[: folders.index("tests") + 1]) + "/*"
-    kind = "conftest.py" if name == "conftest.py" else "test_*.py"
-    if name.endswith("_test.py") and not name.startswith("test_") and name != "conftest.py":
-        kind = "*_test.py"
-    return kind if not folders or kind.startswith("*") else f"*/{kind}"
+    if name == "conftest.py" or name.startswith("test_"):
+        kind = name if name == "conftest.py" else "test_*.py"
+        return f"*/{kind}" if folders else kind
+    return "*_test.py"  # its '*' matches across folders
 
 
 class Tree:
@@ -111,6 +111,7 @@ class Tree:
         self.exclude = tuple(exclude)
         """Globs of paths whose raises are not looked for (``excluded``)."""
         self._blobs: dict[str, str] | None = None
+        self._files: list[str] | None = None
         if not root.is_dir():
             raise SourceError(f"{root}: not a folder")
 
@@ -121,6 +122,8 @@ class Tree:
 
     def unmatched(self) -> list[str]:
         """The globs of ``exclude`` that match no Python file of the tree."""
+        if not self.exclude:
+            return []
         every = self._python_files()
         return [g for g in self.exclude if not any(fnmatch.fnmatchcase(p, g) for p in every)]
 
@@ -133,13 +136,18 @@ class Tree:
         return [p for p in self._python_files() if not self.excluded(p)]
 
     def _python_files(self) -> list[str]:
-        if self.commit:
-            return sorted(p for p in self._objects() if p.endswith(".py"))
-        return sorted(
-            p.relative_to(self.root).as_posix()
-            for p in self.root.rglob("*.py")
-            if p.is_file() and ".git" not in p.relative_to(self.root).parts
-        )
+        """Every Python file of the tree, found once (``paths`` and ``unmatched`` ask)."""
+        if self._files is None:
+            if self.commit:
+                found = (p for p in self._objects() if p.endswith(".py"))
+            else:
+                found = (
+                    p.relative_to(self.root).as_posix()
+                    for p in self.root.rglob("*.py")
+                    if p.is_file() and ".git" not in p.relative_to(self.root).parts
+                )
+            self._files = sorted(found)
+        return self._files
 
     def _objects(self) -> dict[str, str]:
         """Path → blob id of every file at the commit (links and submodules left out).
