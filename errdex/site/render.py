@@ -413,13 +413,20 @@ class Renderer:
         # By id: a build of a few pages shows a fresh record among the summaries of the others.
         in_file = context.by_file[(record.repo, record.source.path)]
         same_function, nearest, others = neighbours(record, in_file)
+        related = context.related[record.id]
+        # Each error is listed once: "More to look at" leaves out those listed above it.
+        listed = {link.record.id for link in related if link.record}
+        same_function = [r for r in same_function if r.id not in listed]
+        nearest = [r for r in nearest if r.id not in listed]
+        listed.update(r.id for r in same_function + nearest)
+        backlinks = [r for r in context.backlinks.get(record.id, ()) if r.id not in listed]
         options = page_options(record, context)
         return self.page(
             "error.html",
             page_url(record.id) + "index.html",
             context.config,
             record=record,
-            related=context.related[record.id],
+            related=related,
             code=code_lines(record, self.highlighter),
             permalink=github_permalink(record),
             report_url=report_issue_url(record, context.config),
@@ -430,7 +437,7 @@ class Renderer:
             more_in_file=others > NEARBY,
             # Every error in the file, this one included: the file's page lists them all.
             in_file=len(in_file),
-            backlinks=context.backlinks.get(record.id, ()),
+            backlinks=backlinks,
             options=options,
             option_names=context.option_names,
             lists=context.lists,
