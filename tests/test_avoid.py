@@ -41,6 +41,9 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("not x != 'fast'", ["Set `x` to something other than `'fast'`."]),
         ("mode not in ('fast', 'slow')", ["Set `mode` to `'fast'` or `'slow'`."]),
         ("mode in ['a', 'b']", ["Set `mode` to something other than `'a'` or `'b'`."]),
+        # A collection the code names but does not spell out.
+        ("name in self.registry", ["Set `name` to a value not in `registry`."]),
+        ("kind not in KINDS", ["Set `kind` to a value in `KINDS`."]),
         ("value is not None", ["Leave `value` unset (`None`)."]),
         ("not isinstance(x, (int, float))", ["Pass `x` as `int` or `float`."]),
         ("isinstance(x, str)", ["Pass `x` as something other than `str`."]),
@@ -175,7 +178,8 @@ def check(self, tp, pcp, dcp):
     [
         (4, ["pcp == 1", "tp % dcp != 0"]),
         (9, ["not (pcp == 1)", "dcp not in (1, pcp)"]),
-        (11, ["not (pcp == 1 or dcp not in (1, pcp))", "dcp > 8"]),
+        # The ``elif`` before it raises: making its test true avoids nothing.
+        (11, ["not (pcp == 1)", "dcp > 8"]),
         (16, ["not (dcp)"]),
     ],
 )

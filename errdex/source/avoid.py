@@ -371,7 +371,8 @@ def _first_logical_line(lines: Sequence[str]) -> int | None:
 def _branch_tests(lines: Sequence[str], header: int, end: int) -> list[str] | None:
     """The tests under which the branch starting at line ``header`` runs: an ``if``'s
     own; for an ``elif``, ``not (…)`` of the tests before it, then its own; for an
-    ``else``, ``not (…)`` of them all."""
+    ``else``, ``not (…)`` of them all. The tests of branches before it that end in a
+    raise are left out: making one true raises another error, which avoids nothing."""
     line = lines[header]
     indent = _indent(line)
     word = _HEADER.match(line.lstrip())
@@ -405,7 +406,9 @@ def _branch_tests(lines: Sequence[str], header: int, end: int) -> list[str] | No
         if node.lineno - 1 == header - start and word.group(1) != "else":
             own = node.test
             break
-        before.append(node.test)
+        if not isinstance(node.body[-1], ast.Raise):
+            # A branch that raises is no way out: it leads to another error.
+            before.append(node.test)
         if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and _is_elif(node):
             node = node.orelse[0]
         else:
@@ -1272,11 +1275,12 @@ def _said(term: Term, spell: Spell) -> str:
     if kind in ("one_of", "none_of"):
         values = [_value(value, spell) for value in term.values]
         collection = len(term.values) == 1 and not term.values[0].literal
+        if collection:  # ``x in self.choices``: what it holds is not in the code
+            inside = "in" if kind == "one_of" else "not in"
+            return f"set {_name(subject, spell)} to a value {inside} {values[0]}"
         if kind == "one_of":
-            which = f"one of {values[0]}" if collection else f"to {_either(values)}"
-            return f"set {_name(subject, spell)} {which}"
-        which = f"a value not in {values[0]}" if collection else _either(values)
-        return f"set {_name(subject, spell)} to something other than {which}"
+            return f"set {_name(subject, spell)} to {_either(values)}"
+        return f"set {_name(subject, spell)} to something other than {_either(values)}"
     if kind == "unset":
         return f"leave {_name(subject, spell)} unset (`None`)"
     if kind == "set":
