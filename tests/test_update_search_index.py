@@ -1,9 +1,11 @@
 """The search index in an update: kept when the edit changes no message and no order,
-made again from the entries the state keeps when a message is reworded; always the index
-a build from nothing makes."""
+made aside in a forked process when a message is reworded, made in the build when that
+process dies; always the index a build from nothing makes."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -18,14 +20,36 @@ from updates import (
 )
 
 
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every update that rewords a message makes its search index aside, whatever the
+    site's size; the process ids of the forks made aside, in order (0: run in this one)."""
+    from errdex.site import update
+    from errdex.util import parallel
+
+    monkeypatch.setattr(update, "INDEX_ASIDE_FROM", 0)
+    # A thread an earlier test of this worker left behind would keep the fork from being made.
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: 1)
+    made: list[int] = []
+    real = parallel.Aside.__init__
+
+    def recording(self, func, fork=True):  # type: ignore[no-untyped-def]
+        real(self, func, fork)
+        made.append(self.pid)
+
+    monkeypatch.setattr(parallel.Aside, "__init__", recording)
+    return made
+
+
 @pytest.mark.parametrize("edit", ["message", "message another names", "two records", "back"])
-def test_a_reworded_messages_search_index_is_the_one_a_fresh_build_makes(
+def test_a_search_index_made_aside_is_the_one_a_fresh_build_makes(
     edit: str,
+    forks: list[int],
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    """A reworded message's index is made again from the entries the state keeps, with
-    this record's made anew: the site is a fresh build's."""
+    """A reworded message's index is made by a forked process from the entries the state
+    keeps, while the build links and renders the rest: the site is a fresh build's."""
     content = make_content(tmp_path, stated_site(tmp_path))
     out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
     build()
@@ -40,6 +64,7 @@ def test_a_reworded_messages_search_index_is_the_one_a_fresh_build_makes(
     elif edit == "message another names":  # r1's entry names nothing, then r7
         (errors / "r1.yaml").write_text(stated_record(1, ["Part twenty is gone"]))
         build()
+        forks.clear()
         change("r7.yaml", "Part 7 of the --tensor-parallel-size check", "Part twenty is gone")
     elif edit == "two records":
         change("r3.yaml", "source:", "meaning: Now it is explained.\nsource:")
@@ -47,10 +72,12 @@ def test_a_reworded_messages_search_index_is_the_one_a_fresh_build_makes(
     elif edit == "back":  # reworded, then as it was: the second index is the first's
         change("r2.yaml", "Part 2 of the", "Part two of the")
         build()
+        forks.clear()
         change("r2.yaml", "Part two of the", "Part 2 of the")
     before = snapshot(out)
     said = build()
-    assert "update: " in said and "; search index kept" not in said, said
+    assert "update: " in said and "; search index made aside" in said, said
+    assert len(forks) == 1 and forks[0] > 0  # forked, not run in this process
     after = bytes_of(out)
     assert after == fresh_build(content, tmp_path, run)
     # The index changed, and the files it kept kept their times.
@@ -60,12 +87,42 @@ def test_a_reworded_messages_search_index_is_the_one_a_fresh_build_makes(
     assert all(now[rel][1] == before[rel][1] for rel in index if after[rel] == before[rel][0])
 
 
-def test_a_reworded_message_that_gives_an_option_its_page_is_a_full_build(
+def test_a_search_index_whose_fork_fails_is_made_in_the_build(
+    forks: list[int],
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A forked process that dies (out of memory, say) costs time, not the index: the
+    build makes it itself, the same."""
+    from errdex.site import update
+
+    parent = os.getpid()
+    real = update.index_files
+
+    def dies_if_forked(*args):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args)
+
+    monkeypatch.setattr(update, "index_files", dies_if_forked)
+    content = make_content(tmp_path, stated_site(tmp_path))
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    path = content / "errors" / "r2.yaml"
+    path.write_text(path.read_text().replace("Part 2 of the", "Part two of the", 1))
+    assert "; search index made aside" in build()
+    assert forks[0] > 0
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_an_index_made_aside_for_a_plan_that_needs_none_is_stopped(
+    forks: list[int],
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
     """A reworded message whose update turns out to be a full build (here it gives an
-    option its page) makes the site a fresh build makes."""
+    option its page) leaves no process behind."""
     content = make_content(tmp_path, stated_site(tmp_path))
     out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
     build()
@@ -73,6 +130,9 @@ def test_a_reworded_message_that_gives_an_option_its_page_is_a_full_build(
     path.write_text(path.read_text().replace("--tensor-parallel-size check", "--new-knob check", 1))
     said = build()
     assert "full build: " in said and "the options errors name changed" in said, said
+    assert len(forks) == 1 and forks[0] > 0
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forks[0], os.WNOHANG)  # reaped: no such child any more
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
 
 

@@ -114,7 +114,8 @@ def build(options: Options) -> Result:
         found = _read(options, chosen, stash, tools)  # 3. read
         work = _outdated(options, found, stash, tools)  # 4. outdated
         try:
-            outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
+            with contextlib.closing(work):
+                outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
         except _ListsChanged as exc:
             # Found only once the lists were rendered, before anything was written. The
             # update's tools read the cache a key at a time: a full build's read it all.
@@ -190,6 +191,10 @@ class _Work:
     @property
     def full(self) -> bool:
         return self.update is None
+
+    def close(self) -> None:
+        if self.update is not None:
+            self.update.close()
 
     @classmethod
     def whole(
@@ -458,8 +463,11 @@ def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
     assert update.site is not None
     lists = update.lists
     kept = update.search_kept
+    made = update.index_made.result() if update.index_made is not None else {}
 
     def wanted(rel: str, shows: Sequence[Record]) -> bool:
+        if rel in made:
+            return False
         first = first_page(rel)
         if first not in lists:
             return not kept and rel.startswith("search/")
@@ -467,10 +475,15 @@ def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
         # rows: unless rows moved, only those with a changed one are others now.
         return rel == first or update.moved or any(r.id in update.shown for r in shows)
 
-    files, names = renderer.some_site_files(update.site, wanted, update.entries, kept)
+    files, names = renderer.some_site_files(
+        update.site, wanted, update.entries, kept or tuple(sorted(made.keys() - {API_INDEX}))
+    )
     if set(names) != update.listed:
         raise _ListsChanged("the files that list errors would change")
-    return files
+    return {**files, **made}
+
+
+API_INDEX = "api/errors.json"
 
 
 PROGRESS_FROM = 300

@@ -7,7 +7,11 @@ the arguments of each task and its results travel between processes.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
+import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -86,3 +90,90 @@ def _adopt(func: Callable[[Any], Any]) -> None:
 def _run(arg: Any) -> Any:
     assert _task is not None
     return _task(arg)
+
+
+class Aside(Generic[R]):
+    """One function run in a forked process while this one goes on; ``result`` reads what
+    it returned back through a pipe. Without ``fork`` (where the system has none, cannot
+    make another process now, or this process runs other threads, whose locks a fork
+    would copy held) it runs in this process when its result is asked for, and so it does
+    should the forked one fail in any way: what fails is then raised here, as it would
+    have been.
+
+    Fork it before this process holds much that it will change: each page either process
+    writes to after the fork is copied, and Python writes to every object it reads (its
+    count of references). ``close`` stops a forked process whose result is not wanted."""
+
+    def __init__(self, func: Callable[[], R], fork: bool = True) -> None:
+        self.func = func
+        self.pid = 0
+        self.pipe = -1
+        if fork and hasattr(os, "fork") and threading.active_count() == 1:
+            self._fork()
+
+    def _fork(self) -> None:
+        try:
+            read, write = os.pipe()
+        except OSError:  # no descriptors left: the function runs here
+            return
+        # Interrupts wait until each process is where it handles them: a KeyboardInterrupt
+        # raised in the child before its try would run this process's code in it.
+        held = _block(signal.SIG_BLOCK)
+        try:
+            pid = os.fork()
+        except OSError:  # no process to be had
+            os.close(read)
+            os.close(write)
+            _block(signal.SIG_SETMASK, held)
+            return
+        if pid == 0:  # the forked process: whatever happens, it ends here
+            code = 1
+            try:
+                _block(signal.SIG_SETMASK, held)
+                os.close(read)
+                with os.fdopen(write, "wb") as pipe:
+                    pickle.dump(self.func(), pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        self.pid, self.pipe = pid, read
+        _block(signal.SIG_SETMASK, held)
+
+    def result(self) -> R:
+        if not self.pid:
+            return self.func()
+        try:
+            with os.fdopen(self.pipe, "rb") as pipe:
+                self.pipe = -1
+                data = pipe.read()
+            status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        except OSError:  # the child reaped elsewhere (SIGCHLD ignored), say
+            status = 1
+        self.pid = 0
+        if status != 0:
+            return self.func()
+        value: R = pickle.loads(data)
+        return value
+
+    def close(self) -> None:
+        """Stop the forked process, if it runs, and forget it."""
+        if self.pipe >= 0:
+            os.close(self.pipe)
+            self.pipe = -1
+        if self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            self.pid = 0
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _block(how: int, mask: Iterable[int] = _INTERRUPTS) -> set[int]:
+    """``signal.pthread_sigmask`` where there is one; the mask before."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return set()
+    return {int(s) for s in signal.pthread_sigmask(how, mask)}
