@@ -106,16 +106,16 @@ def build(options: Options) -> Result:
         _few_collections(),
         Stash(options.cache) as stash,
         _Tools(options) as tools,
+        contextlib.ExitStack() as asides,  # what an update makes in a process aside
     ):
         previous = _previous(options, state_file)
         chosen = plan.decide(options, key, previous)  # 2. plan
         if isinstance(chosen, plan.UpToDate):
             return _nothing_to_do(options, chosen, state_file)
-        found = _read(options, chosen, stash, tools)  # 3. read
+        found = _read(options, chosen, stash, tools, asides)  # 3. read
         work = _outdated(options, found, stash, tools)  # 4. outdated
         try:
-            with contextlib.closing(work):
-                outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
+            outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
         except _ListsChanged as exc:
             # Found only once the lists were rendered, before anything was written. The
             # update's tools read the cache a key at a time: a full build's read it all.
@@ -192,10 +192,6 @@ class _Work:
     def full(self) -> bool:
         return self.update is None
 
-    def close(self) -> None:
-        if self.update is not None:
-            self.update.close()
-
     @classmethod
     def whole(
         cls,
@@ -220,13 +216,17 @@ class _Work:
 
 
 def _read(
-    options: Options, chosen: plan.Full | plan.Update, stash: Stash, tools: _Tools
+    options: Options,
+    chosen: plan.Full | plan.Update,
+    stash: Stash,
+    tools: _Tools,
+    asides: contextlib.ExitStack,
 ) -> _Work | update.Read:
     """Stage 3: every record, linked, for a full build (the highlighter and templates
     made meanwhile, while other cores read); for an update, the changed records, or the
-    full build it must be instead."""
+    full build it must be instead (``asides`` stops what the update made aside)."""
     if isinstance(chosen, plan.Update):
-        found = update.read(options, chosen)
+        found = update.read(options, chosen, asides)
         if isinstance(found, update.Read):
             return found
         chosen = found

@@ -14,6 +14,7 @@ one, and says why.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import pickle
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping
@@ -95,12 +96,7 @@ class Partial:
     index_made: Aside | None = None
     """The search index's files, made again while this process linked the rest (it waits
     for them before it renders the lists: ``INDEX_ASIDE_FROM``); ``entries`` is then
-    None. Whoever runs the plan closes it (``close``)."""
-
-    def close(self) -> None:
-        """Stop making what this plan made aside, if it is not needed after all."""
-        if self.index_made is not None:
-            self.index_made.close()
+    None."""
 
     def __str__(self) -> str:
         said = f"update: {count(self.changed or len(self.records), 'record')} changed"
@@ -122,10 +118,6 @@ class Relinked:
     """What linking found of the records whose related entries were found again."""
     old: dict[str, Stored]
     """Every record as the state keeps it."""
-    fresh: dict[str, Record]
-    """The changed records, whole, by id (``outdated`` adds those it reads again)."""
-    shown_ids: set[str]
-    """The ids of the records whose summaries changed."""
     touched: set[str] | None
     """The records whose related entries or backlinks may have changed (None: any)."""
     again: set[str] | None
@@ -144,20 +136,15 @@ class Read:
     """The content's warnings: these records' as found now, the others' as last found."""
     previous: state.State
     links: state.Links
-    changed: list[Record]
+    shown_changed: list[Record]
     """Those of ``records`` whose summaries changed (what other pages show of them)."""
     relinked: Relinked | None = None
-    """When ``changed`` has any: every record linked again."""
+    """When ``shown_changed`` has any: every record linked again."""
     aside: Aside | None = None
     """The search index, made again aside while this process links (``INDEX_ASIDE_FROM``)."""
 
-    def close(self) -> None:
-        """Stop making what was made aside, if it is not needed after all."""
-        if self.aside is not None:
-            self.aside.close()
 
-
-def read(options: Options, update: Update) -> Read | Full:
+def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read | Full:
     """Stage 3 of an update: the changed records, checked (a record with errors stops
     the build, as it stops a full one), and, when what other pages show of them changed,
     every record linked again; or the full build that must be done instead, and why."""
@@ -194,15 +181,9 @@ def read(options: Options, update: Update) -> Read | Full:
     if not shown_changed:
         return done
     aside = _index_aside(links, shown_changed)
-    try:
-        relinked = _relinked(replace(done, aside=aside))
-    except BaseException:
-        if aside is not None:
-            aside.close()
-        raise
-    if isinstance(relinked, Full) and aside is not None:
-        aside.close()
-    return relinked
+    if aside is not None:
+        asides.callback(aside.close)  # stopped when the build ends, if still running
+    return _relinked(replace(done, aside=aside))
 
 
 def outdated(options: Options, read: Read) -> Partial | Full:
@@ -215,14 +196,7 @@ def outdated(options: Options, read: Read) -> Partial | Full:
             raise BuildError(warnings)
         context = _context(read.records, read.links, read.previous.outputs)
         return Partial(tuple(read.records), context, read.files, warnings, read.previous)
-    try:
-        chosen = _outdated_relinked(options, read)
-    except BaseException:
-        read.close()
-        raise
-    if not (isinstance(chosen, Partial) and chosen.index_made is read.aside):
-        read.close()
-    return chosen
+    return _outdated_relinked(options, read)
 
 
 def _relinked(read: Read) -> Read | Full:
@@ -233,7 +207,8 @@ def _relinked(read: Read) -> Read | Full:
     from errdex.records.link import link
     from errdex.records.model import Related
 
-    previous, links, records, shown_changed = read.previous, read.links, read.records, read.changed
+    previous, links, records = read.previous, read.links, read.records
+    shown_changed = read.shown_changed
 
     old = state.all_stored(links)
     for record in shown_changed:
@@ -280,7 +255,7 @@ def _relinked(read: Read) -> Read | Full:
         return Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
         return Full(f"{where}: the options errors name changed", previous)
-    return replace(read, relinked=Relinked(site, linked, old, fresh, shown_ids, touched, again))
+    return replace(read, relinked=Relinked(site, linked, old, touched, again))
 
 
 def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
@@ -303,9 +278,12 @@ def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
     )
 
     assert read.relinked is not None
-    previous, links, shown_changed, files = read.previous, read.links, read.changed, read.files
-    site, old, fresh = read.relinked.site, read.relinked.old, read.relinked.fresh
-    shown_ids, touched, again = read.relinked.shown_ids, read.relinked.touched, read.relinked.again
+    previous, links, files = read.previous, read.links, read.files
+    shown_changed = read.shown_changed
+    site, old = read.relinked.site, read.relinked.old
+    touched, again = read.relinked.touched, read.relinked.again
+    fresh = {record.id: record for record in read.records}  # whole, by id; more read below
+    shown_ids = {record.id for record in shown_changed}
     found, linked = read.found, read.relinked.linked
     changed = set(fresh)
     render = set(changed)
