@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -178,8 +179,7 @@ def check(self, tp, pcp, dcp):
     [
         (4, ["pcp == 1", "tp % dcp != 0"]),
         (9, ["not (pcp == 1)", "dcp not in (1, pcp)"]),
-        # The ``elif`` before it raises: making its test true avoids nothing.
-        (11, ["not (pcp == 1)", "dcp > 8"]),
+        (11, ["not (pcp == 1 or dcp not in (1, pcp))", "dcp > 8"]),
         (16, ["not (dcp)"]),
     ],
 )
@@ -618,3 +618,55 @@ def test_a_statement_is_found_whole_as_trying_each_end_finds_it() -> None:
         assert (ast.dump(found) if found is not None else None) == tried(start), lines[start]
     assert simple(lines.index("    total = first + \\")) is not None
     assert simple(lines.index('    note = """a string')) is not None
+
+
+_CHAINS = """\
+def check(x, y, mode, kind):
+    if x is None:
+        raise ValueError("x is required")
+    else:
+        raise ValueError("x is wrong")
+    if y > 10:
+        raise ValueError("too big")
+    elif y > 5:
+        raise ValueError("big")
+    else:
+        raise ValueError("small")
+    if mode is None:
+        if kind:
+            raise ValueError("a kind needs a mode")
+        else:
+            raise ValueError("no mode")
+    elif mode < 0:
+        raise ValueError("negative mode")
+    if mode not in (DEFAULT_MODE,):
+        raise ValueError("one mode only")
+    if kind in self.kinds:
+        raise ValueError("a kind taken")
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "ways"),
+    [
+        (3, ["Give `x` a value (not `None`)."]),
+        # Every branch before it raises: each way out of it is another error.
+        (5, []),
+        (9, ["Set `y` to `5` or less."]),
+        (11, []),
+        # A branch whose every path raises, inside an ``if``/``else``, raises as well.
+        (18, ["Set `mode` to `0` or more."]),
+        (16, ["Give `mode` a value (not `None`)."]),
+        # A tuple of one name lists it; a collection named alone is its contents.
+        (20, ["Set `mode` to `DEFAULT_MODE`."]),
+        (22, ["Set `kind` to a value not in `kinds`."]),
+    ],
+)
+def test_no_way_out_leads_into_another_raise_of_the_chain(line: int, ways: list[str]) -> None:
+    from errdex.source import scan
+
+    sites = {site.line: site for site in scan.scan_text(_CHAINS, "m.py")}
+    record = scanned(_CHAINS, line)
+    record = replace(record, source=replace(record.source, condition=sites[line].condition))
+    found = avoid.avoid_of(record)
+    assert ([avoid.said(way) for way in found.ways] if found else []) == ways

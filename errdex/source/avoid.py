@@ -120,9 +120,11 @@ class Term:
     op: str | None = None
     """For ``compare`` and ``python``: the comparison that must hold."""
     other: Operand | None = None
-    """For ``compare``: what the subject is compared with; for ``divisible``: the divisor."""
+    """For ``compare``: what the subject is compared with; for ``divisible``: the divisor;
+    for ``one_of``/``none_of`` of a collection the code names (``x in self.choices``):
+    that collection."""
     values: tuple[Operand, ...] = ()
-    """For ``one_of``/``none_of``: the values; for ``type``: the types."""
+    """For ``one_of``/``none_of``: the values the code lists; for ``type``: the types."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,19 +152,21 @@ class _Unsafe(Exception):
 
 def guards_of(record: Record) -> tuple[str, ...]:
     """The tests that lead to ``record``'s raise, outermost first, each one true when the
-    error is raised (an ``else`` branch's as ``not (…)``).
+    error is raised (an ``else`` branch's as ``not (…)``), but for the tests of branches
+    before it that end in a raise of their own: making one true avoids nothing.
 
     Read from the excerpt's enclosing ``if`` statements, as scan reads them from the
     whole file; where the excerpt does not reach the recorded condition, that alone."""
     source = record.source
     chain: list[str] = []
+    kept: list[str] = []
+    innermost = ""
     if source.excerpt is not None:
-        chain = enclosing_tests(source.excerpt.lines, source.line - source.excerpt.start)
+        at = source.line - source.excerpt.start
+        chain, kept, innermost = _enclosing(source.excerpt.lines, at)
     recorded = source.condition
-    if recorded is None:
-        return tuple(chain)
-    if chain and _same(chain[-1], recorded):
-        return tuple(chain)
+    if recorded is None or (chain and _same(innermost, recorded)):
+        return tuple(kept)
     return (recorded,)
 
 
@@ -185,19 +189,30 @@ _HEADER = re.compile(
 def enclosing_tests(lines: Sequence[str], raise_index: int) -> list[str]:
     """The tests of the ``if`` statements around line ``raise_index`` of ``lines`` (an
     excerpt: it may start and end mid-statement), outermost first, up to the function."""
+    return _enclosing(lines, raise_index)[0]
+
+
+def _enclosing(lines: Sequence[str], raise_index: int) -> tuple[list[str], list[str], str]:
+    """``enclosing_tests``; those tests less the ones of branches before the raise's own
+    that end in a raise; and the innermost branch's test as scan records it (``not
+    (…)`` of the test before an ``else``)."""
     if not 0 <= raise_index < len(lines):
-        return []
+        return [], [], ""
     end = _statement_end(lines, raise_index)
     if end is None:
-        return []
+        return [], [], ""
     tests: list[str] = []
+    kept: list[str] = []
+    innermost = ""
     line = lines[raise_index]
     indent = _indent(line)
     if _starts(line, "if"):  # ``if x: raise …`` on one line
         found = _branch_tests(lines, raise_index, end)
         if found is None:
-            return []
-        tests.extend(found[::-1])
+            return [], [], ""
+        tests.extend(found[0][::-1])
+        kept.extend(found[1][::-1])
+        innermost = found[2]
     index = raise_index - 1
     while index >= 0 and indent > 0:
         line = lines[index]
@@ -216,12 +231,14 @@ def enclosing_tests(lines: Sequence[str], raise_index: int) -> list[str]:
             found = _branch_tests(lines, index, end)
             if found is None:
                 break
-            tests.extend(found[::-1])
+            tests.extend(found[0][::-1])
+            kept.extend(found[1][::-1])
+            innermost = innermost or found[2]
         elif word in ("match", "case"):
             break
         indent = _indent(line)
         index -= 1
-    return tests[::-1]
+    return tests[::-1], kept[::-1], innermost
 
 
 def _indent(line: str) -> int:
@@ -368,11 +385,15 @@ def _first_logical_line(lines: Sequence[str]) -> int | None:
     return None
 
 
-def _branch_tests(lines: Sequence[str], header: int, end: int) -> list[str] | None:
+def _branch_tests(
+    lines: Sequence[str], header: int, end: int
+) -> tuple[list[str], list[str], str] | None:
     """The tests under which the branch starting at line ``header`` runs: an ``if``'s
     own; for an ``elif``, ``not (…)`` of the tests before it, then its own; for an
-    ``else``, ``not (…)`` of them all. The tests of branches before it that end in a
-    raise are left out: making one true raises another error, which avoids nothing."""
+    ``else``, ``not (…)`` of them all. Then the same tests but for those of branches
+    before it that end in a raise: making one true raises another error, which avoids
+    nothing. Then the branch's test as scan records it: its own, or for an ``else``
+    ``not (…)`` of the test just before it."""
     line = lines[header]
     indent = _indent(line)
     word = _HEADER.match(line.lstrip())
@@ -400,34 +421,48 @@ def _branch_tests(lines: Sequence[str], header: int, end: int) -> list[str] | No
     if tree is None or not tree.body or not isinstance(tree.body[0], ast.If):
         return None
     before: list[ast.expr] = []
+    raising: list[bool] = []
     node: ast.stmt = tree.body[0]
     own: ast.expr | None = None
     while isinstance(node, ast.If):
         if node.lineno - 1 == header - start and word.group(1) != "else":
             own = node.test
             break
-        if not isinstance(node.body[-1], ast.Raise):
-            # A branch that raises is no way out: it leads to another error.
-            before.append(node.test)
+        before.append(node.test)
+        raising.append(_always_raises(node.body))
         if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and _is_elif(node):
             node = node.orelse[0]
         else:
             break
-    tests: list[str] = []
-    if before:
-        either = before[0] if len(before) == 1 else ast.BoolOp(op=ast.Or(), values=before)
-        text = _unparse(either)
-        if text is None:
-            return None
-        tests.append(f"not ({text})")
-    if own is not None:
-        text = _unparse(own)
-        if text is None:
-            return None
-        tests.append(text)
-    elif word.group(1) != "else":
+    if own is None and word.group(1) != "else":
         return None
-    return tests
+    not_before = _none_of(before)
+    not_before_kept = _none_of([t for t, r in zip(before, raising, strict=True) if not r])
+    own_text = _unparse(own) if own is not None else _none_of(before[-1:])
+    if not_before is None or not_before_kept is None or not own_text:
+        return None
+    tests = [t for t in (not_before, own_text if own is not None else "") if t]
+    kept = [t for t in (not_before_kept, own_text if own is not None else "") if t]
+    return tests, kept, own_text
+
+
+def _always_raises(body: list[ast.stmt]) -> bool:
+    """Whether ``body`` ends in a raise on every path through its last statement (an
+    ``if`` whose branches all do, a ``with`` whose body does)."""
+    last = body[-1]
+    if isinstance(last, ast.If):
+        return bool(last.orelse) and _always_raises(last.body) and _always_raises(last.orelse)
+    if isinstance(last, ast.With | ast.AsyncWith):
+        return _always_raises(last.body)
+    return isinstance(last, ast.Raise)
+
+
+def _none_of(tests: list[ast.expr]) -> str | None:
+    """``not (a or b)`` of ``tests``: "" for none, None for one Python cannot write."""
+    if not tests:
+        return ""
+    text = _unparse(tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.Or(), values=tests))
+    return None if text is None else f"not ({text})"
 
 
 def _is_elif(node: ast.If) -> bool:
@@ -683,11 +718,11 @@ def _possible(way: frozenset[_Literal]) -> bool:
     tests = {(key, holds) for key, holds, _ in way}
     if any((key, not holds) in tests for key, holds in tests):
         return False
-    said = {(t.kind, t.subject, t.values) for _, _, t in way if t is not None}
+    said = {(t.kind, t.subject, t.values, t.other) for _, _, t in way if t is not None}
     return not any(
-        (other, subject, values) in said
-        for kind, subject, values in said
-        for one, other in _OPPOSITE
+        (opposite, subject, values, other) in said
+        for kind, subject, values, other in said
+        for one, opposite in _OPPOSITE
         if kind == one
     )
 
@@ -811,8 +846,10 @@ class _Words:
                 # ``"height" in size``: a key of a mapping, or a part of a text.
                 kind = "contains" if op == "in" else "not_contains"
                 return Term(kind, self.operand(right), values=(self.operand(left),))
-            values = self._collection(right)
-            return Term("one_of" if op == "in" else "none_of", self.operand(left), values=values)
+            kind = "one_of" if op == "in" else "none_of"
+            if isinstance(right, ast.Name | ast.Attribute):  # ``x in self.choices``
+                return Term(kind, self.operand(left), other=self.operand(right))
+            return Term(kind, self.operand(left), values=self._collection(right))
         if _is_version(left):
             return Term("python", Operand("Python"), op=op, other=self._version(right))
         if _is_version(right):
@@ -981,8 +1018,6 @@ class _Words:
     def _collection(self, node: ast.expr) -> tuple[Operand, ...]:
         if isinstance(node, ast.Tuple | ast.List | ast.Set) and 0 < len(node.elts) <= 12:
             return tuple(self.operand(element) for element in node.elts)
-        if isinstance(node, ast.Name | ast.Attribute):
-            return (self.operand(node),)
         raise _Unsafe
 
     def _types(self, node: ast.expr) -> tuple[Operand, ...]:
@@ -1273,11 +1308,10 @@ def _said(term: Term, spell: Spell) -> str:
         how = "divisible" if kind == "divisible" else "not divisible"
         return f"make {_name(subject, spell)} {how} by {_value(term.other, spell)}"
     if kind in ("one_of", "none_of"):
-        values = [_value(value, spell) for value in term.values]
-        collection = len(term.values) == 1 and not term.values[0].literal
-        if collection:  # ``x in self.choices``: what it holds is not in the code
+        if term.other is not None:  # ``x in self.choices``: what it holds is not in the code
             inside = "in" if kind == "one_of" else "not in"
-            return f"set {_name(subject, spell)} to a value {inside} {values[0]}"
+            return f"set {_name(subject, spell)} to a value {inside} {_value(term.other, spell)}"
+        values = [_value(value, spell) for value in term.values]
         if kind == "one_of":
             return f"set {_name(subject, spell)} to {_either(values)}"
         return f"set {_name(subject, spell)} to something other than {_either(values)}"
