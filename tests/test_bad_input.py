@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL, ROOT, SITE_YAML, make_content, snapshot, soup
 
+from errdex.records.model import derive_id
+
 OTHER = MINIMAL.replace("must be positive", "must be even")
 
 
@@ -255,6 +257,26 @@ def test_unknown_related_message_is_plain_text_and_a_warning(
     )
     assert " ".join(row.get_text(" ").split()) == "Something we never saw no page yet"
     assert row.select_one("a") is None
+
+
+def test_a_related_entry_that_repeats_another_is_left_out_with_a_warning(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """The same error named twice, once by its message and once by its id: one row."""
+    content = make_content(tmp_path, {"b.yaml": OTHER})
+    public = tmp_path / "public"
+    other_id = derive_id("example/project", "ValueError", "size={size} must be even")
+    entries = f"related:\n  - size={{size}} must be even\n  - {other_id}\n"
+    (content / "errors" / "a.yaml").write_text(MINIMAL + entries)
+    result = run("build", "--content", content, "--out", public)
+    assert result.code == 0, result.err
+    assert (
+        "errors/a.yaml:16: warning: it links the same record as an entry above; entry ignored"
+    ) in result.err
+    own_id = derive_id("example/project", "ValueError", "size={size} must be positive")
+    page = soup(public / "errors" / own_id / "index.html")
+    assert [a["href"] for a in page.select("#related ~ ul a")] == [f"../{other_id}/"]
 
 
 def test_not_utf8_is_named_with_its_line(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]

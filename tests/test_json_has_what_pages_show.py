@@ -59,11 +59,13 @@ def words(node: Tag) -> str:
 
 
 def check_more(section: Tag, doc: dict[str, Any]) -> None:
-    """Each list of "More to look at" against its field of the document: the page lists
-    each error once, so it leaves out those a list above it showed (the related errors
-    first, then the errors of the same function and file)."""
+    """Each list of "More to look at" against its field of the document. The page lists
+    each error once: the errors of the same function and file are those the related
+    errors do not list (so is the document's), and of those that link here it leaves out
+    the ones listed above (the document keeps them all)."""
     seen = set()
     above = set(doc["related_ids"])
+    assert not above & set(doc["same_function"] + doc["same_file"])
     for field in ("same_function", "same_file", "linked_from"):
         shown = [i for i in doc[field] if i not in above]
         for heading in section.select("h3"):
@@ -165,7 +167,9 @@ def test_a_scanned_pages_options_and_neighbours_are_in_its_json(tmp_path: Path, 
     size = documents["--batch-size={size} must be positive"]
     workers = documents["workers={n} is more than the cores"]
     path = documents["no such file: {path}"]
-    assert size["same_function"] == [workers["id"]]
+    # size lists workers as a related error: its neighbours leave it out.
+    assert size["related_ids"] == [workers["id"]] and size["same_function"] == []
+    assert workers["same_function"] == [size["id"]]
     assert size["same_file"] == [path["id"]]
     assert workers["linked_from"] == [size["id"]]
     assert [o["key"] for o in size["options"]] == ["batch_size"]
@@ -193,3 +197,34 @@ def test_an_error_page_lists_each_other_error_once(built_site: Path) -> None:
     assert len(seed.select("#related ~ ul.rows > li")) >= 3
     more = seed.select_one("section[aria-labelledby=more]")
     assert more is None or "Errors that link here" not in words(more)
+
+
+def test_the_nearest_errors_of_the_file_are_those_not_listed_as_related(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """Fourteen errors of one file, one 40 lines apart from the next: the page of the
+    first relates to its three nearest, and lists the ten nearest after them."""
+    records = {
+        f"r{n}.yaml": SCANNED.format(
+            message=f"check number {n} failed",
+            line=10 + 40 * n,
+            function=f"check_{n}",
+            condition=f"value != {n}",
+        )
+        for n in range(14)
+    }
+    records["r0.yaml"] += "related:\n" + "".join(
+        f"  - 'check number {n} failed'\n" for n in (1, 2, 3)
+    )
+    content = make_content(tmp_path, records)
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0, "build"
+    documents = {doc["message"]: (page, doc) for page, doc in pages_and_documents(out)}
+    page, doc = documents["check number 0 failed"]
+    check_page(page, doc)
+    number = {d["id"]: int(m.split()[2]) for m, (_, d) in documents.items()}
+    assert [number[i] for i in doc["related_ids"]] == [1, 2, 3]
+    assert [number[i] for i in doc["same_file"]] == list(range(4, 14))
+    heading = next(h for h in page.select("h3") if words(h).startswith("Also raised in"))
+    assert words(heading) == "Also raised in src/project/config.py"  # all of them shown

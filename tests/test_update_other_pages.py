@@ -512,3 +512,39 @@ def test_an_update_that_turns_into_a_full_build_reads_the_cache_as_a_full_build(
     assert "errdex: full build: the files that list errors would change" in err, err
     assert opened == [False, True]
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_a_reworded_error_is_renamed_on_a_page_that_lists_it_in_place_of_related_ones(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """Fourteen errors of one file: the page of the first relates to its three nearest,
+    so its ten nearest of the file are the 4th to the 13th. Rewording the 13th is an
+    update that renders that page too."""
+    from updates import STATED
+
+    def record(n: int, message: str, related: list[str]) -> str:
+        return STATED.format(
+            id=f"{n:016x}",
+            repo="example/project",
+            exception="ValueError",
+            message=message,
+            prose="",
+            path="src/one.py",
+            line=10 * n + 3,
+            n=n,
+            start=10 * n + 1,
+            related="".join(f'  - "{entry}"\n' for entry in related) or "  []\n",
+        )
+
+    records = {f"r{n}.yaml": record(n, f"Check {n} failed", []) for n in range(1, 14)}
+    records["r0.yaml"] = record(0, "Check 0 failed", [f"{n:016x}" for n in (1, 2, 3)])
+    content = make_content(tmp_path, records)
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    (content / "errors" / "r13.yaml").write_text(record(13, "Check thirteen failed", []))
+    said = build()
+    assert "update: 1 record changed" in said, said
+    page = (out / "errors" / f"{0:016x}" / "index.html").read_text()
+    assert "Check thirteen failed" in page
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)

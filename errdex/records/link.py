@@ -193,17 +193,26 @@ def related_of(
     by_message: Messages,
 ) -> tuple[tuple[RelatedLink, ...], list[Problem]]:
     """The related entries of ``record`` as shown, each linked to the record it names
-    when there is one, and what to say of those that name none (or itself)."""
+    when there is one, and what to say of those that name none (or itself, or a record
+    an entry above already links: both left out)."""
     links: list[RelatedLink] = []
     problems = []
+    linked: set[str] = set()
     for entry in record.related:
         target, problem = _resolve(record, entry.text, by_id, aliases, by_message)
+        if target is not None and target is not record and target.id in linked:
+            problem = (
+                "it links the same record as an entry above; entry ignored",
+                Severity.WARNING,
+            )
         if problem:
             message, severity = problem
             code = "E401" if severity is Severity.ERROR else "W402"
             problems.append(Problem(record.file, entry.line, message, severity, code))
-        if target is record:
+        if target is record or (target is not None and target.id in linked):
             continue
+        if target is not None:
+            linked.add(target.id)
         links.append(RelatedLink(target.message.display if target else entry.text, target))
     return tuple(links), problems
 

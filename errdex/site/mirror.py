@@ -252,12 +252,14 @@ def schema_document(base_url: str) -> dict[str, Any]:
     }
     derived["same_function"] = {
         **ids,
-        "description": "The other errors raised in source.function, in line order.",
+        "description": "The other errors raised in source.function, in line order, but "
+        "those related_ids lists.",
     }
     derived["same_file"] = {
         **ids,
         "description": "Errors raised elsewhere in source.path, in line order: the 10 "
-        "nearest the raise, as its page lists them (the file's page lists all).",
+        "nearest the raise of those related_ids does not list, as its page lists them (the "
+        "file's page lists all).",
     }
     derived["linked_from"] = {
         **ids,

@@ -7,6 +7,7 @@ import heapq
 import json
 import re
 from collections.abc import Callable, Container, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from functools import cache, partial
 from pathlib import Path
@@ -412,13 +413,11 @@ class Renderer:
     ) -> bytes:
         # By id: a build of a few pages shows a fresh record among the summaries of the others.
         in_file = context.by_file[(record.repo, record.source.path)]
-        same_function, nearest, others = neighbours(record, in_file)
         related = context.related[record.id]
         # Each error is listed once: "More to look at" leaves out those listed above it.
-        listed = {link.record.id for link in related if link.record}
-        same_function = [r for r in same_function if r.id not in listed]
-        nearest = [r for r in nearest if r.id not in listed]
-        listed.update(r.id for r in same_function + nearest)
+        listed = related_ids(related)
+        same_function, nearest, others = neighbours(record, in_file, listed)
+        listed |= {r.id for r in same_function + nearest}
         backlinks = [r for r in context.backlinks.get(record.id, ()) if r.id not in listed]
         options = page_options(record, context)
         return self.page(
@@ -454,7 +453,9 @@ class Renderer:
         found = avoid.avoid_of(record)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
         same_function, nearest, _ = neighbours(
-            record, context.by_file[(record.repo, record.source.path)]
+            record,
+            context.by_file[(record.repo, record.source.path)],
+            related_ids(context.related[record.id]),
         )
         # What "More to look at" shows, as data: each option with how errors write it,
         # the other errors as ids. A page rendered again is written with its document.
@@ -762,15 +763,22 @@ def page_options(record: Record, context: ErrorContext) -> list[str]:
     return sorted({key for key, _, _ in record.options if key in context.option_names})
 
 
-def neighbours(record: Record, in_file: Iterable[Record]) -> tuple[list[Record], list[Record], int]:
+def neighbours(
+    record: Record, in_file: Iterable[Record], listed: AbstractSet[str] = frozenset()
+) -> tuple[list[Record], list[Record], int]:
     """What the page of ``record`` lists of the other errors of its file (``in_file``,
-    in line order): those raised in the same function, the nearest of the others, and
-    how many others there are."""
-    same_file = [r for r in in_file if r.id != record.id]
+    in line order), but those its related errors list (``listed``): those raised in the
+    same function, the nearest of the others, and how many others there are."""
+    same_file = [r for r in in_file if r.id != record.id and r.id not in listed]
     function = record.source.function
     same_function = [r for r in same_file if function and r.source.function == function]
     others = [r for r in same_file if not (function and r.source.function == function)]
     return same_function, _nearest(others, record.source.line, NEARBY), len(others)
+
+
+def related_ids(related: Iterable[RelatedLink]) -> set[str]:
+    """The ids of the errors a page's related entries link to."""
+    return {link.record.id for link in related if link.record is not None}
 
 
 def _nearest(records: list[Record], line: int, count: int) -> list[Record]:

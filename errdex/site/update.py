@@ -323,7 +323,10 @@ def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
         for group in (before, after):
             for other in group:
                 if other.id not in render:
-                    same_function, nearest, _ = neighbours(other, group)
+                    # Its page leaves out the errors its related entries list: those of
+                    # the last build (had they changed, it would be rendered already).
+                    listed = {t for _, t in old[other.id][1] if t}
+                    same_function, nearest, _ = neighbours(other, group, listed)
                     if any(r.id == record.id for r in same_function + nearest):
                         render.add(other.id)
         for summary in (old[record.id][0], record):
