@@ -113,14 +113,15 @@ def build(options: Options) -> Result:
         if isinstance(chosen, plan.UpToDate):
             return _nothing_to_do(options, chosen, state_file)
         found = _read(options, chosen, stash, tools, asides)  # 3. read
-        work = _outdated(options, found, stash, tools)  # 4. outdated
+        work = _outdated(options, found, stash, tools, asides)  # 4. outdated
         try:
             outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
         except _ListsChanged as exc:
             # Found only once the lists were rendered, before anything was written. The
             # update's tools read the cache a key at a time: a full build's read it all.
             tools.close()
-            work = _read_all(options, plan.Full(str(exc), work.previous), stash, tools)
+            full = plan.Full(str(exc), work.previous)
+            work = _read_all(options, full, stash, tools, asides)
             outputs, stats = _render_and_write(options, work, tools, state_file)
         if state_file:
             _save(state_file, work, key, options.out, outputs, tools)  # 7. save
@@ -230,12 +231,17 @@ def _read(
         if isinstance(found, update.Read):
             return found
         chosen = found
-    return _read_all(options, chosen, stash, tools)
+    return _read_all(options, chosen, stash, tools, asides)
 
 
-def _read_all(options: Options, chosen: plan.Full, stash: Stash, tools: _Tools) -> _Work:
+def _read_all(
+    options: Options, chosen: plan.Full, stash: Stash, tools: _Tools, asides: contextlib.ExitStack
+) -> _Work:
     """Stage 3 of a full build: every record, linked, while this process makes the
-    highlighter and templates."""
+    highlighter and templates. What an update made aside before it found it must be a
+    full build is stopped first (a forked process waiting to hand it over holds a copy
+    of this one's memory)."""
+    asides.close()
     if options.verbose:
         print(f"errdex: {chosen}", file=sys.stderr)
     gc.enable()  # with the rare collections of ``_few_collections``
@@ -246,14 +252,20 @@ def _read_all(options: Options, chosen: plan.Full, stash: Stash, tools: _Tools) 
     return _Work.whole(site, warnings, parsed, stash, chosen.previous, chosen.reason)
 
 
-def _outdated(options: Options, work: _Work | update.Read, stash: Stash, tools: _Tools) -> _Work:
+def _outdated(
+    options: Options,
+    work: _Work | update.Read,
+    stash: Stash,
+    tools: _Tools,
+    asides: contextlib.ExitStack,
+) -> _Work:
     """Stage 4: what to render. All of a full build; what shows what changed of an update,
     or all, when the update finds it must be a full build."""
     if isinstance(work, _Work):
         return work
     found = update.outdated(options, work)
     if isinstance(found, plan.Full):
-        return _read_all(options, found, stash, tools)
+        return _read_all(options, found, stash, tools, asides)
     if options.verbose:
         print(f"errdex: {found}", file=sys.stderr)
     gc.freeze()
