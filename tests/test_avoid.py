@@ -670,3 +670,40 @@ def test_no_way_out_leads_into_another_raise_of_the_chain(line: int, ways: list[
     record = replace(record, source=replace(record.source, condition=sites[line].condition))
     found = avoid.avoid_of(record)
     assert ([avoid.said(way) for way in found.ways] if found else []) == ways
+
+
+@pytest.mark.parametrize(
+    ("code", "way"),
+    [
+        (
+            "def split(dim, heads):\n"
+            "    head_dim = dim // heads\n"
+            "    if head_dim * heads != dim:\n"
+            "        raise ValueError('dim must be divisible by heads')\n",
+            "Make `dim` divisible by `heads`.",
+        ),
+        (
+            "def __init__(self, config):\n"
+            "    self.embed_dim = config.hidden_size\n"
+            "    self.num_heads = config.num_attention_heads\n"
+            "    self.head_dim = self.embed_dim // self.num_heads\n"
+            "    if self.head_dim * self.num_heads != self.embed_dim:\n"
+            "        raise ValueError('embed_dim must be divisible by num_heads')\n",
+            "Make `self.embed_dim` divisible by `self.num_heads`.",
+        ),
+        (
+            "def split(dim, heads):\n"
+            "    if dim // heads * heads != dim:\n"
+            "        raise ValueError('dim must be divisible by heads')\n",
+            "Make `dim` divisible by `heads`.",
+        ),
+    ],
+)
+def test_a_quotient_multiplied_back_asks_for_a_divisor(code: str, way: str) -> None:
+    """``head_dim = dim // heads`` then ``head_dim * heads != dim``: the test asks whether
+    ``heads`` divides ``dim``, which is what a user can act on, not ``head_dim``."""
+    line = len(code.splitlines())
+    record = scanned(code, line)
+    record = replace(record, source=replace(record.source, condition=None))
+    found = avoid.avoid_of(record)
+    assert found is not None and [avoid.said(w) for w in found.ways] == [way]

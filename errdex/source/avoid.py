@@ -517,10 +517,11 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         if statement is None:
             continue
         on_path.add(index)
-        whole = isinstance(statement, ast.Assign | ast.AnnAssign) and isinstance(
-            statement.targets[0] if isinstance(statement, ast.Assign) else statement.target,
-            ast.Name,
-        )
+        target = None
+        if isinstance(statement, ast.Assign | ast.AnnAssign):
+            target = statement.targets[0] if isinstance(statement, ast.Assign) else statement.target
+        whole = isinstance(target, ast.Name)
+        single = isinstance(target, ast.Name | ast.Attribute)  # ``self.x = …`` too
         for name, value in _bound(statement):
             if name in found:
                 continue  # a nearer statement already said what it holds
@@ -530,6 +531,8 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 found[name] = None
             elif whole and isinstance(value, ast.Attribute) and _dotted(value) is not None:
                 found[name] = ast.unparse(value)
+            elif single and isinstance(value, ast.BinOp) and isinstance(value.op, ast.FloorDiv):
+                found[name] = QUOTIENT + ast.unparse(value)  # ``head_dim = dim // heads``
             else:
                 found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
     reshaped, defaulted = _reshaped(lines, first, raise_index, on_path, statements)
@@ -544,6 +547,9 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
 COMPUTED = "\0computed"
 """``aliases_of``'s mark of a name the code works out before the raise: no setting, so
 the words name it as the code writes it (``self.heads``), with no flag."""
+QUOTIENT = "\0quotient "
+"""``aliases_of``'s mark of a name the code binds to ``a // b``, followed by that
+expression: ``x * b != a`` then asks whether ``b`` divides ``a``."""
 DEFAULTED = "\0defaulted"
 """``aliases_of``'s mark of a name the code may give a value of its own: a way out must
 not rest on the caller leaving it unset, false or merely different from something."""
@@ -860,6 +866,11 @@ class _Words:
             return Term(kind, Operand(system, literal=True))
         if self._literal(left) and not self._literal(right):
             left, right, op = right, left, _FLIP[op]
+        divided = self._divided(left, right) or self._divided(right, left)
+        if divided is not None and op in ("==", "!="):
+            # ``dim // heads * heads != dim``: whether ``heads`` divides ``dim``.
+            kind = "divisible" if op == "==" else "not_divisible"
+            return Term(kind, self.operand(divided[0]), other=self.operand(divided[1]))
         if (
             isinstance(left, ast.BinOp)
             and isinstance(left.op, ast.Mod)
@@ -998,7 +1009,7 @@ class _Words:
                 raise _Unsafe  # no longer what the caller gave
             alias = self.aliases.get(text)
             defaulted = alias == DEFAULTED
-            computed = alias == COMPUTED
+            computed = alias == COMPUTED or (alias or "").startswith(QUOTIENT)
             read = text if defaulted or computed or alias is None else alias
             field = _shown(read).rsplit(".", 1)[-1]
             if field in ("self", "cls"):
@@ -1014,6 +1025,24 @@ class _Words:
                 raise _Unsafe
             return Operand(text, keys=(text,))
         raise _Unsafe
+
+    def _divided(self, product: ast.expr, whole: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+        """``(a, b)`` when ``product`` is ``a // b`` times ``b`` (written out, or as a name
+        the code bound to the quotient) and ``whole`` is ``a``."""
+        if not (isinstance(product, ast.BinOp) and isinstance(product.op, ast.Mult)):
+            return None
+        for quotient, factor in ((product.left, product.right), (product.right, product.left)):
+            if isinstance(quotient, ast.Name | ast.Attribute):
+                alias = self.aliases.get(_dotted(quotient) or "") or ""
+                if not alias.startswith(QUOTIENT):
+                    continue
+                quotient = ast.parse(alias.removeprefix(QUOTIENT), mode="eval").body
+            if not (isinstance(quotient, ast.BinOp) and isinstance(quotient.op, ast.FloorDiv)):
+                continue
+            a, b = quotient.left, quotient.right
+            if ast.dump(b) == ast.dump(factor) and ast.dump(a) == ast.dump(whole):
+                return a, b
+        return None
 
     def _collection(self, node: ast.expr) -> tuple[Operand, ...]:
         if isinstance(node, ast.Tuple | ast.List | ast.Set) and 0 < len(node.elts) <= 12:
