@@ -707,3 +707,12 @@ def test_a_quotient_multiplied_back_asks_for_a_divisor(code: str, way: str) -> N
     record = replace(record, source=replace(record.source, condition=None))
     found = avoid.avoid_of(record)
     assert found is not None and [avoid.said(w) for w in found.ways] == [way]
+
+
+def test_two_ways_that_read_alike_are_one_line() -> None:
+    """``self.data`` is said `data`, as is the argument it was given from."""
+    found = avoid.Avoid(("self.data is None and data is None",), ())
+    ways = avoid.ways_out(found.guards)
+    assert [avoid.said(w) for w in ways] == ["Give `data` a value (not `None`)."] * 2
+    document = avoid.document(avoid.Avoid(found.guards, ways))
+    assert [w["text"] for w in document["ways"]] == ["Give `data` a value (not `None`)."]

@@ -1396,14 +1396,13 @@ def _said(term: Term, spell: Spell) -> str:
 
 
 def document(avoid: Avoid, spell: Spell = _no_flag) -> dict[str, Any]:
-    """``avoid`` as the JSON mirror and the page's script read it."""
-    return {
-        "guards": list(avoid.guards),
-        "ways": [
-            {"text": said(way, spell), "terms": [_term_data(t, spell) for t in way.terms]}
-            for way in avoid.ways
-        ],
-    }
+    """``avoid`` as the JSON mirror and the page's script read it. Two ways that read
+    alike (``self.data`` and the argument ``data`` are both said `data`) are one line."""
+    ways: dict[str, dict[str, Any]] = {}
+    for way in avoid.ways:
+        text = said(way, spell)
+        ways.setdefault(text, {"text": text, "terms": [_term_data(t, spell) for t in way.terms]})
+    return {"guards": list(avoid.guards), "ways": list(ways.values())}
 
 
 def _operand_data(operand: Operand, spell: Spell) -> dict[str, Any]:
