@@ -716,3 +716,54 @@ def test_two_ways_that_read_alike_are_one_line() -> None:
     assert [avoid.said(w) for w in ways] == ["Give `data` a value (not `None`)."] * 2
     document = avoid.document(avoid.Avoid(found.guards, ways))
     assert [w["text"] for w in document["ways"]] == ["Give `data` a value (not `None`)."]
+
+
+def _ways_of(code: str) -> list[str]:
+    """The ways out of the raise on the last line of ``code``, read as a build reads it."""
+    record = scanned(code, len(code.splitlines()))
+    record = replace(record, source=replace(record.source, condition=None))
+    found = avoid.avoid_of(record)
+    return [avoid.said(way) for way in found.ways] if found else []
+
+
+@pytest.mark.parametrize(
+    "rebinding",
+    ["    if kv_heads is not None:\n        heads = kv_heads\n", "    hidden = kv_heads\n"],
+)
+def test_a_quotient_whose_parts_change_after_it_is_said_as_written(rebinding: str) -> None:
+    """After ``heads = kv_heads``, ``head_dim * heads`` is no longer ``hidden // heads``
+    times its divisor: "make hidden divisible by heads" would not keep the raise away."""
+    code = (
+        "def f(hidden, heads, kv_heads):\n"
+        "    head_dim = hidden // heads\n"
+        f"{rebinding}"
+        "    if head_dim * heads != hidden:\n"
+        "        raise ValueError('sizes do not split')\n"
+    )
+    assert not any("divisible" in way for way in _ways_of(code))
+
+
+def test_a_quotient_too_deep_to_write_out_is_no_way_and_no_crash() -> None:
+    long = " + ".join(["c"] * 400)
+    code = (
+        "def f(c, heads, dim):\n"
+        f"    q = ({long}) // heads\n"
+        "    if q * heads != dim:\n"
+        "        raise ValueError('sizes do not split')\n"
+    )
+    assert _ways_of(code) == ["Make `q * heads` equal to `dim`."]
+
+
+def test_a_constant_looked_for_in_a_collection_names_nothing_to_set() -> None:
+    assert _ways_of("def f(sizes):\n    if None in sizes:\n        raise ValueError('x')\n") == []
+
+
+def test_ways_that_read_alike_keep_what_each_reads_of_a_paste() -> None:
+    """Merged into one line, the way still finds the pasted numbers either one names."""
+    guards = ("dim % heads != 0 and self.dim % self.heads != 0",)
+    document = avoid.document(avoid.Avoid(guards, avoid.ways_out(guards)))
+    assert len(document["ways"]) == 1
+    hints = avoid.hints(
+        [way["terms"] for way in document["ways"]], {"self.dim": "12", "self.heads": "5"}
+    )
+    assert hints == [["heads: 1, 2, 3, 4, 6 or 12 (the divisors of dim = 12); yours is 5"]]

@@ -191,10 +191,10 @@ CODES = {
         Code(
             "W402",
             "Related message matches no record",
-            "A `related` entry given as message text matches no record (or several, or the "
-            "record itself); it is shown as plain text, never as a dead link. Add the record, "
-            "or write its id. An entry that links the record itself, or the same record as "
-            "an entry above it, is left out; remove it.",
+            "A `related` entry given as message text matches no record (or several); it is "
+            "shown as plain text, never as a dead link. Add the record, or write its id. An "
+            "entry that links the record itself, or the same record as an entry above it, is "
+            "left out; remove it.",
         ),
         Code(
             "E402",

@@ -531,8 +531,14 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 found[name] = None
             elif whole and isinstance(value, ast.Attribute) and _dotted(value) is not None:
                 found[name] = ast.unparse(value)
-            elif single and isinstance(value, ast.BinOp) and isinstance(value.op, ast.FloorDiv):
-                found[name] = QUOTIENT + ast.unparse(value)  # ``head_dim = dim // heads``
+            elif (
+                single
+                and isinstance(value, ast.BinOp)
+                and isinstance(value.op, ast.FloorDiv)
+                and (quotient := _unparse(value)) is not None
+                and not _names(value) & found.keys()  # none rebound after it, nearer the raise
+            ):
+                found[name] = QUOTIENT + quotient  # ``head_dim = dim // heads``
             else:
                 found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
     reshaped, defaulted = _reshaped(lines, first, raise_index, on_path, statements)
@@ -541,7 +547,30 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     for name in defaulted:
         if found.get(name, "") is not None:
             found[name] = DEFAULTED
+    changed = reshaped | defaulted
+    for name, alias in found.items():
+        if alias and alias.startswith(QUOTIENT) and _names(_parsed(alias)) & changed:
+            found[name] = COMPUTED  # what it divides may not be what it was then
     return found
+
+
+def _names(node: ast.expr | None) -> set[str]:
+    """The names and dotted attributes ``node`` reads (``self.dim`` and ``self``)."""
+    if node is None:
+        return set()
+    return {
+        dotted
+        for inner in ast.walk(node)
+        if isinstance(inner, ast.Name | ast.Attribute) and (dotted := _dotted(inner)) is not None
+    }
+
+
+def _parsed(alias: str) -> ast.expr | None:
+    """The expression a ``QUOTIENT`` alias holds; None if it does not parse."""
+    try:
+        return ast.parse(alias.removeprefix(QUOTIENT), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 COMPUTED = "\0computed"
@@ -852,6 +881,8 @@ class _Words:
                 # ``"height" in size``: a key of a mapping, or a part of a text.
                 kind = "contains" if op == "in" else "not_contains"
                 return Term(kind, self.operand(right), values=(self.operand(left),))
+            if isinstance(left, ast.Constant):
+                raise _Unsafe  # ``None in sizes``: nothing a user sets is named
             kind = "one_of" if op == "in" else "none_of"
             if isinstance(right, ast.Name | ast.Attribute):  # ``x in self.choices``
                 return Term(kind, self.operand(left), other=self.operand(right))
@@ -1034,9 +1065,10 @@ class _Words:
         for quotient, factor in ((product.left, product.right), (product.right, product.left)):
             if isinstance(quotient, ast.Name | ast.Attribute):
                 alias = self.aliases.get(_dotted(quotient) or "") or ""
-                if not alias.startswith(QUOTIENT):
+                parsed = _parsed(alias) if alias.startswith(QUOTIENT) else None
+                if parsed is None:
                     continue
-                quotient = ast.parse(alias.removeprefix(QUOTIENT), mode="eval").body
+                quotient = parsed
             if not (isinstance(quotient, ast.BinOp) and isinstance(quotient.op, ast.FloorDiv)):
                 continue
             a, b = quotient.left, quotient.right
@@ -1401,7 +1433,16 @@ def document(avoid: Avoid, spell: Spell = _no_flag) -> dict[str, Any]:
     ways: dict[str, dict[str, Any]] = {}
     for way in avoid.ways:
         text = said(way, spell)
-        ways.setdefault(text, {"text": text, "terms": [_term_data(t, spell) for t in way.terms]})
+        terms = [_term_data(t, spell) for t in way.terms]
+        if text not in ways:
+            ways[text] = {"text": text, "terms": terms}
+            continue
+        # The same words: what each reads of a pasted message is looked up by either.
+        for kept, more in zip(ways[text]["terms"], terms, strict=False):
+            for role in ("subject", "other"):
+                if role in kept and role in more:
+                    keys = kept[role].get("keys", []) + more[role].get("keys", [])
+                    kept[role]["keys"] = list(dict.fromkeys(keys))
     return {"guards": list(avoid.guards), "ways": list(ways.values())}
 
 
