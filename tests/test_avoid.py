@@ -689,7 +689,8 @@ def test_no_way_out_leads_into_another_raise_of_the_chain(line: int, ways: list[
             "    self.head_dim = self.embed_dim // self.num_heads\n"
             "    if self.head_dim * self.num_heads != self.embed_dim:\n"
             "        raise ValueError('embed_dim must be divisible by num_heads')\n",
-            "Make `self.embed_dim` divisible by `self.num_heads`.",
+            # ``self.x = config.y`` names the setting the user gives.
+            "Make `embed_dim` (`hidden_size`) divisible by `num_heads` (`num_attention_heads`).",
         ),
         (
             "def split(dim, heads):\n"

@@ -520,7 +520,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         target = None
         if isinstance(statement, ast.Assign | ast.AnnAssign):
             target = statement.targets[0] if isinstance(statement, ast.Assign) else statement.target
-        whole = isinstance(target, ast.Name)
+        whole = isinstance(target, ast.Name | ast.Attribute)
         single = isinstance(target, ast.Name | ast.Attribute)  # ``self.x = …`` too
         for name, value in _bound(statement):
             if name in found:
