@@ -768,3 +768,37 @@ def test_ways_that_read_alike_keep_what_each_reads_of_a_paste() -> None:
         [way["terms"] for way in document["ways"]], {"self.dim": "12", "self.heads": "5"}
     )
     assert hints == [["heads: 1, 2, 3, 4, 6 or 12 (the divisors of dim = 12); yours is 5"]]
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "    self._setup_heads()\n",
+        "    setattr(self, 'heads', 0)\n",
+        "    super().__init__(config)\n",
+    ],
+)
+def test_an_attribute_after_a_call_names_no_setting(between: str) -> None:
+    """A call may set any attribute: after it, ``self.heads`` need not be what
+    ``config.num_heads`` gave."""
+    code = (
+        "def __init__(self, config):\n"
+        "    self.heads = config.num_heads\n"
+        f"{between}"
+        "    if self.heads < 1:\n"
+        "        raise ValueError('heads must be positive')\n"
+    )
+    assert _ways_of(code) == ["Make `self.heads` at least `1`."]
+    logged = code.replace(between, "    logger.info('heads set')\n")
+    assert _ways_of(logged) == ["Set `heads` (`num_heads`) to `1` or more."]
+
+
+def test_an_attribute_of_an_object_replaced_since_names_no_setting() -> None:
+    code = (
+        "def __init__(self, config):\n"
+        "    self.attn.dim = config.hidden_size\n"
+        "    self.attn = OtherAttention()\n"
+        "    if self.attn.dim % 8:\n"
+        "        raise ValueError('dim must be a multiple of 8')\n"
+    )
+    assert all("hidden_size" not in way for way in _ways_of(code))

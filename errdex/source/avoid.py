@@ -499,6 +499,8 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     """Where the function starts, or the excerpt where it starts above it."""
     on_path: set[int] = set()
     statements = _Statements(lines, reads)
+    called = False
+    """Whether a call runs between a statement and the raise: it may set any attribute."""
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
         text = line.strip()
@@ -515,13 +517,21 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
             continue
         statement = statements.at(index)
         if statement is None:
+            called = called or _calls(text)
             continue
         on_path.add(index)
         target = None
         if isinstance(statement, ast.Assign | ast.AnnAssign):
             target = statement.targets[0] if isinstance(statement, ast.Assign) else statement.target
-        whole = isinstance(target, ast.Name | ast.Attribute)
-        single = isinstance(target, ast.Name | ast.Attribute)  # ``self.x = …`` too
+        # ``self.x = …`` as well as ``x = …``; but an attribute holds what it was given
+        # only until a call (``self._setup()``, ``setattr``) or a new object in place
+        # of its own (``self.attn = …``), nearer the raise.
+        single = isinstance(target, ast.Name) or (
+            isinstance(target, ast.Attribute)
+            and not called
+            and not any(n.startswith(f"{k}.") for k in found for n in _target_names(target))
+        )
+        called = called or _calls(text)
         for name, value in _bound(statement):
             if name in found:
                 continue  # a nearer statement already said what it holds
@@ -529,7 +539,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 found[name] = DEFAULTED
             elif value is None or _mentions(value, name):
                 found[name] = None
-            elif whole and isinstance(value, ast.Attribute) and _dotted(value) is not None:
+            elif single and isinstance(value, ast.Attribute) and _dotted(value) is not None:
                 found[name] = ast.unparse(value)
             elif (
                 single
@@ -552,6 +562,16 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         if alias and alias.startswith(QUOTIENT) and _names(_parsed(alias)) & changed:
             found[name] = COMPUTED  # what it divides may not be what it was then
     return found
+
+
+_CALL = re.compile(r"(?:await\s+)?[^\W\d][\w.]*\s*\(")
+_HARMLESS = ("logger.", "logging.", "warnings.", "print(", "log.")
+
+
+def _calls(text: str) -> bool:
+    """Whether the statement ``text`` is a call, which may change any attribute (a log
+    line changes none)."""
+    return bool(_CALL.match(text)) and not text.startswith(_HARMLESS)
 
 
 def _names(node: ast.expr | None) -> set[str]:
