@@ -802,3 +802,19 @@ def test_an_attribute_of_an_object_replaced_since_names_no_setting() -> None:
         "        raise ValueError('dim must be a multiple of 8')\n"
     )
     assert all("hidden_size" not in way for way in _ways_of(code))
+
+
+def test_a_draft_is_given_ways_that_read_alike_once() -> None:
+    """The model's evidence lists the ways as the page does: each line once."""
+    from errdex.source import draft
+
+    code = (
+        "def fit(self, data=None):\n"
+        "    if self.data is None and data is None:\n"
+        "        raise ValueError('no data')\n"
+    )
+    record = replace(scanned(code, 3), id="0" * 16)
+    record = replace(record, source=replace(record.source, condition=None))
+    given = draft.evidence(record, [record], draft.Sources())
+    text = "\n".join(section.text for section in given.sections)
+    assert text.count("Give `data` a value (not `None`).") == 1

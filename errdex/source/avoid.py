@@ -1447,6 +1447,11 @@ def _said(term: Term, spell: Spell) -> str:
 # --- As data, and with the user's values ---------------------------------------------
 
 
+def sayings(avoid: Avoid) -> list[str]:
+    """The words of each way out, each once, as a page lists them (``document``)."""
+    return list(dict.fromkeys(said(way) for way in avoid.ways))
+
+
 def document(avoid: Avoid, spell: Spell = _no_flag) -> dict[str, Any]:
     """``avoid`` as the JSON mirror and the page's script read it. Two ways that read
     alike (``self.data`` and the argument ``data`` are both said `data`) are one line."""

@@ -136,7 +136,7 @@ def evidence(
     if found is not None:
         guards = "\n".join(f"- `{g}`" for g in found.guards)
         sections.append(Section("Raised when (all of these hold)", guards, 8))
-        ways = "\n".join(f"- {avoid.said(w)}" for w in found.ways)
+        ways = "\n".join(f"- {way}" for way in avoid.sayings(found))
         sections.append(Section("How to avoid it, derived from the code (facts)", ways, 8))
     elif record.source.condition:
         sections.append(Section("Raised when", f"`{record.source.condition}`", 8))

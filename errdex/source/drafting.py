@@ -219,7 +219,7 @@ def _show_next(ns: argparse.Namespace, records: list[Record], allowed: tuple[str
     if found is not None:
         out.write("Raised when: " + " and ".join(f"`{g}`" for g in found.guards) + "\n")
         out.write("Derived from the code:\n")
-        out.writelines(f"  - {avoid.said(way)}\n" for way in found.ways)
+        out.writelines(f"  - {way}\n" for way in avoid.sayings(found))
         out.write("\n")
     out.write("The draft:\n")
     out.write(json.dumps(prose, indent=2, ensure_ascii=False) + "\n\n")
