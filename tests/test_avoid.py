@@ -50,6 +50,8 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("isinstance(x, str)", ["Pass `x` as something other than `str`."]),
         ("heads % tp != 0", ["Make `heads` divisible by `tp`."]),
         ("heads % tp", ["Make `heads` divisible by `tp`."]),
+        # A number written in the code is not the user's to change: its divisor is.
+        ("64 % heads != 0", ["Set `heads` to a divisor of `64`."]),
         ("1 > size", ["Set `size` to `1` or more."]),
         ("0 <= rank < world", ["Set `rank` below `0`.", "Set `rank` to `world` or more."]),
         ("len(names) > 0", ["Give `names` no items."]),

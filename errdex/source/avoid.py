@@ -1386,6 +1386,11 @@ def _said(term: Term, spell: Spell) -> str:
         return "use " + _VERSIONED[term.op].format(term.other.text)
     if kind in ("divisible", "not_divisible"):
         assert term.other is not None
+        if subject.literal and not term.other.literal:  # ``64 % heads``: the divisor is asked
+            whole = _value(subject, spell)
+            if kind == "divisible":
+                return f"set {_name(term.other, spell)} to a divisor of {whole}"
+            return f"set {_name(term.other, spell)} to a number that does not divide {whole}"
         how = "divisible" if kind == "divisible" else "not divisible"
         return f"make {_name(subject, spell)} {how} by {_value(term.other, spell)}"
     if kind in ("one_of", "none_of"):
