@@ -186,6 +186,9 @@ class Messages(dict[str, list[Record]]):
         self.sorted = sorted(self)
 
 
+REPEATED = "it links the same record as an entry above; entry ignored"
+
+
 def related_of(
     record: Record,
     by_id: Mapping[str, Record],
@@ -200,16 +203,14 @@ def related_of(
     linked: set[str] = set()
     for entry in record.related:
         target, problem = _resolve(record, entry.text, by_id, aliases, by_message)
-        if target is not None and target is not record and target.id in linked:
-            problem = (
-                "it links the same record as an entry above; entry ignored",
-                Severity.WARNING,
-            )
+        repeated = target is not None and target is not record and target.id in linked
+        if repeated:
+            problem = (REPEATED, Severity.WARNING)
         if problem:
             message, severity = problem
             code = "E401" if severity is Severity.ERROR else "W402"
             problems.append(Problem(record.file, entry.line, message, severity, code))
-        if target is record or (target is not None and target.id in linked):
+        if target is record or repeated:
             continue
         if target is not None:
             linked.add(target.id)

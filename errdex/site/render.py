@@ -409,15 +409,13 @@ class Renderer:
         return html.encode()
 
     def error_page(
-        self, record: Record, context: ErrorContext, avoided: dict[str, Any] | None = None
+        self, record: Record, context: ErrorContext, avoided: dict[str, Any] | None, near: _Near
     ) -> bytes:
         # By id: a build of a few pages shows a fresh record among the summaries of the others.
         in_file = context.by_file[(record.repo, record.source.path)]
-        related = context.related[record.id]
+        same_function, nearest, others = near
         # Each error is listed once: "More to look at" leaves out those listed above it.
-        listed = related_ids(related)
-        same_function, nearest, others = neighbours(record, in_file, listed)
-        listed |= {r.id for r in same_function + nearest}
+        listed = related_ids(context.related[record.id]) | {r.id for r in same_function + nearest}
         backlinks = [r for r in context.backlinks.get(record.id, ()) if r.id not in listed]
         options = page_options(record, context)
         return self.page(
@@ -425,7 +423,7 @@ class Renderer:
             page_url(record.id) + "index.html",
             context.config,
             record=record,
-            related=related,
+            related=context.related[record.id],
             code=code_lines(record, self.highlighter),
             permalink=github_permalink(record),
             report_url=report_issue_url(record, context.config),
@@ -452,11 +450,12 @@ class Renderer:
         record = shown(record, context.config)
         found = avoid.avoid_of(record)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
-        same_function, nearest, _ = neighbours(
+        near = neighbours(
             record,
             context.by_file[(record.repo, record.source.path)],
             related_ids(context.related[record.id]),
         )
+        same_function, nearest, _ = near
         # What "More to look at" shows, as data: each option with how errors write it,
         # the other errors as ids. A page rendered again is written with its document.
         more = {
@@ -485,7 +484,8 @@ class Renderer:
                 more,
             )
         )
-        files = {page_url(record.id) + "index.html": self.error_page(record, context, avoided)}
+        page = self.error_page(record, context, avoided, near)
+        files = {page_url(record.id) + "index.html": page}
         files.update(dict.fromkeys(json_paths(record.id, context.config.host), document))
         return files
 
@@ -763,9 +763,14 @@ def page_options(record: Record, context: ErrorContext) -> list[str]:
     return sorted({key for key, _, _ in record.options if key in context.option_names})
 
 
+_Near = tuple[list[Record], list[Record], int]
+"""``neighbours``: the errors of a page's function, the nearest of its file, and how many
+others its file has; its page and its JSON document list the same."""
+
+
 def neighbours(
     record: Record, in_file: Iterable[Record], listed: AbstractSet[str] = frozenset()
-) -> tuple[list[Record], list[Record], int]:
+) -> _Near:
     """What the page of ``record`` lists of the other errors of its file (``in_file``,
     in line order), but those its related errors list (``listed``): those raised in the
     same function, the nearest of the others, and how many others there are."""

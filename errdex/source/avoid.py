@@ -438,12 +438,13 @@ def _branch_tests(
         return None
     not_before = _none_of(before)
     not_before_kept = _none_of([t for t, r in zip(before, raising, strict=True) if not r])
-    own_text = _unparse(own) if own is not None else _none_of(before[-1:])
-    if not_before is None or not_before_kept is None or not own_text:
+    recorded = _unparse(own) if own is not None else _none_of(before[-1:])
+    if not_before is None or not_before_kept is None or not recorded:
         return None
-    tests = [t for t in (not_before, own_text if own is not None else "") if t]
-    kept = [t for t in (not_before_kept, own_text if own is not None else "") if t]
-    return tests, kept, own_text
+    own_test = recorded if own is not None else ""  # an ``else`` has none of its own
+    tests = [t for t in (not_before, own_test) if t]
+    kept = [t for t in (not_before_kept, own_test) if t]
+    return tests, kept, recorded
 
 
 def _always_raises(body: list[ast.stmt]) -> bool:
