@@ -743,7 +743,7 @@ def test_a_quotient_whose_parts_change_after_it_is_said_as_written(rebinding: st
         "    if head_dim * heads != hidden:\n"
         "        raise ValueError('sizes do not split')\n"
     )
-    assert not any("divisible" in way for way in _ways_of(code))
+    assert _ways_of(code) == ["Make `head_dim * heads` equal to `hidden`."]
 
 
 def test_a_quotient_too_deep_to_write_out_is_no_way_and_no_crash() -> None:
@@ -803,7 +803,9 @@ def test_an_attribute_of_an_object_replaced_since_names_no_setting() -> None:
         "    if self.attn.dim % 8:\n"
         "        raise ValueError('dim must be a multiple of 8')\n"
     )
-    assert all("hidden_size" not in way for way in _ways_of(code))
+    assert _ways_of(code) == ["Make `self.attn.dim` divisible by `8`."]
+    kept = code.replace("    self.attn = OtherAttention()\n", "")
+    assert _ways_of(kept) == ["Make `attn.dim` (`hidden_size`) divisible by `8`."]
 
 
 def test_a_draft_is_given_ways_that_read_alike_once() -> None:
