@@ -269,7 +269,7 @@ def run(self, batch):
     assert found is not None
     assert [avoid.said(way) for way in found.ways] == [
         "Set `tp` (`tensor_parallel_size`) to `8` or less, and make `heads` at most `2`, "
-        "and make `self.size` at most `3`."
+        "and set `size` (`batch`) to `3` or less."
     ]
 
 
@@ -411,7 +411,7 @@ def check(self, heads):
         raise ValueError("width")
 """
     found = scanned(code, 5)
-    assert avoid.aliases_of(found) == {"self.dim": None, "self.heads": avoid.COMPUTED}
+    assert avoid.aliases_of(found) == {"self.dim": None, "self.heads": "heads"}
     assert avoid.avoid_of(found) is None  # self.dim is no longer what was configured
     wide = avoid.avoid_of(scanned(code, 7))
     assert wide is not None
@@ -730,10 +730,19 @@ def _ways_of(code: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "rebinding",
-    ["    if kv_heads is not None:\n        heads = kv_heads\n", "    hidden = kv_heads\n"],
+    ("rebinding", "way"),
+    [
+        (
+            "    if kv_heads is not None:\n        heads = kv_heads\n",
+            "Make `head_dim * heads` equal to `hidden`.",
+        ),
+        # ``hidden`` now holds what the caller gave as ``kv_heads``.
+        ("    hidden = kv_heads\n", "Make `head_dim * heads` equal to `hidden` (`kv_heads`)."),
+    ],
 )
-def test_a_quotient_whose_parts_change_after_it_is_said_as_written(rebinding: str) -> None:
+def test_a_quotient_whose_parts_change_after_it_is_said_as_written(
+    rebinding: str, way: str
+) -> None:
     """After ``heads = kv_heads``, ``head_dim * heads`` is no longer ``hidden // heads``
     times its divisor: "make hidden divisible by heads" would not keep the raise away."""
     code = (
@@ -743,7 +752,7 @@ def test_a_quotient_whose_parts_change_after_it_is_said_as_written(rebinding: st
         "    if head_dim * heads != hidden:\n"
         "        raise ValueError('sizes do not split')\n"
     )
-    assert _ways_of(code) == ["Make `head_dim * heads` equal to `hidden`."]
+    assert _ways_of(code) == [way]
 
 
 def test_a_quotient_too_deep_to_write_out_is_no_way_and_no_crash() -> None:
@@ -822,3 +831,89 @@ def test_a_draft_is_given_ways_that_read_alike_once() -> None:
     given = draft.evidence(record, [record], draft.Sources())
     text = "\n".join(section.text for section in given.sections)
     assert text.count("Give `data` a value (not `None`).") == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "ways"),
+    [
+        (
+            # transformers' attention layers: the argument copied into ``self`` first.
+            "def __init__(self, embed_dim, num_heads):\n"
+            "    super().__init__()\n"
+            "    self.embed_dim = embed_dim\n"
+            "    self.num_heads = num_heads\n"
+            "    self.head_dim = embed_dim // num_heads\n"
+            "    if (self.head_dim * num_heads) != self.embed_dim:\n"
+            "        raise ValueError('embed_dim must be divisible by num_heads')\n",
+            ["Make `embed_dim` divisible by `num_heads`."],
+        ),
+        (
+            "def __init__(self, hidden):\n"
+            "    self.dim = hidden\n"
+            "    if self.dim < 1:\n"
+            "        raise ValueError('dim must be positive')\n",
+            ["Set `dim` (`hidden`) to `1` or more."],
+        ),
+        (
+            "def __init__(self, config):\n"
+            "    size = config.hidden_size\n"
+            "    dim = size\n"
+            "    self.dim = dim\n"
+            "    if self.dim % 8:\n"
+            "        raise ValueError('dim must be a multiple of 8')\n",
+            ["Make `dim` (`hidden_size`) divisible by `8`."],
+        ),
+        (
+            # The copy holds what the argument holds, no longer what the caller gave: a
+            # value worked out here, said as the code names it.
+            "def __init__(self, hidden):\n"
+            "    hidden += 1\n"
+            "    self.dim = hidden\n"
+            "    if self.dim % 8:\n"
+            "        raise ValueError('dim must be a multiple of 8')\n",
+            ["Make `self.dim` divisible by `8`."],
+        ),
+        (
+            # Nor after a default of the code's own, where "anything but" is asked.
+            "def __init__(self, dim=None):\n"
+            "    dim = dim or 4\n"
+            "    self.dim = dim\n"
+            "    if self.dim == 4:\n"
+            "        raise ValueError('dim must not be 4')\n",
+            [],
+        ),
+        (
+            "def f(x, y):\n"
+            "    x = y\n"
+            "    y = x\n"
+            "    if y < 1:\n"
+            "        raise ValueError('y must be positive')\n",
+            ["Set `y` to `1` or more."],
+        ),
+    ],
+)
+def test_a_name_copied_from_another_holds_what_that_one_holds(code: str, ways: list[str]) -> None:
+    """``self.dim = dim`` above the test: the way names what the caller gives (``dim``,
+    or the setting it was read from), and says nothing when that is no longer theirs."""
+    assert _ways_of(code) == ways
+
+
+def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
+    """The message names ``self.embed_dim``; the quotient divides the argument it was
+    copied from: a paste's 768 is still the number to divide."""
+    code = (
+        "def __init__(self, embed_dim, num_heads):\n"
+        "    self.embed_dim = embed_dim\n"
+        "    self.head_dim = embed_dim // num_heads\n"
+        "    if self.head_dim * num_heads != self.embed_dim:\n"
+        "        raise ValueError(f'{self.embed_dim} must be divisible by {num_heads}')\n"
+    )
+    record = scanned(code, 5)
+    found = avoid.avoid_of(replace(record, source=replace(record.source, condition=None)))
+    assert found is not None
+    document = avoid.document(found)
+    hints = avoid.hints(
+        [way["terms"] for way in document["ways"]], {"self.embed_dim": "768", "num_heads": "5"}
+    )
+    divisors = "1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48 or 64"
+    assert hints == [[f"num_heads: {divisors} (the divisors of embed_dim = 768); yours is 5"]]

@@ -305,8 +305,14 @@ class _Statements:
 
     def __init__(self, lines: Sequence[str], reads: AbstractSet[str] | None) -> None:
         self.lines = lines
-        self.reads = reads
+        self.reads = None if reads is None else set(reads)
         self.parsed: dict[int, ast.stmt | None] = {}
+
+    def follow(self, name: str) -> None:
+        """Parse the statements not yet parsed that may bind ``name`` too (a name copied
+        into one the tests read: what it holds is what the copy holds)."""
+        if self.reads is not None:
+            self.reads.add(name)
 
     def at(self, index: int) -> ast.stmt | None:
         if index not in self.parsed:
@@ -502,6 +508,8 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     statements = _Statements(lines, reads)
     called = False
     """Whether a call runs between a statement and the raise: it may set any attribute."""
+    copies: dict[str, str] = {}
+    """Names bound to another plain name (``self.dim = dim``): they hold what it holds."""
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
         text = line.strip()
@@ -540,6 +548,9 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 found[name] = DEFAULTED
             elif value is None or _mentions(value, name):
                 found[name] = None
+            elif single and isinstance(value, ast.Name):
+                found[name] = copies[name] = value.id
+                statements.follow(value.id)
             elif single and isinstance(value, ast.Attribute) and _dotted(value) is not None:
                 found[name] = ast.unparse(value)
             elif (
@@ -559,6 +570,15 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         if found.get(name, "") is not None:
             found[name] = DEFAULTED
     changed = reshaped | defaulted
+    for name, copied in copies.items():
+        # What the copied name holds, as far as the excerpt tells: a setting, or a value
+        # the code may give it (copies of copies follow in turn). A copy of a name the
+        # code reshaped holds a value worked out here, said as the code names it.
+        seen = {name}
+        while found.get(name) == copied and copied in found and copied not in seen:
+            seen.add(copied)
+            found[name] = found[copied] if found[copied] is not None else COMPUTED
+            copied = found[name] or ""
     for name, alias in found.items():
         if alias and alias.startswith(QUOTIENT) and _names(_parsed(alias)) & changed:
             found[name] = COMPUTED  # what it divides may not be what it was then
@@ -922,7 +942,8 @@ class _Words:
         if divided is not None and op in ("==", "!="):
             # ``dim // heads * heads != dim``: whether ``heads`` divides ``dim``.
             kind = "divisible" if op == "==" else "not_divisible"
-            return Term(kind, self.operand(divided[0]), other=self.operand(divided[1]))
+            (a, whole), (b, factor) = divided
+            return Term(kind, self._either(a, whole), other=self._either(b, factor))
         if (
             isinstance(left, ast.BinOp)
             and isinstance(left.op, ast.Mod)
@@ -1078,9 +1099,12 @@ class _Words:
             return Operand(text, keys=(text,))
         raise _Unsafe
 
-    def _divided(self, product: ast.expr, whole: ast.expr) -> tuple[ast.expr, ast.expr] | None:
-        """``(a, b)`` when ``product`` is ``a // b`` times ``b`` (written out, or as a name
-        the code bound to the quotient) and ``whole`` is ``a``."""
+    def _divided(
+        self, product: ast.expr, whole: ast.expr
+    ) -> tuple[tuple[ast.expr, ast.expr], tuple[ast.expr, ast.expr]] | None:
+        """``((a, whole), (b, factor))`` when ``product`` is ``a // b`` times ``factor``
+        (written out, or as a name the code bound to the quotient), ``factor`` holds what
+        ``b`` holds and ``whole`` what ``a`` holds (``_same``)."""
         if not (isinstance(product, ast.BinOp) and isinstance(product.op, ast.Mult)):
             return None
         for quotient, factor in ((product.left, product.right), (product.right, product.left)):
@@ -1093,9 +1117,34 @@ class _Words:
             if not (isinstance(quotient, ast.BinOp) and isinstance(quotient.op, ast.FloorDiv)):
                 continue
             a, b = quotient.left, quotient.right
-            if ast.dump(b) == ast.dump(factor) and ast.dump(a) == ast.dump(whole):
-                return a, b
+            if self._same(b, factor) and self._same(a, whole):
+                return (a, whole), (b, factor)
         return None
+
+    def _either(self, one: ast.expr, same: ast.expr) -> Operand:
+        """``one``, said as it is, found in a paste by the names of either (a message
+        may name ``self.dim`` where the quotient divides ``dim``)."""
+        operand = self.operand(one)
+        try:
+            keys = self.operand(same).keys
+        except _Unsafe:
+            return operand
+        return replace(operand, keys=tuple(dict.fromkeys(operand.keys + keys)))
+
+    def _same(self, one: ast.expr, other: ast.expr) -> bool:
+        """Whether two expressions hold one value: written alike, or names that hold the
+        same setting (``self.dim`` after ``self.dim = dim``, and ``dim``)."""
+        return ast.dump(one) == ast.dump(other) or (
+            (read := self._setting(one)) is not None and read == self._setting(other)
+        )
+
+    def _setting(self, node: ast.expr) -> str | None:
+        """The setting a name reads (its alias, or itself); None for anything else."""
+        dotted = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+        if dotted is None:
+            return None
+        alias = self.aliases.get(dotted, dotted)
+        return None if not alias or alias.startswith("\0") else alias
 
     def _collection(self, node: ast.expr) -> tuple[Operand, ...]:
         if isinstance(node, ast.Tuple | ast.List | ast.Set) and 0 < len(node.elts) <= 12:
