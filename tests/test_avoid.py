@@ -883,12 +883,14 @@ def test_a_draft_is_given_ways_that_read_alike_once() -> None:
             [],
         ),
         (
+            # ``x`` is bound again after ``y = x`` copied it: what ``y`` holds is not
+            # followed, and it is said as the code names it.
             "def f(x, y):\n"
             "    x = y\n"
             "    y = x\n"
             "    if y < 1:\n"
             "        raise ValueError('y must be positive')\n",
-            ["Set `y` to `1` or more."],
+            ["Make `y` at least `1`."],
         ),
     ],
 )
@@ -917,3 +919,136 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
     )
     divisors = "1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48 or 64"
     assert hints == [[f"num_heads: {divisors} (the divisors of embed_dim = 768); yours is 5"]]
+
+
+@pytest.mark.parametrize(
+    ("code", "ways"),
+    [
+        (
+            # ``hidden`` is bound anew after the copy: ``self.dim`` keeps the caller's.
+            "def f(self, hidden, other):\n"
+            "    self.dim = hidden\n"
+            "    hidden = other\n"
+            "    if self.dim < 1:\n"
+            "        raise ValueError('x')\n",
+            ["Set `dim` (`hidden`) to `1` or more."],
+        ),
+        (
+            # The same, with the rebinding read by the test: not followed at all.
+            "def f(self, hidden, other):\n"
+            "    self.dim = hidden\n"
+            "    hidden = other\n"
+            "    if self.dim < 1 or hidden > 100:\n"
+            "        raise ValueError('x')\n",
+            ["Make `self.dim` at least `1`, and set `hidden` (`other`) to `100` or less."],
+        ),
+        (
+            "def f(self, embed_dim, config):\n"
+            "    self.embed_dim = embed_dim\n"
+            "    embed_dim = config.hidden_size\n"
+            "    self.hidden = embed_dim\n"
+            "    if self.embed_dim % 8 or self.hidden < 0:\n"
+            "        raise ValueError('x')\n",
+            [
+                "Make `self.embed_dim` divisible by `8`, "
+                "and set `hidden` (`hidden_size`) to `0` or more."
+            ],
+        ),
+        (
+            # The divisor changed after the copy: the quotient is of the old one.
+            "def f(self, dim, heads, kv_heads):\n"
+            "    self.heads = heads\n"
+            "    heads = kv_heads\n"
+            "    head_dim = dim // self.heads\n"
+            "    if head_dim * heads != dim:\n"
+            "        raise ValueError('x')\n",
+            ["Make `head_dim * heads` equal to `dim`."],
+        ),
+        (
+            "def f(self, other):\n"
+            "    a = self.size\n"
+            "    self.n = a\n"
+            "    self.size = other\n"
+            "    if self.n < 1 or self.size > 9:\n"
+            "        raise ValueError('x')\n",
+            ["Make `self.n` at least `1`, and set `size` (`other`) to `9` or less."],
+        ),
+        (
+            # A list grown in place after the copy grows the copy too.
+            "def f(self, layers, extra):\n"
+            "    self.blocks = layers\n"
+            "    layers += extra\n"
+            "    if len(self.blocks) > 4:\n"
+            "        raise ValueError('x')\n",
+            ["Give `self.blocks` at most `4` items."],
+        ),
+        (
+            "def f(layers, head):\n"
+            "    blocks = layers\n"
+            "    layers.append(head)\n"
+            "    if len(blocks) > 4:\n"
+            "        raise ValueError('x')\n",
+            ["Give `blocks` at most `4` items."],
+        ),
+        (
+            # ``config`` is bound anew: its ``hidden_size`` is another value.
+            "def f(self, config, text):\n"
+            "    self.hidden = config.hidden_size\n"
+            "    config = text\n"
+            "    head_dim = config.hidden_size // config.heads\n"
+            "    if head_dim * config.heads != self.hidden:\n"
+            "        raise ValueError('x')\n",
+            ["Make `head_dim * config.heads` equal to `hidden` (`hidden_size`)."],
+        ),
+        (
+            "def f(sizes):\n"
+            "    for s in sizes:\n"
+            "        n = s\n"
+            "        if n < 1:\n"
+            "            raise ValueError('x')\n",
+            ["Make `n` at least `1`."],
+        ),
+        (
+            "def f(size, lock):\n"
+            "    with lock as size:\n"
+            "        n = size\n"
+            "        if n < 1:\n"
+            "            raise ValueError('x')\n",
+            ["Make `n` at least `1`."],
+        ),
+        (
+            "def f(data):\n"
+            "    if (m := compute(data)) is None:\n"
+            "        return\n"
+            "    n = m\n"
+            "    if n < 1:\n"
+            "        raise ValueError('x')\n",
+            ["Make `n` at least `1`."],
+        ),
+        (
+            "def f(x):\n    n = MAX\n    if n > 3:\n        raise ValueError('x')\n",
+            ["Make `n` at most `3`."],
+        ),
+        (
+            # The code's own default may be what the copy holds: not "anything but 4".
+            "def f(dim=None):\n"
+            "    dim = dim or 4\n"
+            "    n = dim\n"
+            "    if n == 4:\n"
+            "        raise ValueError('x')\n",
+            [],
+        ),
+        (
+            "def f(dim=None):\n"
+            "    dim = dim or 4\n"
+            "    n = dim\n"
+            "    if n < 1:\n"
+            "        raise ValueError('x')\n",
+            ["Set `n` (`dim`) to `1` or more."],
+        ),
+    ],
+)
+def test_a_copy_holds_what_its_name_held_where_it_was_made(code: str, ways: list[str]) -> None:
+    """Bindings after a copy do not change it, but changes in place do; a copy of a
+    loop's item, a context, a walrus or a module constant names no setting."""
+    assert _ways_of(code) == ways

@@ -309,7 +309,7 @@ class _Statements:
         self.parsed: dict[int, ast.stmt | None] = {}
 
     def follow(self, name: str) -> None:
-        """Parse the statements not yet parsed that may bind ``name`` too (a name copied
+        """Parse the statements not parsed yet that may bind ``name`` too (a name copied
         into one the tests read: what it holds is what the copy holds)."""
         if self.reads is not None:
             self.reads.add(name)
@@ -508,13 +508,16 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     statements = _Statements(lines, reads)
     called = False
     """Whether a call runs between a statement and the raise: it may set any attribute."""
-    copies: dict[str, str] = {}
-    """Names bound to another plain name (``self.dim = dim``): they hold what it holds."""
+    copies: dict[str, tuple[str, int]] = {}
+    """Names bound to another plain name (``self.dim = dim``), and where: they hold what
+    it held there."""
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
         text = line.strip()
         if not text or text.startswith("#") or _indent(line) > indent:
             continue
+        for name in _WALRUS.findall(text):
+            found.setdefault(name, COMPUTED)  # ``(m := compute(x))``
         if _indent(line) < indent:
             header = _HEADER.match(text)
             if header is None:
@@ -522,10 +525,14 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
             if header.group(1) in ("def", "class", "async"):
                 first = index
                 break
+            for name in _header_targets(text):
+                found.setdefault(name, COMPUTED)  # a loop's item, a context, an exception
             indent = _indent(line)
             continue
         statement = statements.at(index)
         if statement is None:
+            for name in _header_targets(text):
+                found.setdefault(name, COMPUTED)  # bound by a block before the raise
             called = called or _calls(text)
             continue
         on_path.add(index)
@@ -548,8 +555,17 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 found[name] = DEFAULTED
             elif value is None or _mentions(value, name):
                 found[name] = None
-            elif single and isinstance(value, ast.Name):
-                found[name] = copies[name] = value.id
+            elif (
+                single
+                and isinstance(value, ast.Name)
+                and value.id not in found
+                and not _CAPS.match(value.id)  # a module's constant: no setting
+            ):
+                # What ``value`` holds here is what its bindings above give it (one
+                # nearer the raise, found already, came after the copy: then it is
+                # said as the code names it).
+                found[name] = value.id
+                copies[name] = (value.id, index)
                 statements.follow(value.id)
             elif single and isinstance(value, ast.Attribute) and _dotted(value) is not None:
                 found[name] = ast.unparse(value)
@@ -563,22 +579,38 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 found[name] = QUOTIENT + quotient  # ``head_dim = dim // heads``
             else:
                 found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
-    reshaped, defaulted = _reshaped(lines, first, raise_index, on_path, statements)
+    walked = dict(found)
+    changes = _changes(lines, first, raise_index, on_path, statements)
+    reshaped = {name for _, name, remade in changes if remade}
+    defaulted = {name for _, name, remade in changes if not remade} - reshaped
     for name in reshaped:
         found[name] = None
     for name in defaulted:
         if found.get(name, "") is not None:
             found[name] = DEFAULTED
     changed = reshaped | defaulted
-    for name, copied in copies.items():
-        # What the copied name holds, as far as the excerpt tells: a setting, or a value
-        # the code may give it (copies of copies follow in turn). A copy of a name the
-        # code reshaped holds a value worked out here, said as the code names it.
-        seen = {name}
-        while found.get(name) == copied and copied in found and copied not in seen:
-            seen.add(copied)
-            found[name] = found[copied] if found[copied] is not None else COMPUTED
-            copied = found[name] or ""
+    # A copy holds what its name held where it was made: as the statements above it
+    # left it (a setting, another copy's, or a value the code may put in place of the
+    # caller's), which later bindings of that name do not change. It is said as the
+    # code names it (a value worked out here) when the code reshaped the name above
+    # it, changes it in place below it (``layers.append(x)``, ``layers += x``), or read
+    # it from something bound anew since (``a = self.size`` … ``self.size = other``).
+    held: dict[str, str | None] = {}
+    for name, (copied, index) in sorted(copies.items(), key=lambda item: item[1][1]):
+        above = [remade for at, bound, remade in changes if at < index and bound == copied]
+        holds = held.get(copied, walked.get(copied, copied))
+        if (
+            holds is None
+            or any(above)
+            or _changed_in_place(lines[index + 1 : raise_index], copied)
+            or (not holds.startswith("\0") and holds != copied and _bound_anew(holds, walked))
+        ):
+            holds = COMPUTED
+        elif above or holds == DEFAULTED:
+            holds = f"{DEFAULTED} {copied}"  # said as the name it copies
+        held[name] = holds
+        if found.get(name) == copied:
+            found[name] = holds
     for name, alias in found.items():
         if alias and alias.startswith(QUOTIENT) and _names(_parsed(alias)) & changed:
             found[name] = COMPUTED  # what it divides may not be what it was then
@@ -633,17 +665,16 @@ def _mentions(value: ast.expr, name: str) -> bool:
     )
 
 
-def _reshaped(
+def _changes(
     lines: Sequence[str], start: int, stop: int, on_path: set[int], statements: _Statements
-) -> tuple[set[str], set[str]]:
-    """Names that statements from ``start`` to ``stop`` change: those made from
-    themselves (``x = [x]``, ``x = x.flatten()``, ``x += 1``): the test then sees
-    something other than what the caller gave; and those that may be given a value of
-    the code's own in place of the caller's (``x = x if x is not None else default``,
-    ``x = x or default``, or any value in a branch that may run): the test sees the
-    caller's value only when the caller gives one."""
-    reshaped: set[str] = set()
-    defaulted: set[str] = set()
+) -> list[tuple[int, str, bool]]:
+    """Where statements from ``start`` to ``stop`` change a name, each as (its line, the
+    name, True) for one made from itself (``x = [x]``, ``x = x.flatten()``, ``x += 1``):
+    the test then sees something other than what the caller gave; or (…, False) for one
+    that may be given a value of the code's own in place of the caller's (``x = x if x
+    is not None else default``, ``x = x or default``, or any value in a branch that may
+    run): the test sees the caller's value only when the caller gives one."""
+    found: list[tuple[int, str, bool]] = []
     depths = _depths(lines[start:stop])
     for index in range(start, stop):
         text = lines[index].strip()
@@ -654,12 +685,31 @@ def _reshaped(
             continue
         for name, value in _bound(statement):
             if value is not None and _fills(name, value):
-                defaulted.add(name)
+                found.append((index, name, False))
             elif value is None or _mentions(value, name):
-                reshaped.add(name)
+                found.append((index, name, True))
             elif index not in on_path:
-                defaulted.add(name)
-    return reshaped, defaulted - reshaped
+                found.append((index, name, False))
+    return found
+
+
+def _changed_in_place(lines: Sequence[str], name: str) -> bool:
+    """Whether ``lines`` may change what ``name`` holds in place: a method called on it
+    (``name.append(x)``), an item or attribute set in it, or an augmented assignment
+    (``name += x``, which grows a list the copy shares)."""
+    word = re.escape(name)
+    changes = re.compile(
+        rf"(?<![\w.]){word}\s*(?:\.\s*\w+\s*\(|\[[^\]]*\]\s*=(?!=)|\.\s*\w+\s*=(?!=)"
+        rf"|(?:\*\*|//|>>|<<|[-+*/%&|^@])=)"
+    )
+    return any(changes.search(line) for line in lines)
+
+
+def _bound_anew(read: str, walked: Mapping[str, str | None]) -> bool:
+    """Whether the setting ``read`` (``self.size``, ``config.dim``), or what it is read
+    from, is bound in the excerpt: a copy of it may hold what it held before."""
+    parts = read.split(".")
+    return any(".".join(parts[:n]) in walked for n in range(1, len(parts) + 1))
 
 
 def _fills(name: str, value: ast.expr) -> bool:
@@ -692,6 +742,35 @@ def _depths(lines: Sequence[str]) -> list[int]:
         if len(quote) == 1:
             quote = ""  # a one-quote string ends with its line
     return depths
+
+
+_WALRUS = re.compile(r"([^\W\d]\w*)\s*:=")
+_TARGETS = re.compile(r"(?:for\s+(.+?)\s+in\b.*|with\b.*|except\b.*?\bas\s+(\w+)\s*):\s*(?:#.*)?$")
+
+
+def _header_targets(text: str) -> list[str]:
+    """The names a block's header binds: a ``for`` loop's targets, a ``with``'s ``as``
+    names, an ``except``'s exception (on one line; others bind none that is found)."""
+    found = _TARGETS.match(text)
+    if found is None:
+        return []
+    if found.group(2):
+        return [found.group(2)]
+    try:
+        tree = ast.parse(text + "\n    pass")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    node = tree.body[0] if tree.body else None
+    if isinstance(node, ast.For):
+        return _target_names(node.target)
+    if isinstance(node, ast.With):
+        return [
+            n
+            for item in node.items
+            if item.optional_vars
+            for n in _target_names(item.optional_vars)
+        ]
+    return []
 
 
 def _bound(statement: ast.stmt) -> list[tuple[str, ast.expr | None]]:
@@ -1081,9 +1160,10 @@ class _Words:
             if text in self.aliases and self.aliases[text] is None:
                 raise _Unsafe  # no longer what the caller gave
             alias = self.aliases.get(text)
-            defaulted = alias == DEFAULTED
+            defaulted = (alias or "").startswith(DEFAULTED)
             computed = alias == COMPUTED or (alias or "").startswith(QUOTIENT)
-            read = text if defaulted or computed or alias is None else alias
+            read = text if alias == DEFAULTED or computed or alias is None else alias
+            read = read.removeprefix(f"{DEFAULTED} ")  # a copy of a name the code defaults
             field = _shown(read).rsplit(".", 1)[-1]
             if field in ("self", "cls"):
                 raise _Unsafe
@@ -1144,7 +1224,10 @@ class _Words:
         if dotted is None:
             return None
         alias = self.aliases.get(dotted, dotted)
-        return None if not alias or alias.startswith("\0") else alias
+        if not alias or alias.startswith("\0"):
+            return None
+        # ``config.dim`` read before ``config`` was bound anew is another value.
+        return None if alias.partition(".")[0] in self.aliases else alias
 
     def _collection(self, node: ast.expr) -> tuple[Operand, ...]:
         if isinstance(node, ast.Tuple | ast.List | ast.Set) and 0 < len(node.elts) <= 12:
