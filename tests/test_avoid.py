@@ -1052,3 +1052,68 @@ def test_a_copy_holds_what_its_name_held_where_it_was_made(code: str, ways: list
     """Bindings after a copy do not change it, but changes in place do; a copy of a
     loop's item, a context, a walrus or a module constant names no setting."""
     assert _ways_of(code) == ways
+
+
+@pytest.mark.parametrize(
+    ("code", "ways"),
+    [
+        (
+            # Flaubert's encoder-only check: setting ``is_decoder`` itself does nothing.
+            "def __init__(self, config):\n"
+            "    self.is_encoder = config.is_encoder\n"
+            "    self.is_decoder = not config.is_encoder\n"
+            "    if self.is_decoder:\n"
+            "        raise NotImplementedError('only an encoder')\n",
+            ["Set `config.is_encoder` to a true or non-empty value."],
+        ),
+        (
+            "def f(a):\n    b = not a\n    c = not b\n    if c:\n        raise ValueError('x')\n",
+            ["Set `a` to a false or empty value."],
+        ),
+        (
+            # Bound anew nearer the raise: said as the code names it.
+            "def f(self, strict, other):\n"
+            "    self.lenient = not strict\n"
+            "    strict = other\n"
+            "    if self.lenient or strict:\n"
+            "        raise ValueError('x')\n",
+            [
+                "Make `self.lenient` false or empty, "
+                "and set `strict` (`other`) to a false or empty value."
+            ],
+        ),
+    ],
+)
+def test_a_name_bound_to_not_another_is_said_as_the_opposite_of_that_one(
+    code: str, ways: list[str]
+) -> None:
+    assert _ways_of(code) == ways
+
+
+def test_a_parameter_of_a_signature_on_many_lines_is_the_callers() -> None:
+    """Parameters written a line each sit at the body's indent: ``size: int = 1,`` is
+    the caller's ``size``, not a statement that binds it."""
+    code = (
+        "def __call__(\n"
+        "    self,\n"
+        "    text,\n"
+        "    return_offsets_mapping: bool = False,\n"
+        "    query_length: int = 1,\n"
+        "):\n"
+        "    if return_offsets_mapping or query_length > 0:\n"
+        "        raise NotImplementedError('offsets are not available here')\n"
+    )
+    assert _ways_of(code) == [
+        "Set `return_offsets_mapping` to a false or empty value, "
+        "and set `query_length` to `0` or less."
+    ]
+
+
+def test_a_flag_the_code_works_out_is_made_false_not_set() -> None:
+    code = (
+        "def f(speech):\n"
+        "    is_batched = isinstance(speech, list) and len(speech) > 1\n"
+        "    if is_batched:\n"
+        "        raise ValueError('one at a time')\n"
+    )
+    assert _ways_of(code) == ["Make `is_batched` false or empty."]

@@ -325,7 +325,9 @@ class _Statements:
             return None
         text = "\n".join(logical)
         cut = text.rfind("=")
-        if cut < 0:
+        if cut < 0 or text.endswith(","):
+            # A parameter of a signature that spans lines (``size: int = 1,``) binds
+            # nothing yet (the caller's value); no statement ends in a comma but a tuple.
             return None
         if (
             self.reads is not None
@@ -577,6 +579,15 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 and not _names(value) & found.keys()  # none rebound after it, nearer the raise
             ):
                 found[name] = QUOTIENT + quotient  # ``head_dim = dim // heads``
+            elif (
+                single
+                and isinstance(value, ast.UnaryOp)
+                and isinstance(value.op, ast.Not)
+                and (negated := _dotted(value.operand)) is not None
+                and not _names(value.operand) & found.keys()  # none rebound nearer the raise
+            ):
+                found[name] = NEGATED + negated  # ``self.is_decoder = not config.is_encoder``
+                statements.follow(negated.rsplit(".", 1)[-1])
             else:
                 found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
     walked = dict(found)
@@ -652,6 +663,9 @@ the words name it as the code writes it (``self.heads``), with no flag."""
 QUOTIENT = "\0quotient "
 """``aliases_of``'s mark of a name the code binds to ``a // b``, followed by that
 expression: ``x * b != a`` then asks whether ``b`` divides ``a``."""
+NEGATED = "\0not "
+"""``aliases_of``'s mark of a name the code binds to ``not x``, followed by ``x``: a test
+of the name is said as the opposite test of ``x``."""
 DEFAULTED = "\0defaulted"
 """``aliases_of``'s mark of a name the code may give a value of its own: a way out must
 not rest on the caller leaving it unset, false or merely different from something."""
@@ -974,6 +988,14 @@ class _Words:
             # ``if a % b: raise`` reads as ``a % b != 0``.
             zero = ast.Constant(0)
             return self._compare(node, "!=", zero, holds)
+        if isinstance(node, ast.Name | ast.Attribute):
+            alias = self.aliases.get(_dotted(node) or "") or ""
+            if alias.startswith(NEGATED):
+                # ``is_decoder = not config.is_encoder``: false when ``is_encoder`` holds.
+                inner = _parsed(alias.removeprefix(NEGATED))
+                if inner is None:
+                    raise _Unsafe
+                return self.term(inner, not holds)
         operand = self.operand(node)
         if operand.literal:
             raise _Unsafe
@@ -1161,7 +1183,7 @@ class _Words:
                 raise _Unsafe  # no longer what the caller gave
             alias = self.aliases.get(text)
             defaulted = (alias or "").startswith(DEFAULTED)
-            computed = alias == COMPUTED or (alias or "").startswith(QUOTIENT)
+            computed = alias == COMPUTED or (alias or "").startswith((QUOTIENT, NEGATED))
             read = text if alias == DEFAULTED or computed or alias is None else alias
             read = read.removeprefix(f"{DEFAULTED} ")  # a copy of a name the code defaults
             field = _shown(read).rsplit(".", 1)[-1]
@@ -1538,6 +1560,10 @@ def _said(term: Term, spell: Spell) -> str:
         return f"leave {_name(subject, spell)} unset (`None`)"
     if kind == "set":
         return f"give {_name(subject, spell)} a value (not `None`)"
+    if kind in ("true", "false") and not (subject.field or subject.env):
+        # A value the code works out, not a setting (as ``make`` for a comparison).
+        truth = "true or non-empty" if kind == "true" else "false or empty"
+        return f"make {_name(subject, spell)} {truth}"
     if kind == "true":
         return f"set {_name(subject, spell)} to a true or non-empty value"
     if kind == "false":
