@@ -518,8 +518,9 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         text = line.strip()
         if not text or text.startswith("#") or _indent(line) > indent:
             continue
-        for name in _WALRUS.findall(text):
-            found.setdefault(name, COMPUTED)  # ``(m := compute(x))``
+        if ":=" in text:
+            for name in _WALRUS.findall(text):
+                found.setdefault(name, COMPUTED)  # ``(m := compute(x))``
         if _indent(line) < indent:
             header = _HEADER.match(text)
             if header is None:
@@ -711,12 +712,20 @@ def _changed_in_place(lines: Sequence[str], name: str) -> bool:
     """Whether ``lines`` may change what ``name`` holds in place: a method called on it
     (``name.append(x)``), an item or attribute set in it, or an augmented assignment
     (``name += x``, which grows a list the copy shares)."""
-    word = re.escape(name)
-    changes = re.compile(
-        rf"(?<![\w.]){word}\s*(?:\.\s*\w+\s*\(|\[[^\]]*\]\s*=(?!=)|\.\s*\w+\s*=(?!=)"
-        rf"|(?:\*\*|//|>>|<<|[-+*/%&|^@])=)"
+    return any(
+        found.group(1) == name
+        for line in lines
+        if name in line
+        for found in _IN_PLACE.finditer(line)
     )
-    return any(changes.search(line) for line in lines)
+
+
+_IN_PLACE = re.compile(
+    r"(?<![\w.])([^\W\d][\w.]*?)\s*(?:\.\s*\w+\s*\(|\[[^\]]*\]\s*=(?!=)|\.\s*\w+\s*=(?!=)"
+    r"|(?:\*\*|//|>>|<<|[-+*/%&|^@])=)"
+)
+"""A name, then what changes what it holds in place: a method called, an item or an
+attribute set, an augmented assignment."""
 
 
 def _bound_anew(read: str, walked: Mapping[str, str | None]) -> bool:
