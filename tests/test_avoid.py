@@ -1117,3 +1117,27 @@ def test_a_flag_the_code_works_out_is_made_false_not_set() -> None:
         "        raise ValueError('one at a time')\n"
     )
     assert _ways_of(code) == ["Make `is_batched` false or empty."]
+
+
+def test_no_block_longer_than_the_limit_reaches_pythons_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Python's parser takes seconds over an f-string of thousands of fields, which a
+    record's message may be: such a block is not parsed, and the recorded condition
+    alone gives the way out."""
+    fields = " ".join(f"word{n} {{value{n}}}" for n in range(5_000))
+    code = f"def check(size):\n    if size < 1:\n        raise ValueError(f'{fields}')\n"
+    record = scanned(code, 3)
+    record = replace(record, source=replace(record.source, condition="size < 1"))
+    longest: list[int] = []
+    parse = ast.parse
+
+    def measured(source: str, *args: object, **kwargs: object) -> ast.AST:
+        longest.append(len(source))
+        return parse(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(avoid.ast, "parse", measured)
+    found = avoid.avoid_of(record)
+    assert found is not None
+    assert [avoid.said(way) for way in found.ways] == ["Set `size` to `1` or more."]
+    assert max(longest) <= avoid.MAX_PARSED

@@ -31,6 +31,10 @@ MAX_TERMS = 3
 """Requirements one alternative may join."""
 MAX_TEXT = 60
 """Characters of an expression shown as one operand; longer ones are not said."""
+MAX_PARSED = 20_000
+"""Characters of code parsed as one block at most: Python takes seconds over an f-string
+of thousands of fields (a record's message may be that long), and a test longer than
+this is not said anyway."""
 MAX_DIVISORS = 12
 """Divisors a hint lists at most (those nearest the user's value)."""
 MAX_FACTORED = 10**12
@@ -175,6 +179,8 @@ def _same(a: str, b: str) -> bool:
     of 6,081 on transformers' records, and then parse neither)."""
     if a == b:
         return True
+    if len(a) + len(b) > MAX_PARSED:
+        return False
     try:
         return ast.dump(ast.parse(a, mode="eval")) == ast.dump(ast.parse(b, mode="eval"))
     except (SyntaxError, ValueError, RecursionError):
@@ -260,8 +266,11 @@ def _parse_block(lines: Sequence[str]) -> ast.Module | None:
         line if _indent(line) >= base or not line.strip() else " " * base + line.lstrip()
         for line in lines[1:]
     ]
+    text = "\n".join(moved)
+    if len(text) > MAX_PARSED:
+        return None
     try:
-        return ast.parse(textwrap.dedent("\n".join(moved)))
+        return ast.parse(textwrap.dedent(text))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -779,6 +788,8 @@ def _header_targets(text: str) -> list[str]:
         return []
     if found.group(2):
         return [found.group(2)]
+    if len(text) > MAX_PARSED:
+        return []
     try:
         tree = ast.parse(text + "\n    pass")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -850,6 +861,8 @@ def ways_out(
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
+    if sum(len(guard) for guard in guards) > MAX_PARSED:
+        return ()
     try:
         tests = [ast.parse(guard, mode="eval").body for guard in guards]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
