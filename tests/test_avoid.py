@@ -1141,3 +1141,108 @@ def test_no_block_longer_than_the_limit_reaches_pythons_parser(
     assert found is not None
     assert [avoid.said(way) for way in found.ways] == ["Set `size` to `1` or more."]
     assert max(longest) <= avoid.MAX_PARSED
+
+
+@pytest.mark.parametrize(
+    ("code", "ways"),
+    [
+        # A statement that does end in a comma binds a tuple, which is always true.
+        ("def f(n):\n    n = n - 1,\n    if n:\n        raise ValueError('x')\n", []),
+        (
+            # A parameter line with a comment, and the last one with no comma.
+            "def f(\n    self,\n    size: int = 1,  # how many\n    limit: int = 2\n):\n"
+            "    if size < 1 or limit > 3:\n        raise ValueError('x')\n",
+            ["Set `size` to `1` or more, and set `limit` to `3` or less."],
+        ),
+        (
+            # One capital letter is a parameter (``X`` of a fit), not a module constant.
+            "def fit(self, X):\n    data = X\n"
+            "    if data is None:\n        raise ValueError('x')\n",
+            ["Give `data` (`X`) a value (not `None`)."],
+        ),
+        (
+            # A method that does not change its object leaves the copy the caller's.
+            "def f(self, size):\n    self.size = size\n    logger.info('%s', size.bit_length())\n"
+            "    if self.size < 1:\n        raise ValueError('x')\n",
+            ["Set `size` to `1` or more."],
+        ),
+        (
+            # One that does, called on the copy itself.
+            "def f(self, hidden):\n    self.h = hidden\n    self.h.append(4)\n"
+            "    if self.h:\n        raise ValueError('x')\n",
+            ["Make `self.h` false or empty."],
+        ),
+        (
+            # ``:=`` in a string binds nothing.
+            "def f(self, use_x):\n    print('set use_x:= True to enable')\n"
+            "    if use_x:\n        raise ValueError('x')\n",
+            ["Set `use_x` to a false or empty value."],
+        ),
+        (
+            "def f(self, dim):\n    async for dim in agen():\n        pass\n"
+            "    if dim < 1:\n        raise ValueError('x')\n",
+            ["Make `dim` at least `1`."],
+        ),
+        (
+            "def f(self, dim):\n    for dim in range(3): pass\n"
+            "    if dim < 1:\n        raise ValueError('x')\n",
+            ["Make `dim` at least `1`."],
+        ),
+        (
+            # An attribute copied from one bound to ``not`` above it.
+            "def f(self, x):\n    self.dec = not x.is_encoder\n    self.enc = self.dec\n"
+            "    if self.enc:\n        raise ValueError('x')\n",
+            ["Set `x.is_encoder` to a true or non-empty value."],
+        ),
+    ],
+)
+def test_shapes_a_review_of_copies_and_flags_found(code: str, ways: list[str]) -> None:
+    assert _ways_of(code) == ways
+
+
+def test_a_long_chain_of_not_is_no_way_and_no_crash() -> None:
+    chain = "".join(f"    a{n + 1} = not a{n}\n" for n in range(990))
+    code = f"def f(a0):\n{chain}    if a990:\n        raise ValueError('x')\n"
+    assert _ways_of(code) == []
+
+
+def _ways_of_cut(code: str, cut: int) -> list[str]:
+    """The ways out of the raise on the last line of ``code``, from an excerpt that
+    starts at its line ``cut`` (as scan cuts one out of a long function)."""
+    from errdex.records.model import Excerpt, Source
+
+    lines = code.splitlines(keepends=True)
+    excerpt = Excerpt(cut, "".join(lines[cut - 1 :]))
+    source = Source("0" * 40, "m.py", len(lines), None, None, None, excerpt)
+    found = avoid.avoid_of(replace(record("pcp-data-parallelism.yaml"), source=source))
+    return [avoid.said(way) for way in found.ways] if found else []
+
+
+def test_an_excerpt_that_starts_inside_a_call_reads_no_argument_as_a_statement() -> None:
+    code = (
+        "def __init__(self, trim_offsets=False, **kwargs):\n"
+        "    super().__init__(\n"
+        "        mask_token=mask_token,\n"
+        "        trim_offsets=trim_offsets,\n"
+        "        **kwargs,\n"
+        "    )\n"
+        "    if trim_offsets:\n"
+        "        raise NotImplementedError('trim_offsets is not supported')\n"
+    )
+    assert _ways_of_cut(code, 3) == ["Set `trim_offsets` to a false or empty value."]
+
+
+def test_an_excerpt_that_starts_inside_a_docstring_reads_no_example_as_a_statement() -> None:
+    code = (
+        "def export(self, input_ids=None, inputs_embeds=None):\n"
+        '    """Export.\n'
+        "\n"
+        "        inputs_embeds = torch.randn(1, 3, 768)\n"
+        '    """\n'
+        "    if not (input_ids is None) ^ (inputs_embeds is None):\n"
+        "        raise ValueError('Need to specify either input_ids or inputs_embeds.')\n"
+    )
+    assert _ways_of_cut(code, 3) == [
+        "Leave `input_ids` unset (`None`), and give `inputs_embeds` a value (not `None`).",
+        "Give `input_ids` a value (not `None`), and leave `inputs_embeds` unset (`None`).",
+    ]

@@ -31,6 +31,8 @@ MAX_TERMS = 3
 """Requirements one alternative may join."""
 MAX_TEXT = 60
 """Characters of an expression shown as one operand; longer ones are not said."""
+MAX_NEGATED = 8
+"""Names bound to ``not`` of another followed at most, one to the next."""
 MAX_PARSED = 20_000
 """Characters of code parsed as one block at most: Python takes seconds over an f-string
 of thousands of fields (a record's message may be that long), and a test longer than
@@ -247,6 +249,9 @@ def _enclosing(lines: Sequence[str], raise_index: int) -> tuple[list[str], list[
     return tests[::-1], kept[::-1], innermost
 
 
+_DEF = re.compile(r"(async\s+)?def\b")
+
+
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
@@ -312,10 +317,15 @@ class _Statements:
     ASCII is always parsed: Python reads a fullwidth ``tp`` as ``tp``, and ``\u2118`` has
     no word character at all."""
 
-    def __init__(self, lines: Sequence[str], reads: AbstractSet[str] | None) -> None:
+    def __init__(
+        self, lines: Sequence[str], reads: AbstractSet[str] | None, raise_index: int
+    ) -> None:
         self.lines = lines
         self.reads = None if reads is None else set(reads)
-        self.parsed: dict[int, ast.stmt | None] = {}
+        # A line inside brackets starts no statement: a parameter of a signature written
+        # a line each binds nothing yet (it is the caller's value), nor an argument.
+        depths = _depths(lines[:raise_index])
+        self.parsed: dict[int, ast.stmt | None] = {i: None for i, d in enumerate(depths) if d}
 
     def follow(self, name: str) -> None:
         """Parse the statements not parsed yet that may bind ``name`` too (a name copied
@@ -334,9 +344,7 @@ class _Statements:
             return None
         text = "\n".join(logical)
         cut = text.rfind("=")
-        if cut < 0 or text.endswith(","):
-            # A parameter of a signature that spans lines (``size: int = 1,``) binds
-            # nothing yet (the caller's value); no statement ends in a comma but a tuple.
+        if cut < 0:
             return None
         if (
             self.reads is not None
@@ -516,7 +524,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     first = 0
     """Where the function starts, or the excerpt where it starts above it."""
     on_path: set[int] = set()
-    statements = _Statements(lines, reads)
+    statements = _Statements(lines, reads, raise_index)
     called = False
     """Whether a call runs between a statement and the raise: it may set any attribute."""
     copies: dict[str, tuple[str, int]] = {}
@@ -528,13 +536,13 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         if not text or text.startswith("#") or _indent(line) > indent:
             continue
         if ":=" in text:
-            for name in _WALRUS.findall(text):
+            for name in _walrus_names(text):
                 found.setdefault(name, COMPUTED)  # ``(m := compute(x))``
         if _indent(line) < indent:
             header = _HEADER.match(text)
             if header is None:
                 continue  # a line inside the brackets of a statement above
-            if header.group(1) in ("def", "class", "async"):
+            if header.group(1) in ("def", "class") or _DEF.match(text):
                 first = index
                 break
             for name in _header_targets(text):
@@ -571,7 +579,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 single
                 and isinstance(value, ast.Name)
                 and value.id not in found
-                and not _CAPS.match(value.id)  # a module's constant: no setting
+                and not (len(value.id) > 1 and _CAPS.match(value.id))  # a module's constant
             ):
                 # What ``value`` holds here is what its bindings above give it (one
                 # nearer the raise, found already, came after the copy: then it is
@@ -579,8 +587,13 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 found[name] = value.id
                 copies[name] = (value.id, index)
                 statements.follow(value.id)
-            elif single and isinstance(value, ast.Attribute) and _dotted(value) is not None:
-                found[name] = ast.unparse(value)
+            elif single and isinstance(value, ast.Attribute) and (read := _dotted(value)):
+                found[name] = read
+                if read not in found:
+                    # Bound in the excerpt above (``self.dec = not x`` then ``self.enc =
+                    # self.dec``), it holds what that binding gave it: followed as a copy.
+                    copies[name] = (read, index)
+                    statements.follow(read.rsplit(".", 1)[-1])
             elif (
                 single
                 and isinstance(value, ast.BinOp)
@@ -624,6 +637,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
             holds is None
             or any(above)
             or _changed_in_place(lines[index + 1 : raise_index], copied)
+            or _changed_in_place(lines[index + 1 : raise_index], name)
             or (not holds.startswith("\0") and holds != copied and _bound_anew(holds, walked))
         ):
             holds = COMPUTED
@@ -722,7 +736,7 @@ def _changed_in_place(lines: Sequence[str], name: str) -> bool:
     (``name.append(x)``), an item or attribute set in it, or an augmented assignment
     (``name += x``, which grows a list the copy shares)."""
     return any(
-        found.group(1) == name
+        found.group(1) == name and (found.group(2) is None or _mutates(found.group(2)))
         for line in lines
         if name in line
         for found in _IN_PLACE.finditer(line)
@@ -730,11 +744,36 @@ def _changed_in_place(lines: Sequence[str], name: str) -> bool:
 
 
 _IN_PLACE = re.compile(
-    r"(?<![\w.])([^\W\d][\w.]*?)\s*(?:\.\s*\w+\s*\(|\[[^\]]*\]\s*=(?!=)|\.\s*\w+\s*=(?!=)"
-    r"|(?:\*\*|//|>>|<<|[-+*/%&|^@])=)"
+    r"(?<![\w.])([^\W\d][\w.]*?)\s*(?:\.\s*(\w+)\s*\(|\[[^\]]*\]\s*=(?!=)"
+    r"|\.\s*\w+\s*=(?!=)|(?:\*\*|//|>>|<<|[-+*/%&|^@])=)"
 )
-"""A name, then what changes what it holds in place: a method called, an item or an
-attribute set, an augmented assignment."""
+"""A name, then what may change what it holds in place: a method called (group 2), an
+item or an attribute set, an augmented assignment."""
+_MUTATORS = frozenset(
+    [
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "pop",
+        "popitem",
+        "clear",
+        "update",
+        "add",
+        "discard",
+        "setdefault",
+        "sort",
+        "reverse",
+        "fill",
+        "resize",
+    ]
+)
+
+
+def _mutates(method: str) -> bool:
+    """Whether a method of that name changes its object: a list's, dict's or set's own,
+    or an in-place tensor method (``add_``, ``zero_``)."""
+    return method in _MUTATORS or (method.endswith("_") and not method.startswith("_"))
 
 
 def _bound_anew(read: str, walked: Mapping[str, str | None]) -> bool:
@@ -764,45 +803,68 @@ def _fills(name: str, value: ast.expr) -> bool:
 
 
 def _depths(lines: Sequence[str]) -> list[int]:
-    """How many brackets are open where each line starts (strings and comments skipped;
-    a bracket closed that ``lines`` never opened counts as none)."""
-    depths: list[int] = []
-    depth, quote = 0, ""
+    """How many brackets are open where each line starts (strings and comments skipped),
+    one more for a line that starts inside a string. An excerpt may start inside
+    brackets (the arguments of a call, a signature: a bracket is closed that it never
+    opened) or inside a docstring (its lines hold an odd number of triple quotes of
+    that kind)."""
+    started: list[tuple[int, str]] = []
+    depth = _UNOPENED
+    quote = next((q for q in ('"""', "'''") if sum(line.count(q) for line in lines) % 2), "")
     for line in lines:
-        depths.append(depth)
+        started.append((depth, quote))
         depth, quote = scan_line(line, depth, quote)
         if len(quote) == 1:
             quote = ""  # a one-quote string ends with its line
-    return depths
+    lowest = min([depth] + [at for at, _ in started])
+    return [at - lowest + (1 if quote else 0) for at, quote in started]
 
 
-_WALRUS = re.compile(r"([^\W\d]\w*)\s*:=")
-_TARGETS = re.compile(r"(?:for\s+(.+?)\s+in\b.*|with\b.*|except\b.*?\bas\s+(\w+)\s*):\s*(?:#.*)?$")
+_UNOPENED = 1 << 20
+"""Brackets counted as open before an excerpt, so that a close it never opened counts."""
+
+
+_LOOP = re.compile(r"(?:async\s+)?for\s+(.+?)\s+in\b")
+_AS = re.compile(r"(?:(?:async\s+)?with|except)\b.*?\bas\s+([^\W\d]\w*)")
 
 
 def _header_targets(text: str) -> list[str]:
-    """The names a block's header binds: a ``for`` loop's targets, a ``with``'s ``as``
-    names, an ``except``'s exception (on one line; others bind none that is found)."""
-    found = _TARGETS.match(text)
-    if found is None:
-        return []
-    if found.group(2):
-        return [found.group(2)]
+    """The names a block's header binds: a ``for`` loop's targets (``a, (b, c)``), the
+    first ``as`` name of a ``with`` or an ``except``."""
+    loop = _LOOP.match(text)
+    if loop is not None:
+        try:
+            tree = ast.parse(f"for {loop.group(1)} in ():\n    pass")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return []
+        node = tree.body[0]
+        return _target_names(node.target) if isinstance(node, ast.For) else []
+    named = _AS.match(text)
+    return [named.group(1)] if named is not None else []
+
+
+def _walrus_names(text: str) -> list[str]:
+    """The names a line binds with ``:=`` (none in a string, or in a lambda's own scope),
+    read from the line parsed as a statement or as a block's header."""
     if len(text) > MAX_PARSED:
         return []
-    try:
-        tree = ast.parse(text + "\n    pass")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    node = tree.body[0] if tree.body else None
-    if isinstance(node, ast.For):
-        return _target_names(node.target)
-    if isinstance(node, ast.With):
+    for source in (text, text + "\n    pass", "if 1:\n    pass\n" + text + "\n    pass"):
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        in_lambda = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Lambda)
+            for inner in ast.walk(node.body)
+        }
         return [
-            n
-            for item in node.items
-            if item.optional_vars
-            for n in _target_names(item.optional_vars)
+            node.target.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.NamedExpr)
+            and isinstance(node.target, ast.Name)
+            and id(node) not in in_lambda
         ]
     return []
 
@@ -1010,14 +1072,17 @@ class _Words:
             # ``if a % b: raise`` reads as ``a % b != 0``.
             zero = ast.Constant(0)
             return self._compare(node, "!=", zero, holds)
-        if isinstance(node, ast.Name | ast.Attribute):
+        negated = 0
+        while isinstance(node, ast.Name | ast.Attribute):
             alias = self.aliases.get(_dotted(node) or "") or ""
-            if alias.startswith(NEGATED):
-                # ``is_decoder = not config.is_encoder``: false when ``is_encoder`` holds.
-                inner = _parsed(alias.removeprefix(NEGATED))
-                if inner is None:
-                    raise _Unsafe
-                return self.term(inner, not holds)
+            if not alias.startswith(NEGATED):
+                break
+            # ``is_decoder = not config.is_encoder``: false when ``is_encoder`` holds.
+            inner = _parsed(alias.removeprefix(NEGATED))
+            negated += 1
+            if inner is None or negated > MAX_NEGATED:
+                raise _Unsafe  # a chain of ``not`` longer than anyone reads
+            node, holds = inner, not holds
         operand = self.operand(node)
         if operand.literal:
             raise _Unsafe
