@@ -249,6 +249,23 @@ def _enclosing(lines: Sequence[str], raise_index: int) -> tuple[list[str], list[
     return tests[::-1], kept[::-1], innermost
 
 
+def _function_start(lines: Sequence[str], raise_index: int) -> int:
+    """The line of the ``def`` (or ``class``) whose body holds line ``raise_index``, or
+    0 when the excerpt starts inside it."""
+    indent = _indent(lines[raise_index])
+    for index in range(raise_index - 1, -1, -1):
+        line = lines[index]
+        if not line.strip() or _indent(line) >= indent:
+            continue
+        header = _HEADER.match(line.lstrip())
+        if header is None:
+            continue
+        if header.group(1) in ("def", "class") or _DEF.match(line.lstrip()):
+            return index
+        indent = _indent(line)
+    return 0
+
+
 _DEF = re.compile(r"(async\s+)?def\b")
 
 
@@ -324,8 +341,11 @@ class _Statements:
         self.reads = None if reads is None else set(reads)
         # A line inside brackets starts no statement: a parameter of a signature written
         # a line each binds nothing yet (it is the caller's value), nor an argument.
-        depths = _depths(lines[:raise_index])
-        self.parsed: dict[int, ast.stmt | None] = {i: None for i, d in enumerate(depths) if d}
+        first = _function_start(lines, raise_index)
+        depths = _depths(lines[first:raise_index])
+        self.parsed: dict[int, ast.stmt | None] = {
+            first + i: None for i, depth in enumerate(depths) if depth
+        }
 
     def follow(self, name: str) -> None:
         """Parse the statements not parsed yet that may bind ``name`` too (a name copied
@@ -713,11 +733,11 @@ def _changes(
     is not None else default``, ``x = x or default``, or any value in a branch that may
     run): the test sees the caller's value only when the caller gives one."""
     found: list[tuple[int, str, bool]] = []
-    depths = _depths(lines[start:stop])
     for index in range(start, stop):
         text = lines[index].strip()
-        if "=" not in text or text.startswith("#") or depths[index - start]:
-            continue  # not a statement's first line: an argument ``size=size,`` is none
+        if "=" not in text or text.startswith("#"):
+            continue
+        # None for a line inside brackets: an argument ``size=size,`` binds nothing.
         statement = statements.at(index)
         if statement is None:
             continue
@@ -810,7 +830,8 @@ def _depths(lines: Sequence[str]) -> list[int]:
     that kind)."""
     started: list[tuple[int, str]] = []
     depth = _UNOPENED
-    quote = next((q for q in ('"""', "'''") if sum(line.count(q) for line in lines) % 2), "")
+    text = "\n".join(lines)
+    quote = next((q for q in ('"""', "'''") if text.count(q) % 2), "")
     for line in lines:
         started.append((depth, quote))
         depth, quote = scan_line(line, depth, quote)
