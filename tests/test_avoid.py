@@ -1246,3 +1246,66 @@ def test_an_excerpt_that_starts_inside_a_docstring_reads_no_example_as_a_stateme
         "Leave `input_ids` unset (`None`), and give `inputs_embeds` a value (not `None`).",
         "Give `input_ids` a value (not `None`), and leave `inputs_embeds` unset (`None`).",
     ]
+
+
+_RESHAPED = "    n = n - 1\n"
+_RAISE = "    if n < 1:\n        raise ValueError('x')\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "cut", "ways"),
+    [
+        # Triple quotes in a comment or a string are no docstring's end.
+        ("def f(self, n):\n" + _RESHAPED + '    # strip the """ of a docstring\n' + _RAISE, 1, []),
+        (
+            "def f(self, n):\n"
+            + _RESHAPED
+            + '    if s.startswith(\'"""\'):\n        pass\n'
+            + _RAISE,
+            1,
+            [],
+        ),
+        ("def f(self, n):\n    '''Use \"\"\" for docs.'''\n" + _RESHAPED + _RAISE, 1, []),
+        # Cut inside a docstring that mentions the other quotes: the code after it counts.
+        (
+            'def f(self, n):\n    """Doc.\n\n    Example: s = \'\'\'x\n    """\n'
+            + _RESHAPED
+            + _RAISE,
+            3,
+            [],
+        ),
+        # Cut inside a docstring whose example reshapes n: the example is not code.
+        (
+            'def f(self, n):\n    """Doc.\n\n        n = n - 1\n    """\n' + _RAISE,
+            3,
+            ["Set `n` to `1` or more."],
+        ),
+        # A string continued with a backslash inside a call closes no bracket.
+        ("def f(self, n):\n    warn('n is \\\n  small')\n" + _RESHAPED + _RAISE, 1, []),
+        # A walrus in a call spread over lines binds n.
+        (
+            "def f(self, n):\n    total = (n := self.count(\n        items))\n" + _RAISE,
+            1,
+            ["Make `n` at least `1`."],
+        ),
+        # A capital letter no signature in view names is a module's constant.
+        ("def f(self):\n    n = N\n" + _RAISE, 1, ["Make `n` at least `1`."]),
+        # A queue emptied, a frame changed with inplace=True: the copy is changed too.
+        (
+            "def f(self, q):\n    p = q\n    q.popleft()\n"
+            "    if not p:\n        raise ValueError('x')\n",
+            1,
+            ["Make `p` true or non-empty."],
+        ),
+        (
+            "def f(self, df):\n    d = df\n    df.drop(columns=['a'], inplace=True)\n"
+            "    if 'a' not in d:\n        raise ValueError('x')\n",
+            1,
+            ["Make `d` contain `'a'`."],
+        ),
+    ],
+)
+def test_shapes_a_review_of_brackets_and_docstrings_found(
+    code: str, cut: int, ways: list[str]
+) -> None:
+    assert _ways_of_cut(code, cut) == ways

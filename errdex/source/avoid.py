@@ -266,6 +266,15 @@ def _function_start(lines: Sequence[str], raise_index: int) -> int:
     return 0
 
 
+def _parameters(lines: Sequence[str], start: int) -> frozenset[str]:
+    """The words of the signature at line ``start``, when a ``def`` starts there: a
+    module's constant is written in capitals, and so is a parameter ``X``."""
+    if not _DEF.match(lines[start].lstrip()):
+        return frozenset()
+    end = _first_logical_line(lines[start : start + 200])
+    return frozenset(_WORDS.findall("\n".join(lines[start : start + 1 + (end or 0)])))
+
+
 _DEF = re.compile(r"(async\s+)?def\b")
 
 
@@ -335,14 +344,13 @@ class _Statements:
     no word character at all."""
 
     def __init__(
-        self, lines: Sequence[str], reads: AbstractSet[str] | None, raise_index: int
+        self, lines: Sequence[str], reads: AbstractSet[str] | None, first: int, stop: int
     ) -> None:
         self.lines = lines
         self.reads = None if reads is None else set(reads)
         # A line inside brackets starts no statement: a parameter of a signature written
         # a line each binds nothing yet (it is the caller's value), nor an argument.
-        first = _function_start(lines, raise_index)
-        depths = _depths(lines[first:raise_index])
+        depths = _depths(lines[first:stop])
         self.parsed: dict[int, ast.stmt | None] = {
             first + i: None for i, depth in enumerate(depths) if depth
         }
@@ -544,7 +552,8 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     first = 0
     """Where the function starts, or the excerpt where it starts above it."""
     on_path: set[int] = set()
-    statements = _Statements(lines, reads, raise_index)
+    first_line = _function_start(lines, raise_index)
+    statements = _Statements(lines, reads, first_line, raise_index)
     called = False
     """Whether a call runs between a statement and the raise: it may set any attribute."""
     copies: dict[str, tuple[str, int]] = {}
@@ -556,7 +565,8 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         if not text or text.startswith("#") or _indent(line) > indent:
             continue
         if ":=" in text:
-            for name in _walrus_names(text):
+            logical = _logical_line(lines, index) or [line]
+            for name in _walrus_names(textwrap.dedent("\n".join(logical)).strip()):
                 found.setdefault(name, COMPUTED)  # ``(m := compute(x))``
         if _indent(line) < indent:
             header = _HEADER.match(text)
@@ -599,7 +609,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 single
                 and isinstance(value, ast.Name)
                 and value.id not in found
-                and not (len(value.id) > 1 and _CAPS.match(value.id))  # a module's constant
+                and not (_CAPS.match(value.id) and value.id not in _parameters(lines, first_line))
             ):
                 # What ``value`` holds here is what its bindings above give it (one
                 # nearer the raise, found already, came after the copy: then it is
@@ -756,7 +766,8 @@ def _changed_in_place(lines: Sequence[str], name: str) -> bool:
     (``name.append(x)``), an item or attribute set in it, or an augmented assignment
     (``name += x``, which grows a list the copy shares)."""
     return any(
-        found.group(1) == name and (found.group(2) is None or _mutates(found.group(2)))
+        found.group(1) == name
+        and (found.group(2) is None or _mutates(found.group(2)) or "inplace=True" in line)
         for line in lines
         if name in line
         for found in _IN_PLACE.finditer(line)
@@ -786,6 +797,14 @@ _MUTATORS = frozenset(
         "reverse",
         "fill",
         "resize",
+        "appendleft",
+        "extendleft",
+        "popleft",
+        "rotate",
+        "put",
+        "itemset",
+        "write",
+        "writelines",
     ]
 )
 
@@ -793,7 +812,11 @@ _MUTATORS = frozenset(
 def _mutates(method: str) -> bool:
     """Whether a method of that name changes its object: a list's, dict's or set's own,
     or an in-place tensor method (``add_``, ``zero_``)."""
-    return method in _MUTATORS or (method.endswith("_") and not method.startswith("_"))
+    return (
+        method in _MUTATORS
+        or method.endswith("_update")  # a set's ``difference_update``
+        or (method.endswith("_") and not method.startswith("_"))
+    )
 
 
 def _bound_anew(read: str, walked: Mapping[str, str | None]) -> bool:
@@ -823,22 +846,36 @@ def _fills(name: str, value: ast.expr) -> bool:
 
 
 def _depths(lines: Sequence[str]) -> list[int]:
-    """How many brackets are open where each line starts (strings and comments skipped),
-    one more for a line that starts inside a string. An excerpt may start inside
-    brackets (the arguments of a call, a signature: a bracket is closed that it never
-    opened) or inside a docstring (its lines hold an odd number of triple quotes of
-    that kind)."""
-    started: list[tuple[int, str]] = []
-    depth = _UNOPENED
-    text = "\n".join(lines)
-    quote = next((q for q in ('"""', "'''") if text.count(q) % 2), "")
+    """How many brackets are open where each line starts (strings and comments skipped).
+    An excerpt may start inside brackets (the arguments of a call, a signature: a
+    bracket is closed that it never opened), or inside a docstring
+    (``_docstring_left_open``): its lines up to the docstring's end count one more."""
+    started: list[tuple[int, bool]] = []
+    depth, quote = _UNOPENED, _docstring_left_open(lines)
+    in_docstring = bool(quote)
     for line in lines:
-        started.append((depth, quote))
+        started.append((depth, in_docstring))
         depth, quote = scan_line(line, depth, quote)
-        if len(quote) == 1:
-            quote = ""  # a one-quote string ends with its line
+        in_docstring = in_docstring and bool(quote)
+        if len(quote) == 1 and not line.endswith("\\"):
+            quote = ""  # a one-quote string ends with its line, unless continued
     lowest = min([depth] + [at for at, _ in started])
-    return [at - lowest + (1 if quote else 0) for at, quote in started]
+    return [at - lowest + inside for at, inside in started]
+
+
+def _docstring_left_open(lines: Sequence[str]) -> str:
+    """The quotes of a docstring ``lines`` start inside, or "": where the first line
+    that holds triple quotes holds them alone, and the line above it does not open a
+    block (a docstring's own first line would follow its ``def``)."""
+    above = ""
+    for line in lines:
+        text = line.strip()
+        if '"""' in text or "'''" in text:
+            alone = text in ('"""', "'''")
+            return text if alone and above and not above.endswith(":") else ""
+        if text and not text.startswith("#"):
+            above = text
+    return ""
 
 
 _UNOPENED = 1 << 20
