@@ -1309,3 +1309,72 @@ def test_shapes_a_review_of_brackets_and_docstrings_found(
     code: str, cut: int, ways: list[str]
 ) -> None:
     assert _ways_of_cut(code, cut) == ways
+
+
+@pytest.mark.parametrize(
+    ("code", "cut", "ways"),
+    [
+        # Bound again on a line no statement is read from: the copy is not followed.
+        (
+            "def f(self, dim, other):\n    n = other\n    if dim: n = dim\n" + _RAISE,
+            1,
+            ["Make `n` at least `1`."],
+        ),
+        (
+            "def f(self, dim, other):\n    n = dim\n    tmp = 0; n = other * 2\n" + _RAISE,
+            1,
+            ["Make `n` at least `1`."],
+        ),
+        (
+            "def f(self, dim, s):\n    n = dim\n    try: n = int(s)\n    except ValueError: pass\n"
+            + _RAISE,
+            1,
+            ["Make `n` at least `1`."],
+        ),
+        # Nor a negation whose name or source is.
+        (
+            "def f(self, strict, c):\n    if c: strict = False\n    lenient = not strict\n"
+            "    if lenient:\n        raise ValueError('x')\n",
+            1,
+            ["Make `lenient` false or empty."],
+        ),
+        (
+            "def f(self, strict, other):\n    check(\n        (strict := other),\n    )\n"
+            "    lenient = not strict\n    if lenient:\n        raise ValueError('x')\n",
+            1,
+            ["Make `lenient` false or empty."],
+        ),
+        # A class body has no parameters: a name copied there is no setting.
+        (
+            "class C(Base):\n    dim = hidden\n    if dim < 1:\n        raise ValueError('x')\n",
+            1,
+            ["Make `dim` at least `1`."],
+        ),
+        # With the signature in view, a name it does not give is a module's.
+        ("def f(self):\n    n = default_size\n" + _RAISE, 1, ["Make `n` at least `1`."]),
+        # A lone closing quote passed to a call is no docstring's end.
+        (
+            "def f(self, n):\n" + _RESHAPED + '    logger.warning(\n        """\n'
+            '        deprecated\n        """\n    )\n' + _RAISE,
+            1,
+            [],
+        ),
+        # A bracket opened in a docstring's text leaves the count off: none is trusted.
+        (
+            'def f(self, n):\n    """Doc.\n\n    Use it (like this\n    and that."""\n'
+            + _RESHAPED
+            + _RAISE,
+            3,
+            [],
+        ),
+        # ``del`` of an item changes what a copy holds.
+        (
+            "def f(self, layers):\n    blocks = layers\n    del layers[-1]\n"
+            "    if len(blocks) < 4:\n        raise ValueError('x')\n",
+            1,
+            ["Give `blocks` at least `4` items."],
+        ),
+    ],
+)
+def test_shapes_a_last_review_found(code: str, cut: int, ways: list[str]) -> None:
+    assert _ways_of_cut(code, cut) == ways

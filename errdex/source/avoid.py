@@ -266,11 +266,14 @@ def _function_start(lines: Sequence[str], raise_index: int) -> int:
     return 0
 
 
-def _parameters(lines: Sequence[str], start: int) -> frozenset[str]:
-    """The words of the signature at line ``start``, when a ``def`` starts there: a
-    module's constant is written in capitals, and so is a parameter ``X``."""
-    if not _DEF.match(lines[start].lstrip()):
+def _parameters(lines: Sequence[str], start: int) -> frozenset[str] | None:
+    """The words of the signature at line ``start``, when a ``def`` starts there (none
+    for a class's body); None when the excerpt does not hold it."""
+    text = lines[start].lstrip()
+    if text.startswith("class"):
         return frozenset()
+    if not _DEF.match(text):
+        return None
     end = _first_logical_line(lines[start : start + 200])
     return frozenset(_WORDS.findall("\n".join(lines[start : start + 1 + (end or 0)])))
 
@@ -556,7 +559,12 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     statements = _Statements(lines, reads, first_line, raise_index)
     called = False
     """Whether a call runs between a statement and the raise: it may set any attribute."""
+    parameters = _parameters(lines, first_line)
     copies: dict[str, tuple[str, int]] = {}
+    seen_at: dict[str, set[int]] = {}
+    """Where the statements read bind each name."""
+    negations: dict[str, tuple[str, int]] = {}
+    """Names bound to ``not`` of another, and where."""
     """Names bound to another plain name (``self.dim = dim``), and where: they hold what
     it held there."""
     for index in range(raise_index - 1, -1, -1):
@@ -599,6 +607,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         )
         called = called or _calls(text)
         for name, value in _bound(statement):
+            seen_at.setdefault(name, set()).add(index)
             if name in found:
                 continue  # a nearer statement already said what it holds
             if value is not None and _fills(name, value):
@@ -609,7 +618,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 single
                 and isinstance(value, ast.Name)
                 and value.id not in found
-                and not (_CAPS.match(value.id) and value.id not in _parameters(lines, first_line))
+                and not (_CAPS.match(value.id) and value.id not in (parameters or ()))
             ):
                 # What ``value`` holds here is what its bindings above give it (one
                 # nearer the raise, found already, came after the copy: then it is
@@ -640,6 +649,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 and not _names(value.operand) & found.keys()  # none rebound nearer the raise
             ):
                 found[name] = NEGATED + negated  # ``self.is_decoder = not config.is_encoder``
+                negations[name] = (negated, index)
                 statements.follow(negated.rsplit(".", 1)[-1])
             else:
                 found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
@@ -666,6 +676,15 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         if (
             holds is None
             or any(above)
+            # With the signature in view, a name it does not give and no line above
+            # binds is a module's (``n = default_size``): no setting of the caller's.
+            or (
+                parameters is not None
+                and "." not in copied
+                and copied not in parameters
+                and copied not in walked
+                and copied not in held
+            )
             or _changed_in_place(lines[index + 1 : raise_index], copied)
             or _changed_in_place(lines[index + 1 : raise_index], name)
             or (not holds.startswith("\0") and holds != copied and _bound_anew(holds, walked))
@@ -676,10 +695,25 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         held[name] = holds
         if found.get(name) == copied:
             found[name] = holds
+    for name, (source, index) in {**copies, **negations}.items():
+        # ``if c: n = other`` below a copy into ``n``, or ``if c: dim = 0`` above the
+        # copy of ``dim``: bound where no statement is read, so not followed.
+        if found.get(name, "") and (
+            _bound_unseen(lines, first_line, index, source, _seen(source, seen_at, changes))
+            or _bound_unseen(lines, index + 1, raise_index, name, _seen(name, seen_at, changes))
+        ):
+            found[name] = COMPUTED
     for name, alias in found.items():
         if alias and alias.startswith(QUOTIENT) and _names(_parsed(alias)) & changed:
             found[name] = COMPUTED  # what it divides may not be what it was then
     return found
+
+
+def _seen(
+    name: str, seen_at: Mapping[str, set[int]], changes: Sequence[tuple[int, str, bool]]
+) -> set[int]:
+    """The lines where the statements read bind ``name``."""
+    return seen_at.get(name, set()) | {at for at, bound, _ in changes if bound == name}
 
 
 _CALL = re.compile(r"(?:await\s+)?[^\W\d][\w.]*\s*\(")
@@ -765,13 +799,14 @@ def _changed_in_place(lines: Sequence[str], name: str) -> bool:
     """Whether ``lines`` may change what ``name`` holds in place: a method called on it
     (``name.append(x)``), an item or attribute set in it, or an augmented assignment
     (``name += x``, which grows a list the copy shares)."""
+    deleted = re.compile(rf"\bdel\s+{re.escape(name)}\s*[\[.]")
     return any(
         found.group(1) == name
         and (found.group(2) is None or _mutates(found.group(2)) or "inplace=True" in line)
         for line in lines
         if name in line
         for found in _IN_PLACE.finditer(line)
-    )
+    ) or any(name in line and deleted.search(line) for line in lines)
 
 
 _IN_PLACE = re.compile(
@@ -819,6 +854,27 @@ def _mutates(method: str) -> bool:
     )
 
 
+def _bound_unseen(lines: Sequence[str], start: int, stop: int, name: str, seen: set[int]) -> bool:
+    """Whether a line from ``start`` to ``stop`` but those of ``seen`` may bind ``name``
+    (what a copy below them holds): a one-line ``if x: name = …``, ``a; name = …``, a
+    walrus, an import, ``del``."""
+    if "." in name:
+        return False
+    binds = _binding(name)
+    return any(
+        index not in seen and name in lines[index] and binds.search(lines[index])
+        for index in range(start, stop)
+    )
+
+
+def _binding(name: str) -> re.Pattern[str]:
+    word = re.escape(name)
+    return re.compile(
+        rf"(?<![\w.]){word}\s*:=|(?:^|[:;])\s*(?:[\w.]+\s*,\s*)*{word}\s*(?:,[\w\s.,]*)?=(?!=)"
+        rf"|\bimport\b.*(?<![\w.]){word}\b|\bdel\s+{word}\b"
+    )
+
+
 def _bound_anew(read: str, walked: Mapping[str, str | None]) -> bool:
     """Whether the setting ``read`` (``self.size``, ``config.dim``), or what it is read
     from, is bound in the excerpt: a copy of it may hold what it held before."""
@@ -860,6 +916,10 @@ def _depths(lines: Sequence[str]) -> list[int]:
         if len(quote) == 1 and not line.endswith("\\"):
             quote = ""  # a one-quote string ends with its line, unless continued
     lowest = min([depth] + [at for at, _ in started])
+    if depth > lowest:
+        # Brackets left open where the raise starts a statement: one was opened in
+        # text the count took for code (a docstring's "(see below"). Trust none.
+        return [int(inside) for _, inside in started]
     return [at - lowest + inside for at, inside in started]
 
 
@@ -872,10 +932,15 @@ def _docstring_left_open(lines: Sequence[str]) -> str:
         text = line.strip()
         if '"""' in text or "'''" in text:
             alone = text in ('"""', "'''")
-            return text if alone and above and not above.endswith(":") else ""
+            # Not after a line that opens a block, or a call, a list or a value the
+            # quotes would be an argument of (``logger.warning(`` then ``"""``).
+            return text if alone and above and not above.endswith(_OPENS) else ""
         if text and not text.startswith("#"):
-            above = text
+            above = text.partition(" #")[0].rstrip()
     return ""
+
+
+_OPENS = (":", "(", "[", "{", ",", "=")
 
 
 _UNOPENED = 1 << 20
