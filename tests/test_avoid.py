@@ -1378,3 +1378,10 @@ def test_shapes_a_review_of_brackets_and_docstrings_found(
 )
 def test_shapes_a_last_review_found(code: str, cut: int, ways: list[str]) -> None:
     assert _ways_of_cut(code, cut) == ways
+
+
+def test_a_brace_that_ends_an_f_string_field_over_two_lines_opens_no_excerpt() -> None:
+    """Python 3.12 lets an f-string's field span lines: its closing brace is not a
+    bracket the excerpt started inside, and the reshape above it still counts."""
+    code = "def f(self, n):\n" + _RESHAPED + '    msg = f"{\n        n!r}"\n' + _RAISE
+    assert _ways_of_cut(code, 1) == []

@@ -904,10 +904,30 @@ def _fills(name: str, value: ast.expr) -> bool:
 def _depths(lines: Sequence[str]) -> list[int]:
     """How many brackets are open where each line starts (strings and comments skipped).
     An excerpt may start inside brackets (the arguments of a call, a signature: a
-    bracket is closed that it never opened), or inside a docstring
-    (``_docstring_left_open``): its lines up to the docstring's end count one more."""
+    parenthesis or square bracket is closed that it never opened), or inside a
+    docstring (``_docstring_left_open``): its lines up to the docstring's end count
+    one more."""
+    quote = _docstring_left_open(lines)
+    started, final = _counted(lines, quote)
+    lowest = min([final] + [at for at, _ in started])
+    if lowest < _UNOPENED:
+        # Told by parentheses and square brackets only: a brace closed that was never
+        # opened may end a Python 3.12 f-string's field written over two lines.
+        braceless = [line.replace("{", " ").replace("}", " ") for line in lines]
+        counted, last = _counted(braceless, quote)
+        lowest = min([last] + [at for at, _ in counted])
+    if final > lowest:
+        # Brackets left open where the raise starts a statement: one was opened in
+        # text the count took for code (a docstring's "(see below"). Trust none.
+        return [int(inside) for _, inside in started]
+    return [max(0, at - lowest) + inside for at, inside in started]
+
+
+def _counted(lines: Sequence[str], quote: str) -> tuple[list[tuple[int, bool]], int]:
+    """Where each line starts (brackets open, counted from ``_UNOPENED``, and whether
+    inside the docstring of ``quote``), and the brackets open after the last."""
     started: list[tuple[int, bool]] = []
-    depth, quote = _UNOPENED, _docstring_left_open(lines)
+    depth = _UNOPENED
     in_docstring = bool(quote)
     for line in lines:
         started.append((depth, in_docstring))
@@ -915,12 +935,7 @@ def _depths(lines: Sequence[str]) -> list[int]:
         in_docstring = in_docstring and bool(quote)
         if len(quote) == 1 and not line.endswith("\\"):
             quote = ""  # a one-quote string ends with its line, unless continued
-    lowest = min([depth] + [at for at, _ in started])
-    if depth > lowest:
-        # Brackets left open where the raise starts a statement: one was opened in
-        # text the count took for code (a docstring's "(see below"). Trust none.
-        return [int(inside) for _, inside in started]
-    return [at - lowest + inside for at, inside in started]
+    return started, depth
 
 
 def _docstring_left_open(lines: Sequence[str]) -> str:
