@@ -723,8 +723,17 @@ def test_two_ways_that_read_alike_are_one_line() -> None:
 
 def _ways_of(code: str) -> list[str]:
     """The ways out of the raise on the last line of ``code``, read as a build reads it."""
+    return _ways_of_cut(code, 1)
+
+
+def _ways_of_cut(code: str, cut: int) -> list[str]:
+    """The ways out of the raise on the last line of ``code``, from an excerpt that
+    starts at its line ``cut`` (as scan cuts one out of a long function)."""
+    from errdex.records.model import Excerpt
+
     record = scanned(code, len(code.splitlines()))
-    record = replace(record, source=replace(record.source, condition=None))
+    excerpt = Excerpt(cut, "".join(code.splitlines(keepends=True)[cut - 1 :]))
+    record = replace(record, source=replace(record.source, condition=None, excerpt=excerpt))
     found = avoid.avoid_of(record)
     return [avoid.said(way) for way in found.ways] if found else []
 
@@ -1204,18 +1213,6 @@ def test_a_long_chain_of_not_is_no_way_and_no_crash() -> None:
     chain = "".join(f"    a{n + 1} = not a{n}\n" for n in range(990))
     code = f"def f(a0):\n{chain}    if a990:\n        raise ValueError('x')\n"
     assert _ways_of(code) == []
-
-
-def _ways_of_cut(code: str, cut: int) -> list[str]:
-    """The ways out of the raise on the last line of ``code``, from an excerpt that
-    starts at its line ``cut`` (as scan cuts one out of a long function)."""
-    from errdex.records.model import Excerpt, Source
-
-    lines = code.splitlines(keepends=True)
-    excerpt = Excerpt(cut, "".join(lines[cut - 1 :]))
-    source = Source("0" * 40, "m.py", len(lines), None, None, None, excerpt)
-    found = avoid.avoid_of(replace(record("pcp-data-parallelism.yaml"), source=source))
-    return [avoid.said(way) for way in found.ways] if found else []
 
 
 def test_an_excerpt_that_starts_inside_a_call_reads_no_argument_as_a_statement() -> None:

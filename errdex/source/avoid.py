@@ -552,21 +552,20 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         return {}
     found: dict[str, str | None] = {}
     indent = _indent(lines[raise_index])
-    first = 0
+    first = _function_start(lines, raise_index)
     """Where the function starts, or the excerpt where it starts above it."""
     on_path: set[int] = set()
-    first_line = _function_start(lines, raise_index)
-    statements = _Statements(lines, reads, first_line, raise_index)
+    statements = _Statements(lines, reads, first, raise_index)
     called = False
     """Whether a call runs between a statement and the raise: it may set any attribute."""
-    parameters = _parameters(lines, first_line)
+    parameters = _parameters(lines, first)
     copies: dict[str, tuple[str, int]] = {}
-    seen_at: dict[str, set[int]] = {}
-    """Where the statements read bind each name."""
-    negations: dict[str, tuple[str, int]] = {}
-    """Names bound to ``not`` of another, and where."""
     """Names bound to another plain name (``self.dim = dim``), and where: they hold what
     it held there."""
+    negations: dict[str, tuple[str, int]] = {}
+    """Names bound to ``not`` of another, and where."""
+    seen_at: dict[str, set[int]] = {}
+    """Where the statements read bind each name."""
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
         text = line.strip()
@@ -581,8 +580,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
             if header is None:
                 continue  # a line inside the brackets of a statement above
             if header.group(1) in ("def", "class") or _DEF.match(text):
-                first = index
-                break
+                break  # the function's start, ``first``
             for name in _header_targets(text):
                 found.setdefault(name, COMPUTED)  # a loop's item, a context, an exception
             indent = _indent(line)
@@ -699,7 +697,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         # ``if c: n = other`` below a copy into ``n``, or ``if c: dim = 0`` above the
         # copy of ``dim``: bound where no statement is read, so not followed.
         if found.get(name, "") and (
-            _bound_unseen(lines, first_line, index, source, _seen(source, seen_at, changes))
+            _bound_unseen(lines, first, index, source, _seen(source, seen_at, changes))
             or _bound_unseen(lines, index + 1, raise_index, name, _seen(name, seen_at, changes))
         ):
             found[name] = COMPUTED
