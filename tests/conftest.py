@@ -260,6 +260,26 @@ def bundled_content(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def small_parallel(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Builds go on every core from 40 records, 10 a task: a test of the parallel path
+    writes a hundred records, not the 400 that make it worth a process. Returns the
+    number of processes each ``parallel.Tasks`` was started with, in order."""
+    from errdex.util import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 40)
+    monkeypatch.setattr(parallel, "RECORDS_PER_TASK", 10)
+    started: list[int] = []
+    init = parallel.Tasks.__init__
+
+    def counted(self: Any, func: Callable[[Any], Any], jobs: int) -> None:
+        started.append(jobs)
+        init(self, func, jobs)
+
+    monkeypatch.setattr(parallel.Tasks, "__init__", counted)
+    return started
+
+
+@pytest.fixture
 def in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The test runs in ``tmp_path``, so problems and files are named from there
     (``content/errors/…``), as a user who runs errdex in their site's folder sees them."""

@@ -15,7 +15,11 @@ from benchmarks import corpus
 from errdex.site import highlight
 
 
-def test_every_core_builds_the_same_bytes_as_one(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+def test_every_core_builds_the_same_bytes_as_one(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    small_parallel: list[int],
+) -> None:
     from errdex.util import parallel
 
     records = corpus.generate(parallel.PARALLEL_FROM + 50, seed=3)
@@ -29,12 +33,14 @@ def test_every_core_builds_the_same_bytes_as_one(tmp_path: Path, run) -> None:  
         assert result.code == 0, result.err
         outs[jobs] = bytes_of(out)
     assert outs["1"] == outs["2"]
+    assert small_parallel == [1, 1, 2, 2]  # read, then render: alone, then on two
 
 
 def test_records_read_on_every_core_are_kept_aside_then_gone(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
     monkeypatch: pytest.MonkeyPatch,
+    small_parallel: list[int],
 ) -> None:
     """A full build on every core keeps the records its workers read in a folder of its
     own until their pages are rendered (in the cache folder, else the system's temporary
@@ -56,6 +62,7 @@ def test_records_read_on_every_core_are_kept_aside_then_gone(
     uncached = tmp_path / "uncached"
     built = run("build", "--content", content, "--out", uncached, "--no-cache", "--jobs", "2")
     assert built.code == 0, built.err
+    assert small_parallel[-2:] == [2, 2]
     assert bytes_of(uncached) == bytes_of(alone)
     assert list(scratch.iterdir()) == []
 
@@ -110,6 +117,7 @@ def test_records_that_cannot_be_kept_aside_stay_in_the_build(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
     monkeypatch: pytest.MonkeyPatch,
+    small_parallel: list[int],
 ) -> None:
     """No temporary folder, or no room left in it for some pieces: the build keeps those
     records itself and gives the same bytes."""
@@ -145,5 +153,6 @@ def test_records_that_cannot_be_kept_aside_stay_in_the_build(
     out = tmp_path / "full"
     built = run("build", "--content", content, "--out", out, "--no-cache", "--jobs", "2")
     assert built.code == 0, built.err
+    assert small_parallel[-2:] == [2, 2]
     assert bytes_of(out) == bytes_of(alone)
     assert list(scratch.iterdir()) == []

@@ -195,7 +195,11 @@ def test_a_template_error_in_an_override_is_named_at_its_line(run, own: Path) ->
     assert "templates/base.html:3: template error: 'nope' is undefined [E106]" in result.err
 
 
-def test_a_big_site_names_a_broken_template_as_a_small_one_does(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_big_site_names_a_broken_template_as_a_small_one_does(
+    run,  # type: ignore[no-untyped-def]
+    own: Path,
+    small_parallel: list[int],
+) -> None:
     """A site big enough to be read on every core compiles its templates while the
     records are read; what is wrong is said in the same order all the same: the
     records' errors first, and a template's once the records have none."""
@@ -208,6 +212,7 @@ def test_a_big_site_names_a_broken_template_as_a_small_one_does(run, own: Path) 
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(corpus.dump_record(record))
     _fails_at_a_broken_footer(run, own)
+    assert small_parallel == [2]  # the records were read on two processes
     (own / "content" / "errors" / "r.yaml").write_text("repo: [unclosed\n")
     result = build(run, own)
     assert result.code == 1
@@ -215,7 +220,11 @@ def test_a_big_site_names_a_broken_template_as_a_small_one_does(run, own: Path) 
     assert not (own / "public").exists()
 
 
-def test_lists_show_the_same_however_many_cores_read_the_records(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+def test_lists_show_the_same_however_many_cores_read_the_records(
+    run,  # type: ignore[no-untyped-def]
+    own: Path,
+    small_parallel: list[int],
+) -> None:
     """A site's own home page that counts the records with prose sees summaries, read
     on one core or on several: the same page either way."""
     from benchmarks import corpus
@@ -238,6 +247,7 @@ def test_lists_show_the_same_however_many_cores_read_the_records(run, own: Path)
         assert built.code == 0, built.err
         pages[jobs] = (out / "index.html").read_text()
     assert pages["1"] == pages["2"]
+    assert small_parallel[-2:] == [2, 2]  # read and rendered on two processes
     assert f"0 with a meaning of {len(records) + 1}" in pages["1"]
     assert any(record.get("meaning") for record in records)
 

@@ -35,8 +35,9 @@ def jobs_for(count: int, requested: int = 0) -> int:
     return max(1, min(requested or cores or 1, 32))
 
 
-def chunks(count: int, size: int = RECORDS_PER_TASK) -> list[tuple[int, int]]:
-    """``range(count)`` cut into (start, stop) pieces of ``size``."""
+def chunks(count: int, size: int = 0) -> list[tuple[int, int]]:
+    """``range(count)`` cut into (start, stop) pieces of ``size`` (0: RECORDS_PER_TASK)."""
+    size = size or RECORDS_PER_TASK
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
