@@ -1000,6 +1000,32 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             ["Give `blocks` at most `4` items."],
         ),
         (
+            # The standard library's functions that change the list they are given.
+            "def f(layers, head):\n"
+            "    blocks = layers\n"
+            "    heapq.heappush(layers, head)\n"
+            "    if len(blocks) > 4:\n"
+            "        raise ValueError('x')\n",
+            ["Give `blocks` at most `4` items."],
+        ),
+        (
+            "def f(layers, head):\n"
+            "    blocks = layers\n"
+            "    insort(layers, head)\n"
+            "    if len(blocks) > 4:\n"
+            "        raise ValueError('x')\n",
+            ["Give `blocks` at most `4` items."],
+        ),
+        (
+            # Read, not changed: the copy still holds the setting.
+            "def f(layers, head):\n"
+            "    blocks = layers\n"
+            "    heapq.heappush(head, layers)\n"
+            "    if len(blocks) > 4:\n"
+            "        raise ValueError('x')\n",
+            ["Give `blocks` (`layers`) at most `4` items."],
+        ),
+        (
             # ``config`` is bound anew: its ``hidden_size`` is another value.
             "def f(self, config, text):\n"
             "    self.hidden = config.hidden_size\n"

@@ -795,16 +795,25 @@ def _changes(
 
 def _changed_in_place(lines: Sequence[str], name: str) -> bool:
     """Whether ``lines`` may change what ``name`` holds in place: a method called on it
-    (``name.append(x)``), an item or attribute set in it, or an augmented assignment
-    (``name += x``, which grows a list the copy shares)."""
-    deleted = re.compile(rf"\bdel\s+{re.escape(name)}\s*[\[.]")
+    (``name.append(x)``), an item or attribute set in it, an augmented assignment
+    (``name += x``, which grows a list the copy shares), or a function of the standard
+    library that changes the list it is given (``heapq.heappush(name, x)``)."""
+    word = re.escape(name)
+    changes = re.compile(rf"\bdel\s+{word}\s*[\[.]|{_CHANGES_ITS_LIST}\s*\(\s*{word}\s*[,)]")
     return any(
         found.group(1) == name
         and (found.group(2) is None or _mutates(found.group(2)) or "inplace=True" in line)
         for line in lines
         if name in line
         for found in _IN_PLACE.finditer(line)
-    ) or any(name in line and deleted.search(line) for line in lines)
+    ) or any(name in line and changes.search(line) for line in lines)
+
+
+_CHANGES_ITS_LIST = (
+    r"(?<![\w.])(?:heapq\.|random\.|bisect\.)?"
+    r"(?:heappush|heappop|heapify|heapreplace|heappushpop|shuffle|insort(?:_left|_right)?)"
+)
+"""The functions of the standard library that change the list they are given first."""
 
 
 _IN_PLACE = re.compile(
