@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urljoin, urlsplit
 
-import jinja2
-import jinja2.bccache
+import compiled_once
 import pytest
 from bs4 import BeautifulSoup
 
@@ -74,38 +73,13 @@ def with_cache(argv: list[str], cache: Path) -> list[str]:
     return argv
 
 
-class _CompiledOnce(jinja2.BytecodeCache):
-    """Each template compiled once in a test process, whatever cache folder a build names
-    (``run`` gives each test its own, and many builds name none). Jinja keys a template
-    by its name and file and checks its source, so a template a test writes is compiled
-    anew. Compiling the bundled templates is about 0.1 s of every small build."""
-
-    def __init__(self) -> None:
-        self.kept: dict[str, tuple[str, Any]] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        checksum, code = self.kept.get(bucket.key, ("", None))
-        if checksum == bucket.checksum:
-            bucket.code = code
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.kept[bucket.key] = (bucket.checksum, bucket.code)
-
-
 @pytest.fixture(autouse=True, scope="session")
 def _templates_compiled_once() -> Iterator[None]:
+    """See compiled_once.py."""
     from errdex.site import render
 
-    compiled = _CompiledOnce()
-    make_env = render.make_env
-
-    def sharing(*args: Any, **kwargs: Any) -> jinja2.Environment:
-        env = make_env(*args, **kwargs)
-        env.bytecode_cache = compiled
-        return env
-
     with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(render, "make_env", sharing)
+        patched.setattr(render, "make_env", compiled_once.sharing(render.make_env))
         yield
 
 
@@ -126,7 +100,11 @@ def run(capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFac
 
 _WORKER = """\
 import contextlib, io, json, sys, traceback
+sys.path.insert(0, sys.argv[1])  # this folder
+import compiled_once
 from errdex.cli import main
+from errdex.site import render
+render.make_env = compiled_once.sharing(render.make_env)
 print(json.dumps(hash("errdex")), flush=True)
 for line in sys.stdin:
     out, err = io.StringIO(), io.StringIO()
@@ -150,7 +128,7 @@ class OtherProcess:
     def __init__(self, cwd: Path) -> None:
         seed = "1" if os.environ.get("PYTHONHASHSEED") == "0" else "0"
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _WORKER],
+            [sys.executable, "-c", _WORKER, str(Path(__file__).parent)],
             cwd=cwd,
             env={**os.environ, "PYTHONHASHSEED": seed},
             stdin=subprocess.PIPE,
