@@ -984,6 +984,11 @@ def _rebuilt(
     return f"errdex: {done} in {seconds:.2f}s: {shown}"
 
 
+CHECK_SHOWN = 20
+"""Files ``check`` names of each kind (written, removed); a new site of 10,000 records
+would write 31,000."""
+
+
 def _check(ns: argparse.Namespace, told: Told) -> int:
     from errdex.site.build import check
 
@@ -997,10 +1002,12 @@ def _check(ns: argparse.Namespace, told: Told) -> int:
         would_remove=[str(ns.out / rel) for rel in removed],
     )
     if not ns.json:
-        for rel in changed:
-            print(f"would write {ns.out / rel}")
-        for rel in removed:
-            print(f"would remove {ns.out / rel}")
+        for verb, rels in (("write", changed), ("remove", removed)):
+            for rel in rels[:CHECK_SHOWN]:
+                print(f"would {verb} {ns.out / rel}")
+            if len(rels) > CHECK_SHOWN:
+                more = len(rels) - CHECK_SHOWN
+                print(f"would {verb} {more:,} more files (--json lists each)")
     _note(
         ns,
         f"errdex: {result.pages} records are valid; a build would write "

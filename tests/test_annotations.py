@@ -47,7 +47,7 @@ def test_a_valid_site_with_a_warning_passes_and_annotates_it(run, content: Path)
     assert annotations == [
         "::warning file=content/errors/a%2Cb%3Ac.yaml,line=14::unknown field '50%25key' [W203]"
     ]
-    assert "would write public/index.html" in result.out
+    assert "would write public/404.html" in result.out
 
 
 def test_the_text_format_writes_no_annotation(run, content: Path) -> None:  # type: ignore[no-untyped-def]
