@@ -8,12 +8,14 @@ business; the rules not marked "whole" look at every import the module writes.
 from __future__ import annotations
 
 import ast
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "errdex"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "errdex"
 
 
 @dataclass(frozen=True)
@@ -269,3 +271,35 @@ def test_a_private_name_read_from_another_module_is_named_with_its_line(tmp_path
         "errdex/reports.py:2: errdex.reports reads errdex.search._quoted",
         "errdex/reports.py:5: errdex.reports reads errdex.search._quoted",
     ]
+
+
+TOP_LEVEL = {
+    ".ci",
+    ".github",
+    ".gitignore",
+    "LICENSE",
+    "README.md",
+    "action.yml",
+    "benchmarks",
+    "build.py",
+    "content",
+    "dev",
+    "docs",
+    "errdex",
+    "pyproject.toml",
+    "static",
+    "templates",
+    "tests",
+}
+"""What a clone holds at its top: what the README and docs/layout.md describe."""
+
+
+def test_a_clone_holds_nothing_at_its_top_but_what_the_docs_describe() -> None:
+    """A profile or a scratch dump committed by mistake is the first thing ``ls`` shows
+    a newcomer."""
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    if not listed:
+        pytest.skip("not a git checkout")
+    assert sorted({path.split("/")[0] for path in listed} - TOP_LEVEL) == []
