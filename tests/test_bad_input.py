@@ -181,6 +181,46 @@ def test_every_problem_of_every_file_in_one_run(tmp_path: Path, run) -> None:  #
     assert "stopped with 5 error(s)" in result.err
 
 
+def test_a_related_id_no_record_has_is_named_beside_other_files_errors(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """What linking finds wrong is named in the same run as a broken file's errors: a
+    related id that matches no record, an id two records have. A related id that may be a
+    record that did not load (named by its file, stated in it, or given by its repo,
+    exception and message) is not: fixing that file links it."""
+    broken = derive_id("example/project", "ValueError", "size={size} must be positive")
+    stated = "b" * 16
+    named = "c" * 16
+    even = derive_id("example/project", "ValueError", "size={size} must be even")  # OTHER's
+    related = f"related:\n  - '0123456789abcdef'\n  - '{broken}'\n  - '{stated}'\n  - '{named}'\n"
+    content = make_content(
+        tmp_path,
+        {
+            "syntax.yaml": MINIMAL.replace("  line: 3", "  line: [3"),  # its id: derived
+            "stated.yaml": f"id: {stated}\n"
+            + MINIMAL.replace("must be positive", "must be small").replace(
+                "exception: ValueError\n", ""
+            ),
+            f"{named}.yaml": "repo: [\n",
+            "relates.yaml": OTHER + related,
+            "twin.yaml": f"id: {even}\n" + MINIMAL.replace("must be positive", "must be odd"),
+        },
+    )
+    result = run("check", "--content", content)
+    assert result.code == 1
+    problems = [line for line in result.err.splitlines() if ": " in line and "[E" in line]
+    assert len(problems) == 5, result.err
+    assert "errors/syntax.yaml:8: YAML syntax error" in result.err
+    assert "errors/stated.yaml:1: missing required field 'exception'" in result.err
+    assert f"errors/{named}.yaml:2: YAML syntax error" in result.err
+    assert "errors/relates.yaml:15: related id 0123456789abcdef matches no record [E401]" in (
+        result.err
+    )
+    assert "duplicate id" in result.err and "[E400]" in result.err
+    assert "stopped with 5 error(s) and 0 warning(s)" in result.err
+
+
 def test_a_wrong_type_does_not_hide_a_content_rules_problem(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     """A rule runs when the fields it reads are well shaped, whatever the others are: the
     path that leaves the repository is named in the same run as the unquoted commit, and

@@ -126,6 +126,28 @@ def test_an_error_in_an_edit_stops_the_build_and_keeps_the_site(site, tmp_path, 
     assert result.err == fresh.err
 
 
+def test_an_edit_that_breaks_one_record_names_a_bad_related_id_of_another(
+    site,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """Two records edited: one no longer loads, the other names an id no record has.
+    The build names both, as a build from nothing does, and keeps the site."""
+    content, out, _ = site
+    before = snapshot(out)
+    broken = content / "errors" / "r1.yaml"
+    broken.write_text(re.sub(r"  line: \d+", "  line: twelve", broken.read_text()))
+    relating = content / "errors" / "r2.yaml"
+    relating.write_text(relating.read_text() + "  - '0123456789abcdef'\n")
+    result = run("build", "--content", content, "--out", out, "--cache", tmp_path / "cache")
+    assert result.code == 1
+    assert "r1.yaml:8: source.line must be a whole number" in result.err
+    assert "r2.yaml:19: related id 0123456789abcdef matches no record [E401]" in result.err
+    assert snapshot(out) == before
+    fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
+    assert result.err == fresh.err
+
+
 def test_a_write_that_fails_in_an_edit_leaves_the_site_as_it_was(
     site,
     tmp_path: Path,

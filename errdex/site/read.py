@@ -12,6 +12,7 @@ import functools
 import hashlib
 import os
 import pickle
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -28,7 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from errdex.github.issues import Issue
     from errdex.records.link import Site
-    from errdex.records.model import Record
+    from errdex.records.model import Record, SiteConfig
     from errdex.site.build import Options
 
 # Parsing and linking are imported where they are used: a build that finds nothing
@@ -219,6 +220,7 @@ def every_record(
     from errdex.records.model import site_from, unpublished
 
     config_doc, problems = _config(options)
+    config_ok = not any(p.severity is Severity.ERROR for p in problems)
     reports, found = issues.read_all(options.content)
     problems += found
     items, found = record_stats(options.content)
@@ -256,6 +258,8 @@ def every_record(
     for item in parsed:
         problems += item.problems
     if failed(problems, options.strict) or config_doc is None:
+        if config_doc is not None and config_ok:
+            problems += _link_errors(site_from(config_doc, options.base_url), shown, parsed)
         raise BuildError(sorted(problems))
     config = site_from(config_doc, options.base_url)
     if config.drafts == "hide" and options.publishing:
@@ -271,6 +275,55 @@ def every_record(
     if deferred is not None:
         raise deferred
     return site, sorted(problems), parsed
+
+
+def _link_errors(config: SiteConfig, loaded: list[Record], parsed: list[Parsed]) -> list[Problem]:
+    """What linking finds wrong among the records that loaded, when others did not (so
+    that one run names every problem): a duplicate id, a related id that matches no
+    record, a release site.yaml does not list. Its warnings are left out, and so is a
+    related id that may be a record that did not load (the name of its file, the id it
+    states, or the one its repo, exception and message give)."""
+    from errdex.records.link import link
+
+    unloaded = set().union(*(_ids_of(Path(item.path)) for item in parsed if item.record is None))
+    return [
+        problem
+        for problem in link(config, loaded)[1]
+        if problem.severity is Severity.ERROR
+        and not (problem.code == "E401" and any(i in problem.message for i in unloaded))
+    ]
+
+
+def _ids_of(path: Path) -> set[str]:
+    """The ids a record file that did not load may have been meant to have."""
+    from errdex.records.load import parse_yaml
+    from errdex.records.model import ID_RE, derive_id
+
+    ids = {path.stem} if ID_RE.match(path.stem) else set()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ids
+    ids.update(re.findall(r"^id:\s*['\"]?([0-9a-f]{16})\b", text, re.M))
+    whole, _ = parse_yaml(text, str(path), path)
+    docs = (
+        [whole]
+        if whole is not None
+        else [
+            # The fields on lines of their own, each read alone: the YAML error is elsewhere.
+            parse_yaml(line + "\n", str(path), path)[0]
+            for line in re.findall(r"^(?:repo|exception|message):.*$", text, re.M)
+        ]
+    )
+    data: dict[str, object] = {}
+    for doc in docs:
+        if doc is not None and isinstance(doc.data, dict):
+            for name, value in doc.data.items():
+                data.setdefault(str(name), value)
+    repo, exception, message = (data.get(name) for name in ("repo", "exception", "message"))
+    if isinstance(repo, str) and isinstance(exception, str) and isinstance(message, str):
+        ids.add(derive_id(repo, exception, message))
+    return ids
 
 
 def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, list[Problem]]:

@@ -43,7 +43,7 @@ Aside: TypeAlias = "parallel.Aside[dict[str, bytes]]"
 LINKED = frozenset({"W402", "W404"})
 """The warnings found once the records are linked (a related entry that names no
 record, an issue that links an error no record has): a build that stops at a record's
-error before then does not have them."""
+error names the errors linking finds (``read._link_errors``), not these."""
 
 
 def _drafted(record: Record | None) -> bool:
@@ -154,7 +154,11 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     shown = {shown_path(Path(item.path)) for item in parsed}
     kept = [p for p in previous.warnings if p.path not in shown]
     if any(p.severity is Severity.ERROR for p in problems):
-        # As a build from nothing stops: before linking, so without what linking finds.
+        if any(item.record and (item.record.related or item.record.aliases) for item in parsed):
+            # What linking finds wrong in them is named beside the errors, as a build from
+            # nothing names it (``read._link_errors``).
+            return Full("a changed record has errors; another's related entries", previous)
+        # As a build from nothing stops: without what linking warns of.
         raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems))
     links = state.links(previous)
     if links is None:
