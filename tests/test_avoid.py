@@ -1017,6 +1017,25 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             ["Give `blocks` at most `4` items."],
         ),
         (
+            # A call written over lines, as black writes a long one.
+            "def f(layers, head):\n"
+            "    blocks = layers\n"
+            "    heapq.heappush(\n"
+            "        layers, (head.priority, head)\n"
+            "    )\n"
+            "    if len(blocks) > 4:\n"
+            "        raise ValueError('x')\n",
+            ["Give `blocks` at most `4` items."],
+        ),
+        (
+            "def f(layers, rng):\n"
+            "    blocks = layers\n"
+            "    rng.shuffle(layers)\n"
+            "    if len(blocks) > 4:\n"
+            "        raise ValueError('x')\n",
+            ["Give `blocks` at most `4` items."],
+        ),
+        (
             # Read, not changed: the copy still holds the setting.
             "def f(layers, head):\n"
             "    blocks = layers\n"

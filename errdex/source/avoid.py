@@ -806,14 +806,15 @@ def _changed_in_place(lines: Sequence[str], name: str) -> bool:
         for line in lines
         if name in line
         for found in _IN_PLACE.finditer(line)
-    ) or any(name in line and changes.search(line) for line in lines)
+    ) or bool(changes.search("\n".join(lines)))  # a call may run over lines
 
 
 _CHANGES_ITS_LIST = (
-    r"(?<![\w.])(?:heapq\.|random\.|bisect\.)?"
+    r"(?<![\w.])(?:[\w.]+\.)?"
     r"(?:heappush|heappop|heapify|heapreplace|heappushpop|shuffle|insort(?:_left|_right)?)"
 )
-"""The functions of the standard library that change the list they are given first."""
+"""The functions that change the list they are given first: heapq's, bisect's insorts,
+and the shuffles of random and numpy (``rng.shuffle(items)``)."""
 
 
 _IN_PLACE = re.compile(
