@@ -75,8 +75,8 @@ def own(tmp_path: Path) -> Path:
     return site
 
 
-def build(run, site: Path):  # type: ignore[no-untyped-def]
-    return run("build", "--content", site / "content", "--out", site / "public")
+def build(run, site: Path, *more: str):  # type: ignore[no-untyped-def]
+    return run("build", "--content", site / "content", "--out", site / "public", *more)
 
 
 def pages(site: Path) -> dict[str, str]:
@@ -170,14 +170,14 @@ def test_extra_css_and_js_load_on_every_page_under_hashed_names(run, own: Path) 
     assert "with extra_css, every page loads" in result.err and "[W311]" in result.err
 
 
-def _fails_at_a_broken_footer(run, own: Path) -> Path:  # type: ignore[no-untyped-def]
+def _fails_at_a_broken_footer(run, own: Path, *more: str) -> Path:  # type: ignore[no-untyped-def]
     """Break the site's base template at its line 3 and build: the build names it there
     and writes nothing. Returns the template."""
     template = own / "templates" / "base.html"
     template.write_text(
         '{% extends "errdex/base.html" %}\n\n{% block footer %}{{ x( }}{% endblock %}\n'
     )
-    result = build(run, own)
+    result = build(run, own, *more)
     assert result.code == 1
     assert "templates/base.html:3: template error: " in result.err and "[E106]" in result.err
     assert "Traceback" not in result.err
@@ -211,10 +211,10 @@ def test_a_big_site_names_a_broken_template_as_a_small_one_does(
         path = own / "content" / "errors" / corpus.record_path(number, record)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(corpus.dump_record(record))
-    _fails_at_a_broken_footer(run, own)
+    _fails_at_a_broken_footer(run, own, "--jobs", "2")
     assert small_parallel == [2]  # the records were read on two processes
     (own / "content" / "errors" / "r.yaml").write_text("repo: [unclosed\n")
-    result = build(run, own)
+    result = build(run, own, "--jobs", "2")
     assert result.code == 1
     assert "r.yaml:2: YAML syntax error" in result.err and "templates/base.html" not in result.err
     assert not (own / "public").exists()
