@@ -1003,11 +1003,11 @@ def _check(ns: argparse.Namespace, told: Told) -> int:
     )
     if not ns.json:
         for verb, rels in (("write", changed), ("remove", removed)):
-            for rel in rels[:CHECK_SHOWN]:
+            shown = rels if len(rels) <= CHECK_SHOWN + 1 else rels[:CHECK_SHOWN]
+            for rel in shown:
                 print(f"would {verb} {ns.out / rel}")
-            if len(rels) > CHECK_SHOWN:
-                more = len(rels) - CHECK_SHOWN
-                print(f"would {verb} {more:,} more files (--json lists each)")
+            if len(rels) > len(shown):
+                print(f"… and {len(rels) - len(shown)} more to {verb} (--json lists each)")
     _note(
         ns,
         f"errdex: {result.pages} records are valid; a build would write "

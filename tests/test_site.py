@@ -17,6 +17,8 @@ import pytest
 import yaml
 from conftest import CONTENT, MINIMAL, ROOT, html_pages, make_content, snapshot, soup
 
+from errdex import cli
+
 GOLDEN_OUTPUT = Path(__file__).parent / "golden" / "expected"
 
 
@@ -205,6 +207,7 @@ def test_editing_one_record_rewrites_only_what_shows_it(
 def test_check_says_what_a_build_would_change_and_writes_nothing(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     content = make_content(tmp_path, {"a.yaml": MINIMAL})
     out = tmp_path / "public"
@@ -215,9 +218,15 @@ def test_check_says_what_a_build_would_change_and_writes_nothing(
     # 10,000 records would name 31,000).
     named = re.findall(r"^would write (\S+)$", first.out, re.M)
     assert named[:2] == [str(out / "404.html"), str(out / "_headers")] and len(named) == 20
-    more = re.findall(r"^would write (\d+) more files \(--json lists each\)$", first.out, re.M)
+    more = re.findall(r"^… and (\d+) more to write \(--json lists each\)$", first.out, re.M)
     total = re.findall(r"a build would write (\d+) and remove 0 file", first.err)
     assert len(more) == 1 and int(more[0]) + 20 == int(total[0]) > 40
+    # One more than it names is named, not counted.
+    monkeypatch.setattr(cli, "CHECK_SHOWN", int(total[0]) - 1)
+    every = run("check", "--content", content, "--out", out).out
+    assert len(re.findall(r"^would write (\S+)$", every, re.M)) == int(total[0])
+    assert "more to write" not in every
+    monkeypatch.undo()
     assert run("build", "--content", content, "--out", out).code == 0
     (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Changed.\n")
     result = run("check", "--content", content, "--out", out)
