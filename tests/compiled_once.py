@@ -8,6 +8,7 @@ so a template a test writes is still compiled.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jinja2
@@ -33,6 +34,7 @@ def sharing(make_env: Any) -> Any:
     """``render.make_env``, with every environment it makes given one ``CompiledOnce``."""
     compiled = CompiledOnce()
 
+    @functools.wraps(make_env)  # ``__wrapped__`` is errdex's own
     def make(*args: Any, **kwargs: Any) -> jinja2.Environment:
         env = make_env(*args, **kwargs)
         env.bytecode_cache = compiled

@@ -84,6 +84,15 @@ def _templates_compiled_once() -> Iterator[None]:
 
 
 @pytest.fixture
+def own_template_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Builds keep compiled templates as errdex does, in their cache folder's
+    ``templates/`` (not compiled_once's memory)."""
+    from errdex.site import render
+
+    monkeypatch.setattr(render, "make_env", render.make_env.__wrapped__)
+
+
+@pytest.fixture
 def run(capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """Call the CLI in-process, as a user would from a shell; return code and output.
     Builds share one cache folder of this test's own, empty when the test starts."""

@@ -8,7 +8,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from conftest import make_content, snapshot
+import jinja2
+import pytest
+from conftest import MINIMAL, make_content, snapshot
 
 RECORD = """\
 repo: example/project
@@ -110,3 +112,22 @@ def test_a_record_edited_to_the_same_size_is_still_seen(run: Any, tmp_path: Path
     said = build()
     assert "errdex: update: 1 record changed" in said, said
     assert _bytes(tmp_path / "public") == _fresh(content, tmp_path, run)
+
+
+@pytest.mark.usefixtures("own_template_cache")
+def test_a_build_keeps_its_compiled_templates_and_the_next_compiles_none(
+    run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    cache = tmp_path / "cache"
+    first = run("build", "--content", content, "--out", tmp_path / "one", "--cache", cache)
+    assert first.code == 0, first.err
+    assert len(list((cache / "templates").glob("__jinja2_*.cache"))) > 10
+
+    def compiled(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a template was compiled again")
+
+    monkeypatch.setattr(jinja2.Environment, "compile", compiled)
+    again = run("build", "--content", content, "--out", tmp_path / "two", "--cache", cache)
+    assert again.code == 0, again.err
+    assert snapshot(tmp_path / "two").keys() == snapshot(tmp_path / "one").keys()
