@@ -991,6 +991,7 @@ would write 31,000."""
 
 def _check(ns: argparse.Namespace, told: Told) -> int:
     from errdex.site.build import check
+    from errdex.util.words import count
 
     told.more.update(out=str(ns.out), would_write=[], would_remove=[])
     result, changed, removed = check(_options(ns))
@@ -1010,7 +1011,8 @@ def _check(ns: argparse.Namespace, told: Told) -> int:
                 print(f"… and {len(rels) - len(shown)} more to {verb} (--json lists each)")
     _note(
         ns,
-        f"errdex: {result.pages} records are valid; a build would write "
+        f"errdex: {count(result.pages, 'record')} {'is' if result.pages == 1 else 'are'} valid; "
+        "a build would write "
         f"{len(changed)} and remove {len(removed)} file(s), {len(result.warnings)} warning(s)",
     )
     return 0

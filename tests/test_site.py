@@ -221,6 +221,7 @@ def test_check_says_what_a_build_would_change_and_writes_nothing(
     more = re.findall(r"^… and (\d+) more to write \(--json lists each\)$", first.out, re.M)
     total = re.findall(r"a build would write (\d+) and remove 0 file", first.err)
     assert len(more) == 1 and int(more[0]) + 20 == int(total[0]) > 40
+    assert "errdex: 1 record is valid; a build would write" in first.err
     # One more than it names is named, not counted.
     monkeypatch.setattr(cli, "CHECK_SHOWN", int(total[0]) - 1)
     every = run("check", "--content", content, "--out", out).out
