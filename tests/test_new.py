@@ -46,6 +46,7 @@ def test_a_traceback_on_stdin_becomes_a_record_with_guessed_placeholders(
     assert "#   {model} was meta-llama/Llama-3" in text
     assert "guessed placeholder {number_2} from '3'; confirm it" in result.err
     assert text.startswith("# yaml-language-server: $schema=../../../record.schema.json")
+    assert "; `errdex check` says what is left." in text  # the command a pip user has
     assert (path.parent / "../../../record.schema.json").resolve() == content / "record.schema.json"
 
     # What is left to fill in is exactly what check names.
@@ -54,7 +55,29 @@ def test_a_traceback_on_stdin_becomes_a_record_with_guessed_placeholders(
     assert f"{path.name}:13: source.commit must not be empty" in check.err
     filled = text.replace('commit: ""', 'commit: "abcdef1"').replace('path: ""', "path: a.py")
     path.write_text(filled.replace("line: 0", "line: 1"))
-    assert run("check", "--content", content).code == 0
+    checked = run("check", "--content", content)
+    assert checked.code == 0
+    # Each thing the scaffold left for the author is a warning at its line, none published
+    # unsaid.
+    left = re.findall(r":(\d+): warning: (.*) \[W307\]", checked.err)
+    assert [what for _, what in left] == [
+        "meaning is still TODO",
+        "solutions.0 is still TODO",
+        "example_fix.0.code is still the scaffold's '# before' and '# after'",
+        "when.trigger is still TODO",
+        "when.situations is still TODO",
+        "analysis.by is still TODO",
+    ]
+    lines = filled.splitlines()
+    fields = [lines[int(n) - 1].split("#")[0].strip() for n, _ in left]
+    assert fields == [
+        "meaning: |",
+        "- TODO",
+        "code: |",
+        "trigger: TODO",
+        "situations: TODO",
+        "by: TODO",
+    ]
 
 
 def test_new_never_writes_over_a_record(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]

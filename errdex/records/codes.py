@@ -175,7 +175,8 @@ CODES = {
         Code(
             "W307",
             "Prose still TODO",
-            "A scaffolded field still says TODO; write it or remove the field.",
+            "A scaffolded field still says TODO (or an example fix is still `# before` and "
+            "`# after`); write it or remove the field.",
         ),
         Code(
             "E400",

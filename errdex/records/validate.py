@@ -333,6 +333,27 @@ def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             )
 
 
+SCAFFOLDED_FIX = "# before\n# after"
+"""The example fix ``errdex new`` writes, for the author to replace."""
+
+
+def rule_scaffold_left(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    """What ``errdex new`` writes for the author that is not prose: who wrote the analysis,
+    and the example fix's code (the prose fields have ``markdown_rule``)."""
+    if str(data.get("analysis", {}).get("by", "")).strip() == "TODO":
+        line = doc.line("analysis", "by")
+        yield Problem(doc.shown, line, "analysis.by is still TODO", Severity.WARNING, code="W307")
+    for index, block in enumerate(data.get("example_fix", ())):
+        if block["code"].strip() == SCAFFOLDED_FIX:
+            yield Problem(
+                doc.shown,
+                doc.line("example_fix", index, "code"),
+                f"example_fix.{index}.code is still the scaffold's '# before' and '# after'",
+                Severity.WARNING,
+                code="W307",
+            )
+
+
 def markdown_rule(field: str) -> Rule:
     """The rule of one field of prose (``meaning``, ``solutions``, ``when``): no link of
     an unsafe scheme, no TODO left, no raw HTML."""
@@ -508,6 +529,7 @@ RULES: tuple[tuple[tuple[Key, ...], Rule], ...] = (
     ((("source", "path"),), rule_source_path),
     ((("source", "excerpt"), ("source", "line")), rule_excerpt),
     ((("example_fix",),), rule_languages),
+    ((("analysis",), ("example_fix",)), rule_scaffold_left),
     ((("meaning",),), markdown_rule("meaning")),
     ((("solutions",),), markdown_rule("solutions")),
     ((("when",),), markdown_rule("when")),

@@ -146,7 +146,7 @@ def scaffold(repo: str, item: PastedError, today: datetime.date) -> str:
         else ""
     )
     return f"""# yaml-language-server: $schema=../../../{SCHEMA_FILE}
-# A new errdex record. Fill in what you know; `python build.py check` says what is left.
+# A new errdex record. Fill in what you know; `errdex check` says what is left.
 repo: {repo}
 exception: {_name(item.exception)}
 # The message; {{name}} marks a placeholder, named after the source expression.
