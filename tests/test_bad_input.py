@@ -552,3 +552,20 @@ def test_a_yaml_errors_own_line_is_the_editors_too(
         "t.yaml:3: YAML syntax error: found unknown escape character 'q' "
         "(while scanning a double-quoted scalar on line 2)"
     ) in result.err, result.err
+
+
+def test_a_folder_with_no_site_says_how_to_start_one(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("check")
+    assert result.code == 1
+    assert result.err.startswith(
+        "content/errors: no errors/ folder with records, nor the content folder "
+        "(`errdex init` starts a site; `--content` names one) [E100]\n"
+    )
+    # A content folder without errors/ is another mistake: no word of init.
+    (tmp_path / "content").mkdir()
+    assert "errdex init" not in run("check").err

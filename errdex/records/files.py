@@ -55,9 +55,10 @@ def record_stats(content: Path) -> tuple[list[tuple[str, int, int]], list[Proble
     found: list[tuple[str, int, int]] = []
     problems: list[Problem] = []
     if not errors_dir.is_dir():
-        return [], [
-            Problem(shown_path(errors_dir), 0, "no errors/ folder with records", code="E100")
-        ]
+        what = "no errors/ folder with records"
+        if not content.exists():
+            what += ", nor the content folder (`errdex init` starts a site; `--content` names one)"
+        return [], [Problem(shown_path(errors_dir), 0, what, code="E100")]
     # The walk follows no link, so only a link (or a linked errors/ folder) can lead out.
     walked_inside = errors_dir.resolve().is_relative_to(root)
     for entry in sorted(_walk(errors_dir), key=lambda e: e.path):
