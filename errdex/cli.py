@@ -73,13 +73,15 @@ def _parser() -> argparse.ArgumentParser:
     ) -> argparse.ArgumentParser:
         """A command whose ``--help`` opens with what it does in one line, an example and
         its docs page; ``summary`` is also its line in the list of commands."""
-        return under.add_parser(
+        made = under.add_parser(
             name,
             help=summary,
             description=f"{summary[0].upper()}{summary[1:]}.\n\nExample: {example}\n"
             f"Docs: {DOCS_URL}{page}",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+        made.set_defaults(said_by=made)  # the deepest command's: ``main`` says its usage
+        return made
 
     def talk_options(cmd: argparse.ArgumentParser, verbose: str | None = None) -> None:
         """``-q`` on every command; ``-v``, saying what ``verbose`` says, on some."""
@@ -546,7 +548,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
         args.insert(0, "build")
     parser = _parser()
-    ns = parser.parse_args(args)
+    ns, unknown = parser.parse_known_args(args)
+    if unknown:
+        # With the usage of the command they were given to, not errdex's own.
+        getattr(ns, "said_by", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if getattr(ns, "json", False) and getattr(ns, "format", "text") == "github":
         parser.error("--json and --format github both write to standard output: give one")
     told = Told()

@@ -228,3 +228,22 @@ def test_a_short_run_is_over_before_its_line_would_show(
     monkeypatch.delenv("CI", raising=False)
     err = progress_of(command, tmp_path, monkeypatch, Terminal())
     assert "\r" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["check", "--contnet", "x"], "usage: errdex check "),
+        (["issues", "import", "f.json", "--repo", "a/b", "--bog"], "usage: errdex issues import"),
+        (["--contnet", "x"], "usage: errdex build "),
+    ],
+)
+def test_a_mistyped_option_shows_the_usage_of_its_command(
+    argv: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage)
+    assert f"error: unrecognized arguments: {argv[-2] if argv[-1] == 'x' else argv[-1]}" in err
