@@ -981,6 +981,10 @@ def _rebuilt(
     done, again = ("rebuilt", "re-rendered") if changed else ("built", "rendered")
     records = [name for name in changed if name.endswith((".yaml", ".yml"))]
     cause = f" (changed: {', '.join(records)})" if records else ""
+    if changed and not rendered and (files is None or (files[0], files[2]) == (0, 0)):
+        # The planner said "nothing changed": a file saved as it was, or put back.
+        saved = f" (saved: {', '.join(records)})" if records else ""
+        return f"errdex: checked in {seconds:.2f}s: the site is as it was{saved}"
     written = ""
     if files is not None:
         written = f"; {files[0]} files written, {files[1]} unchanged, {files[2]} removed"

@@ -121,6 +121,11 @@ def test_the_terminal_says_what_each_rebuild_redid_why_and_how_fast(tmp_path: Pa
         (codes,) = said("errdex: what the codes mean: ")
         served = said("errdex: serving")[0].split(" at ")[1].split()[0]
         assert f"{served}errdex/codes/E201/" in codes, codes  # the page served right here
+
+        # Put back as the last good build had it: nothing to redo, and serve says so.
+        (content / "errors" / "a.yaml").write_text(MINIMAL + "meaning: Sizes count items.\n")
+        (back,) = said("errdex: checked in ")
+        assert back.rstrip().endswith("the site is as it was (saved: a.yaml), 0 warning(s)"), back
     finally:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 0
