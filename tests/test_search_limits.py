@@ -48,6 +48,9 @@ CAP = 100_000
 """What docs/search.md promises search reads of a paste: its last 100,000 characters."""
 RATIO = 10.0
 """4x the input must take less than this many times as long."""
+SMALL_CPU = 20.0
+"""Seconds of CPU the smaller input of a ratio may take at all (lookup of a quarter
+megabyte takes well under one)."""
 SETTINGS = settings(max_examples=60, deadline=None, database=None)
 TP = "tp_size={tp} must be divisible by dcp_size={dcp}."
 TP_PASTE = "ValueError: tp_size=8 must be divisible by dcp_size=3."
@@ -88,8 +91,11 @@ def assert_ratio(
     ``small``, against any of three of ``large`` (each stopped once it overruns).
 
     Work too quick to time well is repeated until ``small`` takes 100 ms, the same number
-    of times for both: a scheduler hiccup then weighs little in the ratio.
+    of times for both: a scheduler hiccup then weighs little in the ratio. ``small`` that
+    runs past SMALL_CPU fails the test (a quadratic step at the small size would hold it
+    for hours, not fail it).
     """
+    assert _within(SMALL_CPU, small), f"{what}: the smaller took over {SMALL_CPU:g} s of CPU"
     once = least_cpu_time(small)
     repeat = max(1, math.ceil(0.1 / max(once, 1e-6)))
 
