@@ -638,6 +638,8 @@ def _stopped(exc: BuildError, ns: argparse.Namespace) -> None:
     errors = sum(p.severity is Severity.ERROR for p in exc.problems)
     warned = len(exc.problems) - errors
     strict = " (--strict: warnings count as errors)" if ns.strict and warned else ""
+    if exc.note:
+        print(f"errdex: {exc.note}", file=sys.stderr)
     print(
         f"errdex: stopped with {errors} error(s) and {warned} warning(s){strict}; "
         "nothing was written",

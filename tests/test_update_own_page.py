@@ -19,6 +19,8 @@ from updates import (
     stated_site,
 )
 
+from errdex.records.model import derive_id
+
 __all__ = ["site"]  # the fixture of updates.py these tests take
 
 
@@ -144,6 +146,17 @@ def test_an_edit_that_breaks_one_record_names_a_bad_related_id_of_another(
     assert "r1.yaml:8: source.line must be a whole number" in result.err
     assert "r2.yaml:19: related id 0123456789abcdef matches no record [E401]" in result.err
     assert snapshot(out) == before
+    fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
+    assert result.err == fresh.err
+
+    # r3 takes r0's id; r1's YAML no longer parses, so no related id can be told from its.
+    twin = content / "errors" / "r3.yaml"
+    first = derive_id("example/project", "ValueError", "Thing number 0 is wrong")
+    twin.write_text(f"id: {first}\n" + twin.read_text())
+    broken.write_text(broken.read_text().replace("  line: twelve", "  line: [12"))
+    result = run("build", "--content", content, "--out", out, "--cache", tmp_path / "cache")
+    assert "duplicate id" in result.err and "[E401]" not in result.err
+    assert "errdex: 1 related id that no record has left unchecked" in result.err
     fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
     assert result.err == fresh.err
 

@@ -57,9 +57,11 @@ def _property(text: str) -> str:
 class BuildError(Exception):
     """Raised to stop a command because the input has errors; carries all of them."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Problem], note: str = "") -> None:
         super().__init__(f"{len(problems)} problem(s)")
         self.problems = problems
+        self.note = note
+        """What the problems do not say: a check left for a later run, and why."""
 
 
 def failed(problems: list[Problem], strict: bool) -> bool:

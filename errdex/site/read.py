@@ -12,7 +12,6 @@ import functools
 import hashlib
 import os
 import pickle
-import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from errdex.records.files import record_stats, shown_path
 from errdex.records.problems import BuildError, Problem, Severity, failed
 from errdex.util import parallel
 from errdex.util.processes import alive
+from errdex.util.words import count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +52,9 @@ class Parsed:
     content: str = ""
     """``write.digest`` of the file's bytes: a file whose change time moved but whose bytes
     did not (a fresh checkout, a cache restored in CI) is not read again."""
+    meant: tuple[str, ...] | None = ()
+    """Of a file with errors, the ids it may have been meant to have (``meant_ids``);
+    None when they cannot be told."""
 
     @property
     def kept(self) -> tuple[int, int, str, str]:
@@ -83,8 +86,30 @@ def parse(content: Path, items: list[tuple[str, int, int]]) -> list[Parsed]:
                 record = record_from(doc, content)
         digest = "" if record is None else summary_digest(record)
         held = "" if raw is None else content_digest(raw)
-        parsed.append(Parsed(path, ctime, size, record, found, digest, held))
+        meant = () if record is not None else meant_ids(Path(path), doc and doc.data)
+        parsed.append(Parsed(path, ctime, size, record, found, digest, held, meant))
     return parsed
+
+
+def meant_ids(path: Path, data: object) -> tuple[str, ...] | None:
+    """The ids a record file with errors may have been meant to have, as read: the name of
+    its file when that is an id, the id and aliases it states, the id its repo, exception
+    and message give. None when its own id can be neither read nor derived (its YAML does
+    not parse, its message is missing): then any related id may name it."""
+    from errdex.records.model import ID_RE, derive_id
+
+    ids = [path.stem] if ID_RE.match(path.stem) else []
+    if not isinstance(data, dict):
+        return tuple(ids) or None
+    aliases = data.get("aliases")
+    stated = [data.get("id"), *(aliases if isinstance(aliases, list) else [])]
+    ids += [i for i in stated if isinstance(i, str)]
+    repo, exception, message = (data.get(name) for name in ("repo", "exception", "message"))
+    if isinstance(repo, str) and isinstance(exception, str) and isinstance(message, str):
+        ids.append(derive_id(repo, exception, message))
+    elif not isinstance(data.get("id"), str):
+        return tuple(ids) or None
+    return tuple(ids)
 
 
 def summary_digest(record: Record) -> str:
@@ -258,9 +283,11 @@ def every_record(
     for item in parsed:
         problems += item.problems
     if failed(problems, options.strict) or config_doc is None:
+        note = ""
         if config_doc is not None and config_ok:
-            problems += _link_errors(site_from(config_doc, options.base_url), shown, parsed)
-        raise BuildError(sorted(problems))
+            found, note = link_errors(site_from(config_doc, options.base_url), shown, parsed)
+            problems += found
+        raise BuildError(sorted(problems), note)
     config = site_from(config_doc, options.base_url)
     if config.drafts == "hide" and options.publishing:
         # Lists, options, the feed and search see none of a hidden draft's prose.
@@ -277,53 +304,35 @@ def every_record(
     return site, sorted(problems), parsed
 
 
-def _link_errors(config: SiteConfig, loaded: list[Record], parsed: list[Parsed]) -> list[Problem]:
+def link_errors(
+    config: SiteConfig, loaded: list[Record], parsed: list[Parsed]
+) -> tuple[list[Problem], str]:
     """What linking finds wrong among the records that loaded, when others did not (so
-    that one run names every problem): a duplicate id, a related id that matches no
-    record, a release site.yaml does not list. Its warnings are left out, and so is a
-    related id that may be a record that did not load (the name of its file, the id it
-    states, or the one its repo, exception and message give)."""
+    that one run names every problem): an id two records have, a related id that matches
+    no record, a release site.yaml does not list, names that clash as folders. Its
+    warnings are left out, and so is a related id that may be a record that did not load
+    (``Parsed.meant``): every one when some record's id cannot be told, which the note
+    returned with the problems says."""
     from errdex.records.link import link
 
-    unloaded = set().union(*(_ids_of(Path(item.path)) for item in parsed if item.record is None))
-    return [
-        problem
-        for problem in link(config, loaded)[1]
-        if problem.severity is Severity.ERROR
-        and not (problem.code == "E401" and any(i in problem.message for i in unloaded))
-    ]
-
-
-def _ids_of(path: Path) -> set[str]:
-    """The ids a record file that did not load may have been meant to have."""
-    from errdex.records.load import parse_yaml
-    from errdex.records.model import ID_RE, derive_id
-
-    ids = {path.stem} if ID_RE.match(path.stem) else set()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ids
-    ids.update(re.findall(r"^id:\s*['\"]?([0-9a-f]{16})\b", text, re.M))
-    whole, _ = parse_yaml(text, str(path), path)
-    docs = (
-        [whole]
-        if whole is not None
-        else [
-            # The fields on lines of their own, each read alone: the YAML error is elsewhere.
-            parse_yaml(line + "\n", str(path), path)[0]
-            for line in re.findall(r"^(?:repo|exception|message):.*$", text, re.M)
-        ]
+    meant = [item.meant for item in parsed if item.record is None]
+    unknown = any(ids is None for ids in meant)
+    unloaded = {i for ids in meant if ids for i in ids}
+    found, left = [], 0
+    for problem in link(config, loaded)[1]:
+        if problem.severity is not Severity.ERROR:
+            continue
+        if problem.code == "E401" and (unknown or any(i in problem.message for i in unloaded)):
+            left += unknown
+            continue
+        found.append(problem)
+    note = (
+        f"{count(left, 'related id')} that no record has left unchecked: a record whose id "
+        "cannot be told did not load (related ids are checked once every record loads)"
+        if left
+        else ""
     )
-    data: dict[str, object] = {}
-    for doc in docs:
-        if doc is not None and isinstance(doc.data, dict):
-            for name, value in doc.data.items():
-                data.setdefault(str(name), value)
-    repo, exception, message = (data.get(name) for name in ("repo", "exception", "message"))
-    if isinstance(repo, str) and isinstance(exception, str) and isinstance(message, str):
-        ids.add(derive_id(repo, exception, message))
-    return ids
+    return found, note
 
 
 def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, list[Problem]]:

@@ -26,7 +26,7 @@ from errdex.records.files import shown_path
 from errdex.records.problems import BuildError, Problem, Severity, failed
 from errdex.site import state
 from errdex.site.plan import UPDATE_UP_TO, Full, Update
-from errdex.site.read import parse
+from errdex.site.read import link_errors, parse
 from errdex.util import parallel
 from errdex.util.words import count
 
@@ -153,14 +153,19 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     problems = [p for item in parsed for p in item.problems]
     shown = {shown_path(Path(item.path)) for item in parsed}
     kept = [p for p in previous.warnings if p.path not in shown]
-    if any(p.severity is Severity.ERROR for p in problems):
-        if any(item.record and (item.record.related or item.record.aliases) for item in parsed):
-            # What linking finds wrong in them is named beside the errors, as a build from
-            # nothing names it (``read._link_errors``).
-            return Full("a changed record has errors; another's related entries", previous)
-        # As a build from nothing stops: without what linking warns of.
-        raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems))
     links = state.links(previous)
+    if any(p.severity is Severity.ERROR for p in problems):
+        kept = [p for p in kept if p.code not in LINKED]
+        if links is None:
+            raise BuildError(sorted(kept + problems))
+        # As a build from nothing stops: with what linking finds wrong among the records
+        # that loaded (the others as the state keeps them), without what it warns of.
+        before = {previous.ids.get(item.path) for item in parsed}
+        unchanged = _summaries(previous, state.all_stored(links), {})
+        loaded = [r for r in unchanged if r.id not in before]
+        loaded += [item.record.summary() for item in parsed if item.record is not None]
+        found, note = link_errors(links.config, loaded, parsed)
+        raise BuildError(sorted(kept + problems + found), note)
     if links is None:
         return Full("the previous state's links are missing or damaged", previous)
     # The links keep the site's config as it is now: another would be another key.
@@ -209,7 +214,6 @@ def _relinked(read: Read) -> Read | Full:
     more than an update follows (another repo, file or exception, an option that gets or
     loses its page)."""
     from errdex.records.link import link
-    from errdex.records.model import Related
 
     previous, links, records = read.previous, read.links, read.records
     shown_changed = read.shown_changed
@@ -226,18 +230,7 @@ def _relinked(read: Read) -> Read | Full:
             if now != then:
                 return Full(f"{record.file}: its {what} changed", previous)
     fresh = {record.id: record for record in records}
-    summaries = []
-    for rid, (summary, _, _) in old.items():
-        if rid in fresh:
-            summaries.append(fresh[rid].summary())
-            continue
-        # Prose edits since the full build may have moved related entries: their warnings
-        # point at the lines the state keeps.
-        lines = previous.lines.get(rid, ())
-        if len(lines) == len(summary.related) and lines != tuple(e.line for e in summary.related):
-            moved = zip(summary.related, lines, strict=True)
-            summary = replace(summary, related=tuple(Related(e.text, n) for e, n in moved))
-        summaries.append(summary)
+    summaries = _summaries(previous, old, fresh)
     where = ", ".join(sorted(r.file for r in shown_changed))
     shown_ids = {r.id for r in shown_changed}
     # The records whose related entries were found again, and those whose related
@@ -260,6 +253,28 @@ def _relinked(read: Read) -> Read | Full:
     if site.option_names.keys() != links.option_names.keys():
         return Full(f"{where}: the options errors name changed", previous)
     return replace(read, relinked=Relinked(site, linked, old, touched, again))
+
+
+def _summaries(
+    previous: state.State, old: dict[str, Stored], fresh: dict[str, Record]
+) -> list[Record]:
+    """Every record's summary, in the state's order: the ``fresh`` records' own, the
+    others' as the state keeps them."""
+    from errdex.records.model import Related
+
+    summaries = []
+    for rid, (summary, _, _) in old.items():
+        if rid in fresh:
+            summaries.append(fresh[rid].summary())
+            continue
+        # Prose edits since the full build may have moved related entries: their warnings
+        # point at the lines the state keeps.
+        lines = previous.lines.get(rid, ())
+        if len(lines) == len(summary.related) and lines != tuple(e.line for e in summary.related):
+            moved = zip(summary.related, lines, strict=True)
+            summary = replace(summary, related=tuple(Related(e.text, n) for e, n in moved))
+        summaries.append(summary)
+    return summaries
 
 
 def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
