@@ -43,7 +43,7 @@ Aside: TypeAlias = "parallel.Aside[dict[str, bytes]]"
 LINKED = frozenset({"W402", "W404"})
 """The warnings found once the records are linked (a related entry that names no
 record, an issue that links an error no record has): a build that stops at a record's
-error names the errors linking finds (``read._link_errors``), not these."""
+error names the errors linking finds (``read.link_errors``), not these."""
 
 
 def _drafted(record: Record | None) -> bool:
@@ -154,10 +154,10 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     shown = {shown_path(Path(item.path)) for item in parsed}
     kept = [p for p in previous.warnings if p.path not in shown]
     links = state.links(previous)
+    if links is None:
+        return Full("the previous state's links are missing or damaged", previous)
     if any(p.severity is Severity.ERROR for p in problems):
         kept = [p for p in kept if p.code not in LINKED]
-        if links is None:
-            raise BuildError(sorted(kept + problems))
         # As a build from nothing stops: with what linking finds wrong among the records
         # that loaded (the others as the state keeps them), without what it warns of.
         before = {previous.ids.get(item.path) for item in parsed}
@@ -166,8 +166,6 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         loaded += [item.record.summary() for item in parsed if item.record is not None]
         found, note = link_errors(links.config, loaded, parsed)
         raise BuildError(sorted(kept + problems + found), note)
-    if links is None:
-        return Full("the previous state's links are missing or damaged", previous)
     # The links keep the site's config as it is now: another would be another key.
     if links.config.drafts == "hide" and any(_drafted(item.record) for item in parsed):
         # A draft reviewed, rejected or written changes what every page that links it
