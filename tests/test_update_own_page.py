@@ -128,37 +128,38 @@ def test_an_error_in_an_edit_stops_the_build_and_keeps_the_site(site, tmp_path, 
     assert result.err == fresh.err
 
 
-def test_an_edit_that_breaks_one_record_names_a_bad_related_id_of_another(
+def test_an_edit_that_breaks_a_record_says_what_a_build_from_nothing_says(
     site,
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    """Two records edited: one no longer loads, the other names an id no record has.
-    The build names both, as a build from nothing does, and keeps the site."""
+    """Records edited: one no longer loads, another names an id no record has, then a
+    third takes a fourth's id. Each time the build says what a build from nothing says
+    (what linking the others finds included) and keeps the site."""
     content, out, _ = site
     before = snapshot(out)
     broken = content / "errors" / "r1.yaml"
     broken.write_text(re.sub(r"  line: \d+", "  line: twelve", broken.read_text()))
     relating = content / "errors" / "r2.yaml"
     relating.write_text(relating.read_text() + "  - '0123456789abcdef'\n")
-    result = run("build", "--content", content, "--out", out, "--cache", tmp_path / "cache")
+    cache = tmp_path / "cache"
+    result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
     assert result.code == 1
     assert "r1.yaml:8: source.line must be a whole number" in result.err
-    assert "r2.yaml:19: related id 0123456789abcdef matches no record [E401]" in result.err
+    assert "errdex: 1 related id that no record has left unchecked" in result.err
+    assert "full build" not in result.err  # an update's own check: no record read again
     assert snapshot(out) == before
     fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
     assert result.err == fresh.err
 
-    # r3 takes r0's id; r1's YAML no longer parses, so no related id can be told from its.
     twin = content / "errors" / "r3.yaml"
     first = derive_id("example/project", "ValueError", "Thing number 0 is wrong")
-    twin.write_text(f"id: {first}\n" + twin.read_text())
-    broken.write_text(broken.read_text().replace("  line: twelve", "  line: [12"))
-    result = run("build", "--content", content, "--out", out, "--cache", tmp_path / "cache")
-    assert "duplicate id" in result.err and "[E401]" not in result.err
-    assert "errdex: 1 related id that no record has left unchecked" in result.err
+    twin.write_text(f"# moved down a line\nid: {first}\n" + twin.read_text())
+    result = run("build", "--content", content, "--out", out, "--cache", cache)
+    assert "r3.yaml:2: duplicate id" in result.err and "r0.yaml:3 has it too [E400]" in result.err
     fresh = run("build", "--content", content, "--out", tmp_path / "fresh", "--no-cache")
     assert result.err == fresh.err
+    assert snapshot(out) == before
 
 
 def test_a_write_that_fails_in_an_edit_leaves_the_site_as_it_was(

@@ -52,9 +52,6 @@ class Parsed:
     content: str = ""
     """``write.digest`` of the file's bytes: a file whose change time moved but whose bytes
     did not (a fresh checkout, a cache restored in CI) is not read again."""
-    meant: tuple[str, ...] | None = ()
-    """Of a file with errors, the ids it may have been meant to have (``meant_ids``);
-    None when they cannot be told."""
 
     @property
     def kept(self) -> tuple[int, int, str, str]:
@@ -86,30 +83,8 @@ def parse(content: Path, items: list[tuple[str, int, int]]) -> list[Parsed]:
                 record = record_from(doc, content)
         digest = "" if record is None else summary_digest(record)
         held = "" if raw is None else content_digest(raw)
-        meant = () if record is not None else meant_ids(Path(path), doc and doc.data)
-        parsed.append(Parsed(path, ctime, size, record, found, digest, held, meant))
+        parsed.append(Parsed(path, ctime, size, record, found, digest, held))
     return parsed
-
-
-def meant_ids(path: Path, data: object) -> tuple[str, ...] | None:
-    """The ids a record file with errors may have been meant to have, as read: the name of
-    its file when that is an id, the id and aliases it states, the id its repo, exception
-    and message give. None when its own id can be neither read nor derived (its YAML does
-    not parse, its message is missing): then any related id may name it."""
-    from errdex.records.model import ID_RE, derive_id
-
-    ids = [path.stem] if ID_RE.match(path.stem) else []
-    if not isinstance(data, dict):
-        return tuple(ids) or None
-    aliases = data.get("aliases")
-    stated = [data.get("id"), *(aliases if isinstance(aliases, list) else [])]
-    ids += [i for i in stated if isinstance(i, str)]
-    repo, exception, message = (data.get(name) for name in ("repo", "exception", "message"))
-    if isinstance(repo, str) and isinstance(exception, str) and isinstance(message, str):
-        ids.append(derive_id(repo, exception, message))
-    elif not isinstance(data.get("id"), str):
-        return tuple(ids) or None
-    return tuple(ids)
 
 
 def summary_digest(record: Record) -> str:
@@ -285,7 +260,7 @@ def every_record(
     if failed(problems, options.strict) or config_doc is None:
         note = ""
         if config_doc is not None and config_ok:
-            found, note = link_errors(site_from(config_doc, options.base_url), shown, parsed)
+            found, note = link_errors(site_from(config_doc, options.base_url), shown)
             problems += found
         raise BuildError(sorted(problems), note)
     config = site_from(config_doc, options.base_url)
@@ -304,35 +279,23 @@ def every_record(
     return site, sorted(problems), parsed
 
 
-def link_errors(
-    config: SiteConfig, loaded: list[Record], parsed: list[Parsed]
-) -> tuple[list[Problem], str]:
+def link_errors(config: SiteConfig, loaded: list[Record]) -> tuple[list[Problem], str]:
     """What linking finds wrong among the records that loaded, when others did not (so
-    that one run names every problem): an id two records have, a related id that matches
-    no record, a release site.yaml does not list, names that clash as folders. Its
-    warnings are left out, and so is a related id that may be a record that did not load
-    (``Parsed.meant``): every one when some record's id cannot be told, which the note
-    returned with the problems says."""
+    that one run names every problem it can): an id two records have, a release
+    site.yaml does not list, names that clash as folders; and a note of how many related
+    ids match no record, which are named once every record loads (one may be the id of a
+    record that did not load). Linking's warnings are left out."""
     from errdex.records.link import link
 
-    meant = [item.meant for item in parsed if item.record is None]
-    unknown = any(ids is None for ids in meant)
-    unloaded = {i for ids in meant if ids for i in ids}
-    found, left = [], 0
-    for problem in link(config, loaded)[1]:
-        if problem.severity is not Severity.ERROR:
-            continue
-        if problem.code == "E401" and (unknown or any(i in problem.message for i in unloaded)):
-            left += unknown
-            continue
-        found.append(problem)
+    found = [p for p in link(config, loaded)[1] if p.severity is Severity.ERROR]
+    left = sum(p.code == "E401" for p in found)
     note = (
-        f"{count(left, 'related id')} that no record has left unchecked: a record whose id "
-        "cannot be told did not load (related ids are checked once every record loads)"
+        f"{count(left, 'related id')} that no record has left unchecked: records did not "
+        "load, and it may be one of theirs (related ids are checked once every record loads)"
         if left
         else ""
     )
-    return found, note
+    return [p for p in found if p.code != "E401"], note
 
 
 def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, list[Problem]]:

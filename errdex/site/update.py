@@ -157,15 +157,18 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     if links is None:
         return Full("the previous state's links are missing or damaged", previous)
     if any(p.severity is Severity.ERROR for p in problems):
-        kept = [p for p in kept if p.code not in LINKED]
         # As a build from nothing stops: with what linking finds wrong among the records
         # that loaded (the others as the state keeps them), without what it warns of.
         before = {previous.ids.get(item.path) for item in parsed}
         unchanged = _summaries(previous, state.all_stored(links), {})
         loaded = [r for r in unchanged if r.id not in before]
         loaded += [item.record.summary() for item in parsed if item.record is not None]
-        found, note = link_errors(links.config, loaded, parsed)
-        raise BuildError(sorted(kept + problems + found), note)
+        found, note = link_errors(links.config, loaded)
+        if found:
+            # Named at the lines of the records as they are now, which the state's
+            # summaries may not keep: a build from nothing reads them.
+            return Full("records have errors, and linking the others finds more", previous)
+        raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems), note)
     # The links keep the site's config as it is now: another would be another key.
     if links.config.drafts == "hide" and any(_drafted(item.record) for item in parsed):
         # A draft reviewed, rejected or written changes what every page that links it
