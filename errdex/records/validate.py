@@ -321,7 +321,12 @@ def _builtin_aliases() -> frozenset[str]:
     return frozenset(alias for _, _, aliases, _, _ in LEXERS.values() for alias in aliases)
 
 
-def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+SCAFFOLDED_FIX = "# before\n# after"
+"""The example fix ``errdex new`` writes, for the author to replace."""
+
+
+def rule_example_fix(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    """Each block in a language errdex highlights, and not the scaffold's own."""
     for index, block in enumerate(data.get("example_fix", ())):
         if not _known_language(block["lang"]):
             yield Problem(
@@ -331,27 +336,17 @@ def rule_languages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
                 Severity.WARNING,
                 code="W304",
             )
+        if block["code"].strip() == SCAFFOLDED_FIX:
+            what = f"example_fix.{index}.code is still the scaffold's '# before' and '# after'"
+            line = doc.line("example_fix", index, "code")
+            yield Problem(doc.shown, line, what, Severity.WARNING, code="W307")
 
 
-SCAFFOLDED_FIX = "# before\n# after"
-"""The example fix ``errdex new`` writes, for the author to replace."""
-
-
-def rule_scaffold_left(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
-    """What ``errdex new`` writes for the author that is not prose: who wrote the analysis,
-    and the example fix's code (the prose fields have ``markdown_rule``)."""
+def rule_analysis_by(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    """Who wrote the analysis, not the scaffold's TODO (prose has ``markdown_rule``)."""
     if str(data.get("analysis", {}).get("by", "")).strip() == "TODO":
         line = doc.line("analysis", "by")
         yield Problem(doc.shown, line, "analysis.by is still TODO", Severity.WARNING, code="W307")
-    for index, block in enumerate(data.get("example_fix", ())):
-        if block["code"].strip() == SCAFFOLDED_FIX:
-            yield Problem(
-                doc.shown,
-                doc.line("example_fix", index, "code"),
-                f"example_fix.{index}.code is still the scaffold's '# before' and '# after'",
-                Severity.WARNING,
-                code="W307",
-            )
 
 
 def markdown_rule(field: str) -> Rule:
@@ -528,8 +523,8 @@ RULES: tuple[tuple[tuple[Key, ...], Rule], ...] = (
     ((("aliases",),), rule_aliases),
     ((("source", "path"),), rule_source_path),
     ((("source", "excerpt"), ("source", "line")), rule_excerpt),
-    ((("example_fix",),), rule_languages),
-    ((("analysis",), ("example_fix",)), rule_scaffold_left),
+    ((("example_fix",),), rule_example_fix),
+    ((("analysis",),), rule_analysis_by),
     ((("meaning",),), markdown_rule("meaning")),
     ((("solutions",),), markdown_rule("solutions")),
     ((("when",),), markdown_rule("when")),
