@@ -564,3 +564,20 @@ def test_a_folder_with_no_site_says_how_to_start_one(
     # A content folder without errors/ is another mistake: no word of init.
     (tmp_path / "content").mkdir()
     assert "errdex init" not in run("check").err
+
+
+def test_strict_names_every_warning_in_one_run(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    """Under --strict a warning of a record's own (an unknown field) and one linking
+    finds (a related message no record has) stop the build together, both named."""
+    content = make_content(
+        tmp_path,
+        {
+            "a.yaml": OTHER + "related:\n  - no record has this message at all\n",
+            "b.yaml": MINIMAL + "bogus: 1\n",
+        },
+    )
+    result = run("check", "--content", content, "--strict")
+    assert result.code == 1
+    assert "errors/b.yaml:14: warning: unknown field 'bogus' [W203]" in result.err
+    assert "errors/a.yaml:15: warning: no record has the message" in result.err
+    assert "stopped with 0 error(s) and 2 warning(s)" in result.err

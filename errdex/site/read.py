@@ -257,12 +257,13 @@ def every_record(
         stash.pieces = len(pieces)
     for item in parsed:
         problems += item.problems
-    if failed(problems, options.strict) or config_doc is None:
-        note = ""
-        if config_doc is not None and config_ok:
-            found, note = link_errors(site_from(config_doc, options.base_url), shown)
-            problems += found
-        raise BuildError(sorted(problems), note)
+    if config_doc is None or (failed(problems, options.strict) and not config_ok):
+        raise BuildError(sorted(problems))
+    if any(item.record is None for item in parsed):
+        found, note = link_errors(site_from(config_doc, options.base_url), shown)
+        raise BuildError(sorted(problems + found), note)
+    # Every record loaded: what linking finds is read as in any build (``--strict`` stops
+    # at its warnings too, named with the others).
     config = site_from(config_doc, options.base_url)
     if config.drafts == "hide" and options.publishing:
         # Lists, options, the feed and search see none of a hidden draft's prose.
