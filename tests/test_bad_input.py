@@ -581,3 +581,24 @@ def test_strict_names_every_warning_in_one_run(tmp_path: Path, run) -> None:  # 
     assert "errors/b.yaml:14: warning: unknown field 'bogus' [W203]" in result.err
     assert "errors/a.yaml:15: warning: no record has the message" in result.err
     assert "stopped with 0 error(s) and 2 warning(s)" in result.err
+
+
+def test_an_alias_two_records_claim_says_whose_alias_or_id_it_is(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    even = derive_id("example/project", "ValueError", "size={size} must be even")  # OTHER's
+    content = make_content(
+        tmp_path,
+        {
+            "a.yaml": "aliases: ['00000000000000aa']\n" + OTHER,
+            "b.yaml": "aliases: ['00000000000000aa']\n" + MINIMAL,
+            "c.yaml": f"aliases: ['{even}']\n" + MINIMAL.replace("must be positive", "must be odd"),
+        },
+    )
+    result = run("check", "--content", content)
+    assert result.code == 1
+    assert f"b.yaml:4: alias 00000000000000aa is also an alias of {content}/errors/a.yaml" in (
+        result.err
+    )
+    assert f"c.yaml:4: alias {even} is also {content}/errors/a.yaml's id [E400]" in result.err

@@ -79,11 +79,12 @@ def link(
         for alias in record.aliases:
             owner = by_id.get(alias) or aliases.get(alias)
             if owner is not None:
+                what = f"{owner.file}'s id" if alias in by_id else f"an alias of {owner.file}"
                 problems.append(
                     Problem(
                         record.file,
                         record.id_line,
-                        f"alias {alias} is also {owner.file}'s id",
+                        f"alias {alias} is also {what}",
                         code="E400",
                     )
                 )
