@@ -315,6 +315,88 @@ def test_rescanning_refreshes_source_facts_and_never_touches_prose(
     assert data["meaning"] == "TP must split evenly over DCP ranks.\n"
 
 
+def test_a_scan_fills_in_the_record_new_made_from_a_paste_rather_than_adding_one(
+    run,
+    upstream: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A maintainer scaffolds a record from a pasted error (values filled in, no source
+    yet), then scans: the raise whose template the pasted message fits is that record's,
+    so scan fills in its source and writes no second record (two pages for one error);
+    the words the maintainer wrote, the message as pasted included, keep their bytes."""
+    paste = "ValueError: tp_size=8 must be divisible by dcp_size=3."
+    run_ok(run, "new", "--repo", "example/up", "--content", content, paste)
+    (scaffold,) = (content / "errors").rglob("*.yaml")
+    scaffold.write_text(scaffold.read_text().replace("  TODO\n", "  Written by hand.\n", 1))
+    prose = scaffold.read_text().partition("meaning:")[2]
+    scan = ["scan", upstream, "--repo", "example/up", "--ref", "v1", "--content", content]
+    result = run_ok(run, *scan)
+    assert "errdex scan: 5 new, 1 refreshed, 0 unchanged, 0 no longer found" in result.err
+    said = "refreshed: pkg/config.py:7 ValueError: tp_size={tp} must be divisible by "
+    assert f"{said}dcp_size={{dcp}}. (for {scaffold}, whose message it fits)" in result.out
+    found = records(content)
+    assert "tp_size={tp} must be divisible by dcp_size={dcp}." not in found
+    data = yaml.safe_load(scaffold.read_text())
+    assert data["message"] == "tp_size={number} must be divisible by dcp_size=3."
+    assert data["source"]["path"] == "pkg/config.py"
+    assert data["source"]["line"] == 7
+    assert data["source"]["commit"] == git(upstream, "rev-parse", "v1")
+    assert prose in scaffold.read_text()  # and then its releases, scan's own block
+    again = run_ok(run, *scan)  # now matched by its place as any record is
+    assert "0 new, 0 refreshed, 6 unchanged, 0 no longer found" in again.err
+
+
+def test_a_record_placed_by_hand_with_a_pasted_message_is_the_raise_it_fits(
+    run,
+    upstream: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A record written by hand in the file the raise is in, its message with the values
+    a user saw, is the raise whose template that message fits: refreshed, not doubled.
+    One whose message fits no raise of its file is no longer found, as before."""
+    (content / "errors").mkdir(parents=True, exist_ok=True)
+    for name, message in (("mine", "tp is too large: 128 > 64"), ("other", "tp is too small: 1")):
+        (content / "errors" / f"{name}.yaml").write_text(
+            "repo: example/up\nexception: ValueError\n"
+            f"message: '{message}'\n"
+            "source:\n  commit: '0000000'\n  path: pkg/config.py\n  line: 1\n"
+        )
+    result = run_ok(
+        run, "scan", upstream, "--repo", "example/up", "--ref", "v1", "--content", content
+    )
+    assert "errdex scan: 5 new, 1 refreshed, 0 unchanged, 1 no longer found" in result.err
+    assert f"no longer found: {content / 'errors' / 'other.yaml'}" in result.out
+    mine = yaml.safe_load((content / "errors" / "mine.yaml").read_text())
+    assert (mine["message"], mine["source"]["line"]) == ("tp is too large: 128 > 64", 9)
+    assert "tp is too large: {tp} > {64}" not in records(content)
+
+
+def test_a_pasted_message_that_fits_two_raises_is_left_for_a_person(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A scaffold whose message fits the templates of two raises, or a template with too
+    few words of its own to tell, is paired with none: scan makes each raise its record
+    and says why the scaffold was left alone."""
+    source = tmp_path / "project"
+    source.mkdir()
+    (source / "a.py").write_text(
+        "def f(n):\n    raise ValueError(f'block size {n} is not supported')\n"
+        "def g(kind, n):\n    raise ValueError(f'{kind} size {n} is not supported')\n"
+        "def h(n):\n    raise ValueError(f'{n} is bad')\n"
+    )
+    for paste in ("block size 7 is not supported", "3 is bad"):
+        run_ok(run, "new", "--repo", "example/up", "--content", content, f"ValueError: {paste}")
+    result = run_ok(
+        run, "scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content
+    )
+    assert "errdex scan: 3 new, 0 refreshed" in result.err
+    left = "its source is still empty, and no one raise of the code has its message; left alone"
+    assert result.err.count(left) == 2
+    assert len(list((content / "errors").rglob("*.yaml"))) == 5
+
+
 def test_a_rescan_parses_only_the_files_that_changed(
     run,  # type: ignore[no-untyped-def]
     tmp_path: Path,
