@@ -154,6 +154,11 @@ _DOT_SEGMENT = re.compile(r"(?:\.|%2e){1,2}", re.I)
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
+PLACEHOLDER_HOST = "me.github.io"
+"""The host of the base_url ``errdex init`` writes when nobody said the site's own: no
+address to send anyone to."""
+
+
 def base_url_problem(url: str, added: str = "page addresses are") -> str | None:
     """Why ``url`` cannot be a site's base URL (or the ``edit_url`` that the paths of
     record files are ``added`` to), or None.

@@ -53,3 +53,20 @@ def test_every_code_has_a_page_and_messages_link_to_it(
     result = run("check", "--content", content)
     assert "errors/bad.yaml:7: source.line must be a whole number, not str [E201]" in result.err
     assert "what the codes mean: https://errors.example.test/docs/errdex/codes/E201/" in result.err
+
+
+def test_a_site_whose_address_is_still_inits_placeholder_is_sent_to_errdexs_own(
+    tmp_path: Path, run
+) -> None:  # type: ignore[no-untyped-def]
+    """``errdex init`` guesses https://me.github.io/NAME/ when nobody gives the site's
+    address: no page is there, so what a code means is read on errdex's own site, by
+    check and by a build that is written, until the site says its own address."""
+    content = make_content(tmp_path, {"typo.yaml": MINIMAL + "solutons: []\n"})
+    config = content / "site.yaml"
+    text = config.read_text()
+    config.write_text(text.replace("https://errors.example.test/docs/", "https://me.github.io/x/"))
+    assert config.read_text() != text
+    for command in ("check", "build"):
+        result = run(command, "--content", content, "--out", tmp_path / "out")
+        said = "what the codes mean: https://errdex.github.io/errdex/errdex/codes/W203/"
+        assert said in result.err, command

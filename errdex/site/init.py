@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from errdex import __version__
 from errdex.records.files import write_atomic
 from errdex.records.schema import REPO_PATTERN
-from errdex.urls import base_url_problem
+from errdex.urls import PLACEHOLDER_HOST, base_url_problem
 
 TAG = f"v{__version__}"
 """The release of errdex that wrote the workflows: they install and run that one, so a
@@ -198,7 +198,7 @@ def defaults(folder: Path) -> dict[str, str]:
     return {
         "title": f"{shown if shown.isprintable() else name} errors",
         "repo": f"me/{name}",
-        "base_url": f"https://me.github.io/{name}/",
+        "base_url": f"https://{PLACEHOLDER_HOST}/{name}/",
     }
 
 
