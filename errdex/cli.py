@@ -1431,10 +1431,14 @@ def report(
                 print(annotation(problem))
     used = sorted({p.code for p in problems if p.code})
     if used and not quiet:
-        from errdex.records.load import codes_site, site_base_url
+        from errdex.urls import codes_site
 
         base = base or getattr(ns, "base_url", None)
-        base = codes_site(base) if base else site_base_url(getattr(ns, "content", None))
+        if base is None:
+            from errdex.records.load import site_base_url
+
+            base = site_base_url(getattr(ns, "content", None))
+        base = codes_site(base)
         print(
             "errdex: what the codes mean: " + ", ".join(docs_url(base, code) for code in used),
             file=sys.stderr,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from functools import lru_cache
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from errdex.records.model import Record, SiteConfig
 
@@ -157,6 +157,20 @@ _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 PLACEHOLDER_HOST = "me.github.io"
 """The host of the base_url ``errdex init`` writes when nobody said the site's own: no
 address to send anyone to."""
+
+ERRDEX_SITE = "https://errdex.github.io/errdex/"
+"""errdex's own site, which has the pages that explain problem codes, as every site does."""
+
+
+def codes_site(base_url: str) -> str:
+    """Where to read what problem codes mean: the site at ``base_url``; errdex's own site
+    when that is refused (E205) or is still the placeholder ``errdex init`` writes
+    (``https://me.github.io/NAME/``), both no address to send a reader to."""
+    from errdex.records.model import normal_base_url
+
+    if base_url_problem(base_url) or urlsplit(base_url).hostname == PLACEHOLDER_HOST:
+        return ERRDEX_SITE
+    return normal_base_url(base_url)
 
 
 def base_url_problem(url: str, added: str = "page addresses are") -> str | None:

@@ -7,7 +7,6 @@ import dataclasses
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import yaml
 from yaml.composer import Composer
@@ -279,28 +278,14 @@ def load_bytes(raw: bytes, path: Path) -> tuple[Document | None, list[Problem]]:
     return parse_yaml(text, shown, path)
 
 
-ERRDEX_SITE = "https://errdex.github.io/errdex/"
-"""errdex's own site, which has the pages that explain problem codes, as every site does."""
-
-
 def site_base_url(content: Path | None) -> str:
     """The site's base_url when its config can be read (for links to the pages that
-    explain problem codes), else errdex's own site (``codes_site``)."""
+    explain problem codes), else errdex's own site (``urls.codes_site``)."""
+    from errdex.urls import ERRDEX_SITE, codes_site
+
     try:
         data = yaml.safe_load((content or Path("content")).joinpath("site.yaml").read_text())
         url = str(data["base_url"])
     except Exception:  # an unreadable config is reported on its own; fall back
         return ERRDEX_SITE
     return codes_site(url)
-
-
-def codes_site(base_url: str) -> str:
-    """Where to read what problem codes mean: the site at ``base_url``; errdex's own site
-    when that is refused (E205) or is still the placeholder ``errdex init`` writes
-    (``https://me.github.io/NAME/``), both no address to send a reader to."""
-    from errdex.records.model import normal_base_url
-    from errdex.urls import PLACEHOLDER_HOST, base_url_problem
-
-    if base_url_problem(base_url) or urlsplit(base_url).hostname == PLACEHOLDER_HOST:
-        return ERRDEX_SITE
-    return normal_base_url(base_url)
