@@ -475,11 +475,9 @@ def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
     assert update.site is not None
     lists = update.lists
     kept = update.search_kept
-    made = update.index_made.result() if update.index_made is not None else {}
+    made = update.index_made() if update.index_made is not None else {}
 
     def wanted(rel: str, shows: Sequence[Record]) -> bool:
-        if rel in made:
-            return False
         first = first_page(rel)
         if first not in lists:
             return not kept and rel.startswith("search/")
@@ -487,15 +485,10 @@ def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
         # rows: unless rows moved, only those with a changed one are others now.
         return rel == first or update.moved or any(r.id in update.shown for r in shows)
 
-    files, names = renderer.some_site_files(
-        update.site, wanted, update.entries, kept or tuple(sorted(made.keys() - {API_INDEX}))
-    )
+    files, names = renderer.some_site_files(update.site, wanted, kept or tuple(sorted(made)))
     if set(names) != update.listed:
         raise _ListsChanged("the files that list errors would change")
     return {**files, **made}
-
-
-API_INDEX = "api/errors.json"
 
 
 PROGRESS_FROM = 300

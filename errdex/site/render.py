@@ -501,16 +501,14 @@ class Renderer:
         self,
         site: Site,
         wanted: Callable[[str, Sequence[Record]], bool] | None,
-        entries: list[Entry] | None = None,
         search_kept: Sequence[str] = (),
         emit: Callable[[str, bytes], None] | None = None,
     ) -> tuple[dict[str, bytes], list[str]]:
         """The files of ``site_files`` that ``wanted`` names (all of them without it), and
         the names of all of them: an update renders only the lists that show its errors.
         ``wanted`` is given each file's name and, for a page of a list, the records of
-        its rows.
-        ``entries`` are the records as search sees them, when known; those made here are
-        kept in ``entries``. ``search_kept`` names the search index's files when they are
+        its rows. The records as search sees them are kept in ``entries``.
+        ``search_kept`` names the search index's files when they are
         as the last build wrote them (not made again). ``emit``: as for ``site_files``."""
         recent = _recent(site, RECENT)
         names: list[str] = []
@@ -647,12 +645,9 @@ class Renderer:
         from errdex import search
 
         if search_kept:
-            self.entries = entries or []
             names.extend(search_kept)
         elif wanted is None or wanted("search/meta.json", ()):
-            if entries is None:
-                entries = search.entries_from(site.records)
-            self.entries = entries
+            self.entries = entries = search.entries_from(site.records)
             index = search.Index.build(
                 [*entries, *search.old_entries(site.records, site.config, len(entries))]
             )

@@ -86,17 +86,15 @@ class Partial:
     would make others, or fewer, is a full build)."""
     links: state.LinksChange | None = None
     """What changed in the state's links."""
-    entries: list[Entry] | None = None
-    """Every record of ``site`` as search sees it, in order, when the search index is
-    made again."""
     search_kept: tuple[str, ...] = ()
     """The search index's files, when what search sees of every record is as the last
     build indexed it (a first analysis, a title, a related entry): they keep their bytes,
     and are not made again."""
-    index_made: Aside | None = None
-    """The search index's files, made again while this process linked the rest (it waits
-    for them before it renders the lists: ``INDEX_ASIDE_FROM``); ``entries`` is then
-    None."""
+    index_made: Callable[[], dict[str, bytes]] | None = None
+    """Else what makes the search index's files again (``index_files``), called as the
+    lists are rendered: with ``aside``, it waits for those a forked process made while
+    this one linked the rest (``INDEX_ASIDE_FROM``)."""
+    aside: bool = False
 
     def __str__(self) -> str:
         said = f"update: {count(self.changed or len(self.records), 'record')} changed"
@@ -104,7 +102,7 @@ class Partial:
             return said
         others = len(self.records) - self.changed
         said += f", shown on {count(others, 'other error page')} and {len(self.lists)} lists"
-        if self.index_made is not None:
+        if self.aside:
             return said + "; search index made aside"
         return said + ("; search index kept" if self.search_kept else "")
 
@@ -391,8 +389,8 @@ def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
         fresh[item.record.id] = item.record
 
     search_kept: tuple[str, ...] = ()
-    entries: list[Entry] | None = None
-    index_made = None
+    searched: dict[str, Entry] = {}
+    index_made: Callable[[], dict[str, bytes]] | None = None
     if not groups and all(
         (r.message, r.releases) == (old[r.id][0].message, old[r.id][0].releases)
         for r in shown_changed
@@ -402,14 +400,11 @@ def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
         search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
         # Nor does any other file: the entries the state keeps stay as true as they are
         # used, and none is made (nor search imported).
-        searched: dict[str, Entry] = {}
-    elif read.aside is not None:
-        index_made = read.aside
-        searched = _changed_entries(site, shown_ids)
     else:
-        searched, differ = _entries(site, links, shown_ids)
-        entries = list(searched.values())
-        searched = {i: searched[i] for i in shown_ids | differ}
+        searched = _changed_entries(site, shown_ids)
+        index_made = functools.partial(index_files, links, shown_changed)
+        if read.aside is not None:
+            index_made = read.aside.result
     # What linking warns of is found again for the records linked again; for the others
     # it is as it was (at the lines the state keeps).
     relinked_files = None if again is None else {site.by_id[i].file for i in again}
@@ -447,9 +442,9 @@ def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
         links=state.LinksChange(
             relinked, groups, option_names, state.pickled(searched) if searched else b""
         ),
-        entries=entries,
         search_kept=search_kept,
         index_made=index_made,
+        aside=read.aside is not None,
     )
 
 
@@ -643,35 +638,6 @@ def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
 
     number = id_numbers(site.records)
     return {r.id: entry_of(number[r.id], r) for r in site.records if r.id in changed}
-
-
-def _entries(
-    site: Site, links: state.Links, changed: set[str]
-) -> tuple[dict[str, Entry], set[str]]:
-    """Every record of ``site`` as search sees it, in order: as the state keeps them, but
-    for those whose summaries ``changed``; and the ids of those that are not as the state
-    keeps them. Each is numbered as the index numbers it (by id: the same ids as the last
-    build's, or this would be a full build)."""
-    from errdex.search import entry_of, id_numbers
-
-    kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
-    number = id_numbers(site.records)
-    out = {}
-    differ = set()
-    for r in site.records:
-        if r.id in changed:
-            entry = entry_of(number[r.id], r)
-            before = kept.get(r.id)
-            # The index's files hold no title: another title leaves them as they were.
-            if before is None or replace(entry, title=before.title) != before:
-                differ.add(r.id)
-        else:
-            entry = kept[r.id]
-            if entry.index != number[r.id]:
-                entry = replace(entry, index=number[r.id])
-                differ.add(r.id)
-        out[r.id] = entry
-    return out, differ
 
 
 def _relined(previous: state.State, records: list[Record]) -> list[Problem]:
