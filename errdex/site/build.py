@@ -110,7 +110,7 @@ def build(options: Options) -> Result:
     ):
         previous = _previous(options, state_file)
         chosen = plan.decide(options, key, previous)  # 2. plan
-        if isinstance(chosen, plan.UpToDate):
+        if isinstance(chosen, plan.Update) and not chosen.changed:
             return _nothing_to_do(options, chosen, state_file)
         found = _read(options, chosen, stash, tools, asides)  # 3. read
         work = _outdated(options, found, stash, tools, asides)  # 4. outdated
@@ -146,9 +146,9 @@ def _previous(options: Options, state_file: Path | None) -> state.State | str:
     return state.load(state_file, options.out)
 
 
-def _nothing_to_do(options: Options, chosen: plan.UpToDate, state_file: Path | None) -> Result:
+def _nothing_to_do(options: Options, chosen: plan.Update, state_file: Path | None) -> Result:
     if options.verbose:
-        print(f"errdex: {chosen}", file=sys.stderr)
+        print("errdex: nothing changed", file=sys.stderr)
     if state_file and (chosen.restamped or chosen.previous.restored):
         # The same bytes under new times (a checkout, a restored cache): kept, so the next
         # build compares times again, not bytes.

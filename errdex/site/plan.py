@@ -15,7 +15,7 @@ follow, by the update's read or outdated stage or as it renders the lists (``bui
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from errdex.github import issues
@@ -44,7 +44,7 @@ class Full:
 @dataclass(frozen=True, slots=True)
 class Update:
     """Read the record files that changed, and render again what shows them
-    (``update.read``, then ``update.outdated``)."""
+    (``update.read``, then ``update.outdated``); when none did, nothing is to be done."""
 
     changed: tuple[tuple[str, int, int], ...]
     """The record files whose bytes changed: (path, change time, size)."""
@@ -54,20 +54,7 @@ class Update:
     previous: state.State
 
 
-@dataclass(frozen=True, slots=True)
-class UpToDate:
-    """Nothing to do: the output is what the content makes."""
-
-    previous: state.State
-    restamped: dict[str, tuple[int, int, str, str]] = field(default_factory=dict)
-    """Record files whose change time moved but whose bytes did not, as the state should
-    keep them now."""
-
-    def __str__(self) -> str:
-        return "nothing changed"
-
-
-Plan = Full | Update | UpToDate
+Plan = Full | Update
 
 UPDATE_UP_TO = 200
 """More changed records than this are rendered faster by a full build on every core."""
@@ -101,8 +88,6 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
             restamped[path] = (ctime, size, known[2], known[3])
         else:
             changed.append((path, ctime, size))
-    if not changed:
-        return UpToDate(previous, restamped)
     if len(changed) > UPDATE_UP_TO:
         return Full(f"{len(changed)} records changed, more than an update renders faster", previous)
     return Update(tuple(changed), restamped, previous)
