@@ -1,15 +1,7 @@
-"""An update: stages 3 and 4 of a build over the few records whose files changed.
-
-The plan (``plan.Update``) names the changed record files. The read (``read``) loads
-them, and takes what other pages show of the others from the state the last full build
-left: their summaries, related entries and backlinks (``state.Links``). When only the
-prose, code or fixes of the changed records changed (nothing another page shows of
-them), their own pages are all that is outdated. When what other pages show of them
-changed too (a message, a title, a first analysis, related entries), every record is
-linked again from the summaries, and ``outdated`` finds the pages and lists that show
-what changed. What an update cannot follow (a record whose id, repo, file or exception
-changed, a link that now fails, too many pages to render again) makes the build a full
-one, and says why.
+"""An update: stages 3 and 4 of a build over the few records whose files changed
+(``plan.Update``), with what other pages show of the others taken from the state the
+last full build left (``state.Links``). docs/building.md says what each edit renders
+again, and what makes an update a full build.
 """
 
 from __future__ import annotations
@@ -39,15 +31,6 @@ if TYPE_CHECKING:
     from errdex.site.render import ErrorContext
 
 Aside: TypeAlias = "parallel.Aside[dict[str, bytes]]"
-
-LINKED = frozenset({"W402", "W404"})
-"""The warnings found once the records are linked (a related entry that names no
-record, an issue that links an error no record has): a build that stops at a record's
-error names the errors linking finds (``read.link_errors``), not these."""
-
-
-def _drafted(record: Record | None) -> bool:
-    return record is not None and record.analysis is not None and record.analysis.state is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +149,14 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
             # Named at the lines of the records as they are now, which the state's
             # summaries may not keep: a build from nothing reads them.
             return Full("records have errors, and linking the others finds more", previous)
-        raise BuildError(sorted([p for p in kept if p.code not in LINKED] + problems), note)
+        # Without the warnings linking finds (an entry or an issue that names no record).
+        linked = ("W402", "W404")
+        raise BuildError(sorted([p for p in kept if p.code not in linked] + problems), note)
     # The links keep the site's config as it is now: another would be another key.
-    if links.config.drafts == "hide" and any(_drafted(item.record) for item in parsed):
+    if links.config.drafts == "hide" and any(
+        item.record and item.record.analysis and item.record.analysis.state is not None
+        for item in parsed
+    ):
         # A draft reviewed, rejected or written changes what every page that links it
         # shows of it, on a site that hides unreviewed drafts' prose. (On a noindex site
         # only its own page and the sitemaps change: an update renders those.)
@@ -663,12 +651,7 @@ def _context(records: list[Record], links: state.Links, outputs: Container[str])
     from errdex.records.link import RelatedLink
     from errdex.site.render import ErrorContext
 
-    stored: dict[str, Stored] = {}
-
-    def entry(record_id: str) -> Stored:
-        if record_id not in stored:
-            stored[record_id] = state.stored(links, record_id)
-        return stored[record_id]
+    entry: Callable[[str], Stored] = functools.cache(functools.partial(state.stored, links))
 
     def get(record_id: str) -> Record:
         return entry(record_id)[0]
