@@ -502,7 +502,10 @@ def _render_and_write(
     Returns each output file's digest, and what was written."""
     highlighter, renderer = tools.make(full=work.full)
     with _template_errors(options):
-        writer = _writer_for(work, options.out, state_file)
+        if work.update is None:
+            writer: _Writer = _Swap(options.out, work.previous, state_file)
+        else:
+            writer = _InPlace(options.out, work.update.previous, state_file)
         try:
             outputs, written = _render(renderer, work, writer, options.jobs, options.quiet)
             stats = writer.commit(outputs, written)
@@ -558,12 +561,6 @@ class _Tools:
         self.close()
 
 
-def _writer_for(work: _Work, out: Path, state_file: Path | None) -> _Writer:
-    if work.previous is None or work.update is None:
-        return _Swap(out, work.previous, state_file)
-    return _InPlace(out, work.previous, state_file)
-
-
 # --- 7. save -------------------------------------------------------------------------
 
 
@@ -576,8 +573,11 @@ def _save(
     tools: _Tools,
 ) -> None:
     """Keep what this build did for the next one's plan."""
-    if work.update is not None:
-        update.remember(state_file, work.update, outputs, out)
+    if work.update is not None:  # what it rendered, added to the state
+        partial, previous = work.update, work.update.previous
+        previous.warnings = partial.warnings
+        lines = {r.id: tuple(entry.line for entry in r.related) for r in partial.records}
+        state.note(state_file, previous, partial.files, outputs, lines, partial.links, out)
         return
     assert work.site is not None
     done = state.of_full_build(

@@ -305,13 +305,12 @@ def save(path: Path, state: State) -> None:
     """Write the whole state (after a full build)."""
     assert state.links is not None
     # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
-    _write_text(_out_path(path), state.out)
-    state.links_digest = _write(
-        _links_path(path), pickle.dumps(state.links, protocol=pickle.HIGHEST_PROTOCOL)
-    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(_out_path(path), state.out.encode("utf-8"), durable=False)  # never synced
+    state.links_digest = _write(_links_path(path), pickled(state.links))
     state.relinked = []
     bare = replace(state, links=None)  # the links have a file of their own
-    _write(path, state.links_digest + pickle.dumps(bare, protocol=pickle.HIGHEST_PROTOCOL))
+    _write(path, state.links_digest + pickled(bare))
     journal_path(path).unlink(missing_ok=True)
     _lists_path(path).unlink(missing_ok=True)
 
@@ -345,7 +344,7 @@ def note(
         "links": changed,
         "stamp": state.stamp if out is not None else None,
     }
-    payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = pickled(entry)
     framed = len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
     with journal_path(path).open("ab") as journal:
         if journal.tell() == 0:
@@ -423,11 +422,6 @@ def _read(path: Path) -> tuple[bytes, memoryview] | None:
     if hashlib.sha256(payload).digest() != digest:
         return None
     return digest, payload
-
-
-def _write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, text.encode("utf-8"), durable=False)  # a cache: never synced
 
 
 def _write(path: Path, payload: bytes) -> bytes:

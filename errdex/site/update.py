@@ -668,10 +668,3 @@ def _context(records: list[Record], links: state.Links, outputs: Container[str])
         key = (record.repo, record.source.path)
         by_file[key] = tuple(get(i) for i in links.groups[key])
     return ErrorContext(links.config, related, backlinks, by_file, links.option_names, outputs)
-
-
-def remember(state_file: Path, plan: Partial, outputs: dict[str, str], out: Path) -> None:
-    """Add what an update rendered to the state."""
-    plan.previous.warnings = plan.warnings
-    lines = {r.id: tuple(entry.line for entry in r.related) for r in plan.records}
-    state.note(state_file, plan.previous, plan.files, outputs, lines, plan.links, out)
