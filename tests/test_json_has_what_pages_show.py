@@ -118,7 +118,12 @@ def check_page(page: BeautifulSoup, doc: dict[str, Any]) -> list[str]:
         elif name == "when":
             terms = [words(dt) for dt in section.select("dt")]
             if "Raised when" in terms:
-                assert words(section.select_one("dd code")) == doc["source"]["condition"]
+                dd = section.select("dd")[terms.index("Raised when")]
+                tests = [words(c) for c in dd.select("code")]
+                if doc["source"].get("function"):
+                    assert tests.pop() == doc["source"]["function"]
+                said = doc["avoid"]["guards"] if doc["avoid"] else [doc["source"]["condition"]]
+                assert tests == said
             assert ("Trigger" in terms) == bool(doc.get("when", {}).get("trigger"))
         elif name == "source":
             thrown = words(section.select_one(".thrown code"))

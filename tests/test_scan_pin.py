@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import git, git_repository, snapshot
+from conftest import git, git_repository, snapshot, soup
 
 from errdex.records.model import derive_id
 from errdex.source.scan import scan_text, template_of
@@ -313,6 +313,48 @@ def test_rescanning_refreshes_source_facts_and_never_touches_prose(
     data = yaml.safe_load(text)
     assert data["source"]["line"] == 10
     assert data["meaning"] == "TP must split evenly over DCP ranks.\n"
+
+
+def test_a_page_says_every_test_that_leads_to_the_raise_not_the_last_alone(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """ "Raised when" says what is true when the error is raised: after an elif chain,
+    that no branch's test held (not that the last one's did not: a value the first
+    branch takes raises nothing), and inside nested ifs, every test on the way."""
+    source = tmp_path / "project"
+    source.mkdir()
+    (source / "norm.py").write_text(
+        "def make(config, ts, generation_config):\n"
+        "    if config.norm == 'group':\n"
+        "        return 1\n"
+        "    elif config.norm == 'layer':\n"
+        "        return 2\n"
+        "    else:\n"
+        "        raise ValueError(f'norm {config.norm} is not one we know of')\n"
+        "    if ts is not None:\n"
+        "        if not hasattr(generation_config, 'no_timestamps'):\n"
+        "            raise ValueError('timestamps asked for, but the config has none')\n"
+    )
+    scan = ["scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content]
+    run_ok(run, *scan)
+    out = tmp_path / "public"
+    run_ok(run, "build", "--content", content, "--out", out)
+    said = {}
+    for page in out.glob("errors/*/index.html"):
+        html = soup(page)
+        dd = html.select_one("dl.when dd")
+        said[html.select_one("h1 code").get_text()] = [c.get_text() for c in dd.select("code")]
+    assert said["norm {config.norm} is not one we know of"] == [
+        "not (config.norm == 'group' or config.norm == 'layer')",
+        "make",
+    ]
+    assert said["timestamps asked for, but the config has none"] == [
+        "ts is not None",
+        "not hasattr(generation_config, 'no_timestamps')",
+        "make",
+    ]
 
 
 def test_a_scan_fills_in_the_record_new_made_from_a_paste_rather_than_adding_one(

@@ -123,8 +123,9 @@ _OPERAND_SCHEMA = {
 }
 _AVOID_SCHEMA = {
     "type": ["object", "null"],
-    "description": "How to avoid the error, derived from the tests that lead to its raise "
-    "(negated); null where they cannot be said safely.",
+    "description": "The tests that lead to the error's raise (what its page says it is "
+    "raised when), and how to avoid it, derived from them (negated): `ways` is empty where "
+    "no way out can be said safely; null where no test leads to the raise.",
     "required": ["guards", "ways"],
     "additionalProperties": False,
     "properties": {

@@ -448,8 +448,13 @@ class Renderer:
     def error_files(self, record: Record, context: ErrorContext) -> dict[str, bytes]:
         """The files of one error: its page and its JSON document (at two addresses)."""
         record = shown(record, context.config)
-        found = avoid.avoid_of(record)
+        # The tests that lead to the raise: what "Raised when" says, and what "How to
+        # avoid it" negates, where it can (``ways`` is then not empty).
+        guards = avoid.guards_of(record)
+        found = avoid.avoid_of(record, guards)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
+        if avoided is None and guards:
+            avoided = {"guards": list(guards), "ways": []}
         near = neighbours(
             record,
             context.by_file[(record.repo, record.source.path)],

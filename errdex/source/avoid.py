@@ -1050,9 +1050,10 @@ def _target_names(target: ast.expr) -> list[str]:
 # --- Ways out -------------------------------------------------------------------------
 
 
-def avoid_of(record: Record) -> Avoid | None:
-    """How ``record``'s error is avoided, or None where its tests cannot be said safely."""
-    guards = guards_of(record)
+def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | None:
+    """How ``record``'s error is avoided, or None where its tests cannot be said safely.
+    ``guards``: ``guards_of(record)``, when already known."""
+    guards = guards_of(record) if guards is None else guards
     if not guards:
         return None
     tests = " ".join(guards)
