@@ -228,6 +228,30 @@ def test_phone_page_does_not_scroll_sideways(visit: Opener, error_id: str) -> No
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize(
+    "path",
+    [
+        "options/decode_context_parallel_size/",
+        "repos/vllm-project/vllm/releases/",
+        "repos/vllm-project/vllm/files/vllm/config/parallel.py/",
+    ],
+)
+def test_phone_list_page_with_a_long_name_does_not_scroll_sideways(
+    browser: Browser, site_url: str, path: str
+) -> None:
+    """A list's heading names an option, a file or a repo whole, and the releases page
+    is a table: on a phone the name breaks, and the table scrolls in its own box."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(site_url + path, wait_until="load")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"] + 1, f"{path} is {width}px wide on a phone"
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
 def test_keyboard_reaches_copy_button_with_visible_focus(visit: Opener) -> None:
     page = visit(COPY_SEED).page
     page.keyboard.press("Tab")
