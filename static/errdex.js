@@ -78,8 +78,13 @@
       '</p><ul class="results" id="' + id + '" role="listbox" aria-label="Matching errors" hidden></ul>');
     var status = form.querySelector(".search-status");
     var list = form.querySelector(".results");
-    [["role", "combobox"], ["aria-autocomplete", "list"], ["aria-expanded", "false"],
-      ["aria-controls", id]].forEach(function (pair) { box.setAttribute(pair[0], pair[1]); });
+    // ARIA lets a one-line box be a combobox, not a multi-line one: that one only
+    // controls the list (its status line says what the list holds).
+    var combo = box.tagName == "INPUT";
+    box.setAttribute("aria-controls", id);
+    if (combo) { box.setAttribute("role", "combobox"); box.setAttribute("aria-autocomplete", "list"); }
+    function expand(open) { if (combo) { box.setAttribute("aria-expanded", open); } }
+    expand(false);
     var active = -1;
     var timer = null;
     var pasted = null;
@@ -89,7 +94,7 @@
 
     function hide() {
       list.hidden = true;
-      box.setAttribute("aria-expanded", "false");
+      expand(false);
     }
 
     // Enter, or the form's button: the chosen result's page (the first if none is chosen).
@@ -166,7 +171,7 @@
         list.appendChild(item);
       });
       list.hidden = false;
-      box.setAttribute("aria-expanded", "true");
+      expand(true);
       var again = options().map(function (o) { return o.getAttribute("data-href"); }).indexOf(chosen);
       if (again >= 0) { select(again); }
     }

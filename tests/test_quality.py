@@ -26,7 +26,6 @@ JS_BUDGET = 36 * KB
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 375, "height": 812}
 ERROR_ID = "9c019ab65f8b8d16"
-SERIOUS = {"serious", "critical"}
 FOCUSABLE = "a[href], button, input, textarea, .code-view"
 # <script> types the browser never runs (JSON-LD structured data): CSP does not cover them.
 DATA_BLOCKS = {"application/ld+json", "application/json"}
@@ -223,7 +222,7 @@ def axe_cases() -> list[Any]:
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("name", "viewport", "scheme"), axe_cases())
-def test_axe_no_serious_violations(
+def test_axe_finds_no_violation(
     browser: Any,
     site_url: str,
     not_found_url: str,
@@ -244,7 +243,7 @@ def test_axe_no_serious_violations(
         results = axe.run(page)
     finally:
         context.close()
-    bad = [v for v in results.response["violations"] if v["impact"] in SERIOUS]
+    bad = results.response["violations"]  # minor ones too
     lines = [
         f"{v['id']} ({v['impact']}, {len(v['nodes'])} node(s)): "
         f"first {', '.join(map(str, v['nodes'][0]['target']))} — {v['help']}"

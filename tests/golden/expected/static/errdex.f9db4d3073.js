@@ -6,8 +6,10 @@ document.querySelectorAll(".copyable").forEach(addCopyButton);var search=window.
 if(text!==undefined){node.textContent=text;}
 return node;}
 function pageUrl(id,message){return root+"errors/"+id+"/?q="+encodeURIComponent(message);}
-function setUp(form){var box=form.querySelector("input, textarea");var id=box.id.replace(/^q-/,"results-");form.insertAdjacentHTML("beforeend",'<p class="search-status" role="status" aria-live="polite">'+'</p><ul class="results" id="'+id+'" role="listbox" aria-label="Matching errors" hidden></ul>');var status=form.querySelector(".search-status");var list=form.querySelector(".results");[["role","combobox"],["aria-autocomplete","list"],["aria-expanded","false"],["aria-controls",id]].forEach(function(pair){box.setAttribute(pair[0],pair[1]);});var active=-1;var timer=null;var pasted=null;var serial=0;function options(){return Array.prototype.slice.call(list.querySelectorAll("[role=option]"));}
-function hide(){list.hidden=true;box.setAttribute("aria-expanded","false");}
+function setUp(form){var box=form.querySelector("input, textarea");var id=box.id.replace(/^q-/,"results-");form.insertAdjacentHTML("beforeend",'<p class="search-status" role="status" aria-live="polite">'+'</p><ul class="results" id="'+id+'" role="listbox" aria-label="Matching errors" hidden></ul>');var status=form.querySelector(".search-status");var list=form.querySelector(".results");var combo=box.tagName=="INPUT";box.setAttribute("aria-controls",id);if(combo){box.setAttribute("role","combobox");box.setAttribute("aria-autocomplete","list");}
+function expand(open){if(combo){box.setAttribute("aria-expanded",open);}}
+expand(false);var active=-1;var timer=null;var pasted=null;var serial=0;function options(){return Array.prototype.slice.call(list.querySelectorAll("[role=option]"));}
+function hide(){list.hidden=true;expand(false);}
 function open(event){var all=options();if(all.length){event.preventDefault();window.location.href=all[Math.max(active,0)].getAttribute("data-href");}}
 function select(index){var all=options();if(!all.length){return;}
 active=(index+all.length)%all.length;all.forEach(function(o,i){o.setAttribute("aria-selected",i===active?"true":"false");});box.setAttribute("aria-activedescendant",all[active].id);all[active].scrollIntoView({block:"nearest"});}
@@ -16,7 +18,7 @@ status.textContent=(matches.length===1?"1 matching error":matches.length+" match
 values.appendChild(el("var","ph-name",pair[0]));values.appendChild(document.createTextNode(" = "));values.appendChild(el("code","",pair[1]===""?"(empty)":pair[1]));});link.appendChild(values);}
 if(m.wording){link.appendChild(el("span","result-wording","You pasted the wording of "+m.wording.until+"; since "+m.wording.since+" it reads: "+m.wording.now));}
 if(m.also.length){link.appendChild(el("span","result-also","Also raised at "+m.also.length+" other place"+(m.also.length===1?"":"s")));}
-item.appendChild(link);list.appendChild(item);});list.hidden=false;box.setAttribute("aria-expanded","true");var again=options().map(function(o){return o.getAttribute("data-href");}).indexOf(chosen);if(again>=0){select(again);}}
+item.appendChild(link);list.appendChild(item);});list.hidden=false;expand(true);var again=options().map(function(o){return o.getAttribute("data-href");}).indexOf(chosen);if(again>=0){select(again);}}
 function run(){var text=pasted!==null?pasted:box.value;var mine=++serial;if(!text.trim()){hide();status.textContent="";return;}
 var early=function(result){if(mine===serial){show(result,true);}};search.lookup(text,8,early).then(function(result){if(mine===serial){show(result,false);}},function(){status.textContent="Search is not available right now.";});}
 function later(){window.clearTimeout(timer);timer=window.setTimeout(run,60);}
