@@ -56,6 +56,9 @@
           errorLevel: new RegExp(p.error_level),
           repeated: new RegExp(p.repeated, "y"),
           afterFrames: new RegExp(p.after_frames),
+          frames: p.frames.map(function (f) { return new RegExp(f); }),
+          frameStop: new RegExp(p.frame_stop),
+          errorLine: new RegExp(p.error_line),
           pydantic: new RegExp(p.pydantic),
           body: new RegExp(p.body),
           repr: new RegExp(p.repr),
@@ -150,12 +153,13 @@
     var count = 0;
     // The first `limit` code points (of at most 2 x limit units).
     function head(text) { return Array.from(text.slice(0, 2 * limit)).slice(0, limit).join(""); }
-    function more(exception, message, candidate, wrapper) {
-      var r = { exception: exception, message: head(message), cut: cut, candidate: candidate };
+    function more(exception, message, candidate, wrapper, line) {
+      var r = { exception: exception, message: head(message), cut: cut, candidate: candidate,
+        line: line };
       var same = function (o) { return o.exception === r.exception && o.message === r.message; };
       if (!out.some(same) && !wrappers.some(same)) { (wrapper ? wrappers : out).push(r); }
     }
-    function add(exception, message) { more(exception, message, count++, false); }
+    function add(exception, message, line) { more(exception, message, count++, false, line); }
     // The last few pydantic error lines and error bodies: a log of JSON lines above a
     // traceback leaves the traceback its readings; each kept line's message is read once.
     var saidAt = [];
@@ -172,10 +176,10 @@
       if (at[1]) {
         var msg = collect(stripped, index, at[1][2]);
         var kept = msg.lastIndexOf(" [type=");
-        add(PYDANTIC[at[1][1]], kept >= 0 ? msg.slice(0, kept) : msg);
+        add(PYDANTIC[at[1][1]], kept >= 0 ? msg.slice(0, kept) : msg, index);
       } else {
         var string = unquoted(lines[index], at[2].index + at[2][0].length, at[2][2]);
-        if (string) { var u = unrepr(string[0]); add(u[0], u[1]); }
+        if (string) { var u = unrepr(string[0]); add(u[0], u[1], index); }
       }
     });
     // Every error a line names: the lines that end tracebacks first, from the last, then
@@ -203,10 +207,10 @@
         var wrapper = patterns.wrapper.test(exception + ": " + own);
         var number = count++;
         quoted.concat([collect(stripped, index, first), first]).forEach(function (message) {
-          more(exception, message, number, wrapper);
+          more(exception, message, number, wrapper, index);
         });
         var inner = wrapper ? innerOf(own) : null;
-        if (inner) { add(null, inner); }
+        if (inner) { add(null, inner, index); }
       }
     }
     // Log lines at level ERROR that name no exception.
@@ -219,18 +223,20 @@
       var number2 = count++;
       var colon2 = said2.indexOf(": ");
       [collect(stripped, e, said2), said2, colon2 >= 0 ? said2.slice(colon2 + 2) : ""]
-        .forEach(function (message) { if (message) { more(null, message, number2, false); } });
+        .forEach(function (message) { if (message) { more(null, message, number2, false, e); } });
     }
     out = out.concat(wrappers);
     if (!named.size) {
-      add(null, lines.map(blank).filter(Boolean).join(" "));
+      add(null, lines.map(blank).filter(Boolean).join(" "), null);
       // A log line's words before its message: "Failed to load the model: <message>".
       var last = lines.length - 1;
       while (last > 0 && !blank(lines[last])) { last--; }
       var colon = lines[last].indexOf(": ");
-      if (colon >= 0) { add(null, blank(lines[last].slice(colon + 2))); }
+      if (colon >= 0) { add(null, blank(lines[last].slice(colon + 2)), last); }
     }
-    return out.slice(0, p.max_readings);
+    out = out.slice(0, p.max_readings);
+    out.lines = text.split("\n");  // as the paste has them, for the frames above an error
+    return out;
   }
 
   // Python's _traceback_ends: the line after each traceback's frames; each line seen once.
@@ -439,8 +445,10 @@
     return {
       index: index, id: row[0], exception: M.exceptions[row[1]], repo: M.repos[row[2]],
       template: row[3], literals: literals, names: names, words: words, cut: cut,
+      // The file that raises it, where other records say the same words.
+      file: row[4],
       // An earlier wording of the record: its last release, the next, the wording now.
-      old: row.length > 4 ? { until: row[4], since: row[5], now: row[6] } : null
+      old: row.length > 5 ? { until: row[5], since: row[6], now: row[7] } : null
     };
   }
 
@@ -627,7 +635,7 @@
       }
     }
     var best = whole || chosen;
-    return best ? answer(best[0], best[1], limit) : null;
+    return best ? answer(best[0], best[1], limit, all.lines) : null;
   }
 
   // `early`, when given, gets a first answer as soon as the best candidate is known (a few
@@ -910,7 +918,27 @@
     return results;
   }
 
-  function answer(extracted, results, limit) {
+  // Python's raising_frame: the file of the last frame of the traceback that ends in the
+  // error read at `line`, when one stands in the few lines above it.
+  function raisingFrame(lines, line) {
+    if (line === null || line === undefined) { return null; }
+    for (var n = line - 1; n >= Math.max(0, line - M.params.max_frame_gap); n--) {
+      var text = lines[n];
+      if (patterns.frameStop.test(text) || patterns.errorLine.test(text)) { return null; }
+      for (var k = 0; k < patterns.frames.length; k++) {
+        var found = patterns.frames[k].exec(text);
+        if (!found) { continue; }
+        // A script's top, first of its traceback: the paste left out the frames below.
+        if (found[2] === "<module>" && !found[1].startsWith("<") && n > 0 &&
+            lines[n - 1].indexOf("Traceback (most recent call last)") >= 0) { return null; }
+        return found[1].split(/[\\/]/).pop();
+      }
+    }
+    return null;
+  }
+
+  function answer(extracted, results, limit, lines) {
+    var file = lines ? raisingFrame(lines, extracted.line) : null;
     var groups = new Map();
     var seen = new Set();
     results.forEach(function (r) {
@@ -924,6 +952,9 @@
     });
     var out = [];
     groups.forEach(function (group) {
+      // Of records that say the same words, the one raised in the traceback's file.
+      var there = group.filter(function (r) { return file && r.entry.file === file; })[0];
+      if (there) { group = [there].concat(group.filter(function (r) { return r !== there; })); }
       var first = group[0];
       out.push({ id: first.entry.id, exception: first.entry.exception, repo: first.entry.repo,
         template: first.entry.template, exact: first.exact, score: first.score,

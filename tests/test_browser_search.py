@@ -37,7 +37,7 @@ def run_vectors(page: Page) -> list[dict[str, Any]]:
             for (const v of vectors) {
                 const result = await window.errdexSearch.lookup(v.paste);
                 out.push(result.matches.map((m) => ({
-                    template: m.template, exception: m.exception, values: m.values,
+                    id: m.id, template: m.template, exception: m.exception, values: m.values,
                     also: m.also,
                 })));
             }

@@ -182,8 +182,13 @@ def _set(key: str, value: Callable[[Any], Any]) -> Callable[[Any], Any]:
         ),
         (
             "search/records/0.json",
-            lambda rows: [[*row[:4], None] for row in rows],
+            lambda rows: [[*row[:4], None, *row[5:]] for row in rows],
             "its message is not text",
+        ),
+        (
+            "search/records/0.json",
+            lambda rows: [[*row[:5], 7, *row[6:]] for row in rows],
+            "its file 7 is not text",
         ),
         (
             "search/records/0.json",

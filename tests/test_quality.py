@@ -19,9 +19,10 @@ KB = 1024  # budgets are in KiB of uncompressed bytes, as Lighthouse budgets cou
 HTML_BUDGET = 40 * KB
 CSS_BUDGET = 20 * KB
 # search.js: paste shapes, a first answer from 8 files, release wordings, every error a
-# GitHub issue names (#39: 3 KiB); errdex.js: how to avoid an error worked out with a
+# GitHub issue names (#39: 3 KiB), of records that say the same words the one a
+# traceback's frame names (1 KiB); errdex.js: how to avoid an error worked out with a
 # paste's values.
-JS_BUDGET = 36 * KB
+JS_BUDGET = 37 * KB
 
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 375, "height": 812}

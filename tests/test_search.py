@@ -49,6 +49,8 @@ def check_vector(vector: dict[str, Any], matches: list[dict[str, Any]]) -> None:
     assert matches, f"{vector['name']}: no match"
     first = matches[0]
     assert first["template"] == vector["expect"], vector["name"]
+    if "expect_id" in vector:  # of records that say the same words
+        assert first["id"] == vector["expect_id"], vector["name"]
     if "exception" in vector:
         assert first["exception"] == vector["exception"], vector["name"]
     if "values" in vector:
@@ -60,6 +62,7 @@ def as_plain(matches: list[search.Match]) -> list[dict[str, Any]]:
     """Results as the browser reports them: values as [name, value] pairs, in order."""
     return [
         {
+            "id": m.entry.id,
             "template": m.entry.template,
             "exception": m.entry.exception,
             "values": [list(v) for v in m.values],

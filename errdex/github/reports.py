@@ -26,10 +26,17 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
 
 from errdex import search
 from errdex.records.model import parse_template
+from errdex.search import (
+    ERROR_LINE,
+    FRAMES,
+    Frame,
+    frame_of,
+    paste_lines,
+    raising_frame,
+)
 from errdex.search.sources import Page, Source, Unavailable, confidence, earlier_wording
 
 
@@ -93,7 +100,7 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     in_passing = in_prose(body, least)
     whole_only = {reading for reading in in_passing if reading.exception is None}
     every = _readings(body, title, least, in_passing)
-    lines = _lines(body)
+    lines = paste_lines(body)
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
         # ("See root cause above"): a wrapper names no cause.
@@ -233,7 +240,7 @@ def _goes_on_otherwise(entry: search.Entry, reading: search.Extracted, lines: li
         return False
     expected = re.match(r"\s*(\w+)", placed[2])
     next_line = search.strip_prefixes(lines[reading.line + 1]).text
-    if _NOT_PROSE.match(next_line) or any(p.search(next_line) for p in _FRAMES):
+    if _NOT_PROSE.match(next_line) or any(p.search(next_line) for p in FRAMES):
         return False  # a traceback, a fence or a list after it says nothing of its words
     following = re.match(r"\s*([A-Za-z]\w*)", next_line)
     return bool(expected and following and expected.group(1) != following.group(1))
@@ -585,14 +592,14 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
     bare message, and so is each of their lines; the first paragraph as the message of
     the title's exception when the title is an exception's name alone
     (``PydanticImportError:``)."""
-    lines = _lines(body)
+    lines = paste_lines(body)
     alone = _NAME_ALONE.match(_TAGS.sub("", title))
     out = []
     starts = [(0, alone.group(1) if alone else None, False)] if lines else []
     starts += [
         (n + 1, None, True)
         for n, line in enumerate(lines)
-        if _INTRODUCING.search(line) and not _ERROR_LINE.match(line)
+        if _INTRODUCING.search(line) and not ERROR_LINE.match(line)
     ]
     for start, exception, after in starts:
         while start < len(lines) and not lines[start].strip():
@@ -636,7 +643,7 @@ def in_prose(body: str, least: int = 1) -> list[search.Extracted]:
     not on lines of code: fenced blocks (read on their own), indented, raising or
     asserting ones.
     At most ``MAX_RAISED`` readings, and ``MAX_QUOTES`` quotes a line."""
-    lines = _lines(body)
+    lines = paste_lines(body)
     fenced = {
         number
         for start, text in fences(body)
@@ -692,7 +699,7 @@ def raised(text: str) -> list[search.Extracted]:
     debugger's ``Exception has occurred: KeyError``, whose message is on the lines after
     it, up to a blank one."""
     out = []
-    lines = _lines(text)
+    lines = paste_lines(text)
     for number, line in enumerate(lines):
         found = _CALL.match(line) or _LAST.search(line)
         if found is None:
@@ -718,7 +725,7 @@ _LAST = re.compile(rf"[ \t:]({search.EXCEPTION_NAME})[ \t]*$")
 def headings(body: str) -> list[tuple[int, str]]:
     """Each Markdown heading of a body: its line (from 0) and its words, without the tags
     a title starts with."""
-    lines = _lines(body)
+    lines = paste_lines(body)
     found = [(number, _HEADING.match(line)) for number, line in enumerate(lines)]
     return [(number, _TAGS.sub("", match.group(1))) for number, match in found if match]
 
@@ -731,7 +738,7 @@ def fences(body: str) -> list[tuple[int, str]]:
     """Each fenced code block of a Markdown body: the line (from 0) its text starts on,
     and the text. A fence left open runs to the end, as GitHub shows it."""
     found: list[tuple[int, str]] = []
-    lines = _lines(body)
+    lines = paste_lines(body)
     opened: tuple[int, str] | None = None
     for number, line in enumerate(lines):
         fence = _FENCE.match(line)
@@ -744,70 +751,6 @@ def fences(body: str) -> list[tuple[int, str]]:
     if opened is not None:
         found.append((opened[0], "\n".join(lines[opened[0] :])))
     return found
-
-
-def _lines(text: str) -> list[str]:
-    """A body's lines, whatever its line breaks."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-MAX_FRAME_GAP = 8
-"""Lines between a traceback's last frame and its error line, at most: the code it ran,
-carets, a ``raise`` spread over lines."""
-_FRAMES = (
-    # Python's (also "<stdin>"), and IPython's: File ~/run.py:12, in main()
-    re.compile(r"""File\s+"([^"\n]+)",?\s+line\s+\d+(?:,\s+in\s+([\w<>.]+))?"""),
-    re.compile(r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?"""),
-    re.compile(r"""([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)"""),  # rich's: base.py:1184 in check_task
-    re.compile(r"""([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\("""),  # IPython's older: base.py in load(
-    # Python's, its start lost in the copy: /venv/…/modeling_utils.py", line 3030, in load
-    re.compile(r"""([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)"""),
-)
-_FRAME_STOP = re.compile(
-    r"During handling of|The above exception|^[ \t]*(?:(?:_ )+_?|\[?(?:\.\.\.|…)\]?)?[ \t]*$"
-)
-"""Where looking back for an error's frame ends: another traceback's end, a blank line
-or a line of dots (the paste leaves frames out there), or pytest's line between frames
-(its frame's place comes after the frame's code)."""
-
-
-_ERROR_LINE = re.compile(rf"[ \t]*{search.EXCEPTION_NAME}:")
-
-
-class Frame(NamedTuple):
-    """Where a traceback says its error was raised: the file's name and the function's,
-    when it shows one."""
-
-    file: str
-    function: str | None
-    folders: tuple[str, ...] = ()
-    """The folders of the file's path as pasted (``site-packages``, ``diffusers``)."""
-
-
-def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
-    """The last frame of the traceback that ends in the error read at ``line`` (from 0):
-    the file (``modeling_utils.py``) and function whose code raised it. None when no
-    frame stands in the few lines above it."""
-    if line is None:
-        return None
-    for number in range(line - 1, max(-1, line - 1 - MAX_FRAME_GAP), -1):
-        text = lines[number] if number < len(lines) else ""
-        if _FRAME_STOP.search(text) or _ERROR_LINE.match(text):
-            return None  # that frame is another error's (pydantic's, above its inner one)
-        for pattern in _FRAMES:
-            found = pattern.search(text)
-            if found and _script_top(lines, number, found.group(1), found.group(2)):
-                return None  # the paste may have left out the frames below it
-            if found:
-                return _frame_of(found)
-    return None
-
-
-def _frame_of(found: re.Match[str]) -> Frame:
-    """The file and function a match of ``_FRAMES`` names."""
-    function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
-    *folders, file = re.split(r"[\\/]", found.group(1))
-    return Frame(file, function.rsplit(".", 1)[-1] if function else None, tuple(folders))
 
 
 def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
@@ -838,14 +781,14 @@ def _frame_below(lines: Sequence[str], line: int) -> Frame | None:
     if not any(_NODE_FAILED.search(lines[n]) for n in range(max(0, line - 3), line)):
         return None
     last, code = None, ""
-    for text in lines[line + 1 : line + 1 + MAX_FRAMES_BELOW]:
+    for text in lines[line + 1 : line + 1 + MAXFRAMES_BELOW]:
         if not text.strip():
             if last is not None:
                 break
             continue
-        found = next((f for f in (p.search(text) for p in _FRAMES) if f), None)
+        found = next((f for f in (p.search(text) for p in FRAMES) if f), None)
         if found:
-            last, code = _frame_of(found), ""
+            last, code = frame_of(found), ""
         elif last is None:
             return None  # words of their own before any frame: another paste's frames
         elif not code:
@@ -853,19 +796,8 @@ def _frame_below(lines: Sequence[str], line: int) -> Frame | None:
     return last if code.startswith("raise ") else None
 
 
-MAX_FRAMES_BELOW = 200
+MAXFRAMES_BELOW = 200
 """Lines under the message read for its frames, at most."""
-
-
-def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:
-    """Whether a frame is a script's top and the first of its traceback: ``File
-    "/usr/bin/serve", line 8, in <module>`` right under ``Traceback (most recent call
-    last):``. With nothing under it, the paste most likely left out the frames below
-    (code typed at the prompt, ``<stdin>``, raised there; a module's top further down a
-    traceback raised while it was imported)."""
-    if function != "<module>" or file.startswith("<") or number == 0:
-        return False
-    return "Traceback (most recent call last)" in lines[number - 1]  # behind any log tag
 
 
 class Fits:

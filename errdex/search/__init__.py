@@ -133,6 +133,26 @@ PATTERNS: dict[str, Any] = {
     "body": r"([\"'])(?:message|detail|error)\1: ?([\"'])",
     # That string as the repr of an exception: "ValueError('...')".
     "repr": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning))\(([\"'])",
+    # A traceback's frame, which names the file (and function) whose code ran: Python's
+    # (also "<stdin>"); IPython's (File ~/run.py:12, in main()); rich's (base.py:1184 in
+    # check_task); IPython's older (base.py in load(); Python's with its start lost in
+    # the copy (/venv/…/modeling_utils.py", line 3030, in load). Group 1 the path, 2 the
+    # function.
+    "frames": [
+        r"""File\s+"([^"\n]+)",?\s+line\s+\d+(?:,\s+in\s+([\w<>.]+))?""",
+        r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?""",
+        r"""([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
+        r"""([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\(""",
+        r"""([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
+    ],
+    # Where looking back for an error's frame ends: another traceback's end, a blank line
+    # or a line of dots (the paste leaves frames out there), or pytest's line between
+    # frames (its frame's place comes after the frame's code).
+    "frame_stop": (
+        r"During handling of|The above exception|^[ \t]*(?:(?:_ )+_?|\[?(?:\.\.\.|…)\]?)?[ \t]*$"
+    ),
+    # An error's line, which ends the frames of the error before it.
+    "error_line": rf"^[ \t]*{_NAME}:",
     # An exception that only wraps one above it ("See root cause above", "please check the
     # stack trace above", "the error above"): it is read last. Not "is above the limit".
     "wrapper": (
@@ -301,16 +321,22 @@ def extract(paste: str) -> Extracted:
     return readings(paste)[0]
 
 
-def readings(paste: str) -> list[Extracted]:
-    """What a paste may be about, most specific first (see the module docstring)."""
-    cut = len(paste) > PASTE_LIMIT
+def _read_part(paste: str) -> tuple[list[str], int]:
+    """The lines of the end of a paste that search reads (PASTE_LIMIT), colour codes
+    taken out, and how many lines come before them (``Extracted.line`` counts those)."""
     skipped = 0
-    if cut:
+    if len(paste) > PASTE_LIMIT:
         head, paste = paste[:-PASTE_LIMIT], paste[-PASTE_LIMIT:]
         breaks = head.count("\n") + head.count("\r") - head.count("\r\n")  # no list of them
         skipped = breaks - (head[-1:] == "\r" and paste[:1] == "\n")
-    text = _ANSI.sub("", paste).replace("\r\n", "\n").replace("\r", "\n")
-    stripped = [strip_prefixes(line) for line in text.split("\n")]
+    return paste_lines(_ANSI.sub("", paste)), skipped
+
+
+def readings(paste: str) -> list[Extracted]:
+    """What a paste may be about, most specific first (see the module docstring)."""
+    cut = len(paste) > PASTE_LIMIT
+    raw, skipped = _read_part(paste)
+    stripped = [strip_prefixes(line) for line in raw]
     lines = [line.text for line in stripped]
     out: list[Extracted] = []
     wrappers: list[Extracted] = []
@@ -680,13 +706,18 @@ class Entry:
     given text is one substring test (``"ab\0" in joined``, ``"\0ab" in joined``)."""
     literal_words: int = field(default=0, repr=False, compare=False)
     """How many of ``words`` are not placeholders."""
+    file: str = ""
+    """The name of the file that raises it (``modeling_bros.py``): of records that say the
+    same words, a paste's traceback names the one raised there (``one_per_message``)."""
 
 
 _AFTER_INDEX = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))
 """An entry's fields but its index, in order."""
 
 
-def make_entry(index: int, id: str, exception: str, repo: str, template: str, title: str) -> Entry:
+def make_entry(
+    index: int, id: str, exception: str, repo: str, template: str, title: str, file: str = ""
+) -> Entry:
     parsed = parse_template(template)
     literals: list[str] = [""]
     names: list[str] = []
@@ -721,6 +752,7 @@ def make_entry(index: int, id: str, exception: str, repo: str, template: str, ti
         frozenset(words),
         joined="\0" + "\0".join(words) + "\0",
         literal_words=len(words) - words.count("*"),
+        file=file,
     )
 
 
@@ -739,8 +771,19 @@ def _cut(literals: list[str], names: list[str]) -> tuple[list[str], list[str], b
 def entry_of(index: int, record: Record) -> Entry:
     """``record`` as search sees it, numbered ``index``."""
     return make_entry(
-        index, record.id, record.exception, record.repo, record.message.source, record.title
+        index,
+        record.id,
+        record.exception,
+        record.repo,
+        record.message.source,
+        record.title,
+        file_name(record.source.path),
     )
+
+
+def file_name(path: str) -> str:
+    """The last part of a record's ``source.path``, as a traceback's frame names it."""
+    return path.rpartition("/")[2]
 
 
 def entries_from(records: Sequence[Record]) -> list[Entry]:
@@ -769,6 +812,7 @@ def old_entries(records: Sequence[Record], config: SiteConfig, start: int) -> li
                 record.repo,
                 wording.template,
                 record.title,
+                file_name(record.source.path),
             )
             out.append(replace(entry, old=(wording.last, since, record.message.source)))
     return out
@@ -928,6 +972,7 @@ class Index:
                     "max_readings": MAX_READINGS,
                     "max_bodies": MAX_BODIES,
                     "max_candidates": MAX_CANDIDATES,
+                    "max_frame_gap": MAX_FRAME_GAP,
                     "quick_requests": QUICK_REQUESTS,
                     "prefix": PREFIX,
                     "rarity_scale": RARITY_SCALE,
@@ -940,9 +985,13 @@ class Index:
         rows: list[list[Any]] = [[] for _ in range(count)]
         repo_numbers = {repo: n for n, repo in enumerate(repos)}
         exception_numbers = {exception: n for n, exception in enumerate(exceptions)}
+        # A record's file tells it from records that say the same words: only theirs is
+        # written (a paste's traceback names the file, ``one_per_message``).
+        said = Counter(same_message(e) for e in self.entries)
         for e, file in zip(self.entries, files, strict=True):
             rows[file].append(
                 [e.index, e.id, exception_numbers[e.exception], repo_numbers[e.repo], e.template]
+                + [e.file if said[same_message(e)] > 1 else ""]
                 + (list(e.old) if e.old else [])
             )
         for number, held in enumerate(rows):
@@ -972,7 +1021,7 @@ def starting(words: Iterable[str], prefix: str) -> list[str]:
     return sorted(w for w in words if w.startswith(prefix))
 
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 """The layout of the browser index; lookup refuses another. 2: words are sharded by
 their first PREFIX characters. 3: records are numbered by id, and ``files`` (in
 meta.json) names the record file of each, whose rows start with their numbers."""
@@ -1395,7 +1444,13 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     best = whole or chosen
     if best is None:
         return every[0], []
-    return best[0], one_per_message([match for _, match in best[1]], limit)
+    # The frames above the error as the part of the paste read shows them (as the
+    # browser, which reads no more).
+    lines, skipped = _read_part(paste)
+    line = best[0].line
+    frame = raising_frame(lines, None if line is None else line - skipped)
+    file = frame.file if frame else None
+    return best[0], one_per_message([match for _, match in best[1]], limit, file)
 
 
 def ranked_matches(
@@ -1499,6 +1554,66 @@ def _printed(exception: str) -> str:
     return PRINTED_AS.get(name, name)
 
 
+MAX_FRAME_GAP = 8
+"""Lines between a traceback's last frame and its error line, at most: the code it ran,
+carets, a ``raise`` spread over lines."""
+FRAMES = tuple(re.compile(pattern) for pattern in PATTERNS["frames"])
+_FRAME_STOP = re.compile(PATTERNS["frame_stop"])
+ERROR_LINE = re.compile(PATTERNS["error_line"])
+
+
+class Frame(NamedTuple):
+    """Where a traceback says its error was raised: the file's name and the function's,
+    when it shows one."""
+
+    file: str
+    function: str | None
+    folders: tuple[str, ...] = ()
+    """The folders of the file's path as pasted (``site-packages``, ``diffusers``)."""
+
+
+def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
+    """The last frame of the traceback that ends in the error read at ``line`` (from 0):
+    the file (``modeling_utils.py``) and function whose code raised it. None when no
+    frame stands in the few lines above it."""
+    if line is None:
+        return None
+    for number in range(line - 1, max(-1, line - 1 - MAX_FRAME_GAP), -1):
+        text = lines[number] if number < len(lines) else ""
+        if _FRAME_STOP.search(text) or ERROR_LINE.match(text):
+            return None  # that frame is another error's (pydantic's, above its inner one)
+        for pattern in FRAMES:
+            found = pattern.search(text)
+            if found and _script_top(lines, number, found.group(1), found.group(2)):
+                return None  # the paste may have left out the frames below it
+            if found:
+                return frame_of(found)
+    return None
+
+
+def frame_of(found: re.Match[str]) -> Frame:
+    """The file and function a match of ``FRAMES`` names."""
+    function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
+    *folders, file = re.split(r"[\\/]", found.group(1))
+    return Frame(file, function.rsplit(".", 1)[-1] if function else None, tuple(folders))
+
+
+def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:
+    """Whether a frame is a script's top and the first of its traceback: ``File
+    "/usr/bin/serve", line 8, in <module>`` right under ``Traceback (most recent call
+    last):``. With nothing under it, the paste most likely left out the frames below
+    (code typed at the prompt, ``<stdin>``, raised there; a module's top further down a
+    traceback raised while it was imported)."""
+    if function != "<module>" or file.startswith("<") or number == 0:
+        return False
+    return "Traceback (most recent call last)" in lines[number - 1]  # behind any log tag
+
+
+def paste_lines(paste: str) -> list[str]:
+    """A paste's lines, whatever its line breaks: what ``Extracted.line`` counts."""
+    return paste.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 PRINTED_AS = {"EnvironmentError": "OSError", "IOError": "OSError", "WindowsError": "OSError"}
 """Python's other names of a class, and the name a traceback prints for it."""
 
@@ -1510,8 +1625,9 @@ def same_message(entry: Entry) -> tuple[str, ...]:
     return (entry.exception, *entry.literals)
 
 
-def one_per_message(matches: list[Match], limit: int) -> list[Match]:
-    """One result per message; the records raising it elsewhere go in ``also``."""
+def one_per_message(matches: list[Match], limit: int, file: str | None = None) -> list[Match]:
+    """One result per message; the records raising it elsewhere go in ``also``. Of those,
+    the one raised in ``file`` (the file a paste's traceback names) comes first."""
     groups: dict[tuple[str, ...], list[Match]] = {}
     seen: set[str] = set()
     for match in matches:
@@ -1521,6 +1637,9 @@ def one_per_message(matches: list[Match], limit: int) -> list[Match]:
         groups.setdefault(same_message(match.entry), []).append(match)
     out = []
     for group in groups.values():
+        there = [m for m in group if file and m.entry.file == file]
+        if there:
+            group = [there[0], *(m for m in group if m is not there[0])]
         first = group[0]
         out.append(
             Match(

@@ -434,10 +434,10 @@ class SiteIndex:
             raise _damaged(self.store, rel, f"has no readable record {number}: it has no row")
         why = self._unreadable(row)
         if why is None:
-            id, exception, repo, template, *old = row
+            id, exception, repo, template, file, *old = row
             try:
                 entry = search.make_entry(
-                    number, id, self.exceptions[exception], self.repos[repo], template, ""
+                    number, id, self.exceptions[exception], self.repos[repo], template, "", file
                 )
             except ValueError:  # a message that is not a template: an unmatched brace
                 why = "its message is not a template"
@@ -449,11 +449,11 @@ class SiteIndex:
         raise _damaged(self.store, rel, f"has no readable record {number}: {why}")
 
     def _unreadable(self, row: list[Any]) -> str | None:
-        """What is wrong with a record's row (id, exception, repo, message and, for an
-        earlier wording, its last release, the next and the wording now), if anything."""
-        if len(row) not in (4, 7):
-            return f"it has {len(row) + 1} fields, not 5 or 8"
-        id, exception, repo, template, *old = row
+        """What is wrong with a record's row (id, exception, repo, message, file and, for
+        an earlier wording, its last release, the next and the wording now), if anything."""
+        if len(row) not in (5, 8):
+            return f"it has {len(row) + 1} fields, not 6 or 9"
+        id, exception, repo, template, file, *old = row
         if not isinstance(id, str) or not _is_id(id):
             return f"its id {_shown(id)} is not a record id (16 lowercase hex digits)"
         if not _number(exception, 0, len(self.exceptions) - 1):
@@ -462,6 +462,8 @@ class SiteIndex:
             return f"its repository {_shown(repo)} is none of {META}'s"
         if not _text(template):
             return "its message is not text"
+        if not isinstance(file, str):
+            return f"its file {_shown(file)} is not text"
         if not all(map(_text, old)):
             return "its earlier wording is not text"
         return None
