@@ -128,3 +128,17 @@ def test_the_search_page_quotes_no_other_projects_error(run, tmp_path: Path) -> 
     text = (built(run, tmp_path) / "search" / "index.html").read_text()
     assert 'placeholder="ValueError: …"' in text
     assert "tp_size" not in text and "dcp_size" not in text
+
+
+def test_the_home_page_offers_its_feed_once_an_error_is_analysed(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The feed lists analysed errors: a site of scanned records only has none to list,
+    and its home page does not send feed readers to an empty feed (which stays at its
+    address, dated 1970)."""
+    analysed = MINIMAL + "meaning: It is.\nanalysis:\n  by: me\n  date: 2026-01-01\n"
+    for records, offered in (({"a.yaml": MINIMAL}, False), ({"a.yaml": analysed}, True)):
+        content = make_content(tmp_path / str(offered), records)
+        out = tmp_path / str(offered) / "out"
+        assert run("build", "--content", content, "--out", out).code == 0
+        link = soup(out / "index.html").select_one('link[type="application/atom+xml"]')
+        assert (link is not None) == offered
+        assert (out / "feed.xml").is_file()
