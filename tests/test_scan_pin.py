@@ -12,7 +12,7 @@ import yaml
 from conftest import git, git_repository, snapshot, soup
 
 from errdex.records.model import derive_id
-from errdex.source.scan import scan_text, template_of
+from errdex.source.scan import scan_source, scan_text, template_of
 
 FIRST = """\
 import os
@@ -820,3 +820,28 @@ def test_a_raise_in_an_else_and_in_handlers_keeps_its_condition_and_function() -
     first, second = scan_text(code, "a.py")
     assert (first.function, first.condition) == ("A.f", "not (x)")
     assert (second.function, second.condition) == ("A.f", None)
+
+
+def test_raising_a_caught_exceptions_class_records_the_class_caught() -> None:
+    """``raise error.__class__(…)`` in ``except ModuleNotFoundError as error`` raises a
+    ModuleNotFoundError, which is what a user sees printed: the record says so, not
+    ``error.__class__`` (a page and an exception list named after a variable). Where the
+    class cannot be told (a tuple caught, a name no handler gave), nothing is recorded."""
+    code = (
+        "def f():\n"
+        "    try:\n"
+        "        import x\n"
+        "    except ModuleNotFoundError as error:\n"
+        '        raise error.__class__(f"{error}; install x to use f")\n'
+        "    try:\n"
+        "        g()\n"
+        "    except (KeyError, ValueError) as error:\n"
+        '        raise error.__class__("a tuple of classes was caught")\n'
+        '    raise error.__class__("no handler gives this name here")\n'
+    )
+    scanned = scan_source(code, "a.py")
+    assert [(s.exception, s.line) for s in scanned.sites] == [("ModuleNotFoundError", 5)]
+    assert [n.split(": ", 1)[1] for n in scanned.notes] == [
+        "'error.__class__' has no name to record; skipped",
+        "'error.__class__' has no name to record; skipped",
+    ]

@@ -625,6 +625,10 @@ class _Finder:
         """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
         self.sites: list[RaiseSite] = []
         self.notes: list[str] = []
+        self.caught: dict[str, str | None] = {}
+        """The names ``except X as name`` gives the exception it caught, in the handlers
+        that lead here: ``raise name.__class__(…)`` raises an ``X`` (None: of a tuple of
+        classes, or of a class with no name to record)."""
         self.named: list[dict[str, ast.expr | None]] = [{}]
         """The message each name was last given in the blocks that lead here
         (``msg = f"…"`` before ``raise ValueError(msg)``), innermost last; None for a
@@ -704,6 +708,11 @@ class _Finder:
         for node in nodes:
             if isinstance(node, ast.stmt):
                 self.visit(node)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                outer = dict(self.caught)
+                self.caught[node.name] = _caught_name(node.type)
+                self._block(node.body)
+                self.caught = outer
             elif isinstance(node, ast.ExceptHandler | ast.match_case):
                 self._block(node.body)
 
@@ -729,6 +738,9 @@ class _Finder:
         template = validate.escape_refused(template)
         where = f"{_shown(self.path)}:{node.lineno}"
         exception = _exception_name(call.func)
+        if exception is not None and exception.endswith(".__class__"):
+            # ``raise error.__class__(…)`` in ``except KeyError as error``: a KeyError.
+            exception = self.caught.get(exception.removesuffix(".__class__"))
         if exception is None:
             self.notes.append(f"{where}: {_unparse(call.func)!r} has no name to record; skipped")
             return
@@ -766,6 +778,13 @@ def _unparse(node: ast.AST) -> str | None:
     except ValueError:
         # An integer literal of more than 4,300 digits has no decimal text by default.
         return None
+
+
+def _caught_name(node: ast.expr | None) -> str | None:
+    """The exception class an ``except`` clause names, when it names one (not a tuple)."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        return _exception_name(node)
+    return None
 
 
 def _exception_name(func: ast.Name | ast.Attribute) -> str | None:
