@@ -277,3 +277,44 @@ def test_an_update_of_an_error_a_long_release_page_lists_gives_a_fresh_build(
     said = build()
     assert "update: 1 record changed" in said and "full build" not in said, said
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_rows_that_read_alike_say_their_file(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """One message raised in two files reads as two identical rows on a list of errors
+    by exception or option; each then says its file, and a row that reads like no other
+    stays as short as it was. An update that makes them differ gives a fresh build."""
+    from updates import builder, bytes_of, fresh_build
+
+    same = RECORD.replace("Setting number {n} must be positive", "The hidden size is wrong")
+    content = make_content(
+        tmp_path,
+        {
+            "a.yaml": "id: 00000000000000a1\n" + same.format(file="a", line=3),
+            "b.yaml": "id: 00000000000000b2\n" + same.format(file="b", line=7),
+            "c.yaml": RECORD.format(n=1, file="c", line=9),
+        },
+    )
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    page = soup(out / "exceptions" / "ValueError" / "index.html")
+    rows = [
+        (r.select_one("code").get_text(), [m.get_text() for m in r.select(".row-meta")])
+        for r in page.select("ul.rows li")
+    ]
+    assert sorted(rows) == [
+        ("Setting number 1 must be positive", []),
+        ("The hidden size is wrong", ["src/project/moda.py"]),
+        ("The hidden size is wrong", ["src/project/modb.py"]),
+    ]
+    path = content / "errors" / "b.yaml"
+    path.write_text(path.read_text().replace("is wrong", "is not right"))
+    assert "update: 1 record changed" in build()
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+    rows = [
+        r.get_text(" ", strip=True)
+        for r in soup(out / "exceptions/ValueError/index.html").select("ul.rows li")
+    ]
+    assert not any("src/project/mod" in r for r in rows), rows

@@ -6,6 +6,7 @@ import hashlib
 import heapq
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, MutableMapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -328,7 +329,7 @@ class Renderer:
         self.env = make_env(theme, highlighter, cache)
         # An error is listed on many pages (its file's, its neighbours', those it relates
         # to): its row is rendered once per kind of row and reused.
-        rows: dict[tuple[str, str, bool, bool, str | None], Markup] = {}
+        rows: dict[tuple[str, str, bool, bool, str | None, bool], Markup] = {}
         macro: Any = None  # the macro that renders a row, loaded once the globals are set
 
         def row(
@@ -337,12 +338,18 @@ class Renderer:
             show_line: bool = False,
             show_repo: bool = True,
             beside: str | None = None,
+            show_path: bool = False,
         ) -> Markup:
-            key = (r.id, root, show_line, show_repo, beside)
+            key = (r.id, root, show_line, show_repo, beside, show_path)
             found = rows.get(key)
             if found is None:
                 found = rows[key] = macro(
-                    r, root, show_line=show_line, show_repo=show_repo, beside=beside
+                    r,
+                    root,
+                    show_line=show_line,
+                    show_repo=show_repo,
+                    beside=beside,
+                    show_path=show_path,
                 )
             return found
 
@@ -355,9 +362,23 @@ class Renderer:
         ) -> Markup:
             """``row`` of each record, one a line, the lines after the first indented by
             ``indent`` spaces (none, as errdex's own templates are written): a list of
-            8,000 errors in one call rather than a loop."""
+            8,000 errors in one call rather than a loop. Rows that would read alike (one
+            exception and title, raised in several files) say their file."""
             between = "\n" + " " * indent
-            return Markup(between.join([row(r, root, show_line, show_repo) for r in records]))
+            records = list(records)
+            said = Counter((r.exception, r.title) for r in records)
+
+            def doubled(r: Record) -> bool:
+                return said[r.exception, r.title] > 1
+
+            return Markup(
+                between.join(
+                    [
+                        row(r, root, show_line, show_repo, None, doubled(r) and not show_line)
+                        for r in records
+                    ]
+                )
+            )
 
         self.env.globals["row"] = row
         self.env.globals["rows"] = rows_of
