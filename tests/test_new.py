@@ -52,7 +52,7 @@ def test_a_traceback_on_stdin_becomes_a_record_with_guessed_placeholders(
     # What is left to fill in is exactly what check names.
     check = run("check", "--content", content)
     assert check.code == 1
-    assert f"{path.name}:14: source.commit must not be empty" in check.err
+    assert f"{path.name}:13: source.commit must not be empty" in check.err
     filled = text.replace('commit: ""', 'commit: "abcdef1"').replace('path: ""', "path: a.py")
     path.write_text(filled.replace("line: 0", "line: 1"))
     checked = run("check", "--content", content)

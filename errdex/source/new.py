@@ -151,8 +151,7 @@ repo: {repo}
 exception: {_name(item.exception)}
 # The message; {{name}} marks a placeholder, named after the source expression.
 message: {quoted(item.template)}
-{confirm}# Where it is raised: or leave it so, and `errdex scan` fills it in from the code.
-source:
+{confirm}source:
   commit: ""  # the commit the record is pinned to, 7 to 40 hex digits (quoted)
   path: ""  # the file that raises it, relative to the repository root
   line: 0  # the line of the raise
