@@ -18,7 +18,7 @@ from typing import Any
 from errdex.records import validate
 from errdex.records.files import Staged, shown_path
 from errdex.records.link import Spellings
-from errdex.records.model import TemplateError, derive_id, parse_template
+from errdex.records.model import derive_id
 from errdex.source import update
 from errdex.source.scan import (
     RaiseSite,
@@ -231,33 +231,22 @@ def scan_into(
     tests = [site.path for site in sites if looks_like_test(site.path)]
     report.in_tests = len(tests)
     report.test_globs = sorted({glob_for_test(path) for path in tests})
-    records, skipped = update.existing_records(content, repo, scaffolds=True)
+    records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
-    ids = site_ids(repo, sites)
     by_id = {r.id: r for r in records}
     by_place = {
-        (r.data["exception"], r.data["message"], r.data["source"]["path"]): r
-        for r in records
-        if r.placed
+        (r.data["exception"], r.data["message"], r.data["source"]["path"]): r for r in records
     }
-    by_message = _written_from(sites, ids, records, by_id, by_place)
     matched: set[Path] = set()
     # Names written once must keep their spelling: two that differ only in case would
     # share a folder on macOS and Windows, and the build refuses such a pair (E402).
     exceptions, paths = Spellings(), Spellings()
     for r in records:
         exceptions.add((r.data["exception"],))
-        if r.placed:
-            paths.add(r.data["source"]["path"].split("/"))
-    for index, (site, (record_id, stated)) in enumerate(zip(sites, ids, strict=True)):
-        record = (
-            by_id.get(record_id)
-            or by_place.get((site.exception, site.template, site.path))
-            or by_message.get(index)
-        )
+        paths.add(r.data["source"]["path"].split("/"))
+    for site, (record_id, stated) in zip(sites, site_ids(repo, sites), strict=True):
+        record = by_id.get(record_id) or by_place.get((site.exception, site.template, site.path))
         where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
-        if record is not None and record is by_message.get(index):
-            where += f" (for {shown_path(record.path)}, whose message it fits)"
         if record is None:
             clash = _spelling_clash(site, exceptions, paths)
             if clash:
@@ -292,112 +281,11 @@ def scan_into(
     for record in records:
         if record.path in matched:
             continue
-        if not record.placed:
-            why = "its source is still empty, and no one raise of the code has its message"
-            report.skipped.append(f"{shown_path(record.path)}: {why}; left alone")
-        elif tree.excluded(record.data["source"]["path"]):
+        if tree.excluded(record.data["source"]["path"]):
             report.add("excluded", f"{shown_path(record.path)}")  # not looked for: kept
         else:
             report.add("no longer found", f"{shown_path(record.path)}")
     return report
-
-
-def _written_from(
-    sites: list[RaiseSite],
-    ids: list[tuple[str, bool]],
-    records: list[update.Existing],
-    by_id: dict[str, update.Existing],
-    by_place: dict[tuple[str, str, str], update.Existing],
-) -> dict[int, update.Existing]:
-    """The records that no raise matches by id or place, each with the one raise (by its
-    index in ``sites``) whose message template its message is written from: with values
-    filled in, as a paste shows them (``new`` writes such records), in the file its source
-    names, or anywhere for a scaffold whose source is still empty. It is the same raise,
-    not a new one. A record that more than one raise fits, or a raise that more than one
-    record fits, is paired with none."""
-    direct = {
-        index
-        for index, (site, (record_id, _)) in enumerate(zip(sites, ids, strict=True))
-        if record_id in by_id or (site.exception, site.template, site.path) in by_place
-    }
-    taken = {
-        id(r)
-        for index, (site, (record_id, _)) in enumerate(zip(sites, ids, strict=True))
-        if index in direct
-        for r in (by_id.get(record_id), by_place.get((site.exception, site.template, site.path)))
-        if r is not None
-    }
-    # A placed record looks among the open raises of its file, a scaffold among all.
-    open_sites: dict[tuple[str, str | None], list[int]] = {}
-    for index, site in enumerate(sites):
-        if index not in direct:
-            open_sites.setdefault((site.exception, site.path), []).append(index)
-            open_sites.setdefault((site.exception, None), []).append(index)
-    shapes: dict[int, tuple[str, ...] | None] = {}
-    fits: dict[int, list[update.Existing]] = {}
-    for record in records:
-        message = record.data["message"]
-        if id(record) in taken or not isinstance(message, str):
-            continue
-        try:
-            shown = " ".join(parse_template(message).display.split())
-        except TemplateError:
-            continue
-        path = record.data["source"]["path"] if record.placed else None
-        found = []
-        for index in open_sites.get((record.data["exception"], path), ()):
-            if index not in shapes:
-                shapes[index] = _literals(sites[index].template)
-            shape = shapes[index]
-            if shape is not None and _fills(shape, shown):
-                found.append(index)
-        if len(found) == 1:
-            fits.setdefault(found[0], []).append(record)
-    return {index: both[0] for index, both in fits.items() if len(both) == 1}
-
-
-_FEWEST_LETTERS = 12
-"""A message template with fewer letters of its own (not in placeholders) fits too many
-messages to say a record's message was written from it."""
-
-
-def _literals(template: str) -> tuple[str, ...] | None:
-    """The text of ``template`` between its placeholders, white space as one space: the
-    first and last are "" where it starts or ends with a placeholder. None for a template
-    with too few letters of its own (``_FEWEST_LETTERS``)."""
-    try:
-        parts = parse_template(" ".join(template.split())).parts
-    except TemplateError:
-        return None
-    literals = [""]
-    for part in parts:
-        if part.placeholder:
-            literals.append("")
-        else:
-            literals[-1] += part.text
-    if sum(c.isalpha() for c in "".join(literals)) < _FEWEST_LETTERS:
-        return None
-    return tuple(literals)
-
-
-def _fills(literals: tuple[str, ...], text: str) -> bool:
-    """Whether ``text`` is the template of ``literals`` with each placeholder any text
-    (or kept as ``{name}``): it starts with the first, ends with the last, and holds the
-    others in order between them (the first place each is found is as good as any)."""
-    if len(literals) == 1:
-        return text == literals[0]
-    first, *middle, last = literals
-    if len(text) < len(first) + len(last) or not text.startswith(first):
-        return False
-    if not text.endswith(last):
-        return False
-    at, end = len(first), len(text) - len(last)
-    for literal in middle:
-        at = text.find(literal, at, end)
-        if at < 0:
-            return False
-        at += len(literal)
-    return True
 
 
 def _spelling_clash(site: RaiseSite, exceptions: Spellings, paths: Spellings) -> str | None:
@@ -807,8 +695,7 @@ def _create(
     exceptions, paths = Spellings(), Spellings()
     for r in records:
         exceptions.add((r.data["exception"],))
-        if r.placed:
-            paths.add(r.data["source"]["path"].split("/"))
+        paths.add(r.data["source"]["path"].split("/"))
     used = {r.path for r in records}
     for site, record_id, stated, was in new:
         clash = _spelling_clash(site, exceptions, paths)

@@ -38,9 +38,6 @@ class Existing:
     data: dict[str, Any]
     id: str
     id_stated: bool
-    placed: bool = True
-    """Whether its ``source`` says where it is raised: False for a scaffold of ``new``
-    whose source is still to be filled in (found only with ``scaffolds``)."""
 
 
 def _spec(need_source: bool) -> Field:
@@ -51,22 +48,21 @@ def _spec(need_source: bool) -> Field:
 
 
 def existing_records(
-    content: Path, repo: str, need_source: bool = True, scaffolds: bool = False
+    content: Path, repo: str, need_source: bool = True
 ) -> tuple[list[Existing], list[str]]:
     """The records of ``repo`` in ``content``, and each file left alone, with why.
 
     A file that does not load, or whose fields the tools read are missing or of the wrong
     type, is reported as ``path:line: what is wrong; left alone`` and is neither matched
     nor written. ``need_source=False`` (for ``new``) asks only for the fields of the id, so
-    a scaffold whose source is still to be filled in is found too; ``scaffolds`` (for
-    ``scan``, which may fill it in) finds such a scaffold as not ``placed``.
+    a scaffold whose source is still to be filled in is found too.
     """
     paths, problems = files.record_files(content)
     found, skipped = [], [str(p) for p in problems]
     spec = _spec(need_source)
 
     def read(bounds: tuple[int, int]) -> list[Existing | str | None]:
-        return [_existing(paths[i], repo, spec, need_source, scaffolds) for i in range(*bounds)]
+        return [_existing(paths[i], repo, spec, need_source) for i in range(*bounds)]
 
     # Thousands of records are read on every core (each is parsed and checked).
     with parallel.Tasks(read, parallel.jobs_for(len(paths))) as tasks:
@@ -79,9 +75,7 @@ def existing_records(
     return found, skipped
 
 
-def _existing(
-    path: Path, repo: str, spec: Field, need_source: bool, scaffolds: bool = False
-) -> Existing | str | None:
+def _existing(path: Path, repo: str, spec: Field, need_source: bool) -> Existing | str | None:
     """The record at ``path``; why it is left alone; or None for another repo's record."""
     doc, problems = load.load_file(path)
     if doc is None or problems:
@@ -89,9 +83,6 @@ def _existing(
     data = doc.data
     if isinstance(data, dict) and isinstance(data.get("repo"), str) and data["repo"] != repo:
         return None  # another repository's record, whatever else it holds
-    placed = not (scaffolds and isinstance(data, dict) and _unfilled(data.get("source")))
-    if not placed:
-        spec, need_source = _spec(False), False
     problems = [p for p in check_shape(doc, spec) if p.severity is Severity.ERROR]
     if not problems and need_source:
         # Paths are read from the source tree: never one outside it.
@@ -100,16 +91,7 @@ def _existing(
         return _left_alone(problems)
     stated = "id" in data
     record_id = data["id"] if stated else derive_id(repo, data["exception"], data["message"])
-    return Existing(path, data, record_id, stated, placed)
-
-
-def _unfilled(source: object) -> bool:
-    """Whether ``source`` is a scaffold's, not filled in: ``new`` writes an empty commit
-    and path, and line 0."""
-    if not isinstance(source, dict):
-        return False
-    blank = {"commit": "", "path": "", "line": 0}
-    return all(source.get(key, value) in (value, None) for key, value in blank.items())
+    return Existing(path, data, record_id, stated)
 
 
 def repo_problem(repo: str) -> str | None:
