@@ -741,10 +741,13 @@ def test_a_raise_in_an_else_and_in_handlers_keeps_its_condition_and_function() -
 
 
 def test_raising_a_caught_exceptions_class_records_the_class_caught() -> None:
-    """``raise error.__class__(…)`` in ``except ModuleNotFoundError as error`` raises a
-    ModuleNotFoundError, which is what a user sees printed: the record says so, not
-    ``error.__class__`` (a page and an exception list named after a variable). Where the
-    class cannot be told (a tuple caught, a name no handler gave), nothing is recorded."""
+    """``raise error.__class__(…)`` (or ``type(error)(…)``) in ``except
+    ModuleNotFoundError as error`` raises a ModuleNotFoundError, which is what a user sees
+    printed: the record says so, not ``error.__class__`` (a page and an exception list
+    named after a variable). Where the class cannot be told, nothing is recorded: a
+    tuple caught, ``except Exception``, ``except*`` (a group), a name given another value
+    in the handler, a name after its handler ends (Python deletes it), a function
+    defined in the handler, a name no handler gave."""
     code = (
         "def f():\n"
         "    try:\n"
@@ -752,14 +755,48 @@ def test_raising_a_caught_exceptions_class_records_the_class_caught() -> None:
         "    except ModuleNotFoundError as error:\n"
         '        raise error.__class__(f"{error}; install x to use f")\n'
         "    try:\n"
+        "        import y\n"
+        "    except KeyError as error:\n"
+        '        raise type(error)("raised as the type of what was caught")\n'
+        "    try:\n"
         "        g()\n"
         "    except (KeyError, ValueError) as error:\n"
         '        raise error.__class__("a tuple of classes was caught")\n'
+        "    except Exception as error:\n"
+        '        raise error.__class__("any exception at all was caught")\n'
+        "    try:\n"
+        "        g()\n"
+        "    except* ValueError as group:\n"
+        '        raise group.__class__("an exception group was caught")\n'
+        "    try:\n"
+        "        g()\n"
+        "    except KeyError as error:\n"
+        "        error = TypeError()\n"
+        '        raise error.__class__("a name given another value")\n'
+        "    try:\n"
+        "        g()\n"
+        "    except KeyError as error:\n"
+        "        try:\n"
+        "            h()\n"
+        "        except ValueError as error:\n"
+        "            pass\n"
+        '        raise error.__class__("the name is gone after the inner handler")\n'
+        "    try:\n"
+        "        g()\n"
+        "    except KeyError as error:\n"
+        "        def helper(error):\n"
+        '            raise error.__class__("a parameter of that name")\n'
         '    raise error.__class__("no handler gives this name here")\n'
     )
     scanned = scan_source(code, "a.py")
-    assert [(s.exception, s.line) for s in scanned.sites] == [("ModuleNotFoundError", 5)]
-    assert [n.split(": ", 1)[1] for n in scanned.notes] == [
-        "'error.__class__' has no name to record; skipped",
-        "'error.__class__' has no name to record; skipped",
+    assert [(s.exception, s.line) for s in scanned.sites] == [
+        ("ModuleNotFoundError", 5),
+        ("KeyError", 9),
     ]
+    skipped = [n.split(": ", 1)[1] for n in scanned.notes]
+    assert (
+        skipped
+        == ["'error.__class__' has no name to record; skipped"] * 2
+        + ["'group.__class__' has no name to record; skipped"]
+        + ["'error.__class__' has no name to record; skipped"] * 4
+    )

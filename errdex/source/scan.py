@@ -627,8 +627,10 @@ class _Finder:
         self.notes: list[str] = []
         self.caught: dict[str, str | None] = {}
         """The names ``except X as name`` gives the exception it caught, in the handlers
-        that lead here: ``raise name.__class__(…)`` raises an ``X`` (None: of a tuple of
-        classes, or of a class with no name to record)."""
+        that lead here: ``raise name.__class__(…)`` and ``raise type(name)(…)`` raise an
+        ``X`` (None: a class that cannot be told, or a name bound to something else)."""
+        self.star = False
+        """Whether the handlers walked now are ``except*``'s (which catch a group)."""
         self.named: list[dict[str, ast.expr | None]] = [{}]
         """The message each name was last given in the blocks that lead here
         (``msg = f"…"`` before ``raise ValueError(msg)``), innermost last; None for a
@@ -647,17 +649,21 @@ class _Finder:
             self.scope.append(node.name)
             outer, self.conditions = self.conditions, []
             outer_named, self.named = self.named, [{}]
+            outer_caught, self.caught = self.caught, {}
             self._statements(node.body)
-            self.conditions, self.named = outer, outer_named
+            self.conditions, self.named, self.caught = outer, outer_named, outer_caught
             self.scope.pop()
         else:
             self._assigned(node)
+            star = type(node).__name__ == "TryStar"
             # Every other statement: its blocks in the order of its fields (try, then its
             # handlers, its else and its finally; each case of a match).
             for name in node._fields:
                 value = getattr(node, name)
                 if isinstance(value, list) and value and not isinstance(value[0], ast.expr):
+                    self.star = star and name == "handlers"
                     self._block(value)
+                    self.star = False
 
     def _block(self, nodes: list[Any]) -> None:
         """A block's statements: the names it gives a message are forgotten after it (an
@@ -692,6 +698,9 @@ class _Finder:
                 for name in ast.walk(target):
                     if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                         named[name.id] = None
+            for name in ast.walk(target):  # a caught exception's name given another value
+                if isinstance(name, ast.Name) and name.id in self.caught:
+                    self.caught[name.id] = None
 
     def _message_of(self, argument: ast.expr) -> ast.expr:
         """The expression a raise's message argument stands for: for a name, the message
@@ -709,10 +718,13 @@ class _Finder:
             if isinstance(node, ast.stmt):
                 self.visit(node)
             elif isinstance(node, ast.ExceptHandler) and node.name:
-                outer = dict(self.caught)
-                self.caught[node.name] = _caught_name(node.type)
+                outer, star = dict(self.caught), self.star
+                self.caught[node.name] = None if star else _caught_name(node.type)
+                self.star = False
                 self._block(node.body)
-                self.caught = outer
+                self.caught, self.star = outer, star
+                if node.name in outer:
+                    self.caught[node.name] = None  # Python deletes the name at the end
             elif isinstance(node, ast.ExceptHandler | ast.match_case):
                 self._block(node.body)
 
@@ -730,17 +742,30 @@ class _Finder:
         call = node.exc
         if not isinstance(call, ast.Call) or not call.args:
             return
-        if not isinstance(call.func, ast.Name | ast.Attribute):
+        func = call.func
+        typed = (  # ``type(error)``
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "type"
+            and len(func.args) == 1
+            and isinstance(func.args[0], ast.Name)
+            and not func.keywords
+        )
+        if not isinstance(func, ast.Name | ast.Attribute) and not typed:
             return
         template = template_of(self._message_of(call.args[0]))
         if template is None or not template.strip():
             return
         template = validate.escape_refused(template)
         where = f"{_shown(self.path)}:{node.lineno}"
-        exception = _exception_name(call.func)
-        if exception is not None and exception.endswith(".__class__"):
-            # ``raise error.__class__(…)`` in ``except KeyError as error``: a KeyError.
-            exception = self.caught.get(exception.removesuffix(".__class__"))
+        if isinstance(func, ast.Name | ast.Attribute):
+            exception = _exception_name(func)
+            if exception is not None and exception.endswith(".__class__"):
+                # ``raise error.__class__(…)`` in ``except KeyError as error``: a KeyError.
+                exception = self.caught.get(exception.removesuffix(".__class__"))
+        else:  # ``raise type(error)(…)``, as ``typed`` checked
+            argument = func.args[0] if isinstance(func, ast.Call) else None
+            exception = self.caught.get(argument.id) if isinstance(argument, ast.Name) else None
         if exception is None:
             self.notes.append(f"{where}: {_unparse(call.func)!r} has no name to record; skipped")
             return
@@ -783,7 +808,9 @@ def _unparse(node: ast.AST) -> str | None:
 def _caught_name(node: ast.expr | None) -> str | None:
     """The exception class an ``except`` clause names, when it names one (not a tuple)."""
     if isinstance(node, ast.Name | ast.Attribute):
-        return _exception_name(node)
+        name = _exception_name(node)
+        # Any exception at all: which one was raised cannot be told.
+        return None if name in ("Exception", "BaseException") else name
     return None
 
 
