@@ -781,7 +781,7 @@ def _frame_below(lines: Sequence[str], line: int) -> Frame | None:
     if not any(_NODE_FAILED.search(lines[n]) for n in range(max(0, line - 3), line)):
         return None
     last, code = None, ""
-    for text in lines[line + 1 : line + 1 + MAXFRAMES_BELOW]:
+    for text in lines[line + 1 : line + 1 + MAX_FRAMES_BELOW]:
         if not text.strip():
             if last is not None:
                 break
@@ -796,7 +796,7 @@ def _frame_below(lines: Sequence[str], line: int) -> Frame | None:
     return last if code.startswith("raise ") else None
 
 
-MAXFRAMES_BELOW = 200
+MAX_FRAMES_BELOW = 200
 """Lines under the message read for its frames, at most."""
 
 

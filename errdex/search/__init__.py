@@ -334,8 +334,11 @@ def _read_part(paste: str) -> tuple[list[str], int]:
 
 def readings(paste: str) -> list[Extracted]:
     """What a paste may be about, most specific first (see the module docstring)."""
-    cut = len(paste) > PASTE_LIMIT
-    raw, skipped = _read_part(paste)
+    return _readings(*_read_part(paste), len(paste) > PASTE_LIMIT)
+
+
+def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
+    """``readings`` of the lines ``_read_part`` gives."""
     stripped = [strip_prefixes(line) for line in raw]
     lines = [line.text for line in stripped]
     out: list[Extracted] = []
@@ -987,11 +990,12 @@ class Index:
         exception_numbers = {exception: n for n, exception in enumerate(exceptions)}
         # A record's file tells it from records that say the same words: only theirs is
         # written (a paste's traceback names the file, ``one_per_message``).
-        said = Counter(same_message(e) for e in self.entries)
-        for e, file in zip(self.entries, files, strict=True):
+        messages = [same_message(e) for e in self.entries]
+        said = Counter(messages)
+        for e, message, file in zip(self.entries, messages, files, strict=True):
             rows[file].append(
                 [e.index, e.id, exception_numbers[e.exception], repo_numbers[e.repo], e.template]
-                + [e.file if said[same_message(e)] > 1 else ""]
+                + [e.file if said[message] > 1 else ""]
                 + (list(e.old) if e.old else [])
             )
         for number, held in enumerate(rows):
@@ -1024,7 +1028,8 @@ def starting(words: Iterable[str], prefix: str) -> list[str]:
 INDEX_VERSION = 4
 """The layout of the browser index; lookup refuses another. 2: words are sharded by
 their first PREFIX characters. 3: records are numbered by id, and ``files`` (in
-meta.json) names the record file of each, whose rows start with their numbers."""
+meta.json) names the record file of each, whose rows start with their numbers. 4: a
+row's fifth field is its record's file name, where another record says the same words."""
 PREFIX = 3
 """Characters of a word that choose its shard: a word cut short (the last of a piece of
 a message) finds the words it starts in the shard it would be in itself."""
@@ -1429,7 +1434,8 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     reading whose whole message matches a record, its most specific such reading (its
     first line alone, not its message with the prose after it that a placeholder took
     in); else the first reading with any match; else the first reading and none."""
-    every = readings(paste)
+    raw, skipped = _read_part(paste)
+    every = _readings(raw, skipped, len(paste) > PASTE_LIMIT)
     chosen: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
     whole: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
     for extracted in every:
@@ -1446,9 +1452,8 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
         return every[0], []
     # The frames above the error as the part of the paste read shows them (as the
     # browser, which reads no more).
-    lines, skipped = _read_part(paste)
     line = best[0].line
-    frame = raising_frame(lines, None if line is None else line - skipped)
+    frame = raising_frame(raw, None if line is None else line - skipped)
     file = frame.file if frame else None
     return best[0], one_per_message([match for _, match in best[1]], limit, file)
 
@@ -1637,9 +1642,9 @@ def one_per_message(matches: list[Match], limit: int, file: str | None = None) -
         groups.setdefault(same_message(match.entry), []).append(match)
     out = []
     for group in groups.values():
-        there = [m for m in group if file and m.entry.file == file]
-        if there:
-            group = [there[0], *(m for m in group if m is not there[0])]
+        there = next((m for m in group if m.entry.file == file), None) if file else None
+        if there is not None:
+            group = [there, *(m for m in group if m is not there)]
         first = group[0]
         out.append(
             Match(

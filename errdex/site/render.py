@@ -472,10 +472,8 @@ class Renderer:
         # The tests that lead to the raise: what "Raised when" says, and what "How to
         # avoid it" negates, where it can (``ways`` is then not empty).
         guards = avoid.guards_of(record)
-        found = avoid.avoid_of(record, guards)
+        found = avoid.avoid_of(record, guards) or (avoid.Avoid(guards, ()) if guards else None)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
-        if avoided is None and guards:
-            avoided = {"guards": list(guards), "ways": []}
         near = neighbours(
             record,
             context.by_file[(record.repo, record.source.path)],

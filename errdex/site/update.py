@@ -78,6 +78,7 @@ class Partial:
     lists are rendered: with ``aside``, it waits for those a forked process made while
     this one linked the rest (``INDEX_ASIDE_FROM``)."""
     aside: bool = False
+    """Whether ``index_made`` waits for a forked process (``-v`` says so)."""
 
     def __str__(self) -> str:
         said = f"update: {count(self.changed or len(self.records), 'record')} changed"

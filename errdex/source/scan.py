@@ -743,29 +743,21 @@ class _Finder:
         if not isinstance(call, ast.Call) or not call.args:
             return
         func = call.func
-        typed = (  # ``type(error)``
-            isinstance(func, ast.Call)
-            and isinstance(func.func, ast.Name)
-            and func.func.id == "type"
-            and len(func.args) == 1
-            and isinstance(func.args[0], ast.Name)
-            and not func.keywords
-        )
-        if not isinstance(func, ast.Name | ast.Attribute) and not typed:
-            return
-        template = template_of(self._message_of(call.args[0]))
-        if template is None or not template.strip():
-            return
-        template = validate.escape_refused(template)
-        where = f"{_shown(self.path)}:{node.lineno}"
         if isinstance(func, ast.Name | ast.Attribute):
             exception = _exception_name(func)
             if exception is not None and exception.endswith(".__class__"):
                 # ``raise error.__class__(…)`` in ``except KeyError as error``: a KeyError.
                 exception = self.caught.get(exception.removesuffix(".__class__"))
-        else:  # ``raise type(error)(…)``, as ``typed`` checked
-            argument = func.args[0] if isinstance(func, ast.Call) else None
-            exception = self.caught.get(argument.id) if isinstance(argument, ast.Name) else None
+        else:
+            typed = _type_of_name(func)  # ``raise type(error)(…)``: as error.__class__
+            if typed is None:
+                return
+            exception = self.caught.get(typed)
+        template = template_of(self._message_of(call.args[0]))
+        if template is None or not template.strip():
+            return
+        template = validate.escape_refused(template)
+        where = f"{_shown(self.path)}:{node.lineno}"
         if exception is None:
             self.notes.append(f"{where}: {_unparse(call.func)!r} has no name to record; skipped")
             return
@@ -803,6 +795,20 @@ def _unparse(node: ast.AST) -> str | None:
     except ValueError:
         # An integer literal of more than 4,300 digits has no decimal text by default.
         return None
+
+
+def _type_of_name(node: ast.expr) -> str | None:
+    """``error`` for ``type(error)``; None for anything else."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "type"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and not node.keywords
+    ):
+        return node.args[0].id
+    return None
 
 
 def _caught_name(node: ast.expr | None) -> str | None:
