@@ -27,13 +27,15 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy";
-    button.textContent = "Copy";
-    button.setAttribute("aria-label", "Copy code");
+    // A before-and-after fix copies its "after" part (the build's data-copy).
+    var label = block.dataset.copy ? "Copy fix" : "Copy";
+    button.textContent = label;
+    button.setAttribute("aria-label", label + " code");
     var status = document.createElement("span");
     status.className = "visually-hidden";
     status.setAttribute("role", "status");
     button.addEventListener("click", function () {
-      copyText(pre.innerText.replace(/\n$/, "")).then(function () {
+      copyText(block.dataset.copy || pre.innerText.replace(/\n$/, "")).then(function () {
         button.textContent = "Copied";
         status.textContent = "Code copied";
       }, function () {
@@ -45,7 +47,7 @@
         selection.addRange(range);
       });
       window.setTimeout(function () {
-        button.textContent = "Copy";
+        button.textContent = label;
         status.textContent = "";
       }, 2000);
     });

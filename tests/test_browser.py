@@ -189,20 +189,29 @@ def test_tokens_written_without_a_span_look_as_they_would_with_one(
 
 
 @pytest.mark.browser
-def test_copy_button_copies_the_exact_code(visit: Opener) -> None:
+def test_copy_button_copies_the_fix_not_the_failing_command(visit: Opener) -> None:
     page = visit(COPY_SEED, permissions=["clipboard-read", "clipboard-write"]).page
     blocks = page.locator(".fix .copyable")
     expect(blocks).to_have_count(2)
-    for index in range(2):
-        block = blocks.nth(index)
-        code = block.locator("pre").evaluate("el => el.textContent").removesuffix("\n")
-        button = block.locator("button.copy")
-        expect(button).to_have_text("Copy")
-        button.click()
-        expect(button).to_have_text("Copied")
-        assert page.evaluate("navigator.clipboard.readText()") == code
+    # The first block shows the failing command under "# before" and the fix under
+    # "# after": pasted into a shell, the whole block would run the failing one first.
     first = blocks.first.locator("pre").text_content() or ""
-    assert first.startswith("# before\nvllm serve model --dcp-comm-backend a2a\n")
+    assert first.startswith("# before\nvllm serve model --dcp-comm-backend a2a\n# after\n")
+    button = blocks.first.locator("button.copy")
+    expect(button).to_have_text("Copy fix")
+    button.click()
+    expect(button).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == "vllm serve model --decode-context-parallel-size 2 --dcp-comm-backend a2a"
+    expect(button).to_have_text("Copy fix", timeout=5000)
+    # A block without before and after is copied whole, exactly as shown.
+    second = blocks.nth(1)
+    code = second.locator("pre").evaluate("el => el.textContent").removesuffix("\n")
+    button = second.locator("button.copy")
+    expect(button).to_have_text("Copy")
+    button.click()
+    expect(button).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == code
 
 
 @pytest.mark.browser
@@ -263,7 +272,7 @@ def test_keyboard_reaches_copy_button_with_visible_focus(visit: Opener) -> None:
             break
     else:
         pytest.fail("60 presses of Tab never reached the Copy button")
-    expect(copy).to_have_text("Copy")
+    expect(copy).to_have_text("Copy fix")
     outline = copy.evaluate("el => getComputedStyle(el).outlineStyle")
     assert outline != "none", "focused Copy button has no outline"
 

@@ -11,6 +11,8 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from conftest import soup
 
+from errdex.site.render import fix_to_copy
+
 SEEDS = Path(__file__).parent / "seeds"
 HEADINGS = (
     "Error message",
@@ -174,6 +176,31 @@ def test_example_fix_blocks_are_highlighted_in_their_language(
     assert [words(b.select_one(".lang")) for b in blocks] == ["bash", "python"]
     for block in blocks:
         assert [e for e in block.select("pre *") if e.name.startswith("t-")], "no Pygments tokens"
+
+
+def test_a_before_and_after_fix_copies_its_after_part(seed: Seed, page: BeautifulSoup) -> None:
+    """The bash fix shows the failing command under "# before", the fix under "# after":
+    its Copy button copies the fix alone (the browser test clicks it)."""
+    first, second = section(page, "example-fix").select(".copyable")
+    shown = first.select_one("pre").get_text()
+    assert shown.startswith("# before") and "\n# after\n" in shown
+    assert first["data-copy"] == shown.split("# after\n", 1)[1].rstrip("\n")
+    assert not second.has_attr("data-copy")  # copied whole
+
+
+@pytest.mark.parametrize(
+    ("code", "copied"),
+    [
+        ("# before\nrun --bad\n# after\nrun --good\n", "run --good"),
+        ("// Before:\nf(1);\n\n// After: pass two\nf(2);\ng();\n", "f(2);\ng();"),
+        ("-- before\nSELECT 1\n-- after\nSELECT 2\n# before\nx\n# after\ny", "SELECT 2\ny"),
+        ("# after\nonly an after\n", ""),  # nothing to leave out: copied whole
+        ("before = 1\nafter = 2\n", ""),  # names, not comments
+        ("pip install x\n", ""),
+    ],
+)
+def test_what_a_fix_copies(code: str, copied: str) -> None:
+    assert fix_to_copy(code) == copied
 
 
 def test_when_it_happens(seed: Seed, page: BeautifulSoup) -> None:

@@ -139,6 +139,7 @@ def make_env(
         highlight=highlighter.highlight,
         code_rows=code_rows,
         code_gutter=code_gutter,
+        fix_to_copy=fix_to_copy,
         count=count,
         xml_text=xml_text,
     )
@@ -197,6 +198,31 @@ def code_gutter(lines: Iterable[CodeLine]) -> Markup:
     return Markup(
         "".join(f"<mark>{n.number}\n</mark>" if n.is_raise else f"{n.number}\n" for n in lines)
     )
+
+
+_BEFORE_AFTER = re.compile(r"\s*(?:#|//|--|;|%|<!--|rem\b)\s*(before|after)\b", re.IGNORECASE)
+
+
+def fix_to_copy(code: str) -> str:
+    """What an example fix's Copy button copies, when not the whole block: of a block that
+    shows the failing code under a ``# before`` line and the fix under ``# after`` (in the
+    comment of any common language), the lines under each ``after``. "" for any other
+    block, which is copied whole: pasted into a shell, a before-and-after block would run
+    the failing command first."""
+    parts: list[str] = []
+    seen: set[str] = set()
+    keep = False
+    for line in code.splitlines():
+        marker = _BEFORE_AFTER.match(line)
+        if marker:
+            side = marker.group(1).lower()
+            seen.add(side)
+            keep = side == "after"
+        elif keep:
+            parts.append(line)
+    if seen != {"before", "after"}:
+        return ""
+    return "\n".join(parts).strip("\n")
 
 
 def code_lines(record: Record, highlighter: Highlighter) -> list[CodeLine]:
