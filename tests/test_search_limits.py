@@ -165,6 +165,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "Ray's notes": lambda n: _repeat("[repeated 2x across cluster]", n, TP_PASTE),
     "blanks before an error": lambda n: _repeat("`" + " " * 500 + "ValueError: x ", n, TP_PASTE),
     "a wrapper's quotes": lambda n: "RuntimeError: see above '" + _repeat("a ", n, "'"),
+    # The line above an error is read for a traceback's frame: a path's start is looked
+    # for only where one can start (inside a run of letters, a line of 100,000 took 68 s).
+    "a long line above an error": lambda n: "x" * n + "\n" + TP_PASTE,
+    "a long path above an error": lambda n: _repeat("a/", n, ".py\n" + TP_PASTE),
 }
 
 

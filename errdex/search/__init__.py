@@ -137,13 +137,14 @@ PATTERNS: dict[str, Any] = {
     # (also "<stdin>"); IPython's (File ~/run.py:12, in main()); rich's (base.py:1184 in
     # check_task); IPython's older (base.py in load(); Python's with its start lost in
     # the copy (/venv/…/modeling_utils.py", line 3030, in load). Group 1 the path, 2 the
-    # function.
+    # function. A path is tried only where one can start, after a space, a quote or a
+    # border: tried inside a run of letters too, a long line took minutes.
     "frames": [
         r"""File\s+"([^"\n]+)",?\s+line\s+\d+(?:,\s+in\s+([\w<>.]+))?""",
         r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?""",
-        r"""([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
-        r"""([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\(""",
-        r"""([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
+        r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
+        r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\(""",
+        r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
     ],
     # Where looking back for an error's frame ends: another traceback's end, a blank line
     # or a line of dots (the paste leaves frames out there), or pytest's line between
