@@ -272,7 +272,12 @@ def test_hostile_markdown_and_fields_render_inert(tmp_path: Path, run) -> None: 
     assert {s.get("src") for s in scripts} == ours  # our two files, nothing inline
     assert all(not s.get_text().strip() for s in scripts)
     (data,) = doc.find_all("script", type="application/ld+json")  # data, never run
-    assert json.loads(data.get_text())["@type"] == "TechArticle"
+    structured = json.loads(data.get_text())
+    assert structured["@type"] == "TechArticle"
+    # Only properties schema.org gives a TechArticle (a validator names any other).
+    article = {"headline", "url", "about", "isPartOf", "isBasedOn", "dateModified", "author"}
+    assert set(structured) - {"@context", "@type"} <= article, structured
+    assert structured["isBasedOn"] == "https://github.com/example/project"
     assert "</script>" not in data.get_text() and "<script>" not in data.get_text()
     assert not doc.find_all(["iframe", "img", "b"])
     for tag in doc.find_all(True):

@@ -928,7 +928,9 @@ def _json_ld(record: Record, config: SiteConfig) -> Markup:
         "url": base + page_url(record.id),
         "about": {"@type": "Thing", "name": record.exception},
         "isPartOf": {"@type": "WebSite", "name": config.title, "url": base},
-        "codeRepository": f"https://github.com/{record.repo}",
+        # The code it explains (TechArticle has no ``codeRepository``: that is
+        # SoftwareSourceCode's).
+        "isBasedOn": f"https://github.com/{record.repo}",
     }
     if record.analysis:
         data["dateModified"] = record.analysis.date
