@@ -412,7 +412,7 @@ def records(draw: st.DrawFn, record_id: str | None, aliases: list[str]) -> dict[
     if draw(st.booleans()):
         code = draw(st.text(text_char, min_size=1, max_size=400))
         count = len(code.splitlines())
-        assume(count >= 1)
+        assume(count >= 1 and code.strip())  # code of blanks alone is refused (E201)
         start = draw(st.integers(1, 10_000))
         source["line"] = start + draw(st.integers(0, count - 1))
         source["excerpt"] = {"start": start, "code": code}
