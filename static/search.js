@@ -58,6 +58,8 @@
           afterFrames: new RegExp(p.after_frames),
           frames: p.frames.map(function (f) { return new RegExp(f); }),
           frameStop: new RegExp(p.frame_stop),
+          pytestPlace: new RegExp(p.pytest_place),
+          pytestError: new RegExp(p.pytest_error),
           errorLine: new RegExp(p.error_line),
           pydantic: new RegExp(p.pydantic),
           body: new RegExp(p.body),
@@ -922,6 +924,12 @@
   // error read at `line`, when one stands in the few lines above it.
   function raisingFrame(lines, line) {
     if (line === null || line === undefined) { return null; }
+    // pytest's long report: the place under the error's "E" lines and a blank.
+    for (var b = line + 1; b < Math.min(lines.length, line + 1 + M.params.max_frame_gap); b++) {
+      var place = patterns.pytestPlace.exec(lines[b]);
+      if (place) { return place[1].split(/[\\/]/).pop(); }
+      if (lines[b].trim() && !patterns.pytestError.test(lines[b])) { break; }
+    }
     for (var n = line - 1; n >= Math.max(0, line - M.params.max_frame_gap); n--) {
       var text = lines[n];
       if (patterns.frameStop.test(text) || patterns.errorLine.test(text)) { return null; }

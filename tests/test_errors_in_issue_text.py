@@ -749,6 +749,31 @@ def test_of_records_saying_the_same_the_one_raised_in_the_frames_file_is_named(
         assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
 
 
+def test_of_records_saying_the_same_pytests_report_names_the_one_raised_in_its_file(
+    frames_source: sources.Source,
+) -> None:
+    for path, function, record_file in (
+        ("loom/merge.py", "merge", "loom/merge.yaml"),
+        ("loom/adapters.py", "load", "loom/adapters.yaml"),
+    ):
+        place = f"/venv/lib/python3.11/site-packages/{path}:40"
+        long_report = (
+            "CI fails:\n\n```\n    def test_merge():\n>       run()\n\ntests/test_run.py:9:\n"
+            "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n\n    def go():\n>       raise ValueError(msg)\n"
+            f"E       ValueError: {MISMATCH}\n\n{place}: ValueError\n```\n"
+        )
+        short_report = (
+            "CI fails:\n\n```\ntests/test_run.py:9: in test_merge\n    run()\n"
+            f"{place}: in {function}\n    raise ValueError(msg)\nE   ValueError: {MISMATCH}\n```\n"
+        )
+        for body in (long_report, short_report):
+            (found,) = found_in(frames_source, body)
+            assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
+    # The error raised in the test itself: no record is raised there.
+    own = f"E       {STATE_SAID}\n\ntests/test_run.py:9: RuntimeError"
+    assert found_in(frames_source, f"```\n>       raise RuntimeError\n{own}\n```\n") == []
+
+
 def record_id(source: sources.Source, name: str) -> str:
     """The id of the record written as ``name`` in FRAMES: the one whose page says it."""
     path = name.replace(".yaml", ".py")

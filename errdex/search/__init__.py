@@ -145,7 +145,13 @@ PATTERNS: dict[str, Any] = {
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\(""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
+        # pytest's short report (--tb=short): the place above each frame's code.
+        r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: in ([\w<>]+)$""",
     ],
+    # pytest's long report (its default) says where the error was raised under its "E"
+    # lines: ``src/pkg/loader.py:188: ValueError``.
+    "pytest_place": r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: [A-Za-z_][\w.]*$""",
+    "pytest_error": r"^[ \t]*E(?:[ \t]|$)",
     # Where looking back for an error's frame ends: another traceback's end, a blank line
     # or a line of dots (the paste leaves frames out there), or pytest's line between
     # frames (its frame's place comes after the frame's code).
@@ -1566,6 +1572,8 @@ carets, a ``raise`` spread over lines."""
 FRAMES = tuple(re.compile(pattern) for pattern in PATTERNS["frames"])
 _FRAME_STOP = re.compile(PATTERNS["frame_stop"])
 ERROR_LINE = re.compile(PATTERNS["error_line"])
+_PYTEST_PLACE = re.compile(PATTERNS["pytest_place"])
+_PYTEST_ERROR = re.compile(PATTERNS["pytest_error"])
 
 
 class Frame(NamedTuple):
@@ -1581,9 +1589,15 @@ class Frame(NamedTuple):
 def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
     """The last frame of the traceback that ends in the error read at ``line`` (from 0):
     the file (``modeling_utils.py``) and function whose code raised it. None when no
-    frame stands in the few lines above it."""
+    frame stands in the few lines above it (or, in pytest's report, its place under it)."""
     if line is None:
         return None
+    # pytest's long report: the place under the error's "E" lines and a blank.
+    for text in lines[line + 1 : line + 1 + MAX_FRAME_GAP]:
+        if found := _PYTEST_PLACE.search(text):
+            return _frame(found.group(1), None)
+        if text.strip() and not _PYTEST_ERROR.match(text):
+            break
     for number in range(line - 1, max(-1, line - 1 - MAX_FRAME_GAP), -1):
         text = lines[number] if number < len(lines) else ""
         if _FRAME_STOP.search(text) or ERROR_LINE.match(text):
@@ -1599,8 +1613,12 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
 
 def frame_of(found: re.Match[str]) -> Frame:
     """The file and function a match of ``FRAMES`` names."""
-    function = found.group(2)  # Cython's: pydantic.main.ModelMetaclass.__new__
-    *folders, file = re.split(r"[\\/]", found.group(1))
+    return _frame(found.group(1), found.group(2))
+
+
+def _frame(path: str, function: str | None) -> Frame:
+    *folders, file = re.split(r"[\\/]", path)
+    # Cython's function names are qualified: pydantic.main.ModelMetaclass.__new__
     return Frame(file, function.rsplit(".", 1)[-1] if function else None, tuple(folders))
 
 
