@@ -12,8 +12,8 @@
 7. save: what was done, for the next build's plan (``state.py``).
 
 An update that finds what it cannot follow (as it reads, as it finds what is outdated,
-or as it renders the lists) becomes a full build there, and says why. Nothing is written
-until everything is read, checked and linked.
+or as it renders the lists) raises the full build it must be instead (``plan.Full``),
+which says why. Nothing is written until everything is read, checked and linked.
 """
 
 from __future__ import annotations
@@ -112,15 +112,13 @@ def build(options: Options) -> Result:
         chosen = plan.decide(options, key, previous)  # 2. plan
         if isinstance(chosen, plan.Update) and not chosen.changed:
             return _nothing_to_do(options, chosen, state_file)
-        found = _read(options, chosen, stash, tools, asides)  # 3. read
-        work = _outdated(options, found, stash, tools, asides)  # 4. outdated
         try:
+            found = _read(options, chosen, stash, tools, asides)  # 3. read
+            work = _outdated(options, found)  # 4. outdated
             outputs, stats = _render_and_write(options, work, tools, state_file)  # 5, 6
-        except _ListsChanged as exc:
-            # Found only once the lists were rendered, before anything was written. The
-            # update's tools read the cache a key at a time: a full build's read it all.
+        except plan.Full as full:  # raised by an update, before it wrote anything
+            # The update's tools read the cache a key at a time: a full build's read it all.
             tools.close()
-            full = plan.Full(str(exc), work.previous)
             work = _read_all(options, full, stash, tools, asides)
             outputs, stats = _render_and_write(options, work, tools, state_file)
         if state_file:
@@ -181,9 +179,9 @@ class _Work:
     site: Site | None = None
     parsed: list[Parsed] = field(default_factory=list)
     """Every record file, in a full build."""
-    update: update.Partial | None = None
+    update: update.Read | None = None
     """An update's: what it renders, and the lists that show what changed
-    (``update.Partial.site``)."""
+    (``update.Read.site``)."""
     stash: Stash | None = None
     """Where the records are, whole, when ``records`` are their summaries."""
     reason: str = ""
@@ -224,13 +222,10 @@ def _read(
     asides: contextlib.ExitStack,
 ) -> _Work | update.Read:
     """Stage 3: every record, linked, for a full build (the highlighter and templates
-    made meanwhile, while other cores read); for an update, the changed records, or the
-    full build it must be instead (``asides`` stops what the update made aside)."""
+    made meanwhile, while other cores read); for an update, the changed records
+    (``asides`` stops what the update made aside)."""
     if isinstance(chosen, plan.Update):
-        found = update.read(options, chosen, asides)
-        if isinstance(found, update.Read):
-            return found
-        chosen = found
+        return update.read(options, chosen, asides)
     return _read_all(options, chosen, stash, tools, asides)
 
 
@@ -252,30 +247,17 @@ def _read_all(
     return _Work.whole(site, warnings, parsed, stash, chosen.previous, chosen.reason)
 
 
-def _outdated(
-    options: Options,
-    work: _Work | update.Read,
-    stash: Stash,
-    tools: _Tools,
-    asides: contextlib.ExitStack,
-) -> _Work:
-    """Stage 4: what to render. All of a full build; what shows what changed of an update,
-    or all, when the update finds it must be a full build."""
+def _outdated(options: Options, work: _Work | update.Read) -> _Work:
+    """Stage 4: what to render. All of a full build; what shows what changed of an update."""
     if isinstance(work, _Work):
         return work
     found = update.outdated(options, work)
-    if isinstance(found, plan.Full):
-        return _read_all(options, found, stash, tools, asides)
     if options.verbose:
         print(f"errdex: {found}", file=sys.stderr)
     gc.freeze()
+    assert found.context is not None
     pages = len(found.previous.ids)
     return _Work(found.records, found.context, found.warnings, pages, found.previous, update=found)
-
-
-class _ListsChanged(Exception):
-    """An update would add or remove files that list errors (search shards, say): only a
-    full build removes files."""
 
 
 def check(options: Options) -> tuple[Result, list[str], list[str]]:
@@ -468,12 +450,12 @@ def _render(
     return outputs, written
 
 
-def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
+def _lists(renderer: Renderer, update: update.Read) -> dict[str, bytes]:
     """The lists, indexes, search files and feed that show what an update changed."""
     from errdex.urls import first_page
 
     assert update.site is not None
-    lists = update.lists
+    lists, shown = update.lists, update.shown
     kept = update.search_kept
     made = update.index_made() if update.index_made is not None else {}
 
@@ -483,11 +465,11 @@ def _lists(renderer: Renderer, update: update.Partial) -> dict[str, bytes]:
             return not kept and rel.startswith("search/")
         # A long list's later pages show its length, as its first does, and their own
         # rows: unless rows moved, only those with a changed one are others now.
-        return rel == first or update.moved or any(r.id in update.shown for r in shows)
+        return rel == first or update.moved or any(r.id in shown for r in shows)
 
     files, names = renderer.some_site_files(update.site, wanted, kept or tuple(sorted(made)))
-    if set(names) != update.listed:
-        raise _ListsChanged("the files that list errors would change")
+    if set(names) != update.listed:  # search shards more or fewer, say: a full build removes files
+        raise plan.Full("the files that list errors would change", update.previous)
     return {**files, **made}
 
 
@@ -577,7 +559,7 @@ def _save(
         partial, previous = work.update, work.update.previous
         previous.warnings = partial.warnings
         lines = {r.id: tuple(entry.line for entry in r.related) for r in partial.records}
-        state.note(state_file, previous, partial.files, outputs, lines, partial.links, out)
+        state.note(state_file, previous, partial.files, outputs, lines, partial.change, out)
         return
     assert work.site is not None
     done = state.of_full_build(

@@ -28,14 +28,14 @@ if TYPE_CHECKING:
     from errdex.site.build import Options
 
 
-@dataclass(frozen=True, slots=True)
-class Full:
-    """Read, link, render and write everything."""
+class Full(Exception):
+    """Read, link, render and write everything: planned, or raised by an update that
+    finds what it cannot follow. ``previous`` is the last build's state, when it is still
+    true of the output (its file digests spare reading the files that did not change)."""
 
-    reason: str
-    previous: state.State | None = None
-    """The last build's state, when it is still true of the output (its file digests
-    spare reading the files that did not change)."""
+    def __init__(self, reason: str, previous: state.State | None = None) -> None:
+        super().__init__(reason)
+        self.reason, self.previous = reason, previous
 
     def __str__(self) -> str:
         return f"full build: {self.reason}"

@@ -1,7 +1,7 @@
 """An update: stages 3 and 4 of a build over the few records whose files changed
 (``plan.Update``), with what other pages show of the others taken from the state the
 last full build left (``state.Links``). docs/building.md says what each edit renders
-again, and what makes an update a full build.
+again, and what makes an update a full build: ``plan.Full``, raised where it is found.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import contextlib
 import functools
 import pickle
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeAlias, TypeVar
 
@@ -26,38 +26,51 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from errdex.records.link import Site
     from errdex.records.model import Record
-    from errdex.search import Entry
     from errdex.site.build import Options
     from errdex.site.render import ErrorContext
 
-Aside: TypeAlias = "parallel.Aside[dict[str, bytes]]"
+Stored: TypeAlias = "tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]"
+"""A record as the state's links keep it: its summary, its related entries as shown
+(text, the id linked to), and the ids of the records that link to it."""
 
 
 @dataclass(frozen=True, slots=True)
-class Partial:
-    """Render the files of ``records`` again: they changed, or show what changed of others;
-    and with ``site``, the lists that show it. Every other file stays as the last build
-    wrote it."""
+class Read:
+    """An update, as stage 3 reads it and stage 4 adds what to render again: the files of
+    ``records``, and with ``site`` the lists that show what changed. Every other file
+    stays as the last build wrote it."""
 
-    records: tuple[Record, ...]
-    context: ErrorContext
-    """What their pages show of the others, as the last full build linked them."""
+    changed: list[Record]
+    """The records whose files changed, whole."""
     files: dict[str, tuple[int, int, str, str]]
     """Their record files as the state keeps them (see ``state.State.files``), and those
     whose bytes are the same under a new change time."""
     warnings: list[Problem]
     """The content's warnings: these records' as found now, the others' as last found."""
     previous: state.State
-    changed: int = 0
-    """How many of ``records`` changed; the others show what other pages show of them."""
+    links: state.Links
+    shown_changed: list[Record]
+    """Those of ``changed`` whose summaries changed (what other pages show of them)."""
     site: Site | None = None
-    """When what other pages show of some records changed: every record linked again,
-    from the summaries the state keeps and the changed records' own."""
+    """When ``shown_changed`` has any: every record linked again, from the summaries the
+    state keeps (``old``) and the changed records' own."""
+    old: dict[str, Stored] = field(default_factory=dict)
+    linked: list[Problem] = field(default_factory=list)
+    """What linking found of the records whose related entries were found again."""
+    touched: set[str] | None = None
+    """The records whose related entries or backlinks may have changed (None: any)."""
+    again: set[str] | None = None
+    """The records whose related entries were found again (None: all of them)."""
+    aside: parallel.Aside[dict[str, bytes]] | None = None
+    """The search index, made again aside while this process links (``INDEX_ASIDE_FROM``)."""
+    # Stage 4's:
+    records: tuple[Record, ...] = ()
+    """The records whose files are rendered again: they changed, or show what changed."""
+    context: ErrorContext | None = None
+    """What their pages show of the others."""
     lists: frozenset[str] = frozenset()
     """The files of ``site`` that are not pages of single errors and show what changed (a
     list's first page stands for all its pages, ``urls.first_page``)."""
-    shown: frozenset[str] = frozenset()
-    """The ids of the records whose summaries changed (what other pages show of them)."""
     moved: bool = False
     """Whether rows of the lists in ``lists`` may have moved (errors that changed places
     in their file, options or releases that list an error or no longer do, an error of
@@ -67,7 +80,7 @@ class Partial:
     listed: frozenset[str] = frozenset()
     """Every file of the last build that is not a page of a single error (an update that
     would make others, or fewer, is a full build)."""
-    links: state.LinksChange | None = None
+    change: state.LinksChange | None = None
     """What changed in the state's links."""
     search_kept: tuple[str, ...] = ()
     """The search index's files, when what search sees of every record is as the last
@@ -75,61 +88,33 @@ class Partial:
     and are not made again."""
     index_made: Callable[[], dict[str, bytes]] | None = None
     """Else what makes the search index's files again (``index_files``), called as the
-    lists are rendered: with ``aside``, it waits for those a forked process made while
-    this one linked the rest (``INDEX_ASIDE_FROM``)."""
-    aside: bool = False
-    """Whether ``index_made`` waits for a forked process (``-v`` says so)."""
+    lists are rendered: ``aside``'s, when it was made."""
+
+    @property
+    def shown(self) -> set[str]:
+        """The ids of ``shown_changed``."""
+        return {r.id for r in self.shown_changed}
 
     def __str__(self) -> str:
-        said = f"update: {count(self.changed or len(self.records), 'record')} changed"
+        said = f"update: {count(len(self.changed), 'record')} changed"
         if self.site is None:
             return said
-        others = len(self.records) - self.changed
+        others = len(self.records) - len(self.changed)
         said += f", shown on {count(others, 'other error page')} and {len(self.lists)} lists"
-        if self.aside:
+        if self.aside is not None:
             return said + "; search index made aside"
         return said + ("; search index kept" if self.search_kept else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Relinked:
-    """Every record linked again, from the state's summaries and the changed records."""
-
-    site: Site
-    linked: list[Problem]
-    """What linking found of the records whose related entries were found again."""
-    old: dict[str, Stored]
-    """Every record as the state keeps it."""
-    touched: set[str] | None
-    """The records whose related entries or backlinks may have changed (None: any)."""
-    again: set[str] | None
-    """The records whose related entries were found again (None: all of them)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Read:
-    """What an update read: the changed records, whole, and the state's links."""
-
-    records: list[Record]
-    files: dict[str, tuple[int, int, str, str]]
-    """Their record files as the state keeps them (see ``state.State.files``), and those
-    whose bytes are the same under a new change time."""
-    found: list[Problem]
-    """The content's warnings: these records' as found now, the others' as last found."""
-    previous: state.State
-    links: state.Links
-    shown_changed: list[Record]
-    """Those of ``records`` whose summaries changed (what other pages show of them)."""
-    relinked: Relinked | None = None
-    """When ``shown_changed`` has any: every record linked again."""
-    aside: Aside | None = None
-    """The search index, made again aside while this process links (``INDEX_ASIDE_FROM``)."""
-
-
-def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read | Full:
+def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read:
     """Stage 3 of an update: the changed records, checked (a record with errors stops
     the build, as it stops a full one), and, when what other pages show of them changed,
-    every record linked again; or the full build that must be done instead, and why."""
+    every record linked again from the summaries the state keeps and the changed
+    records' own (no other file is read). Raises ``Full`` when what changed is more than
+    an update follows (another repo, file or exception, an option that gets or loses
+    its page)."""
+    from errdex.records.link import link
+
     previous = update.previous
     parsed = parse(options.content, list(update.changed))
     problems = [p for item in parsed for p in item.problems]
@@ -137,22 +122,22 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     kept = [p for p in previous.warnings if p.path not in shown]
     links = state.links(previous)
     if links is None:
-        return Full("the previous state's links are missing or damaged", previous)
+        raise Full("the previous state's links are missing or damaged", previous)
     if any(p.severity is Severity.ERROR for p in problems):
         # As a build from nothing stops: with what linking finds wrong among the records
         # that loaded (the others as the state keeps them), without what it warns of.
-        before = {previous.ids.get(item.path) for item in parsed}
+        ids = {previous.ids.get(item.path) for item in parsed}
         unchanged = _summaries(previous, state.all_stored(links), {})
-        loaded = [r for r in unchanged if r.id not in before]
+        loaded = [r for r in unchanged if r.id not in ids]
         loaded += [item.record.summary() for item in parsed if item.record is not None]
         found, note = link_errors(links.config, loaded)
         if found:
             # Named at the lines of the records as they are now, which the state's
             # summaries may not keep: a build from nothing reads them.
-            return Full("records have errors, and linking the others finds more", previous)
+            raise Full("records have errors, and linking the others finds more", previous)
         # Without the warnings linking finds (an entry or an issue that names no record).
-        linked = ("W402", "W404")
-        raise BuildError(sorted([p for p in kept if p.code not in linked] + problems), note)
+        kept = [p for p in kept if p.code not in ("W402", "W404")]
+        raise BuildError(sorted(kept + problems), note)
     # The links keep the site's config as it is now: another would be another key.
     if links.config.drafts == "hide" and any(
         item.record and item.record.analysis and item.record.analysis.state is not None
@@ -161,7 +146,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # A draft reviewed, rejected or written changes what every page that links it
         # shows of it, on a site that hides unreviewed drafts' prose. (On a noindex site
         # only its own page and the sitemaps change: an update renders those.)
-        return Full("a draft changed, and the site hides unreviewed drafts", previous)
+        raise Full("a draft changed, and the site hides unreviewed drafts", previous)
     records = []
     files = dict(update.restamped)
     shown_changed = []
@@ -169,7 +154,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         record = item.record
         assert record is not None
         if record.id != previous.ids.get(item.path):
-            return Full(f"{shown_path(Path(item.path))}: its id changed", previous)
+            raise Full(f"{shown_path(Path(item.path))}: its id changed", previous)
         if item.digest != previous.files[item.path][2]:
             shown_changed.append(record)
         records.append(record)
@@ -177,36 +162,18 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     done = Read(records, files, kept + problems, previous, links, shown_changed)
     if not shown_changed:
         return done
-    aside = _index_aside(links, shown_changed)
-    if aside is not None:
+
+    aside = None
+    if len(links.chunk_of) >= INDEX_ASIDE_FROM and any(
+        (r.message, r.releases) != (before.message, before.releases)
+        for r in shown_changed
+        for before in (state.stored(links, r.id)[0],)
+    ):
+        # A message or releases changed: the search index is made again in a forked
+        # process (or, in ``serve``, which runs threads, in the build itself).
+        aside = parallel.Aside(functools.partial(index_files, links, shown_changed))
         asides.callback(aside.close)  # stopped when the build ends, if still running
-    return _relinked(replace(done, aside=aside))
-
-
-def outdated(options: Options, read: Read) -> Partial | Full:
-    """Stage 4 of an update: what to render again (the changed records' pages, and those
-    of the pages and lists that show what changed); or the full build that must be done
-    instead, and why."""
-    if read.relinked is None:
-        warnings = sorted(read.found + _relined(read.previous, read.records))
-        if failed(warnings, options.strict):
-            raise BuildError(warnings)
-        context = _context(read.records, read.links, read.previous.outputs)
-        return Partial(tuple(read.records), context, read.files, warnings, read.previous)
-    return _outdated_relinked(options, read)
-
-
-def _relinked(read: Read) -> Read | Full:
-    """``read``, with every record linked again from the summaries the state keeps and
-    the changed records' own (no other file is read); a full build when what changed is
-    more than an update follows (another repo, file or exception, an option that gets or
-    loses its page)."""
-    from errdex.records.link import link
-
-    previous, links, records = read.previous, read.links, read.records
-    shown_changed = read.shown_changed
-
-    old = state.all_stored(links)
+    old: dict[str, Stored] = state.all_stored(links)
     for record in shown_changed:
         before = old[record.id][0]
         for what, now, then in (
@@ -216,31 +183,32 @@ def _relinked(read: Read) -> Read | Full:
             ("aliases", record.aliases, before.aliases),
         ):
             if now != then:
-                return Full(f"{record.file}: its {what} changed", previous)
-    fresh = {record.id: record for record in records}
-    summaries = _summaries(previous, old, fresh)
+                raise Full(f"{record.file}: its {what} changed", previous)
+    summaries = _summaries(previous, old, {record.id: record for record in records})
     where = ", ".join(sorted(r.file for r in shown_changed))
-    shown_ids = {r.id for r in shown_changed}
-    # The records whose related entries were found again, and those whose related
-    # entries or backlinks may have changed (None: all of them).
     again: set[str] | None = None
     touched: set[str] | None = None
-    if all(_link_facts(r) == _link_facts(old[r.id][0]) for r in shown_changed):
+    if all(
+        (r.releases, r.source.line) == (old[r.id][0].releases, old[r.id][0].source.line)
+        for r in shown_changed
+    ):
         # A title, a first analysis, a message or a related entry: every order and list
-        # is as it was, and few related entries can be other than they were.
-        # Every record read again is found again: the warnings of its file were dropped,
-        # a prose edit's included.
+        # is as it was, and few related entries can be other than they were (the source
+        # line orders the errors of a file). Every record read again is found again:
+        # the warnings of its file were dropped, a prose edit's included.
         site, linked, again, targets = linked_again(
-            links, old, {r.id: r for r in summaries}, shown_ids | fresh.keys()
+            links, old, {r.id: r for r in summaries}, done.shown | {r.id for r in records}
         )
         touched = again | targets
     else:
         site, linked = link(links.config, summaries, check_names=False)
     if any(p.severity is Severity.ERROR for p in linked):
-        return Full(f"{where}: linking it again finds errors", previous)
+        raise Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
-        return Full(f"{where}: the options errors name changed", previous)
-    return replace(read, relinked=Relinked(site, linked, old, touched, again))
+        raise Full(f"{where}: the options errors name changed", previous)
+    return replace(
+        done, site=site, old=old, linked=linked, touched=touched, again=again, aside=aside
+    )
 
 
 def _summaries(
@@ -265,11 +233,12 @@ def _summaries(
     return summaries
 
 
-def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
-    """The pages that showed or now show what changed: those of the errors that link to
-    the changed ones, that they link to or that list them beside them in their file, and
+def outdated(options: Options, read: Read) -> Read:
+    """Stage 4 of an update: what to render again: the changed records' pages, and with
+    ``read.site`` those that showed or now show what changed (of the errors that link to
+    the changed ones, that they link to or that list them beside them in their file) and
     the lists of their repo, file, exception and options, the home page, the indexes,
-    search and the feed."""
+    search and the feed. Raises ``Full`` when that is more than an update renders."""
     from errdex.site.hosts import json_paths
     from errdex.site.render import ErrorContext, neighbours, unlisted
     from errdex.urls import (
@@ -284,14 +253,15 @@ def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
         repo_url,
     )
 
-    assert read.relinked is not None
-    previous, links, files = read.previous, read.links, read.files
-    shown_changed = read.shown_changed
-    site, old = read.relinked.site, read.relinked.old
-    touched, again = read.relinked.touched, read.relinked.again
-    fresh = {record.id: record for record in read.records}  # whole, by id; more read below
-    shown_ids = {record.id for record in shown_changed}
-    found, linked = read.found, read.relinked.linked
+    previous, links, site, old = read.previous, read.links, read.site, read.old
+    if site is None:
+        warnings = sorted(read.warnings + _relined(previous, read.changed))
+        if failed(warnings, options.strict):
+            raise BuildError(warnings)
+        context = _context(read.changed, links, previous.outputs)
+        return replace(read, records=tuple(read.changed), context=context, warnings=warnings)
+    touched, shown_changed, shown_ids = read.touched, read.shown_changed, read.shown
+    fresh = {record.id: record for record in read.changed}  # whole, by id; more read below
     changed = set(fresh)
     render = set(changed)
     relinked = {}
@@ -367,98 +337,83 @@ def _outdated_relinked(options: Options, read: Read) -> Partial | Full:
             if any(key in respelled for key, _, _ in r.options):
                 render.add(r.id)
     if len(render) > UPDATE_UP_TO:
-        return Full(f"{len(render)} error pages show what changed, more than an update", previous)
+        raise Full(f"{len(render)} error pages show what changed, more than an update", previous)
 
     path_of = {rid: path for path, rid in previous.ids.items()}
     others = sorted(path_of[rid] for rid in render - changed)
     again_read = [(path, *previous.files[path][:2]) for path in others]
     for item in parse(options.content, again_read):
         if item.record is None or item.record.id not in render:
-            return Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
+            raise Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
         fresh[item.record.id] = item.record
 
     search_kept: tuple[str, ...] = ()
-    searched: dict[str, Entry] = {}
+    entries = b""
     index_made: Callable[[], dict[str, bytes]] | None = None
     if not groups and all(
         (r.message, r.releases) == (old[r.id][0].message, old[r.id][0].releases)
         for r in shown_changed
     ):
         # Search sees every record as the last build did, at the same place, earlier
-        # wordings included: the index's files hold no title.
+        # wordings included: the index's files hold no title. Nor does any other file:
+        # the entries the state keeps stay as true as they are used, and none is made
+        # (nor search imported).
         search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
-        # Nor does any other file: the entries the state keeps stay as true as they are
-        # used, and none is made (nor search imported).
     else:
-        searched = _changed_entries(site, shown_ids)
+        from errdex.search import entry_of, id_numbers
+
+        number = id_numbers(site.records)
+        searched = {r.id: entry_of(number[r.id], r) for r in site.records if r.id in shown_ids}
+        entries = state.pickled(searched)
         index_made = functools.partial(index_files, links, shown_changed)
         if read.aside is not None:
             index_made = read.aside.result
     # What linking warns of is found again for the records linked again; for the others
     # it is as it was (at the lines the state keeps).
-    relinked_files = None if again is None else {site.by_id[i].file for i in again}
+    relinked_files = None if read.again is None else {site.by_id[i].file for i in read.again}
     warnings = sorted(
         [
             p
-            for p in found
+            for p in read.warnings
             if p.code != "W402" or (relinked_files is not None and p.path not in relinked_files)
         ]
-        + linked
+        + read.linked
     )
     if failed(warnings, options.strict):
         raise BuildError(warnings)
     error_files: set[str] = set()
     for rid in previous.ids.values():
-        rel = page_url(rid)
-        error_files.add(rel + "index.html")
+        error_files.add(page_url(rid) + "index.html")
         error_files.update(json_paths(rid, site.config.host))
-    return Partial(
-        tuple(fresh[rid] for rid in sorted(render)),
-        ErrorContext.of(site),
-        files,
-        warnings,
-        previous,
-        changed=len(changed),
-        site=site,
+
+    def options_of(record: Record) -> list[str]:
+        return sorted(key for key, _, _ in record.options)
+
+    return replace(
+        read,
+        records=tuple(fresh[rid] for rid in sorted(render)),
+        context=ErrorContext.of(site),
+        warnings=warnings,
         lists=frozenset(lists),
-        shown=frozenset(shown_ids),
         moved=bool(groups)
         or option_names is not None  # an option list's heading names its spellings
-        or any(_lists_of(r) != _lists_of(old[r.id][0]) for r in shown_changed)
         # A release lists an error as reworded when its wording then is not its message.
-        or any(r.releases for r in shown_changed),
-        listed=frozenset(previous.outputs.keys() - error_files),
-        links=state.LinksChange(
-            relinked, groups, option_names, state.pickled(searched) if searched else b""
+        or any(
+            r.releases or old[r.id][0].releases or options_of(r) != options_of(old[r.id][0])
+            for r in shown_changed
         ),
+        listed=frozenset(previous.outputs.keys() - error_files),
+        change=state.LinksChange(relinked, groups, option_names, entries),
         search_kept=search_kept,
         index_made=index_made,
-        aside=read.aside is not None,
     )
 
 
 INDEX_ASIDE_FROM = 2_000
 """An update that rewords a message of a site with this many records makes the search
 index again in a forked process, from the entries the state keeps, while this one links
-the rest. Measured on 2 cores (message edits, median of 10): 0.245 s against 0.248 at
-1,000 records, 0.307 against 0.319 at 2,000; at 10,000, with the summaries' chunks of
-the same day, 0.82 against 1.03 before both (median of 4, in a slow spell).
-Below this a fork gains too little to be worth a process."""
-
-
-def _index_aside(links: state.Links, shown_changed: list[Record]) -> Aside | None:
-    """The search index's files made aside (``INDEX_ASIDE_FROM``), when a message or the
-    releases of ``shown_changed`` changed; None when they did not, or the site is small.
-    (``serve`` runs threads, so ``Aside`` makes them in the build itself.)"""
-    if len(links.chunk_of) < INDEX_ASIDE_FROM:
-        return None
-    if all(
-        (r.message, r.releases) == (before.message, before.releases)
-        for r in shown_changed
-        for before in (state.stored(links, r.id)[0],)
-    ):
-        return None
-    return parallel.Aside(functools.partial(index_files, links, shown_changed))
+the rest (docs/building.md has the figures). Below this a fork gains too little to be
+worth a process."""
 
 
 def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
@@ -470,7 +425,10 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     from errdex.search import Index, entry_of, old_entries
     from errdex.site import mirror
 
-    kept = {**pickle.loads(links.entries), **state.changed_entries(links)}
+    kept = pickle.loads(links.entries)
+    for blob in links.entries_changed:  # the entries updates replaced since, in order
+        if blob:  # b"": the update made none
+            kept.update(pickle.loads(blob))
     fresh = {r.id: r for r in changed}
     entries = [entry_of(e.index, fresh[i]) if i in fresh else e for i, e in kept.items()]
     records: list[Record] = []
@@ -480,35 +438,17 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     return {rel: mirror.dumps(data) for rel, data in index.files().items()}
 
 
-def _lists_of(record: Record) -> tuple[object, ...]:
-    """What says which lists show a record, but for its repo, file and exception (which
-    an update keeps): the keys of its options, and its releases."""
-    return (sorted(key for key, _, _ in record.options), record.releases)
-
-
-def _link_facts(record: Record) -> tuple[object, ...]:
-    """What ``link`` reads of a record that only a full link may follow: all of it but
-    the message, the related entries and the options (``linked_again`` follows those) and
-    what no update may change (its id, repo, exception, source path and aliases). The
-    source line is here as it orders the errors of a file."""
-    return (record.releases, record.source.line)
-
-
-Stored: TypeAlias = "tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]"
-"""A record as the state's links keep it: its summary, its related entries as shown
-(text, the id linked to), and the ids of the records that link to it."""
-
-
 def linked_again(
     links: state.Links, old: dict[str, Stored], records: dict[str, Record], changed: set[str]
 ) -> tuple[Site, list[Problem], set[str], set[str]]:
     """What ``link`` makes of ``records`` when of those that ``changed`` since ``links``
-    were made (``old``: their records, unpickled) no more than messages and related
-    entries did (``_link_facts``). Orders and lists are read from the links; related
-    entries are found again only where a change can move them: those of the changed
-    records, of the records that link to one whose message changed (they show it), and
-    of those with an entry that names such a message, as it was or as it is now. Then
-    the backlinks of the errors those now link to, or no longer do.
+    were made (``old``: their records, unpickled) no more than messages, related
+    entries and options did (not releases nor lines: ``read`` checks). Orders and lists
+    are read from the links; related entries are found again only where a change can
+    move them: those of the changed records, of the records that link to one whose
+    message changed (they show it), and of those with an entry that names such a
+    message, as it was or as it is now. Then the backlinks of the errors those now link
+    to, or no longer do.
 
     Returns the site, the problems of the entries found again, the ids of the records
     whose entries were found again, and of those whose backlinks may have changed."""
@@ -619,14 +559,6 @@ class _Made(Mapping[K, V]):
 
     def __len__(self) -> int:
         return len(self._keys)
-
-
-def _changed_entries(site: Site, changed: set[str]) -> dict[str, Entry]:
-    """The records of ``site`` whose summaries ``changed``, as search sees them."""
-    from errdex.search import entry_of, id_numbers
-
-    number = id_numbers(site.records)
-    return {r.id: entry_of(number[r.id], r) for r in site.records if r.id in changed}
 
 
 def _relined(previous: state.State, records: list[Record]) -> list[Problem]:
