@@ -768,12 +768,12 @@ def built_at(site: Path, cache: Path | None) -> float:
     """When the index in ``site`` was last built, as near as the files tell: a build
     keeps the time of a file whose bytes did not change, so this is the newest of the
     folder, its marker, the index's head and the build state the cache keeps for it
-    (with the journal of the updates since)."""
-    from errdex.site.state import journal_path, path_for
+    (which each update adds to)."""
+    from errdex.site.state import path_for
 
     paths = [site, site / MARKER, site / "search" / "meta.json"]
     if cache is not None:
-        paths += [path_for(cache, site), journal_path(path_for(cache, site))]
+        paths.append(path_for(cache, site))
     times = []
     for path in paths:
         with contextlib.suppress(OSError):

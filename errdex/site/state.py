@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from errdex.search import Entry
     from errdex.site.read import Parsed
 
-FORMAT = b"errdex-state-9\n"
+FORMAT = b"errdex-state-10\n"
 RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rjsmin", "rcssmin")
 """The libraries whose versions shape the output."""
 
@@ -57,8 +57,7 @@ class Links:
     changed what other pages show of a few records builds the search index again from
     these rather than from every message."""
     entries_changed: list[bytes] = field(default_factory=list)
-    """The entries updates replaced since (``LinksChange.entries``), in order; read by
-    ``changed_entries``, where search's entries are wanted."""
+    """The entries updates replaced since (``LinksChange.entries``), in order."""
     records_changed: dict[str, bytes] = field(default_factory=dict, repr=False)
     """The records updates replaced since (``LinksChange.records``), a pickle each."""
 
@@ -91,13 +90,11 @@ class State:
     """Kept in a file of its own (``*.links``), written by full builds only, and read
     only when needed (``links``)."""
     links_digest: bytes = b""
-    """The digest of that file, as last read or written."""
+    """The digest of that file, as last written."""
     links_file: str = ""
-    relinked: list[bytes] = field(default_factory=list)
-    """What updates changed in the links since the full build wrote them (kept in the
-    journal), each a pickled ``LinksChange``, applied in order when the links are read:
-    a build that reads no links (a prose edit) unpickles none, nor imports what they
-    hold (search's entries)."""
+    relinked: list[LinksChange] = field(default_factory=list)
+    """What updates changed in the links since the full build wrote them, applied in
+    order when the links are read."""
     cwd: str = field(default_factory=os.getcwd)
     """The working folder of the build that made it: the paths its problems and the
     records it keeps name are shown from there."""
@@ -124,29 +121,6 @@ class LinksChange:
 SUMMARIES_PER_CHUNK = 32
 """Records to a chunk of ``Links.chunks``: most of the gain of one pickle for all, and a
 prose edit reads a few hundred records at most."""
-
-
-def chunked(stored: dict[str, Any]) -> tuple[list[bytes], dict[str, int]]:
-    """``stored`` (record id → what ``Links.chunks`` keeps of it), pickled in chunks,
-    and the chunk of each id."""
-    ids = list(stored)
-    chunks: list[bytes] = []
-    chunk_of = {}
-    for start in range(0, len(ids), SUMMARIES_PER_CHUNK):
-        some = ids[start : start + SUMMARIES_PER_CHUNK]
-        chunk_of.update(dict.fromkeys(some, len(chunks)))
-        chunks.append(pickled(tuple((rid, stored[rid]) for rid in some)))
-    return chunks, chunk_of
-
-
-def changed_entries(links: Links) -> dict[str, Any]:
-    """The search entries updates replaced since the full build (``Links.entries_changed``),
-    the last of each record's."""
-    out: dict[str, Any] = {}
-    for blob in links.entries_changed:
-        if blob:  # b"": the update made none
-            out.update(pickle.loads(blob))
-    return out
 
 
 def stored(links: Links, record_id: str) -> Any:
@@ -231,25 +205,20 @@ def load(path: Path, out: Path) -> State | str:
     """The state, or why there is none that can be trusted for this build."""
     if not path.exists():
         return "no previous state"
-    read = _read(path)
-    if read is None or len(read[1]) < 32:
-        return "the previous state is damaged or from another errdex"
-    links_digest, payload = bytes(read[1][:32]), read[1][32:]
+    frames = _frames(path)
     try:
-        state = pickle.loads(payload)
+        state = pickle.loads(next(frames)[1])  # none (StopIteration): damaged
         if not isinstance(state, State):
             return "the previous state is damaged or from another errdex"
-        for entry in _journal(path, links_digest):
-            state.files.update(entry["files"])
-            state.outputs.update(entry["outputs"])
-            state.warnings = entry["warnings"]
-            state.lines.update(entry["lines"])
-            if entry["links"] is not None:
-                state.relinked.append(entry["links"])
-            state.stamp = entry["stamp"] or state.stamp
+        for _, entry in frames:  # what each update since changed (``note``), in order
+            files, outputs, state.warnings, lines, change, stamped = pickle.loads(entry)
+            state.files.update(files)
+            state.outputs.update(outputs)
+            state.lines.update(lines)
+            state.relinked += [change] if change is not None else []
+            state.stamp = stamped or state.stamp
     except Exception:
         return "the previous state is damaged or from another errdex"
-    state.links, state.links_digest = None, links_digest
     state.links_file = str(_links_path(path))
     if state.stamp != stamp(out):
         if not holds(out, state.outputs):
@@ -281,17 +250,16 @@ def links(state: State) -> Links | None:
     """The state's links, read now if need be; None if their file is missing, damaged or
     not the one this state was saved with."""
     if state.links is None:
-        read = _read(Path(state.links_file))
+        read = next(_frames(Path(state.links_file)), None)
         if read is None or read[0] != state.links_digest:
             return None
         try:
             found = pickle.loads(read[1])
-            changes: list[LinksChange] = [pickle.loads(blob) for blob in state.relinked]
         except Exception:
             return None
         if not isinstance(found, Links):
             return None
-        for change in changes:
+        for change in state.relinked:
             found.records_changed.update(change.records)
             found.groups.update(change.groups)
             found.entries_changed.append(change.entries)
@@ -309,10 +277,9 @@ def save(path: Path, state: State) -> None:
     write_atomic(_out_path(path), state.out.encode("utf-8"), durable=False)  # never synced
     state.links_digest = _write(_links_path(path), pickled(state.links))
     state.relinked = []
-    bare = replace(state, links=None)  # the links have a file of their own
-    _write(path, state.links_digest + pickled(bare))
-    journal_path(path).unlink(missing_ok=True)
-    _lists_path(path).unlink(missing_ok=True)
+    _write(path, pickled(replace(state, links=None)))  # the links have a file of their own
+    for older in (".journal", ".lists"):  # what an errdex before state format 10 kept
+        path.with_name(path.name + older).unlink(missing_ok=True)
 
 
 def note(
@@ -324,50 +291,19 @@ def note(
     links: LinksChange | None = None,
     out: Path | None = None,
 ) -> None:
-    """Add what an incremental build changed to the state's journal, rather than writing
-    the whole state again. Entries are read back in order by ``load``; one that was cut
-    short, and all after it, are left out (the files they name are then redone)."""
+    """Add what an incremental build changed to the state, at the end of its file (its
+    journal), rather than writing the whole state again. ``load`` reads the entries back
+    in order; one that was cut short, and all after it, are left out (the files they name
+    are then redone)."""
     state.files.update(files)
     state.outputs.update(outputs)
     state.lines.update(lines or {})
-    changed = None if links is None else pickled(links)
-    if changed is not None:
-        state.relinked.append(changed)
-    if out is not None:
-        # An update that rewrote api/errors.json made it a new file.
-        state.stamp = stamp(out)
-    entry = {
-        "files": files,
-        "outputs": outputs,
-        "warnings": state.warnings,
-        "lines": lines or {},
-        "links": changed,
-        "stamp": state.stamp if out is not None else None,
-    }
-    payload = pickled(entry)
-    framed = len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
-    with journal_path(path).open("ab") as journal:
-        if journal.tell() == 0:
-            journal.write(FORMAT + state.links_digest)
-        journal.write(framed)
-
-
-def _journal(path: Path, links_digest: bytes) -> Iterator[dict[str, Any]]:
-    try:
-        blob = journal_path(path).read_bytes()
-    except OSError:
-        return
-    head = FORMAT + links_digest
-    if not blob.startswith(head):
-        return  # a journal of another state
-    at = len(head)
-    while at + 40 <= len(blob):
-        size = int.from_bytes(blob[at : at + 8], "big")
-        digest, payload = blob[at + 8 : at + 40], blob[at + 40 : at + 40 + size]
-        if len(payload) != size or hashlib.sha256(payload).digest() != digest:
-            return
-        yield pickle.loads(payload)
-        at += 40 + size
+    state.relinked += [links] if links is not None else []
+    stamped = None if out is None else stamp(out)  # rewriting api/errors.json makes another
+    state.stamp = stamped or state.stamp
+    entry = (files, outputs, state.warnings, lines or {}, links, stamped)
+    with path.open("ab") as journal:
+        journal.write(_framed(pickled(entry)))
 
 
 def sweep(cache: Path) -> None:
@@ -375,17 +311,16 @@ def sweep(cache: Path) -> None:
     no build will read them again. Each state names its folder in a small file of its
     own, so this reads no state."""
     for stem in {path.name.partition(".")[0] for path in cache.glob("state-*")}:
-        path = cache / f"{stem}.bin"
+        named = _out_path(cache / f"{stem}.bin")
         try:
-            out = _out_path(path).read_text(encoding="utf-8")
+            out = named.read_text(encoding="utf-8")
         except OSError:
             out = ""  # written by an errdex before this one: its key never matches ours
         if out and Path(out).exists():
             continue
-        forget(path)
-        _links_path(path).unlink(missing_ok=True)
-        _lists_path(path).unlink(missing_ok=True)
-        _out_path(path).unlink(missing_ok=True)  # last: until then, the rest is found
+        # Its folder's name last: until then, the rest is found.
+        for path in sorted(cache.glob(f"{stem}.*"), key=named.__eq__):
+            path.unlink(missing_ok=True)
 
 
 def _out_path(path: Path) -> Path:
@@ -396,47 +331,45 @@ def _links_path(path: Path) -> Path:
     return path.with_name(path.name + ".links")
 
 
-def _lists_path(path: Path) -> Path:
-    """Where an errdex before state format 9 kept search's entries: removed when seen."""
-    return path.with_name(path.name + ".lists")
+def _framed(payload: bytes) -> bytes:
+    """``payload`` as a frame of a state's file: its size, its digest (only a whole,
+    undamaged frame is unpickled), itself."""
+    return len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
 
 
-def journal_path(path: Path) -> Path:
-    """Where the updates since the full build that wrote ``path`` are kept."""
-    return path.with_name(path.name + ".journal")
-
-
-def _read(path: Path) -> tuple[bytes, memoryview] | None:
-    """A file written by ``_write``: its digest and its payload; None if it is missing,
-    truncated or damaged."""
+def _frames(path: Path) -> Iterator[tuple[bytes, memoryview]]:
+    """The frames of a file ``_write`` wrote (and ``note`` added to): each one's digest
+    and payload, up to the first that is cut short or damaged; none when the file is
+    missing or another errdex's."""
     try:
         blob = path.read_bytes()
     except OSError:
-        return None
+        return
     if not blob.startswith(FORMAT):
-        return None
-    # Views, not copies: the links of a large site are tens of megabytes.
-    view = memoryview(blob)
-    digest, payload = bytes(view[len(FORMAT) : len(FORMAT) + 32]), view[len(FORMAT) + 32 :]
-    # The digest guards against a truncated or damaged file: only a whole file is unpickled.
-    if hashlib.sha256(payload).digest() != digest:
-        return None
-    return digest, payload
+        return
+    view = memoryview(blob)  # views, not copies: the links of a large site are big
+    at = len(FORMAT)
+    while at + 40 <= len(view):
+        size = int.from_bytes(view[at : at + 8], "big")
+        digest, payload = bytes(view[at + 8 : at + 40]), view[at + 40 : at + 40 + size]
+        if len(payload) != size or hashlib.sha256(payload).digest() != digest:
+            return
+        yield digest, payload
+        at += 40 + size
 
 
 def _write(path: Path, payload: bytes) -> bytes:
     """Write atomically (a reader sees the old file or the new one); returns the digest."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256(payload).digest()
-    write_atomic(path, FORMAT + digest + payload, durable=False)
-    return digest
+    framed = _framed(payload)
+    write_atomic(path, FORMAT + framed, durable=False)
+    return framed[8:40]
 
 
 def forget(path: Path) -> None:
     """Drop the state before a full build changes the output folder; a crash then means a
     full build next time, never a stale state."""
     path.unlink(missing_ok=True)
-    journal_path(path).unlink(missing_ok=True)
 
 
 def shown_links(
@@ -464,7 +397,12 @@ def of_full_build(
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
     record as search saw it). A full build links ``site`` from the records' summaries
     (``read.every_record``), so they are kept as they are."""
-    chunks, chunk_of = chunked({r.id: (r, *shown_links(site, r.id)) for r in site.records})
+    chunks: list[bytes] = []
+    chunk_of: dict[str, int] = {}
+    for start in range(0, len(site.records), SUMMARIES_PER_CHUNK):
+        some = site.records[start : start + SUMMARIES_PER_CHUNK]
+        chunk_of.update(dict.fromkeys((r.id for r in some), len(chunks)))
+        chunks.append(pickled(tuple((r.id, (r, *shown_links(site, r.id))) for r in some)))
     return State(
         key=key,
         reason=reason,
