@@ -10,7 +10,8 @@ import contextlib
 import functools
 import pickle
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from operator import attrgetter
 from pathlib import Path
 from typing import TypeAlias, TypeVar
 
@@ -51,19 +52,12 @@ class Read:
     links: state.Links
     shown_changed: list[Record]
     """Those of ``changed`` whose summaries changed (what other pages show of them)."""
-    site: Site | None = None
-    """When ``shown_changed`` has any: every record linked again, from the summaries the
-    state keeps (``old``) and the changed records' own."""
-    old: dict[str, Stored] = field(default_factory=dict)
-    linked: list[Problem] = field(default_factory=list)
-    """What linking found of the records whose related entries were found again."""
-    touched: set[str] | None = None
-    """The records whose related entries or backlinks may have changed (None: any)."""
-    again: set[str] | None = None
-    """The records whose related entries were found again (None: all of them)."""
     aside: parallel.Aside[dict[str, bytes]] | None = None
     """The search index, made again aside while this process links (``INDEX_ASIDE_FROM``)."""
     # Stage 4's:
+    site: Site | None = None
+    """When ``shown_changed`` has any: every record linked again, from the summaries the
+    state keeps and the changed records' own."""
     records: tuple[Record, ...] = ()
     """The records whose files are rendered again: they changed, or show what changed."""
     context: ErrorContext | None = None
@@ -90,11 +84,6 @@ class Read:
     """Else what makes the search index's files again (``index_files``), called as the
     lists are rendered: ``aside``'s, when it was made."""
 
-    @property
-    def shown(self) -> set[str]:
-        """The ids of ``shown_changed``."""
-        return {r.id for r in self.shown_changed}
-
     def __str__(self) -> str:
         said = f"update: {count(len(self.changed), 'record')} changed"
         if self.site is None:
@@ -108,13 +97,9 @@ class Read:
 
 def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read:
     """Stage 3 of an update: the changed records, checked (a record with errors stops
-    the build, as it stops a full one), and, when what other pages show of them changed,
-    every record linked again from the summaries the state keeps and the changed
-    records' own (no other file is read). Raises ``Full`` when what changed is more than
-    an update follows (another repo, file or exception, an option that gets or loses
-    its page)."""
-    from errdex.records.link import link
-
+    the build, as it stops a full one); and when a message changed on a big site, the
+    search index made again aside. Raises ``Full`` when an update cannot follow what
+    changed (an id, a draft on a site that hides them)."""
     previous = update.previous
     parsed = parse(options.content, list(update.changed))
     problems = [p for item in parsed for p in item.problems]
@@ -173,42 +158,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # process (or, in ``serve``, which runs threads, in the build itself).
         aside = parallel.Aside(functools.partial(index_files, links, shown_changed))
         asides.callback(aside.close)  # stopped when the build ends, if still running
-    old: dict[str, Stored] = state.all_stored(links)
-    for record in shown_changed:
-        before = old[record.id][0]
-        for what, now, then in (
-            ("repo", record.repo, before.repo),
-            ("source path", record.source.path, before.source.path),
-            ("exception", record.exception, before.exception),
-            ("aliases", record.aliases, before.aliases),
-        ):
-            if now != then:
-                raise Full(f"{record.file}: its {what} changed", previous)
-    summaries = _summaries(previous, old, {record.id: record for record in records})
-    where = ", ".join(sorted(r.file for r in shown_changed))
-    again: set[str] | None = None
-    touched: set[str] | None = None
-    if all(
-        (r.releases, r.source.line) == (old[r.id][0].releases, old[r.id][0].source.line)
-        for r in shown_changed
-    ):
-        # A title, a first analysis, a message or a related entry: every order and list
-        # is as it was, and few related entries can be other than they were (the source
-        # line orders the errors of a file). Every record read again is found again:
-        # the warnings of its file were dropped, a prose edit's included.
-        site, linked, again, targets = linked_again(
-            links, old, {r.id: r for r in summaries}, done.shown | {r.id for r in records}
-        )
-        touched = again | targets
-    else:
-        site, linked = link(links.config, summaries, check_names=False)
-    if any(p.severity is Severity.ERROR for p in linked):
-        raise Full(f"{where}: linking it again finds errors", previous)
-    if site.option_names.keys() != links.option_names.keys():
-        raise Full(f"{where}: the options errors name changed", previous)
-    return replace(
-        done, site=site, old=old, linked=linked, touched=touched, again=again, aside=aside
-    )
+    return replace(done, aside=aside)
 
 
 def _summaries(
@@ -234,11 +184,15 @@ def _summaries(
 
 
 def outdated(options: Options, read: Read) -> Read:
-    """Stage 4 of an update: what to render again: the changed records' pages, and with
-    ``read.site`` those that showed or now show what changed (of the errors that link to
-    the changed ones, that they link to or that list them beside them in their file) and
-    the lists of their repo, file, exception and options, the home page, the indexes,
-    search and the feed. Raises ``Full`` when that is more than an update renders."""
+    """Stage 4 of an update: what to render again: the changed records' pages; and when
+    what other pages show of them changed, every record linked again from the summaries
+    the state keeps and the changed records' own (no other file is read), and the pages
+    that showed or now show what changed (of the errors that link to the changed ones,
+    that they link to or that list them beside them in their file) and the lists of
+    their repo, file, exception and options, the home page, the indexes, search and the
+    feed. Raises ``Full`` when that is more than an update follows (another repo, file
+    or exception, an option that gets or loses its page, too many pages)."""
+    from errdex.records.link import link
     from errdex.site.hosts import json_paths
     from errdex.site.render import ErrorContext, neighbours, unlisted
     from errdex.urls import (
@@ -253,15 +207,43 @@ def outdated(options: Options, read: Read) -> Read:
         repo_url,
     )
 
-    previous, links, site, old = read.previous, read.links, read.site, read.old
-    if site is None:
+    previous, links, shown_changed = read.previous, read.links, read.shown_changed
+    if not shown_changed:
         warnings = sorted(read.warnings + _relined(previous, read.changed))
         if failed(warnings, options.strict):
             raise BuildError(warnings)
         context = _context(read.changed, links, previous.outputs)
         return replace(read, records=tuple(read.changed), context=context, warnings=warnings)
-    touched, shown_changed, shown_ids = read.touched, read.shown_changed, read.shown
+    old: dict[str, Stored] = state.all_stored(links)
+    for record in shown_changed:
+        for what in ("repo", "source.path", "exception", "aliases"):
+            if attrgetter(what)(record) != attrgetter(what)(old[record.id][0]):
+                raise Full(f"{record.file}: its {what.replace('.', ' ')} changed", previous)
+    shown_ids = {r.id for r in shown_changed}
     fresh = {record.id: record for record in read.changed}  # whole, by id; more read below
+    summaries = _summaries(previous, old, fresh)
+    where = ", ".join(sorted(r.file for r in shown_changed))
+    again: set[str] | None = None
+    touched: set[str] | None = None
+    if all(
+        (r.releases, r.source.line) == (old[r.id][0].releases, old[r.id][0].source.line)
+        for r in shown_changed
+    ):
+        # A title, a first analysis, a message or a related entry: every order and list
+        # is as it was, and few related entries can be other than they were (the source
+        # line orders the errors of a file). Every record read again is found again:
+        # the warnings of its file were dropped, a prose edit's included.
+        site, linked, again, targets = linked_again(
+            links, old, {r.id: r for r in summaries}, shown_ids | fresh.keys()
+        )
+        touched = again | targets
+    else:
+        site, linked = link(links.config, summaries, check_names=False)
+    if any(p.severity is Severity.ERROR for p in linked):
+        raise Full(f"{where}: linking it again finds errors", previous)
+    if site.option_names.keys() != links.option_names.keys():
+        raise Full(f"{where}: the options errors name changed", previous)
+
     changed = set(fresh)
     render = set(changed)
     relinked = {}
@@ -370,14 +352,14 @@ def outdated(options: Options, read: Read) -> Read:
             index_made = read.aside.result
     # What linking warns of is found again for the records linked again; for the others
     # it is as it was (at the lines the state keeps).
-    relinked_files = None if read.again is None else {site.by_id[i].file for i in read.again}
+    relinked_files = None if again is None else {site.by_id[i].file for i in again}
     warnings = sorted(
         [
             p
             for p in read.warnings
             if p.code != "W402" or (relinked_files is not None and p.path not in relinked_files)
         ]
-        + read.linked
+        + linked
     )
     if failed(warnings, options.strict):
         raise BuildError(warnings)
@@ -391,6 +373,7 @@ def outdated(options: Options, read: Read) -> Read:
 
     return replace(
         read,
+        site=site,
         records=tuple(fresh[rid] for rid in sorted(render)),
         context=ErrorContext.of(site),
         warnings=warnings,
@@ -580,7 +563,7 @@ def _context(records: list[Record], links: state.Links, outputs: Container[str])
     """What the pages of ``records`` show of the others (their related errors, backlinks
     and neighbours in the same file, as summaries, and which lists the site has), from
     what the last full build kept and wrote. An update that makes a list page, or takes
-    one away, becomes a full build (``build._ListsChanged``)."""
+    one away, becomes a full build (``build._lists``)."""
     from errdex.records.link import RelatedLink
     from errdex.site.render import ErrorContext
 
