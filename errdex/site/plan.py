@@ -54,13 +54,11 @@ class Update:
     previous: state.State
 
 
-Plan = Full | Update
-
 UPDATE_UP_TO = 200
 """More changed records than this are rendered faster by a full build on every core."""
 
 
-def decide(options: Options, key: dict[str, str], previous: state.State | str) -> Plan:
+def decide(options: Options, key: dict[str, str], previous: state.State | str) -> Full | Update:
     """What this build must do, given the last one's state (or why there is none)."""
     if isinstance(previous, str):
         return Full(previous)

@@ -248,17 +248,12 @@ def holds(out: Path, outputs: dict[str, str]) -> bool:
 
 def links(state: State) -> Links | None:
     """The state's links, read now if need be; None if their file is missing, damaged or
-    not the one this state was saved with."""
+    not the one this state was saved with (whose digest it keeps: then it unpickles)."""
     if state.links is None:
         read = next(_frames(Path(state.links_file)), None)
         if read is None or read[0] != state.links_digest:
             return None
-        try:
-            found = pickle.loads(read[1])
-        except Exception:
-            return None
-        if not isinstance(found, Links):
-            return None
+        found: Links = pickle.loads(read[1])
         for change in state.relinked:
             found.records_changed.update(change.records)
             found.groups.update(change.groups)

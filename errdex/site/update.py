@@ -66,11 +66,9 @@ class Read:
     """The files of ``site`` that are not pages of single errors and show what changed (a
     list's first page stands for all its pages, ``urls.first_page``)."""
     moved: bool = False
-    """Whether rows of the lists in ``lists`` may have moved (errors that changed places
-    in their file, options or releases that list an error or no longer do, an error of
-    releases reworded, which a release may list as reworded or no longer), or what
-    every page of a list shows changed (an option's spellings, in its heading): then
-    every page of those lists is rendered, not only those that show a changed row."""
+    """Whether rows of the lists in ``lists`` may have moved, or what every page of a list
+    shows changed: then every page of those lists is rendered, not only those that show
+    a changed row."""
     listed: frozenset[str] = frozenset()
     """Every file of the last build that is not a page of a single error (an update that
     would make others, or fewer, is a full build)."""
@@ -347,26 +345,17 @@ def outdated(options: Options, read: Read) -> Read:
         number = id_numbers(site.records)
         searched = {r.id: entry_of(number[r.id], r) for r in site.records if r.id in shown_ids}
         entries = state.pickled(searched)
-        index_made = functools.partial(index_files, links, shown_changed)
-        if read.aside is not None:
-            index_made = read.aside.result
-    # What linking warns of is found again for the records linked again; for the others
-    # it is as it was (at the lines the state keeps).
-    relinked_files = None if again is None else {site.by_id[i].file for i in again}
-    warnings = sorted(
-        [
-            p
-            for p in read.warnings
-            if p.code != "W402" or (relinked_files is not None and p.path not in relinked_files)
-        ]
-        + linked
-    )
+        made_here = functools.partial(index_files, links, shown_changed)
+        index_made = read.aside.result if read.aside is not None else made_here
+    # What linking warns of is found again for the records linked again (all, without
+    # ``again``); for the others it is as it was (at the lines the state keeps).
+    again_files = {site.by_id[i].file for i in (site.by_id if again is None else again)}
+    kept = [p for p in read.warnings if p.code != "W402" or p.path not in again_files]
+    warnings = sorted(kept + linked)
     if failed(warnings, options.strict):
         raise BuildError(warnings)
-    error_files: set[str] = set()
-    for rid in previous.ids.values():
-        error_files.add(page_url(rid) + "index.html")
-        error_files.update(json_paths(rid, site.config.host))
+    error_files = {page_url(rid) + "index.html" for rid in previous.ids.values()}
+    error_files.update(*(json_paths(rid, site.config.host) for rid in previous.ids.values()))
 
     def options_of(record: Record) -> list[str]:
         return sorted(key for key, _, _ in record.options)
@@ -378,9 +367,11 @@ def outdated(options: Options, read: Read) -> Read:
         context=ErrorContext.of(site),
         warnings=warnings,
         lists=frozenset(lists),
+        # Errors changed places in their file, an option list's heading names other
+        # spellings, options or releases list an error or no longer do, or a release may
+        # list it as reworded (when its wording then is not its message) or no longer.
         moved=bool(groups)
-        or option_names is not None  # an option list's heading names its spellings
-        # A release lists an error as reworded when its wording then is not its message.
+        or option_names is not None
         or any(
             r.releases or old[r.id][0].releases or options_of(r) != options_of(old[r.id][0])
             for r in shown_changed
@@ -572,9 +563,7 @@ def _context(records: list[Record], links: state.Links, outputs: Container[str])
     def get(record_id: str) -> Record:
         return entry(record_id)[0]
 
-    related = {}
-    backlinks = {}
-    by_file = {}
+    related, backlinks, by_file = {}, {}, {}
     for record in records:
         _, shown, linking = entry(record.id)
         related[record.id] = tuple(
