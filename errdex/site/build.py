@@ -558,8 +558,7 @@ def _save(
     if work.update is not None:  # what it rendered, added to the state
         partial, previous = work.update, work.update.previous
         previous.warnings = partial.warnings
-        lines = {r.id: tuple(entry.line for entry in r.related) for r in partial.records}
-        state.note(state_file, previous, partial.files, outputs, lines, partial.change, out)
+        state.note(state_file, previous, partial.files, outputs, partial.change, out)
         return
     assert work.site is not None
     done = state.of_full_build(

@@ -84,8 +84,6 @@ class State:
     """Every output file → digest of its bytes."""
     warnings: list[Problem]
     """The problems the content has (not those of the cache)."""
-    lines: dict[str, tuple[int, ...]]
-    """Record id → the lines of its related entries (where their warnings point)."""
     links: Links | None
     """Kept in a file of its own (``*.links``), written by full builds only, and read
     only when needed (``links``)."""
@@ -211,10 +209,9 @@ def load(path: Path, out: Path) -> State | str:
         if not isinstance(state, State):
             return "the previous state is damaged or from another errdex"
         for _, entry in frames:  # what each update since changed (``note``), in order
-            files, outputs, state.warnings, lines, change, stamped = pickle.loads(entry)
+            files, outputs, state.warnings, change, stamped = pickle.loads(entry)
             state.files.update(files)
             state.outputs.update(outputs)
-            state.lines.update(lines)
             state.relinked += [change] if change is not None else []
             state.stamp = stamped or state.stamp
     except Exception:
@@ -282,7 +279,6 @@ def note(
     state: State,
     files: dict[str, tuple[int, int, str, str]],
     outputs: dict[str, str],
-    lines: dict[str, tuple[int, ...]] | None = None,
     links: LinksChange | None = None,
     out: Path | None = None,
 ) -> None:
@@ -292,11 +288,10 @@ def note(
     are then redone)."""
     state.files.update(files)
     state.outputs.update(outputs)
-    state.lines.update(lines or {})
     state.relinked += [links] if links is not None else []
     stamped = None if out is None else stamp(out)  # rewriting api/errors.json makes another
     state.stamp = stamped or state.stamp
-    entry = (files, outputs, state.warnings, lines or {}, links, stamped)
+    entry = (files, outputs, state.warnings, links, stamped)
     with path.open("ab") as journal:
         journal.write(_framed(pickled(entry)))
 
@@ -408,7 +403,6 @@ def of_full_build(
         ids={item.path: item.record.id for item in parsed if item.record is not None},
         outputs=outputs,
         warnings=warnings,
-        lines={r.id: tuple(entry.line for entry in r.related) for r in site.records},
         links=Links(
             config=site.config,
             chunks=chunks,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import pickle
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from operator import attrgetter
 from pathlib import Path
@@ -110,7 +110,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # As a build from nothing stops: with what linking finds wrong among the records
         # that loaded (the others as the state keeps them), without what it warns of.
         ids = {previous.ids.get(item.path) for item in parsed}
-        unchanged = _summaries(previous, state.all_stored(links), {})
+        unchanged = [held[0] for held in state.all_stored(links).values()]
         loaded = [r for r in unchanged if r.id not in ids]
         loaded += [item.record.summary() for item in parsed if item.record is not None]
         found, note = link_errors(links.config, loaded)
@@ -159,28 +159,6 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     return replace(done, aside=aside)
 
 
-def _summaries(
-    previous: state.State, old: dict[str, Stored], fresh: dict[str, Record]
-) -> list[Record]:
-    """Every record's summary, in the state's order: the ``fresh`` records' own, the
-    others' as the state keeps them."""
-    from errdex.records.model import Related
-
-    summaries = []
-    for rid, (summary, _, _) in old.items():
-        if rid in fresh:
-            summaries.append(fresh[rid].summary())
-            continue
-        # Prose edits since the full build may have moved related entries: their warnings
-        # point at the lines the state keeps.
-        lines = previous.lines.get(rid, ())
-        if len(lines) == len(summary.related) and lines != tuple(e.line for e in summary.related):
-            moved = zip(summary.related, lines, strict=True)
-            summary = replace(summary, related=tuple(Related(e.text, n) for e, n in moved))
-        summaries.append(summary)
-    return summaries
-
-
 def outdated(options: Options, read: Read) -> Read:
     """Stage 4 of an update: what to render again: the changed records' pages; and when
     what other pages show of them changed, every record linked again from the summaries
@@ -207,11 +185,7 @@ def outdated(options: Options, read: Read) -> Read:
 
     previous, links, shown_changed = read.previous, read.links, read.shown_changed
     if not shown_changed:
-        warnings = sorted(read.warnings + _relined(previous, read.changed))
-        if failed(warnings, options.strict):
-            raise BuildError(warnings)
-        context = _context(read.changed, links, previous.outputs)
-        return replace(read, records=tuple(read.changed), context=context, warnings=warnings)
+        return _own_pages(options, read)
     old: dict[str, Stored] = state.all_stored(links)
     for record in shown_changed:
         for what in ("repo", "source.path", "exception", "aliases"):
@@ -219,7 +193,7 @@ def outdated(options: Options, read: Read) -> Read:
                 raise Full(f"{record.file}: its {what.replace('.', ' ')} changed", previous)
     shown_ids = {r.id for r in shown_changed}
     fresh = {record.id: record for record in read.changed}  # whole, by id; more read below
-    summaries = _summaries(previous, old, fresh)
+    summaries = [fresh[rid].summary() if rid in fresh else held[0] for rid, held in old.items()]
     where = ", ".join(sorted(r.file for r in shown_changed))
     again: set[str] | None = None
     touched: set[str] | None = None
@@ -417,7 +391,7 @@ def linked_again(
 ) -> tuple[Site, list[Problem], set[str], set[str]]:
     """What ``link`` makes of ``records`` when of those that ``changed`` since ``links``
     were made (``old``: their records, unpickled) no more than messages, related
-    entries and options did (not releases nor lines: ``read`` checks). Orders and lists
+    entries and options did (not releases nor lines: ``outdated`` checks). Orders and lists
     are read from the links; related entries are found again only where a change can
     move them: those of the changed records, of the records that link to one whose
     message changed (they show it), and of those with an entry that names such a
@@ -535,41 +509,48 @@ class _Made(Mapping[K, V]):
         return len(self._keys)
 
 
-def _relined(previous: state.State, records: list[Record]) -> list[Problem]:
-    """The related-entry warnings of changed records, at the entries' new lines (what the
-    entries resolve to cannot have changed, or the build would not be an update)."""
-    out = []
-    for record in records:
-        old = previous.lines.get(record.id, ())
-        if len(old) != len(record.related):
-            continue
-        line_of = {line: entry.line for line, entry in zip(old, record.related, strict=True)}
-        for problem in previous.warnings:
-            if problem.path == record.file and problem.code == "W402" and problem.line in line_of:
-                out.append(replace(problem, line=line_of[problem.line]))
-    return out
-
-
-def _context(records: list[Record], links: state.Links, outputs: Container[str]) -> ErrorContext:
-    """What the pages of ``records`` show of the others (their related errors, backlinks
-    and neighbours in the same file, as summaries, and which lists the site has), from
-    what the last full build kept and wrote. An update that makes a list page, or takes
-    one away, becomes a full build (``build._lists``)."""
+def _own_pages(options: Options, read: Read) -> Read:
+    """Stage 4 of an update that changed nothing other pages show: the changed records'
+    pages, with what they show of the others (their related errors, backlinks and
+    neighbours in the same file, as summaries, and which lists the site has) from what
+    the last full build kept and wrote, and their related entries' warnings at the
+    entries' new lines (what the entries resolve to cannot have changed, or the build
+    would not be an update). An update that makes a list page, or takes one away,
+    becomes a full build (``build._lists``)."""
     from errdex.records.link import RelatedLink
     from errdex.site.render import ErrorContext
 
+    links, previous = read.links, read.previous
     entry: Callable[[str], Stored] = functools.cache(functools.partial(state.stored, links))
 
     def get(record_id: str) -> Record:
         return entry(record_id)[0]
 
-    related, backlinks, by_file = {}, {}, {}
-    for record in records:
-        _, shown, linking = entry(record.id)
+    related, backlinks, by_file, kept = {}, {}, {}, {}
+    warnings = list(read.warnings)
+    for record in read.changed:
+        summary, shown, linking = entry(record.id)
         related[record.id] = tuple(
             RelatedLink(text, get(target) if target else None) for text, target in shown
         )
         backlinks[record.id] = tuple(get(i) for i in linking)
         key = (record.repo, record.source.path)
         by_file[key] = tuple(get(i) for i in links.groups[key])
-    return ErrorContext(links.config, related, backlinks, by_file, links.option_names, outputs)
+        # Kept as it is now: prose may have moved its related entries, and their warnings.
+        kept[record.id] = state.pickled((record.summary(), shown, linking))
+        line_of = {e.line: now.line for e, now in zip(summary.related, record.related, strict=True)}
+        warnings += [
+            replace(p, line=line_of[p.line])
+            for p in previous.warnings
+            if p.path == record.file and p.code == "W402" and p.line in line_of
+        ]
+    warnings.sort()
+    if failed(warnings, options.strict):
+        raise BuildError(warnings)
+    context = ErrorContext(
+        links.config, related, backlinks, by_file, links.option_names, previous.outputs
+    )
+    change = state.LinksChange(kept, {}, None, b"")
+    return replace(
+        read, records=tuple(read.changed), context=context, warnings=warnings, change=change
+    )
