@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from errdex.records.files import write_atomic
 from errdex.records.problems import Problem
@@ -25,7 +25,7 @@ from errdex.records.problems import Problem
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from errdex.records.link import Site
-    from errdex.records.model import SiteConfig
+    from errdex.records.model import Record, SiteConfig
     from errdex.search import Entry
     from errdex.site.read import Parsed
 
@@ -34,30 +34,31 @@ RENDERERS = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "PyYAML", "rj
 """The libraries whose versions shape the output."""
 
 
+Stored: TypeAlias = "tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]"
+"""A record as the links keep it: its summary (``Record.summary``), its related entries
+as shown (text, the id linked to or None), and the ids of the records that link to it."""
+
+
 @dataclass(slots=True)
 class Links:
     """What the pages of single errors show of the others; only a full build changes it."""
 
     config: SiteConfig
     chunks: list[bytes] = field(repr=False)
-    """Each record as (its summary, its related entries as shown, the ids that link to
-    it), SUMMARIES_PER_CHUNK records in site order to a pickled tuple of (id, that): a build
-    that renders one error reads just the chunks of what its page shows, and one that
-    links every record again reads all of them a third faster than a pickle a record
-    (each pickle names the classes it holds again). A related entry is (its text, the id
-    it links to or None); a summary is ``Record.summary``. Read through ``stored`` and
-    ``all_stored``."""
+    """Each record's ``Stored``, SUMMARIES_PER_CHUNK records in site order to a pickled
+    tuple of (id, that): a build that renders one error reads just the chunks of what its
+    page shows, and one that links every record again reads all of them a third faster
+    than a pickle a record. Read through ``stored`` and ``all_stored``."""
     chunk_of: dict[str, int] = field(repr=False)
     """Record id → its chunk."""
     groups: dict[tuple[str, str], tuple[str, ...]]
     """(repo, path) → the ids raised in that file, in line order."""
     option_names: dict[str, tuple[str, ...]]
-    entries: bytes = field(default=b"", repr=False)
-    """Record id → how search sees it (``search.Entry``), pickled as one: an update that
+    entries: list[bytes] = field(default_factory=list, repr=False)
+    """Record id → how search sees it (``search.Entry``), pickled as one dict, then the
+    entries updates replaced since (``LinksChange.entries``), in order: an update that
     changed what other pages show of a few records builds the search index again from
     these rather than from every message."""
-    entries_changed: list[bytes] = field(default_factory=list)
-    """The entries updates replaced since (``LinksChange.entries``), in order."""
     records_changed: dict[str, bytes] = field(default_factory=dict, repr=False)
     """The records updates replaced since (``LinksChange.records``), a pickle each."""
 
@@ -121,17 +122,18 @@ SUMMARIES_PER_CHUNK = 32
 prose edit reads a few hundred records at most."""
 
 
-def stored(links: Links, record_id: str) -> Any:
+def stored(links: Links, record_id: str) -> Stored:
     """What the links keep of one record (``Links.chunks``)."""
-    blob = links.records_changed.get(record_id)
-    if blob is not None:
-        return pickle.loads(blob)
-    return dict(pickle.loads(links.chunks[links.chunk_of[record_id]]))[record_id]
+    if record_id in links.records_changed:
+        held: Stored = pickle.loads(links.records_changed[record_id])
+    else:
+        held = dict(pickle.loads(links.chunks[links.chunk_of[record_id]]))[record_id]
+    return held
 
 
-def all_stored(links: Links) -> dict[str, Any]:
+def all_stored(links: Links) -> dict[str, Stored]:
     """What the links keep of every record, in site order (a new dict each time)."""
-    out: dict[str, Any] = {}
+    out: dict[str, Stored] = {}
     for chunk in links.chunks:
         out.update(pickle.loads(chunk))
     for record_id, blob in links.records_changed.items():
@@ -254,7 +256,7 @@ def links(state: State) -> Links | None:
         for change in state.relinked:
             found.records_changed.update(change.records)
             found.groups.update(change.groups)
-            found.entries_changed.append(change.entries)
+            found.entries.append(change.entries)
             if change.option_names is not None:
                 found.option_names = change.option_names
         state.links = found
@@ -409,6 +411,6 @@ def of_full_build(
             chunk_of=chunk_of,
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
-            entries=pickled({e.id: e for e in entries}),
+            entries=[pickled({e.id: e for e in entries})],
         ),
     )

@@ -9,11 +9,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import pickle
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from operator import attrgetter
 from pathlib import Path
-from typing import TypeAlias, TypeVar
+from typing import TypeVar
 
 from errdex.records.files import shown_path
 from errdex.records.problems import BuildError, Problem, Severity, failed
@@ -27,12 +27,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from errdex.records.link import Site
     from errdex.records.model import Record
+    from errdex.search import Entry
     from errdex.site.build import Options
     from errdex.site.render import ErrorContext
-
-Stored: TypeAlias = "tuple[Record, tuple[tuple[str, str | None], ...], tuple[str, ...]]"
-"""A record as the state's links keep it: its summary, its related entries as shown
-(text, the id linked to), and the ids of the records that link to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,10 +139,6 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
             shown_changed.append(record)
         records.append(record)
         files[item.path] = item.kept
-    done = Read(records, files, kept + problems, previous, links, shown_changed)
-    if not shown_changed:
-        return done
-
     aside = None
     if len(links.chunk_of) >= INDEX_ASIDE_FROM and any(
         (r.message, r.releases) != (before.message, before.releases)
@@ -156,18 +149,15 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # process (or, in ``serve``, which runs threads, in the build itself).
         aside = parallel.Aside(functools.partial(index_files, links, shown_changed))
         asides.callback(aside.close)  # stopped when the build ends, if still running
-    return replace(done, aside=aside)
+    return Read(records, files, kept + problems, previous, links, shown_changed, aside)
 
 
 def outdated(options: Options, read: Read) -> Read:
-    """Stage 4 of an update: what to render again: the changed records' pages; and when
+    """Stage 4 of an update: what to render again. The changed records' pages; and when
     what other pages show of them changed, every record linked again from the summaries
     the state keeps and the changed records' own (no other file is read), and the pages
-    that showed or now show what changed (of the errors that link to the changed ones,
-    that they link to or that list them beside them in their file) and the lists of
-    their repo, file, exception and options, the home page, the indexes, search and the
-    feed. Raises ``Full`` when that is more than an update follows (another repo, file
-    or exception, an option that gets or loses its page, too many pages)."""
+    and lists that showed or now show what changed (docs/building.md names them).
+    Raises ``Full`` when that is more than an update follows."""
     from errdex.records.link import link
     from errdex.site.hosts import json_paths
     from errdex.site.render import ErrorContext, neighbours, unlisted
@@ -186,7 +176,7 @@ def outdated(options: Options, read: Read) -> Read:
     previous, links, shown_changed = read.previous, read.links, read.shown_changed
     if not shown_changed:
         return _own_pages(options, read)
-    old: dict[str, Stored] = state.all_stored(links)
+    old = state.all_stored(links)
     for record in shown_changed:
         for what in ("repo", "source.path", "exception", "aliases"):
             if attrgetter(what)(record) != attrgetter(what)(old[record.id][0]):
@@ -195,8 +185,6 @@ def outdated(options: Options, read: Read) -> Read:
     fresh = {record.id: record for record in read.changed}  # whole, by id; more read below
     summaries = [fresh[rid].summary() if rid in fresh else held[0] for rid, held in old.items()]
     where = ", ".join(sorted(r.file for r in shown_changed))
-    again: set[str] | None = None
-    touched: set[str] | None = None
     if all(
         (r.releases, r.source.line) == (old[r.id][0].releases, old[r.id][0].source.line)
         for r in shown_changed
@@ -211,6 +199,7 @@ def outdated(options: Options, read: Read) -> Read:
         touched = again | targets
     else:
         site, linked = link(links.config, summaries, check_names=False)
+        again = touched = set(site.by_id)
     if any(p.severity is Severity.ERROR for p in linked):
         raise Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
@@ -219,18 +208,15 @@ def outdated(options: Options, read: Read) -> Read:
     changed = set(fresh)
     render = set(changed)
     relinked = {}
-    looked_at: Iterable[Record] = site.records
-    if touched is not None:
-        # Of the others, only the errors that linked to a changed one or that it linked
-        # to can show it: their related entries and backlinks are as they were.
-        near = touched | changed
-        for rid in shown_ids:
-            near.update(old[rid][2])
-            near.update(t for _, t in old[rid][1] if t)
-        looked_at = [r for r in site.records if r.id in near]
-    for r in looked_at:
+    # Of the others, only the errors that linked to a changed one or that it linked to
+    # can show it: their related entries and backlinks are as they were.
+    near = touched | changed
+    for rid in shown_ids:
+        near.update(old[rid][2])
+        near.update(t for _, t in old[rid][1] if t)
+    for r in (r for r in site.records if r.id in near):
         _, old_shown, old_linking = old[r.id]
-        if touched is not None and r.id not in touched:
+        if r.id not in touched:
             shown, linking = old_shown, old_linking
         else:
             shown, linking = state.shown_links(site, r.id)
@@ -293,8 +279,7 @@ def outdated(options: Options, read: Read) -> Read:
     if len(render) > UPDATE_UP_TO:
         raise Full(f"{len(render)} error pages show what changed, more than an update", previous)
 
-    path_of = {rid: path for path, rid in previous.ids.items()}
-    others = sorted(path_of[rid] for rid in render - changed)
+    others = sorted(path for path, rid in previous.ids.items() if rid in render - changed)
     again_read = [(path, *previous.files[path][:2]) for path in others]
     for item in parse(options.content, again_read):
         if item.record is None or item.record.id not in render:
@@ -309,9 +294,8 @@ def outdated(options: Options, read: Read) -> Read:
         for r in shown_changed
     ):
         # Search sees every record as the last build did, at the same place, earlier
-        # wordings included: the index's files hold no title. Nor does any other file:
-        # the entries the state keeps stay as true as they are used, and none is made
-        # (nor search imported).
+        # wordings included (the index's files hold no title): the entries the state
+        # keeps stay true, and none is made (nor search imported).
         search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
     else:
         from errdex.search import entry_of, id_numbers
@@ -321,9 +305,9 @@ def outdated(options: Options, read: Read) -> Read:
         entries = state.pickled(searched)
         made_here = functools.partial(index_files, links, shown_changed)
         index_made = read.aside.result if read.aside is not None else made_here
-    # What linking warns of is found again for the records linked again (all, without
-    # ``again``); for the others it is as it was (at the lines the state keeps).
-    again_files = {site.by_id[i].file for i in (site.by_id if again is None else again)}
+    # What linking warns of is found again for the records linked again; for the others
+    # it is as it was (at the lines the state keeps).
+    again_files = {site.by_id[i].file for i in again}
     kept = [p for p in read.warnings if p.code != "W402" or p.path not in again_files]
     warnings = sorted(kept + linked)
     if failed(warnings, options.strict):
@@ -373,8 +357,8 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     from errdex.search import Index, entry_of, old_entries
     from errdex.site import mirror
 
-    kept = pickle.loads(links.entries)
-    for blob in links.entries_changed:  # the entries updates replaced since, in order
+    kept: dict[str, Entry] = {}
+    for blob in links.entries:  # the full build's, then those updates replaced, in order
         if blob:  # b"": the update made none
             kept.update(pickle.loads(blob))
     fresh = {r.id: r for r in changed}
@@ -387,7 +371,7 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
 
 
 def linked_again(
-    links: state.Links, old: dict[str, Stored], records: dict[str, Record], changed: set[str]
+    links: state.Links, old: dict[str, state.Stored], records: dict[str, Record], changed: set[str]
 ) -> tuple[Site, list[Problem], set[str], set[str]]:
     """What ``link`` makes of ``records`` when of those that ``changed`` since ``links``
     were made (``old``: their records, unpickled) no more than messages, related
@@ -456,9 +440,6 @@ def linked_again(
             return found[rid]
         return tuple(RelatedLink(text, records[t] if t else None) for text, t in old[rid][1])
 
-    def linking_ids(rid: str) -> tuple[str, ...]:
-        return linking[rid] if rid in linking else old[rid][2]
-
     option_names = dict(links.option_names)
     if any(old[rid][0].options != records[rid].options for rid in changed):
         option_names = option_names_of(ordered)
@@ -475,8 +456,8 @@ def linked_again(
         by_option=by_option,
         option_names=option_names,
         backlinks=_Made(
-            sorted(rid for rid in old if linking_ids(rid)),
-            lambda rid: tuple(records[i] for i in linking_ids(rid)),
+            sorted(rid for rid in old if linking.get(rid, old[rid][2])),
+            lambda rid: tuple(records[i] for i in linking.get(rid, old[rid][2])),
         ),
     )
     return site, problems, again, targets
@@ -521,7 +502,7 @@ def _own_pages(options: Options, read: Read) -> Read:
     from errdex.site.render import ErrorContext
 
     links, previous = read.links, read.previous
-    entry: Callable[[str], Stored] = functools.cache(functools.partial(state.stored, links))
+    entry = functools.cache(functools.partial(state.stored, links))
 
     def get(record_id: str) -> Record:
         return entry(record_id)[0]
