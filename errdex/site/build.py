@@ -594,7 +594,7 @@ class _Swap:
         if state_file:
             # Dropped before the output changes: a build stopped midway leaves none, and
             # the next build is a full one rather than one that trusts a stale state.
-            state.forget(state_file)
+            state_file.unlink(missing_ok=True)
         self.staging = Staging(out, previous.outputs if previous else None)
         self.staging.open()
 

@@ -1,15 +1,11 @@
 """Stage 2, the plan: what a build must do again, and why, from the record files' names,
 times, sizes and bytes against the last build's state; it reads no record.
 
-A full build reads every record, links them and renders every file, and leaves a state in
-the cache folder (``state.py``). The next build compares the record files with it: when
-some changed (no more than ``UPDATE_UP_TO``), it is an update of those records
-(``update.py`` reads them, and finds what else shows what changed); when none did,
-nothing is to be done. Anything else (a record added or removed, a template, the config
-or errdex itself changed, no state to trust) needs a full build. Every such reason is
-named here, or by ``state.load``, or, when what changed is more than an update can
-follow, by the update's read or outdated stage or as it renders the lists (``build``);
-``errdex build -v`` prints it, and the state keeps it.
+When some record files changed (no more than ``UPDATE_UP_TO``), it is an update of
+those records (``update.py``); when none did, nothing is to be done. Anything else (a
+record added or removed, a template, the config or errdex itself changed, no state to
+trust) needs a full build, whose reason is named here, by ``state.load`` or where an
+update finds it (``Full``); ``errdex build -v`` prints it, and the state keeps it.
 """
 
 from __future__ import annotations
@@ -96,10 +92,9 @@ def _same_bytes(path: str, kept: tuple[int, int, str, str]) -> bool:
     from errdex.site.write import digest
 
     try:
-        raw = Path(path).read_bytes()
+        return digest(Path(path).read_bytes()) == kept[3]
     except OSError:
         return False
-    return len(raw) == kept[1] and digest(raw) == kept[3]
 
 
 def site_key(options: Options) -> dict[str, str]:

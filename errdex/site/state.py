@@ -105,8 +105,9 @@ class State:
 
 @dataclass(frozen=True, slots=True)
 class LinksChange:
-    """What an update that changed what other pages show of some records changed in the
-    links: the entries it replaced, and the new option spellings when they changed."""
+    """What an update changed in the links: the records it stored anew (each pickled
+    ``Stored``), the files whose errors changed places, the new option spellings when
+    they changed, and search's entries."""
 
     records: dict[str, bytes]
     groups: dict[tuple[str, str], tuple[str, ...]]
@@ -356,12 +357,6 @@ def _write(path: Path, payload: bytes) -> bytes:
     framed = _framed(payload)
     write_atomic(path, FORMAT + framed, durable=False)
     return framed[8:40]
-
-
-def forget(path: Path) -> None:
-    """Drop the state before a full build changes the output folder; a crash then means a
-    full build next time, never a stale state."""
-    path.unlink(missing_ok=True)
 
 
 def shown_links(

@@ -85,9 +85,8 @@ class Read:
             return said
         others = len(self.records) - len(self.changed)
         said += f", shown on {count(others, 'other error page')} and {len(self.lists)} lists"
-        if self.aside is not None:
-            return said + "; search index made aside"
-        return said + ("; search index kept" if self.search_kept else "")
+        kept = "; search index kept" if self.search_kept else ""
+        return said + ("; search index made aside" if self.aside is not None else kept)
 
 
 def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read:
@@ -107,8 +106,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # As a build from nothing stops: with what linking finds wrong among the records
         # that loaded (the others as the state keeps them), without what it warns of.
         ids = {previous.ids.get(item.path) for item in parsed}
-        unchanged = [held[0] for held in state.all_stored(links).values()]
-        loaded = [r for r in unchanged if r.id not in ids]
+        loaded = [held[0] for rid, held in state.all_stored(links).items() if rid not in ids]
         loaded += [item.record.summary() for item in parsed if item.record is not None]
         found, note = link_errors(links.config, loaded)
         if found:
@@ -127,9 +125,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # shows of it, on a site that hides unreviewed drafts' prose. (On a noindex site
         # only its own page and the sitemaps change: an update renders those.)
         raise Full("a draft changed, and the site hides unreviewed drafts", previous)
-    records = []
-    files = dict(update.restamped)
-    shown_changed = []
+    records, shown_changed, files = [], [], dict(update.restamped)
     for item in parsed:
         record = item.record
         assert record is not None
@@ -145,8 +141,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         for r in shown_changed
         for before in (state.stored(links, r.id)[0],)
     ):
-        # A message or releases changed: the search index is made again in a forked
-        # process (or, in ``serve``, which runs threads, in the build itself).
+        # A message or releases changed: the search index is made again in a forked process.
         aside = parallel.Aside(functools.partial(index_files, links, shown_changed))
         asides.callback(aside.close)  # stopped when the build ends, if still running
     return Read(records, files, kept + problems, previous, links, shown_changed, aside)
@@ -269,13 +264,10 @@ def outdated(options: Options, read: Read) -> Read:
         for r in shown_changed
     ):
         lists.add("api/errors.json")
-    option_names = None
-    if site.option_names != links.option_names:
-        option_names = dict(site.option_names)
-        respelled = {k for k in option_names if option_names[k] != links.option_names[k]}
-        for r in site.records:
-            if any(key in respelled for key, _, _ in r.options):
-                render.add(r.id)
+    respelled = {k for k, names in site.option_names.items() if names != links.option_names[k]}
+    option_names = dict(site.option_names) if respelled else None
+    if respelled:
+        render.update(r.id for r in site.records if any(k in respelled for k, _, _ in r.options))
     if len(render) > UPDATE_UP_TO:
         raise Full(f"{len(render)} error pages show what changed, more than an update", previous)
 
@@ -492,31 +484,26 @@ class _Made(Mapping[K, V]):
 
 def _own_pages(options: Options, read: Read) -> Read:
     """Stage 4 of an update that changed nothing other pages show: the changed records'
-    pages, with what they show of the others (their related errors, backlinks and
-    neighbours in the same file, as summaries, and which lists the site has) from what
-    the last full build kept and wrote, and their related entries' warnings at the
-    entries' new lines (what the entries resolve to cannot have changed, or the build
-    would not be an update). An update that makes a list page, or takes one away,
-    becomes a full build (``build._lists``)."""
+    pages, with what they show of the others (related errors, backlinks, neighbours in
+    their file, and which lists the site has) from what the state keeps, and their
+    related entries' warnings at the entries' new lines (what the entries resolve to
+    cannot have changed, or the build would not be an update)."""
     from errdex.records.link import RelatedLink
     from errdex.site.render import ErrorContext
 
     links, previous = read.links, read.previous
     entry = functools.cache(functools.partial(state.stored, links))
 
-    def get(record_id: str) -> Record:
-        return entry(record_id)[0]
-
     related, backlinks, by_file, kept = {}, {}, {}, {}
     warnings = list(read.warnings)
     for record in read.changed:
         summary, shown, linking = entry(record.id)
         related[record.id] = tuple(
-            RelatedLink(text, get(target) if target else None) for text, target in shown
+            RelatedLink(text, entry(target)[0] if target else None) for text, target in shown
         )
-        backlinks[record.id] = tuple(get(i) for i in linking)
+        backlinks[record.id] = tuple(entry(i)[0] for i in linking)
         key = (record.repo, record.source.path)
-        by_file[key] = tuple(get(i) for i in links.groups[key])
+        by_file[key] = tuple(entry(i)[0] for i in links.groups[key])
         # Kept as it is now: prose may have moved its related entries, and their warnings.
         kept[record.id] = state.pickled((record.summary(), shown, linking))
         line_of = {e.line: now.line for e, now in zip(summary.related, record.related, strict=True)}
