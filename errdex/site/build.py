@@ -145,19 +145,16 @@ def _previous(options: Options, state_file: Path | None) -> state.State | str:
 
 
 def _nothing_to_do(options: Options, chosen: plan.Update, state_file: Path | None) -> Result:
+    previous = chosen.previous
     if options.verbose:
         print("errdex: nothing changed", file=sys.stderr)
-    if state_file and (chosen.restamped or chosen.previous.restored):
+    if state_file and (chosen.restamped or previous.restored):
         # The same bytes under new times (a checkout, a restored cache): kept, so the next
         # build compares times again, not bytes.
-        state.note(state_file, chosen.previous, chosen.restamped, {}, out=options.out)
-    stats = WriteStats(written=0, unchanged=len(chosen.previous.outputs), removed=0)
+        state.note(state_file, previous, chosen.restamped, {}, out=options.out)
+    stats = WriteStats(written=0, unchanged=len(previous.outputs), removed=0)
     return Result(
-        None,
-        chosen.previous.warnings,
-        stats,
-        pages=len(chosen.previous.ids),
-        base_url=chosen.previous.base_url,
+        None, previous.warnings, stats, pages=len(previous.ids), base_url=previous.base_url
     )
 
 

@@ -219,7 +219,7 @@ def load(path: Path, out: Path) -> State | str:
             state.stamp = stamped or state.stamp
     except Exception:
         return "the previous state is damaged or from another errdex"
-    state.links_file = str(_links_path(path))
+    state.links_file = f"{path}.links"
     if state.stamp != stamp(out):
         if not holds(out, state.outputs):
             why = "removed, or built without this cache"
@@ -269,8 +269,8 @@ def save(path: Path, state: State) -> None:
     assert state.links is not None
     # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(_out_path(path), state.out.encode("utf-8"), durable=False)  # never synced
-    state.links_digest = _write(_links_path(path), pickled(state.links))
+    write_atomic(path.with_suffix(".out"), state.out.encode(), durable=False)  # never synced
+    state.links_digest = _write(Path(f"{path}.links"), pickled(state.links))
     state.relinked = []
     _write(path, pickled(replace(state, links=None)))  # the links have a file of their own
     for older in (".journal", ".lists"):  # what an errdex before state format 10 kept
@@ -304,7 +304,7 @@ def sweep(cache: Path) -> None:
     no build will read them again. Each state names its folder in a small file of its
     own, so this reads no state."""
     for stem in {path.name.partition(".")[0] for path in cache.glob("state-*")}:
-        named = _out_path(cache / f"{stem}.bin")
+        named = cache / f"{stem}.out"
         try:
             out = named.read_text(encoding="utf-8")
         except OSError:
@@ -314,14 +314,6 @@ def sweep(cache: Path) -> None:
         # Its folder's name last: until then, the rest is found.
         for path in sorted(cache.glob(f"{stem}.*"), key=named.__eq__):
             path.unlink(missing_ok=True)
-
-
-def _out_path(path: Path) -> Path:
-    return path.with_suffix(".out")
-
-
-def _links_path(path: Path) -> Path:
-    return path.with_name(path.name + ".links")
 
 
 def _framed(payload: bytes) -> bytes:

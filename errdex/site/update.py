@@ -307,9 +307,6 @@ def outdated(options: Options, read: Read) -> Read:
     error_files = {page_url(rid) + "index.html" for rid in previous.ids.values()}
     error_files.update(*(json_paths(rid, site.config.host) for rid in previous.ids.values()))
 
-    def options_of(record: Record) -> list[str]:
-        return sorted(key for key, _, _ in record.options)
-
     return replace(
         read,
         site=site,
@@ -323,7 +320,9 @@ def outdated(options: Options, read: Read) -> Read:
         moved=bool(groups)
         or option_names is not None
         or any(
-            r.releases or old[r.id][0].releases or options_of(r) != options_of(old[r.id][0])
+            r.releases
+            or old[r.id][0].releases
+            or sorted(k for k, _, _ in r.options) != sorted(k for k, _, _ in old[r.id][0].options)
             for r in shown_changed
         ),
         listed=frozenset(previous.outputs.keys() - error_files),
