@@ -4,9 +4,9 @@
 2. plan: which record files changed since the last build, and so what to do and why: a
    full build, an update, or nothing (``plan.decide``, which reads no record);
 3. read: every record, checked and linked (``read.every_record``); in an update, the
-   changed ones (``update.read``);
-4. outdated: which pages to render: all of them, or those that show what changed, with
-   the records linked again from what the state keeps of the others (``update.outdated``);
+   changed ones, linked with what the state keeps of the others (``update.read``);
+4. outdated: which pages to render: all of them, or those that show what changed
+   (``update.outdated``);
 5. render: those pages, on forked workers for a big site;
 6. write: a full build's files into a new folder swapped in whole, an update's in place;
 7. save: what was done, for the next build's plan (``state.py``).

@@ -10,7 +10,7 @@ import contextlib
 import functools
 import pickle
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from pathlib import Path
 from typing import TypeVar
@@ -51,10 +51,16 @@ class Read:
     """Those of ``changed`` whose summaries changed (what other pages show of them)."""
     aside: parallel.Aside[dict[str, bytes]] | None = None
     """The search index, made again aside while this process links (``INDEX_ASIDE_FROM``)."""
-    # Stage 4's:
     site: Site | None = None
     """When ``shown_changed`` has any: every record linked again, from the summaries the
-    state keeps and the changed records' own."""
+    state keeps (``old``) and the changed records' own; ``linked``: what linking found of
+    those whose related entries were found again (``again``); ``touched``: those whose
+    related entries or backlinks may have changed."""
+    old: Mapping[str, state.Stored] = field(default_factory=dict)
+    linked: list[Problem] = field(default_factory=list)
+    again: set[str] = field(default_factory=set)
+    touched: set[str] = field(default_factory=set)
+    # Stage 4's:
     records: tuple[Record, ...] = ()
     """The records whose files are rendered again: they changed, or show what changed."""
     context: ErrorContext | None = None
@@ -91,9 +97,13 @@ class Read:
 
 def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read:
     """Stage 3 of an update: the changed records, checked (a record with errors stops
-    the build, as it stops a full one); and when a message changed on a big site, the
-    search index made again aside. Raises ``Full`` when an update cannot follow what
-    changed (an id, a draft on a site that hides them)."""
+    the build, as it stops a full one), and, when what other pages show of them changed,
+    every record linked again from the summaries the state keeps and the changed
+    records' own (no other file is read). Raises ``Full`` when what changed is more than
+    an update follows (an id, a repo, file or exception, an option that gets or loses
+    its page, a draft on a site that hides them)."""
+    from errdex.records.link import link
+
     previous = update.previous
     parsed = parse(options.content, list(update.changed))
     problems = [p for item in parsed for p in item.problems]
@@ -144,16 +154,45 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # A message or releases changed: the search index is made again in a forked process.
         aside = parallel.Aside(functools.partial(index_files, links, shown_changed))
         asides.callback(aside.close)  # stopped when the build ends, if still running
-    return Read(records, files, kept + problems, previous, links, shown_changed, aside)
+    done = Read(records, files, kept + problems, previous, links, shown_changed, aside)
+    if not shown_changed:
+        return done
+    old = state.all_stored(links)
+    for record in shown_changed:
+        for what in ("repo", "source.path", "exception", "aliases"):
+            if attrgetter(what)(record) != attrgetter(what)(old[record.id][0]):
+                raise Full(f"{record.file}: its {what.replace('.', ' ')} changed", previous)
+    fresh = {record.id: record for record in records}
+    summaries = [fresh[rid].summary() if rid in fresh else held[0] for rid, held in old.items()]
+    where = ", ".join(sorted(r.file for r in shown_changed))
+    if all(
+        (r.releases, r.source.line) == (old[r.id][0].releases, old[r.id][0].source.line)
+        for r in shown_changed
+    ):
+        # A title, a first analysis, a message or a related entry: every order and list
+        # is as it was, and few related entries can be other than they were (the source
+        # line orders the errors of a file). Every record read again is found again:
+        # the warnings of its file were dropped, a prose edit's included.
+        shown_ids = {r.id for r in shown_changed}
+        site, linked, again, targets = linked_again(
+            links, old, {r.id: r for r in summaries}, shown_ids | fresh.keys()
+        )
+        touched = again | targets
+    else:
+        site, linked = link(links.config, summaries, check_names=False)
+        again = touched = set(site.by_id)
+    if any(p.severity is Severity.ERROR for p in linked):
+        raise Full(f"{where}: linking it again finds errors", previous)
+    if site.option_names.keys() != links.option_names.keys():
+        raise Full(f"{where}: the options errors name changed", previous)
+    return replace(done, site=site, old=old, linked=linked, again=again, touched=touched)
 
 
 def outdated(options: Options, read: Read) -> Read:
-    """Stage 4 of an update: what to render again. The changed records' pages; and when
-    what other pages show of them changed, every record linked again from the summaries
-    the state keeps and the changed records' own (no other file is read), and the pages
-    and lists that showed or now show what changed (docs/building.md names them).
-    Raises ``Full`` when that is more than an update follows."""
-    from errdex.records.link import link
+    """Stage 4 of an update: what to render again. The changed records' pages; and with
+    ``read.site``, the pages and lists that showed or now show what changed
+    (docs/building.md names them). Raises ``Full`` when that is more than an update
+    renders."""
     from errdex.site.hosts import json_paths
     from errdex.site.render import ErrorContext, neighbours, unlisted
     from errdex.urls import (
@@ -169,37 +208,11 @@ def outdated(options: Options, read: Read) -> Read:
     )
 
     previous, links, shown_changed = read.previous, read.links, read.shown_changed
-    if not shown_changed:
+    site, old, linked, again, touched = read.site, read.old, read.linked, read.again, read.touched
+    if site is None:
         return _own_pages(options, read)
-    old = state.all_stored(links)
-    for record in shown_changed:
-        for what in ("repo", "source.path", "exception", "aliases"):
-            if attrgetter(what)(record) != attrgetter(what)(old[record.id][0]):
-                raise Full(f"{record.file}: its {what.replace('.', ' ')} changed", previous)
     shown_ids = {r.id for r in shown_changed}
     fresh = {record.id: record for record in read.changed}  # whole, by id; more read below
-    summaries = [fresh[rid].summary() if rid in fresh else held[0] for rid, held in old.items()]
-    where = ", ".join(sorted(r.file for r in shown_changed))
-    if all(
-        (r.releases, r.source.line) == (old[r.id][0].releases, old[r.id][0].source.line)
-        for r in shown_changed
-    ):
-        # A title, a first analysis, a message or a related entry: every order and list
-        # is as it was, and few related entries can be other than they were (the source
-        # line orders the errors of a file). Every record read again is found again:
-        # the warnings of its file were dropped, a prose edit's included.
-        site, linked, again, targets = linked_again(
-            links, old, {r.id: r for r in summaries}, shown_ids | fresh.keys()
-        )
-        touched = again | targets
-    else:
-        site, linked = link(links.config, summaries, check_names=False)
-        again = touched = set(site.by_id)
-    if any(p.severity is Severity.ERROR for p in linked):
-        raise Full(f"{where}: linking it again finds errors", previous)
-    if site.option_names.keys() != links.option_names.keys():
-        raise Full(f"{where}: the options errors name changed", previous)
-
     changed = set(fresh)
     render = set(changed)
     relinked = {}
