@@ -1357,7 +1357,8 @@ def _lookup(ns: argparse.Namespace) -> int:
             print("   " + ", ".join(f"{name} = {value}" for name, value in m["values"]))
         if m["also"]:
             ids = [url.rstrip("/").rsplit("/", 1)[-1] for url in m["also"]]
-            print(f"   also raised at {len(ids)} other place(s): " + ", ".join(ids))
+            among = ", among them: " if m["elsewhere"] > len(ids) else ": "
+            print(f"   also raised at {m['elsewhere']} other place(s){among}" + ", ".join(ids))
     return finder.FOUND
 
 

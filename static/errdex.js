@@ -167,7 +167,7 @@
             "; since " + m.wording.since + " it reads: " + m.wording.now));
         }
         if (m.also.length) {
-          link.appendChild(el("span", "result-also", "Also raised at " + m.also.length + " other place" + (m.also.length === 1 ? "" : "s")));
+          link.appendChild(el("span", "result-also", "Also raised at " + m.elsewhere + " other place" + (m.elsewhere === 1 ? "" : "s")));
         }
         item.appendChild(link);
         list.appendChild(item);

@@ -19,6 +19,7 @@
   var shards = new Map();
   var chunks = new Map();
   var entries = new Map();
+  var places = new Map();
   var patterns = null;
 
   // A browser keeps the index's files for a while, so it may hold some of an earlier
@@ -447,8 +448,8 @@
     return {
       index: index, id: row[0], exception: M.exceptions[row[1]], repo: M.repos[row[2]],
       template: row[3], literals: literals, names: names, words: words, cut: cut,
-      // The file that raises it, where other records say the same words.
-      file: row[4],
+      // Where other records say the same words: the file that raises it, and how many do.
+      file: row[4] ? row[4][0] : "", shared: row[4] ? row[4][1] : 1,
       // An earlier wording of the record: its last release, the next, the wording now.
       old: row.length > 5 ? { until: row[5], since: row[6], now: row[7] } : null
     };
@@ -637,7 +638,7 @@
       }
     }
     var best = whole || chosen;
-    return best ? answer(best[0], best[1], limit, all.lines) : null;
+    return best ? await answer(best[0], best[1], limit, all.lines) : null;
   }
 
   // `early`, when given, gets a first answer as soon as the best candidate is known (a few
@@ -649,7 +650,7 @@
       if (!(e instanceof Stale) || reload) { throw e instanceof Stale ? new Error(e.message) : e; }
       reload = true;
       meta = null;
-      [shards, chunks, entries].forEach(function (map) { map.clear(); });
+      [shards, chunks, entries, places].forEach(function (map) { map.clear(); });
       return lookupOnce(paste, limit, early);
     }
   }
@@ -945,7 +946,26 @@
     return null;
   }
 
-  function answer(extracted, results, limit, lines) {
+  // Python's _raised_in: the record raised in the frame's `file` that says the words of
+  // `first`, from the index's places, when no candidate of them was raised there.
+  async function raisedIn(extracted, first, also, file) {
+    var n = M.place_files;
+    if (!file || first.entry.file === file || first.entry.shared <= 1 + also.length || !n) {
+      return null;
+    }
+    var said = [first.entry.exception].concat(first.entry.literals).join("\u0000");
+    var key = ("0000000" + fnv1a(said).toString(16)).slice(-8) + "/" + file;
+    var at = fnv1a(key) % n;
+    var placed = await cached(places, at, "places/" + at + ".json");
+    if (!has(placed, key)) { return null; }
+    var there = (await entriesOf([placed[key]]))[0];
+    if (there.old || [there.exception].concat(there.literals).join("\u0000") !== said) { return null; }
+    var norm = normalize(extracted.message, false, false);
+    var values = first.exact && exactValues(there, extracted.message, norm[0], norm[1]);
+    return { entry: there, values: values || first.values };
+  }
+
+  async function answer(extracted, results, limit, lines) {
     var file = lines ? raisingFrame(lines, extracted.line) : null;
     var groups = new Map();
     var seen = new Set();
@@ -958,18 +978,21 @@
       if (!groups.has(key)) { groups.set(key, []); }
       groups.get(key).push(r);
     });
-    var out = [];
-    groups.forEach(function (group) {
+    var out = await Promise.all(Array.from(groups.values()).slice(0, limit || 5).map(async function (group) {
       // Of records that say the same words, the one raised in the traceback's file.
       var there = group.filter(function (r) { return file && r.entry.file === file; })[0];
       if (there) { group = [there].concat(group.filter(function (r) { return r !== there; })); }
       var first = group[0];
-      out.push({ id: first.entry.id, exception: first.entry.exception, repo: first.entry.repo,
-        template: first.entry.template, exact: first.exact, score: first.score,
-        values: first.values, also: group.slice(1).map(function (r) { return r.entry.id; }),
-        wording: first.entry.old });
-    });
-    return { query: extracted, matches: out.slice(0, limit || 5) };
+      var also = group.slice(1).map(function (r) { return r.entry.id; });
+      var placed = await raisedIn(extracted, first, also, file);
+      var entry = placed ? placed.entry : first.entry;
+      if (placed) { also = [first.entry.id].concat(also.filter(function (id) { return id !== entry.id; })); }
+      return { id: entry.id, exception: entry.exception, repo: entry.repo,
+        template: entry.template, exact: first.exact, score: first.score,
+        values: placed ? placed.values : first.values, also: also,
+        elsewhere: Math.max(also.length, entry.shared - 1), wording: entry.old };
+    }));
+    return { query: extracted, matches: out };
   }
 
   window.errdexSearch = {

@@ -38,7 +38,7 @@ def run_vectors(page: Page) -> list[dict[str, Any]]:
                 const result = await window.errdexSearch.lookup(v.paste);
                 out.push(result.matches.map((m) => ({
                     id: m.id, template: m.template, exception: m.exception, values: m.values,
-                    also: m.also,
+                    also: m.also, elsewhere: m.elsewhere,
                 })));
             }
             return out;

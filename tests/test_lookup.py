@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 import yaml
 from conftest import (
-    CONTENT,
     MINIMAL,
     ROOT,
     QuietHandler,
@@ -29,6 +28,7 @@ from conftest import (
     make_content,
     socket_server,
 )
+from test_search import search_content
 
 from errdex import search
 from errdex.cli import main
@@ -51,9 +51,7 @@ MORE = [
 def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The vectors' records (bundled plus tests/search/extra), as content and built site."""
     root = tmp_path_factory.mktemp("lookup")
-    content = root / "content"
-    shutil.copytree(CONTENT, content)
-    shutil.copytree(HERE / "extra", content / "errors" / "extra")
+    content = search_content(root)
     return content, build_site(content, root)
 
 
@@ -77,6 +75,12 @@ def test_the_index_answers_what_the_records_answer(  # type: ignore[no-untyped-d
     found = [a for a in answers["--site"] if a["matches"]]
     assert len(found) > len(pastes) // 2
     assert any(m["also"] for a in found for m in a["matches"])  # addresses of other places
+    # Of 48 records saying one message, the one the traceback names, found in the places
+    # files although it was not scored; and how many others there are, not how many scored.
+    crowd = next(v["paste"] for v in VECTORS if "names one of those not scored" in v["name"])
+    one = run("lookup", crowd, "--site", out)
+    assert "/errors/5e1f000000000146/" in one.out.splitlines()[2], one.out
+    assert "also raised at 47 other place(s), among them: 5e1f000000000100, " in one.out
     # One paste the usual way, as text and as JSON.
     for flags in ([], ["--json"]):
         one = run("lookup", TRACEBACK, "--site", out, *flags)

@@ -22,11 +22,23 @@ HERE = Path(__file__).parent / "search"
 VECTORS: list[dict[str, Any]] = yaml.safe_load((HERE / "vectors.yaml").read_text())
 
 
+CROWD = 48
+"""Records of one message, each raised in a file of its own: more than are scored."""
+
+
 def search_content(root: Path) -> Path:
     """The bundled records plus the extra ones the vectors need."""
     content = root / "content"
     shutil.copytree(CONTENT, content)
     shutil.copytree(HERE / "extra", content / "errors" / "extra")
+    crowd = content / "errors" / "crowd"
+    crowd.mkdir()
+    for n in range(CROWD):
+        (crowd / f"m{n:02}.yaml").write_text(
+            f"id: 5e1f0000000001{n:02}\nrepo: vllm-project/vllm\nexception: ValueError\n"
+            'message: "The crowd of {size} workers cannot share a ring of {ring}"\n'
+            f"source: {{commit: c794754062, path: vllm/crowd/m{n:02}/crowd_m{n:02}.py, line: 9}}\n"
+        )
     return content
 
 
@@ -56,6 +68,7 @@ def check_vector(vector: dict[str, Any], matches: list[dict[str, Any]]) -> None:
     if "values" in vector:
         assert dict(first["values"]) == vector["values"], vector["name"]
     assert len(first["also"]) == vector.get("also", 0), vector["name"]
+    assert first["elsewhere"] == vector.get("elsewhere", vector.get("also", 0)), vector["name"]
 
 
 def as_plain(matches: list[search.Match]) -> list[dict[str, Any]]:
@@ -67,6 +80,7 @@ def as_plain(matches: list[search.Match]) -> list[dict[str, Any]]:
             "exception": m.entry.exception,
             "values": [list(v) for v in m.values],
             "also": list(m.also),
+            "elsewhere": max(len(m.also), m.entry.shared - 1),
         }
         for m in matches
     ]

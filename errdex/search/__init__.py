@@ -719,6 +719,8 @@ class Entry:
     file: str = ""
     """The name of the file that raises it (``modeling_bros.py``): of records that say the
     same words, a paste's traceback names the one raised there (``one_per_message``)."""
+    shared: int = 1
+    """How many entries of the index say its words (``same_message``), itself included."""
 
 
 _AFTER_INDEX = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))
@@ -907,11 +909,19 @@ class Index:
     """How many words of the inverted index each entry has."""
     vocabulary: tuple[str, ...] = field(default=(), repr=False)
     """The words of ``postings``, sorted."""
+    places: dict[str, int] = field(default_factory=dict, repr=False)
+    """``place_key`` → the entry raised there (``placed``)."""
 
     @classmethod
     def build(cls, entries: Sequence[Entry]) -> Index:
         """The index of ``entries``, numbered anew (``numbered``)."""
         entries = numbered(entries)
+        messages = [same_message(e) for e in entries]
+        said = Counter(messages)
+        entries = [
+            e if said[m] == e.shared else replace(e, shared=said[m])
+            for e, m in zip(entries, messages, strict=True)
+        ]
         found: dict[str, list[int]] = {}
         for entry in entries:  # in the order of their numbers: each posting comes sorted
             for word in entry.own:
@@ -927,7 +937,14 @@ class Index:
         postings = {w: found[w] for w in words if w not in common}
         counted = Counter(itertools.chain.from_iterable(postings.values()))
         sizes = [counted[number] for number in range(n)]
-        return cls(tuple(entries), postings, common, sizes, tuple(postings))
+        places: dict[str, int] = {}
+        for entry in entries:
+            if entry.shared > 1 and entry.file:
+                places.setdefault(place_key(entry, entry.file), entry.index)
+        return cls(tuple(entries), postings, common, sizes, tuple(postings), places)
+
+    def placed(self, key: str) -> int | None:
+        return self.places.get(key)
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
@@ -955,6 +972,7 @@ class Index:
                 "count": len(self.entries),
                 "shards": shards,
                 "record_files": count,
+                "place_files": place_files(len(self.places)),
                 "files": files,
                 "common": self.common,
                 "sizes": self.sizes,
@@ -996,17 +1014,22 @@ class Index:
         repo_numbers = {repo: n for n, repo in enumerate(repos)}
         exception_numbers = {exception: n for n, exception in enumerate(exceptions)}
         # A record's file tells it from records that say the same words: only theirs is
-        # written (a paste's traceback names the file, ``one_per_message``).
-        messages = [same_message(e) for e in self.entries]
-        said = Counter(messages)
-        for e, message, file in zip(self.entries, messages, files, strict=True):
+        # written, with how many say them (a paste's traceback names the file,
+        # ``one_per_message``), and the places files name the record of each message
+        # raised in each file (``placed``).
+        places: list[dict[str, int]] = [{} for _ in range(place_files(len(self.places)))]
+        for key, number in sorted(self.places.items()):
+            places[fnv1a(key) % len(places)][key] = number
+        for e, file in zip(self.entries, files, strict=True):
             rows[file].append(
                 [e.index, e.id, exception_numbers[e.exception], repo_numbers[e.repo], e.template]
-                + [e.file if said[message] > 1 else ""]
+                + [[e.file, e.shared] if e.shared > 1 else ""]
                 + (list(e.old) if e.old else [])
             )
         for number, held in enumerate(rows):
             out[f"search/records/{number}.json"] = held
+        for number, placed in enumerate(places):
+            out[f"search/places/{number}.json"] = placed
         return out
 
 
@@ -1027,16 +1050,40 @@ class Searchable(Protocol):
         """The indexed words (common ones aside) that start with ``prefix``, sorted."""
         ...
 
+    def placed(self, key: str) -> int | None:
+        """The entry raised at ``key`` (``place_key``), if any."""
+        ...
+
 
 def starting(words: Iterable[str], prefix: str) -> list[str]:
     return sorted(w for w in words if w.startswith(prefix))
 
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 """The layout of the browser index; lookup refuses another. 2: words are sharded by
 their first PREFIX characters. 3: records are numbered by id, and ``files`` (in
 meta.json) names the record file of each, whose rows start with their numbers. 4: a
-row's fifth field is its record's file name, where another record says the same words."""
+row's fifth field is its record's file name, where another record says the same words.
+5: that field is [file name, how many say them], and ``search/places/*.json`` name the
+record of each such message raised in each file (``place_key``)."""
+PLACES_PER_FILE = 1024
+"""Keys of a places file, about (a power of two files)."""
+
+
+def place_files(places: int) -> int:
+    """How many places files an index of ``places`` places has: none for none."""
+    count = 1 if places else 0
+    while count * PLACES_PER_FILE < places:
+        count *= 2
+    return count
+
+
+def place_key(entry: Entry, file: str) -> str:
+    """Where a message is raised: the digest of its words (``same_message``) and a file
+    name. The places files map it to the record, the JavaScript computes it alike."""
+    return f"{fnv1a(chr(0).join(same_message(entry))):08x}/{file}"
+
+
 PREFIX = 3
 """Characters of a word that choose its shard: a word cut short (the last of a piece of
 a message) finds the words it starts in the shard it would be in itself."""
@@ -1097,7 +1144,8 @@ class Match:
     values: tuple[tuple[str, str], ...]
     """Placeholder name → the user's value, when the whole message matched."""
     also: tuple[str, ...] = ()
-    """Ids of records with the same exception and template (raised at other places)."""
+    """Ids of records with the same exception and template (raised at other places), of
+    those scored: ``entry.shared`` says how many records say its words in all."""
 
 
 LOOKUP_WORDS = 64
@@ -1462,7 +1510,29 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     line = best[0].line
     frame = raising_frame(raw, None if line is None else line - skipped)
     file = frame.file if frame else None
-    return best[0], one_per_message([match for _, match in best[1]], limit, file)
+    matches = one_per_message([match for _, match in best[1]], limit, file)
+    if file is not None:
+        matches = [_raised_in(index, best[0], match, file) for match in matches]
+    return best[0], matches
+
+
+def _raised_in(index: Searchable, extracted: Extracted, match: Match, file: str) -> Match:
+    """``match``; or, when the record raised in ``file`` says its words but was not among
+    the candidates (a message raised in more places than are scored), that record's, the
+    index's places name it."""
+    entry = match.entry
+    if entry.file == file or entry.shared <= 1 + len(match.also):
+        return match  # raised there, or no record of the message was left out
+    number = index.placed(place_key(entry, file))
+    there = index.entries[number] if number is not None else None
+    if there is None or there.old is not None or same_message(there) != same_message(entry):
+        return match
+    values = match.values
+    if match.exact:
+        normalized, where = normalize(extracted.message)
+        values = exact_values(there, extracted.message, normalized, where) or values
+    also = (entry.id, *(i for i in match.also if i != there.id))
+    return Match(there, match.exact, match.score, values, also)
 
 
 def ranked_matches(

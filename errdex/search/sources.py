@@ -197,7 +197,7 @@ class WebStore:
 
 META = "search/meta.json"
 _FILES = re.compile(
-    r"search/meta\.json|search/(?:words|records)/\d{1,9}\.json|api/errors/[0-9a-f]{16}\.json"
+    r"search/meta\.json|search/(?:words|records|places)/\d{1,9}\.json|api/errors/[0-9a-f]{16}\.json"
 )
 """The files lookup reads of a site, and no others."""
 
@@ -327,6 +327,8 @@ class SiteIndex:
         self.count = self._number(meta, "count", 0)
         self.shards = self._number(meta, "shards", 1, search.MAX_SHARDS)
         self.record_files = self._number(meta, "record_files", 1, max(1, self.count))
+        self.place_files = self._number(meta, "place_files", 0, max(1, self.count))
+        self._places: dict[int, dict[str, Any]] = {}
         # Each item of these two is checked when it is read: a record file's number when
         # its entry is made, a size with each posting that names its record.
         self.files: list[Any] = self._list(meta, "files")
@@ -373,6 +375,21 @@ class SiteIndex:
 
     def starting(self, prefix: str) -> list[str]:
         return search.starting(self.shard(search.shard_of(prefix, self.shards)), prefix)
+
+    def placed(self, key: str) -> int | None:
+        if not self.place_files:
+            return None
+        number = search.fnv1a(key) % self.place_files
+        found = self._places.get(number)
+        if found is None:
+            rel = f"search/places/{number}.json"
+            found = _json(self.store, rel)
+            if not isinstance(found, dict) or not all(
+                _number(n, 0, self.count - 1) for n in found.values()
+            ):
+                raise _damaged(self.store, rel, "is not a places file of record numbers")
+            self._places[number] = found
+        return found.get(key)
 
     def shard(self, number: int) -> dict[str, Any]:
         found = self._shards.get(number)
@@ -434,7 +451,8 @@ class SiteIndex:
             raise _damaged(self.store, rel, f"has no readable record {number}: it has no row")
         why = self._unreadable(row)
         if why is None:
-            id, exception, repo, template, file, *old = row
+            id, exception, repo, template, place, *old = row
+            file, shared = place or ("", 1)
             try:
                 entry = search.make_entry(
                     number, id, self.exceptions[exception], self.repos[repo], template, "", file
@@ -445,7 +463,7 @@ class SiteIndex:
                 if old:
                     until, since, now = old
                     entry = replace(entry, old=(until, since, now))
-                return entry
+                return replace(entry, shared=shared) if shared > 1 else entry
         raise _damaged(self.store, rel, f"has no readable record {number}: {why}")
 
     def _unreadable(self, row: list[Any]) -> str | None:
@@ -453,7 +471,7 @@ class SiteIndex:
         an earlier wording, its last release, the next and the wording now), if anything."""
         if len(row) not in (5, 8):
             return f"it has {len(row) + 1} fields, not 6 or 9"
-        id, exception, repo, template, file, *old = row
+        id, exception, repo, template, place, *old = row
         if not isinstance(id, str) or not _is_id(id):
             return f"its id {_shown(id)} is not a record id (16 lowercase hex digits)"
         if not _number(exception, 0, len(self.exceptions) - 1):
@@ -462,8 +480,10 @@ class SiteIndex:
             return f"its repository {_shown(repo)} is none of {META}'s"
         if not _text(template):
             return "its message is not text"
-        if not isinstance(file, str):
-            return f"its file {_shown(file)} is not text"
+        if place != "" and not (
+            isinstance(place, list) and len(place) == 2 and _text(place[0]) and _number(place[1], 2)
+        ):
+            return f"its place {_shown(place)} is not [file name, records that say it]"
         if not all(map(_text, old)):
             return "its earlier wording is not text"
         return None
@@ -703,6 +723,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "matched": matched,
                 "values": [list(pair) for pair in m.values],
                 "also": [source.page_url(i) for i in m.also],
+                "elsewhere": max(len(m.also), m.entry.shared - 1),
                 "wording": earlier_wording(m.entry),
                 "avoid": _avoid_hints(page, m.values),
             }
