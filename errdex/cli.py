@@ -1355,9 +1355,10 @@ def _lookup(ns: argparse.Namespace) -> int:
         print(f"   {m['url']}")
         if m["values"]:
             print("   " + ", ".join(f"{name} = {value}" for name, value in m["values"]))
-        if m["also"]:
+        if m["elsewhere"]:
             ids = [url.rstrip("/").rsplit("/", 1)[-1] for url in m["also"]]
             among = ", among them: " if m["elsewhere"] > len(ids) else ": "
+            among = among if ids else ""
             print(f"   also raised at {m['elsewhere']} other place(s){among}" + ", ".join(ids))
     return finder.FOUND
 

@@ -166,7 +166,7 @@
           link.appendChild(el("span", "result-wording", "You pasted the wording of " + m.wording.until +
             "; since " + m.wording.since + " it reads: " + m.wording.now));
         }
-        if (m.also.length) {
+        if (m.elsewhere) {
           link.appendChild(el("span", "result-also", "Also raised at " + m.elsewhere + " other place" + (m.elsewhere === 1 ? "" : "s")));
         }
         item.appendChild(link);

@@ -59,6 +59,18 @@ def test_every_vector_gives_the_same_answer_in_the_browser(
         assert matches == python, vector["name"]
 
 
+def test_a_message_raised_in_many_files_opens_the_framed_one_and_counts_them_all(
+    page: Page, vector_site: str
+) -> None:
+    """48 records say one message; the traceback's file is one of those not scored."""
+    crowd = next(v["paste"] for v in VECTORS if "names one of those not scored" in v["name"])
+    page.goto(vector_site)
+    page.get_by_label("Paste an error message, a traceback or a log line").fill(crowd)
+    first = page.locator("#results-main [role=option]").first
+    expect(first).to_contain_text("Also raised at 47 other places")
+    expect(first).to_have_attribute("data-href", re.compile(r"errors/5e1f000000000146/\?q="))
+
+
 def test_a_traceback_pasted_on_the_home_page_opens_its_page_with_the_values(
     page: Page, site_url: str
 ) -> None:
