@@ -925,12 +925,18 @@
   // error read at `line`, when one stands in the few lines above it.
   function raisingFrame(lines, line) {
     if (line === null || line === undefined) { return null; }
+    var above = frameAbove(lines, line);
+    if (above !== null || line >= lines.length || !patterns.pytestError.test(lines[line])) { return above; }
     // pytest's long report: the place under the error's "E" lines and a blank.
     for (var b = line + 1; b < Math.min(lines.length, line + 1 + M.params.max_frame_gap); b++) {
       var place = patterns.pytestPlace.exec(lines[b]);
       if (place) { return place[1].split(/[\\/]/).pop(); }
       if (lines[b].trim() && !patterns.pytestError.test(lines[b])) { break; }
     }
+    return null;
+  }
+
+  function frameAbove(lines, line) {
     for (var n = line - 1; n >= Math.max(0, line - M.params.max_frame_gap); n--) {
       var text = lines[n];
       if (patterns.frameStop.test(text) || patterns.errorLine.test(text)) { return null; }

@@ -769,6 +769,19 @@ def test_of_records_saying_the_same_pytests_report_names_the_one_raised_in_its_f
         for body in (long_report, short_report):
             (found,) = found_in(frames_source, body)
             assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
+    # A task group's traceback inside the "E" lines names the file; the place under them
+    # is where the group was raised again.
+    group = (
+        "```\n>           tg.start_soon(go)\n"
+        "E     | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n"
+        "E       | Traceback (most recent call last):\n"
+        'E       |   File "/venv/lib/python3.11/site-packages/loom/merge.py", line 40, in merge\n'
+        "E       |     raise ValueError(msg)\n"
+        f"E       | ValueError: {MISMATCH}\n\n"
+        "/venv/lib/python3.11/site-packages/anyio/_backends/_asyncio.py:767: ExceptionGroup\n```\n"
+    )
+    (found,) = found_in(frames_source, group)
+    assert found.url.endswith(f"/errors/{record_id(frames_source, 'loom/merge.yaml')}/")
     # The error raised in the test itself: no record is raised there.
     own = f"E       {STATE_SAID}\n\ntests/test_run.py:9: RuntimeError"
     assert found_in(frames_source, f"```\n>       raise RuntimeError\n{own}\n```\n") == []

@@ -145,12 +145,13 @@ PATTERNS: dict[str, Any] = {
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\(""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
-        # pytest's short report (--tb=short): the place above each frame's code.
-        r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: in ([\w<>]+)$""",
+        # pytest's short report (--tb=short): the place above each frame's code. (Names
+        # as \S: the page's script reads \w as ASCII only, Python as any letter.)
+        r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: in (\S+)\s*$""",
     ],
     # pytest's long report (its default) says where the error was raised under its "E"
     # lines: ``src/pkg/loader.py:188: ValueError``.
-    "pytest_place": r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: [A-Za-z_][\w.]*$""",
+    "pytest_place": r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: \S+\s*$""",
     "pytest_error": r"^[ \t]*E(?:[ \t]|$)",
     # Where looking back for an error's frame ends: another traceback's end, a blank line
     # or a line of dots (the paste leaves frames out there), or pytest's line between
@@ -1662,12 +1663,23 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
     frame stands in the few lines above it (or, in pytest's report, its place under it)."""
     if line is None:
         return None
-    # pytest's long report: the place under the error's "E" lines and a blank.
+    above = _frame_above(lines, line)
+    if above is not None or line >= len(lines) or not _PYTEST_ERROR.match(lines[line]):
+        return above
+    # pytest's long report: its error's "E" lines, a blank, and the place. (Only when no
+    # frame stands right above: a traceback inside the "E" lines, a task group's or a
+    # worker's, names the place, and the one under it is where it was raised again.)
     for text in lines[line + 1 : line + 1 + MAX_FRAME_GAP]:
         if found := _PYTEST_PLACE.search(text):
             return _frame(found.group(1), None)
         if text.strip() and not _PYTEST_ERROR.match(text):
             break
+    return None
+
+
+def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
+    """The frame within MAX_FRAME_GAP lines above the error line, when the look back
+    meets no stop first."""
     for number in range(line - 1, max(-1, line - 1 - MAX_FRAME_GAP), -1):
         text = lines[number] if number < len(lines) else ""
         if _FRAME_STOP.search(text) or ERROR_LINE.match(text):

@@ -146,9 +146,11 @@ var aligned=align(words,entry.words,weight,p,extracted.exception===null);var sco
 if(same<0&&coverage<p.min_coverage_other_type){return;}
 results.push({key:[1,score,coverage,same,-number],entry:entry,exact:false,score:score,values:[]});});results.sort(function(a,b){return compareKeys(a.key,b.key);});return results;}
 function raisingFrame(lines,line){if(line===null||line===undefined){return null;}
+var above=frameAbove(lines,line);if(above!==null||line>=lines.length||!patterns.pytestError.test(lines[line])){return above;}
 for(var b=line+1;b<Math.min(lines.length,line+1+M.params.max_frame_gap);b++){var place=patterns.pytestPlace.exec(lines[b]);if(place){return place[1].split(/[\\/]/).pop();}
 if(lines[b].trim()&&!patterns.pytestError.test(lines[b])){break;}}
-for(var n=line-1;n>=Math.max(0,line-M.params.max_frame_gap);n--){var text=lines[n];if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
+return null;}
+function frameAbove(lines,line){for(var n=line-1;n>=Math.max(0,line-M.params.max_frame_gap);n--){var text=lines[n];if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
 for(var k=0;k<patterns.frames.length;k++){var found=patterns.frames[k].exec(text);if(!found){continue;}
 if(found[2]==="<module>"&&!found[1].startsWith("<")&&n>0&&lines[n-1].indexOf("Traceback (most recent call last)")>=0){return null;}
 return found[1].split(/[\\/]/).pop();}}
