@@ -293,3 +293,30 @@ def test_a_build_leaves_the_cycle_collector_as_it_found_it(
     finally:
         gc.enable()
         gc.set_threshold(*threshold)
+
+
+def test_an_update_stopped_while_it_wrote_and_an_edit_taken_back_is_a_full_build(
+    site,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """An update notes the files it is about to write, writes them, then notes that it
+    did. Stopped between the two notes, its page shows the edit while the state keeps
+    the record as it was: an edit taken back must not then be "nothing changed"."""
+    content, out, build = site
+    path = content / "errors" / "r2.yaml"
+    before = path.read_bytes()
+    path.write_text(path.read_text().replace("The first version", "Another version"))
+    assert "update: 1 record changed" in build("-v")
+    (state_file,) = (tmp_path / "cache").glob("state-*.bin")
+    blob = state_file.read_bytes()
+    # The frames of the state's file: the full build's state, then the update's notes.
+    at, ends = len(b"errdex-state-10\n"), []
+    while at + 40 <= len(blob):
+        at += 40 + int.from_bytes(blob[at : at + 8], "big")
+        ends.append(at)
+    assert len(ends) == 3
+    state_file.write_bytes(blob[: ends[1]])  # as if stopped before the last note
+    path.write_bytes(before)  # the edit taken back
+    assert "full build: the last update stopped while it wrote its files" in build("-v")
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)

@@ -61,6 +61,10 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     changed_key = [name for name in key if previous.key.get(name) != key[name]]
     if changed_key:
         return Full(f"{' and '.join(changed_key)} changed", previous)
+    if "" in previous.outputs.values():
+        # An update noted the files it was about to write, and stopped before its last
+        # note: what they hold is unknown, and a record taken back would find nothing to do.
+        return Full("the last update stopped while it wrote its files", previous)
     if previous.cwd != os.getcwd():
         # Every path a message shows is shown from the working folder.
         return Full(f"run from another folder than the last build ({previous.cwd})", previous)
