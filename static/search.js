@@ -449,7 +449,7 @@
       index: index, id: row[0], exception: M.exceptions[row[1]], repo: M.repos[row[2]],
       template: row[3], literals: literals, names: names, words: words, cut: cut,
       // Where other records say the same words: the file that raises it, and how many do.
-      file: row[4] ? row[4][0] : "", shared: row[4] ? row[4][1] : 1,
+      file: row[4] ? row[4][0] : "", shared: row[4] ? row[4][1] : 1, line: row[4] ? row[4][2] : 0,
       // An earlier wording of the record: its last release, the next, the wording now.
       old: row.length > 5 ? { until: row[5], since: row[6], now: row[7] } : null
     };
@@ -921,8 +921,8 @@
     return results;
   }
 
-  // Python's raising_frame: the file of the last frame of the traceback that ends in the
-  // error read at `line`, when one stands in the few lines above it.
+  // Python's raising_frame: the file and line of the last frame of the traceback that ends
+  // in the error read at `line`, when one stands in the few lines above it.
   function raisingFrame(lines, line) {
     if (line === null || line === undefined) { return null; }
     var above = frameAbove(lines, line);
@@ -930,7 +930,7 @@
     // pytest's long report: the place under the error's "E" lines and a blank.
     for (var b = line + 1; b < Math.min(lines.length, line + 1 + M.params.max_frame_gap); b++) {
       var place = patterns.pytestPlace.exec(lines[b]);
-      if (place) { return place[1].split(/[\\/]/).pop(); }
+      if (place) { return frameOf(place); }
       if (lines[b].trim() && !patterns.pytestError.test(lines[b])) { break; }
     }
     return null;
@@ -946,33 +946,55 @@
         // A script's top, first of its traceback: the paste left out the frames below.
         if (found[2] === "<module>" && !found[1].startsWith("<") && n > 0 &&
             lines[n - 1].indexOf("Traceback (most recent call last)") >= 0) { return null; }
-        return found[1].split(/[\\/]/).pop();
+        return frameOf(found);
       }
     }
     return null;
   }
 
-  // Python's _raised_in: the record raised in the frame's `file` that says the words of
-  // `first`, from the index's places, when no candidate of them was raised there.
-  async function raisedIn(extracted, first, also, file) {
+  // Python's _frame: the file a frame names, and its line (`", line 188` or `:188`).
+  function frameOf(found) {
+    var end = found.index + found[0].indexOf(found[1]) + found[1].length;
+    var at = /^(?:",?\s+line\s+(\d+)|:(\d+))/.exec(found.input.slice(end));
+    return { file: found[1].split(/[\\/]/).pop(), line: at ? Number(at[1] || at[2]) : null };
+  }
+
+  // Python's _distance: how far a record's line is from the frame's.
+  function distance(line, frame) { return frame.line === null ? 0 : Math.abs(line - frame.line); }
+
+  // The first of `items` nearest the frame's line (Python's min).
+  function nearest(items, lineOf, frame) {
+    var best = null;
+    items.forEach(function (item) {
+      if (best === null || distance(lineOf(item), frame) < distance(lineOf(best), frame)) { best = item; }
+    });
+    return best;
+  }
+
+  // Python's _raised_in: the record raised at the `frame` that says the words of `first`,
+  // from the index's places, when no candidate of them was raised right there.
+  async function raisedIn(extracted, first, also, frame) {
     var n = M.place_files;
-    if (!file || first.entry.file === file || first.entry.shared <= 1 + also.length || !n) {
+    var entry = first.entry;
+    if (!frame || !n || entry.shared <= 1 + also.length ||
+        (entry.file === frame.file && (frame.line === null || frame.line === entry.line))) {
       return null;
     }
-    var said = [first.entry.exception].concat(first.entry.literals).join("\u0000");
-    var key = ("0000000" + fnv1a(said).toString(16)).slice(-8) + "/" + file;
+    var said = [entry.exception].concat(entry.literals).join("\u0000");
+    var key = ("0000000" + fnv1a(said).toString(16)).slice(-8) + "/" + frame.file;
     var at = fnv1a(key) % n;
     var placed = await cached(places, at, "places/" + at + ".json");
-    if (!has(placed, key)) { return null; }
-    var there = (await entriesOf([placed[key]]))[0];
-    if (there.old || [there.exception].concat(there.literals).join("\u0000") !== said) { return null; }
+    if (!has(placed, key) || !placed[key].length) { return null; }
+    var there = (await entriesOf([nearest(placed[key], function (p) { return p[1]; }, frame)[0]]))[0];
+    if (there.id === entry.id || there.old ||
+        [there.exception].concat(there.literals).join("\u0000") !== said) { return null; }
     var norm = normalize(extracted.message, false, false);
     var values = first.exact && exactValues(there, extracted.message, norm[0], norm[1]);
     return { entry: there, values: values || first.values };
   }
 
   async function answer(extracted, results, limit, lines) {
-    var file = lines ? raisingFrame(lines, extracted.line) : null;
+    var frame = lines ? raisingFrame(lines, extracted.line) : null;
     var groups = new Map();
     var seen = new Set();
     results.forEach(function (r) {
@@ -985,12 +1007,14 @@
       groups.get(key).push(r);
     });
     var out = await Promise.all(Array.from(groups.values()).slice(0, limit || 5).map(async function (group) {
-      // Of records that say the same words, the one raised in the traceback's file.
-      var there = group.filter(function (r) { return file && r.entry.file === file; })[0];
+      // Of records that say the same words, the one raised in the traceback's file,
+      // nearest its line.
+      var there = frame && nearest(group.filter(function (r) { return r.entry.file === frame.file; }),
+        function (r) { return r.entry.line; }, frame);
       if (there) { group = [there].concat(group.filter(function (r) { return r !== there; })); }
       var first = group[0];
       var also = group.slice(1).map(function (r) { return r.entry.id; });
-      var placed = await raisedIn(extracted, first, also, file);
+      var placed = await raisedIn(extracted, first, also, frame);
       var entry = placed ? placed.entry : first.entry;
       if (placed) { also = [first.entry.id].concat(also.filter(function (id) { return id !== entry.id; })); }
       return { id: entry.id, exception: entry.exception, repo: entry.repo,

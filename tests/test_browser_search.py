@@ -67,7 +67,7 @@ def test_a_message_raised_in_many_files_opens_the_framed_one_and_counts_them_all
     page.goto(vector_site)
     page.get_by_label("Paste an error message, a traceback or a log line").fill(crowd)
     first = page.locator("#results-main [role=option]").first
-    expect(first).to_contain_text("Also raised at 47 other places")
+    expect(first).to_contain_text("Also raised at 48 other places")
     expect(first).to_have_attribute("data-href", re.compile(r"errors/5e1f000000000146/\?q="))
 
 

@@ -188,12 +188,12 @@ def _set(key: str, value: Callable[[Any], Any]) -> Callable[[Any], Any]:
         (
             "search/records/0.json",
             lambda rows: [[*row[:5], 7, *row[6:]] for row in rows],
-            "its place 7 is not [file name, records that say it]",
+            "its place 7 is not [file name, records that say it, line]",
         ),
         (
             "search/records/0.json",
             lambda rows: [[*row[:5], ["a.py", 1], *row[6:]] for row in rows],
-            "its place a list is not [file name, records that say it]",
+            "its place a list is not [file name, records that say it, line]",
         ),
         (
             "search/records/0.json",

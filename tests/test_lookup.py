@@ -80,7 +80,7 @@ def test_the_index_answers_what_the_records_answer(  # type: ignore[no-untyped-d
     crowd = next(v["paste"] for v in VECTORS if "names one of those not scored" in v["name"])
     one = run("lookup", crowd, "--site", out)
     assert "/errors/5e1f000000000146/" in one.out.splitlines()[2], one.out
-    assert "also raised at 47 other place(s), among them: 5e1f000000000100, " in one.out
+    assert "also raised at 48 other place(s), among them: 5e1f000000000100, " in one.out
     # One paste the usual way, as text and as JSON.
     for flags in ([], ["--json"]):
         one = run("lookup", TRACEBACK, "--site", out, *flags)

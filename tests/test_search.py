@@ -39,6 +39,10 @@ def search_content(root: Path) -> Path:
             'message: "The crowd of {size} workers cannot share a ring of {ring}"\n'
             f"source: {{commit: c794754062, path: vllm/crowd/m{n:02}/crowd_m{n:02}.py, line: 9}}\n"
         )
+    # The same message raised a second time in one of those files, further down.
+    (crowd / "m46-again.yaml").write_text(
+        (crowd / "m46.yaml").read_text().replace("0146", "0148").replace("line: 9", "line: 30")
+    )
     return content
 
 

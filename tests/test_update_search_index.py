@@ -168,3 +168,29 @@ def test_a_prose_edit_after_a_reworded_message_reads_no_search_entries(tmp_path:
     err, loaded = imported_by_build(argv, ["errdex.search"])
     assert "errdex: update: 1 record changed\n" in err, err
     assert loaded == []
+
+
+def test_a_line_moved_of_a_message_said_twice_in_one_file_is_in_the_updated_index(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """Of records that say the same words in one file, the index keeps each one's line (a
+    traceback's frame names the nearest): an update that moves one makes the index again."""
+    said = 'exception: ValueError\nmessage: "The spool holds {n} reels"\n'
+    records = {
+        f"{name}.yaml": f"id: {rid}\nrepo: example/project\n{said}"
+        f"source: {{commit: abcdef1, path: src/spool.py, line: {line}}}\n"
+        for name, rid, line in (("a", "5e1f000000000010", 10), ("b", "5e1f000000000011", 20))
+    }
+    content = make_content(tmp_path, records)
+    build = builder(run, content, tmp_path)
+    build()
+    out = tmp_path / "public"
+    path = content / "errors" / "b.yaml"
+    path.write_text(path.read_text().replace("line: 20", "line: 30"))
+    err = build("-v")
+    assert "update: 1 record changed" in err and "search index kept" not in err, err
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+    paste = 'File "/venv/src/spool.py", line 29, in wind\nValueError: The spool holds 2 reels'
+    found = run("lookup", paste, "--site", out)
+    assert "/errors/5e1f000000000011/" in found.out, found.out

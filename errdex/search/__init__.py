@@ -722,6 +722,9 @@ class Entry:
     same words, a paste's traceback names the one raised there (``one_per_message``)."""
     shared: int = 1
     """How many entries of the index say its words (``same_message``), itself included."""
+    line: int = 0
+    """The line that raises it: of records that say the same words in one file, a
+    traceback's frame names the one raised nearest its line."""
 
 
 _AFTER_INDEX = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))
@@ -729,7 +732,14 @@ _AFTER_INDEX = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))
 
 
 def make_entry(
-    index: int, id: str, exception: str, repo: str, template: str, title: str, file: str = ""
+    index: int,
+    id: str,
+    exception: str,
+    repo: str,
+    template: str,
+    title: str,
+    file: str = "",
+    line: int = 0,
 ) -> Entry:
     parsed = parse_template(template)
     literals: list[str] = [""]
@@ -766,6 +776,7 @@ def make_entry(
         joined="\0" + "\0".join(words) + "\0",
         literal_words=len(words) - words.count("*"),
         file=file,
+        line=line,
     )
 
 
@@ -791,6 +802,7 @@ def entry_of(index: int, record: Record) -> Entry:
         record.message.source,
         record.title,
         file_name(record.source.path),
+        record.source.line,
     )
 
 
@@ -910,8 +922,8 @@ class Index:
     """How many words of the inverted index each entry has."""
     vocabulary: tuple[str, ...] = field(default=(), repr=False)
     """The words of ``postings``, sorted."""
-    places: dict[str, int] = field(default_factory=dict, repr=False)
-    """``place_key`` → the entry raised there (``placed``)."""
+    places: dict[str, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
+    """``place_key`` → the entries raised there and their lines, in line order (``placed``)."""
 
     @classmethod
     def build(cls, entries: Sequence[Entry]) -> Index:
@@ -938,14 +950,18 @@ class Index:
         postings = {w: found[w] for w in words if w not in common}
         counted = Counter(itertools.chain.from_iterable(postings.values()))
         sizes = [counted[number] for number in range(n)]
-        places: dict[str, int] = {}
+        places: dict[str, list[tuple[int, int]]] = {}
         for entry in entries:
-            if entry.shared > 1 and entry.file:
-                places.setdefault(place_key(entry, entry.file), entry.index)
+            if entry.shared > 1 and entry.file and entry.old is None:
+                places.setdefault(place_key(entry, entry.file), []).append(
+                    (entry.index, entry.line)
+                )
+        for held in places.values():
+            held.sort(key=lambda placed: (placed[1], placed[0]))
         return cls(tuple(entries), postings, common, sizes, tuple(postings), places)
 
-    def placed(self, key: str) -> int | None:
-        return self.places.get(key)
+    def placed(self, key: str) -> list[tuple[int, int]]:
+        return self.places.get(key, [])
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
@@ -1018,13 +1034,13 @@ class Index:
         # written, with how many say them (a paste's traceback names the file,
         # ``one_per_message``), and the places files name the record of each message
         # raised in each file (``placed``).
-        places: list[dict[str, int]] = [{} for _ in range(place_files(len(self.places)))]
-        for key, number in sorted(self.places.items()):
-            places[fnv1a(key) % len(places)][key] = number
+        places: list[dict[str, Any]] = [{} for _ in range(place_files(len(self.places)))]
+        for key, held in sorted(self.places.items()):
+            places[fnv1a(key) % len(places)][key] = [list(placed) for placed in held]
         for e, file in zip(self.entries, files, strict=True):
             rows[file].append(
                 [e.index, e.id, exception_numbers[e.exception], repo_numbers[e.repo], e.template]
-                + [[e.file, e.shared] if e.shared > 1 else ""]
+                + [[e.file, e.shared, e.line] if e.shared > 1 else ""]
                 + (list(e.old) if e.old else [])
             )
         for number, held in enumerate(rows):
@@ -1051,8 +1067,8 @@ class Searchable(Protocol):
         """The indexed words (common ones aside) that start with ``prefix``, sorted."""
         ...
 
-    def placed(self, key: str) -> int | None:
-        """The entry raised at ``key`` (``place_key``), if any."""
+    def placed(self, key: str) -> list[tuple[int, int]]:
+        """The entries raised at ``key`` (``place_key``) and their lines, in line order."""
         ...
 
 
@@ -1065,8 +1081,9 @@ INDEX_VERSION = 5
 their first PREFIX characters. 3: records are numbered by id, and ``files`` (in
 meta.json) names the record file of each, whose rows start with their numbers. 4: a
 row's fifth field is its record's file name, where another record says the same words.
-5: that field is [file name, how many say them], and ``search/places/*.json`` name the
-record of each such message raised in each file (``place_key``)."""
+5: that field is [file name, how many say them, line], and ``search/places/*.json``
+name the records of each such message raised in each file, with their lines
+(``place_key``)."""
 PLACES_PER_FILE = 1024
 """Keys of a places file, about (a power of two files)."""
 
@@ -1510,23 +1527,28 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     # browser, which reads no more).
     line = best[0].line
     frame = raising_frame(raw, None if line is None else line - skipped)
-    file = frame.file if frame else None
-    matches = one_per_message([match for _, match in best[1]], limit, file)
-    if file is not None:
-        matches = [_raised_in(index, best[0], match, file) for match in matches]
+    matches = one_per_message([match for _, match in best[1]], limit, frame)
+    if frame is not None:
+        matches = [_raised_in(index, best[0], match, frame) for match in matches]
     return best[0], matches
 
 
-def _raised_in(index: Searchable, extracted: Extracted, match: Match, file: str) -> Match:
-    """``match``; or, when the record raised in ``file`` says its words but was not among
-    the candidates (a message raised in more places than are scored), that record's, the
-    index's places name it."""
+def _raised_in(index: Searchable, extracted: Extracted, match: Match, frame: Frame) -> Match:
+    """``match``; or, when the record raised at the ``frame`` says its words but was not
+    among the candidates (a message raised in more places than are scored), that
+    record's, the index's places name it (of several in the frame's file, the one
+    raised nearest its line)."""
     entry = match.entry
-    if entry.file == file or entry.shared <= 1 + len(match.also):
-        return match  # raised there, or no record of the message was left out
-    number = index.placed(place_key(entry, file))
-    there = index.entries[number] if number is not None else None
-    if there is None or there.old is not None or same_message(there) != same_message(entry):
+    if entry.shared <= 1 + len(match.also) or (
+        entry.file == frame.file and frame.line in (None, entry.line)
+    ):
+        return match  # no record of the message was left out, or raised right there
+    placed = index.placed(place_key(entry, frame.file))
+    if not placed:
+        return match
+    number, _ = min(placed, key=lambda held: _distance(held[1], frame.line))
+    there = index.entries[number]
+    if there.id == entry.id or there.old is not None or same_message(there) != same_message(entry):
         return match
     values = match.values
     if match.exact:
@@ -1655,6 +1677,17 @@ class Frame(NamedTuple):
     function: str | None
     folders: tuple[str, ...] = ()
     """The folders of the file's path as pasted (``site-packages``, ``diffusers``)."""
+    line: int | None = None
+    """Its line, when it shows one."""
+
+
+_LINE_AFTER = re.compile(r'",?\s+line\s+(\d+)|:(\d+)')
+"""A frame's line, right after its path: ``", line 188`` or ``:188``."""
+
+
+def _distance(line: int, wanted: int | None) -> int:
+    """How far a record's ``line`` is from the frame's (0 for all when it shows none)."""
+    return abs(line - wanted) if wanted is not None else 0
 
 
 def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
@@ -1671,7 +1704,7 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
     # worker's, names the place, and the one under it is where it was raised again.)
     for text in lines[line + 1 : line + 1 + MAX_FRAME_GAP]:
         if found := _PYTEST_PLACE.search(text):
-            return _frame(found.group(1), None)
+            return _frame(found, None)
         if text.strip() and not _PYTEST_ERROR.match(text):
             break
     return None
@@ -1694,14 +1727,17 @@ def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
 
 
 def frame_of(found: re.Match[str]) -> Frame:
-    """The file and function a match of ``FRAMES`` names."""
-    return _frame(found.group(1), found.group(2))
+    """The file, function and line a match of ``FRAMES`` names."""
+    return _frame(found, found.group(2))
 
 
-def _frame(path: str, function: str | None) -> Frame:
-    *folders, file = re.split(r"[\\/]", path)
+def _frame(found: re.Match[str], function: str | None) -> Frame:
+    """The frame whose path is ``found``'s first group."""
+    *folders, file = re.split(r"[\\/]", found.group(1))
+    at = _LINE_AFTER.match(found.string, found.end(1))
+    line = int(at.group(1) or at.group(2)) if at else None
     # Cython's function names are qualified: pydantic.main.ModelMetaclass.__new__
-    return Frame(file, function.rsplit(".", 1)[-1] if function else None, tuple(folders))
+    return Frame(file, function.rsplit(".", 1)[-1] if function else None, tuple(folders), line)
 
 
 def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:
@@ -1731,9 +1767,10 @@ def same_message(entry: Entry) -> tuple[str, ...]:
     return (entry.exception, *entry.literals)
 
 
-def one_per_message(matches: list[Match], limit: int, file: str | None = None) -> list[Match]:
+def one_per_message(matches: list[Match], limit: int, frame: Frame | None = None) -> list[Match]:
     """One result per message; the records raising it elsewhere go in ``also``. Of those,
-    the one raised in ``file`` (the file a paste's traceback names) comes first."""
+    the one raised in the file a paste's traceback names (``frame``), nearest its line,
+    comes first."""
     groups: dict[tuple[str, ...], list[Match]] = {}
     seen: set[str] = set()
     for match in matches:
@@ -1743,7 +1780,10 @@ def one_per_message(matches: list[Match], limit: int, file: str | None = None) -
         groups.setdefault(same_message(match.entry), []).append(match)
     out = []
     for group in groups.values():
-        there = next((m for m in group if m.entry.file == file), None) if file else None
+        there = None
+        if frame is not None:
+            in_file = [m for m in group if m.entry.file == frame.file]
+            there = min(in_file, key=lambda m: _distance(m.entry.line, frame.line), default=None)
         if there is not None:
             group = [there, *(m for m in group if m is not there)]
         first = group[0]

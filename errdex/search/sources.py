@@ -376,20 +376,28 @@ class SiteIndex:
     def starting(self, prefix: str) -> list[str]:
         return search.starting(self.shard(search.shard_of(prefix, self.shards)), prefix)
 
-    def placed(self, key: str) -> int | None:
+    def placed(self, key: str) -> list[tuple[int, int]]:
         if not self.place_files:
-            return None
+            return []
         number = search.fnv1a(key) % self.place_files
         found = self._places.get(number)
         if found is None:
             rel = f"search/places/{number}.json"
             found = _json(self.store, rel)
             if not isinstance(found, dict) or not all(
-                _number(n, 0, self.count - 1) for n in found.values()
+                isinstance(held, list)
+                and all(
+                    isinstance(p, list)
+                    and len(p) == 2
+                    and _number(p[0], 0, self.count - 1)
+                    and _number(p[1], 0)
+                    for p in held
+                )
+                for held in found.values()
             ):
-                raise _damaged(self.store, rel, "is not a places file of record numbers")
+                raise _damaged(self.store, rel, "is not a places file of records and lines")
             self._places[number] = found
-        return found.get(key)
+        return [(n, line) for n, line in found.get(key, [])]
 
     def shard(self, number: int) -> dict[str, Any]:
         found = self._shards.get(number)
@@ -452,10 +460,17 @@ class SiteIndex:
         why = self._unreadable(row)
         if why is None:
             id, exception, repo, template, place, *old = row
-            file, shared = place or ("", 1)
+            file, shared, line = place or ("", 1, 0)
             try:
                 entry = search.make_entry(
-                    number, id, self.exceptions[exception], self.repos[repo], template, "", file
+                    number,
+                    id,
+                    self.exceptions[exception],
+                    self.repos[repo],
+                    template,
+                    "",
+                    file,
+                    line,
                 )
             except ValueError:  # a message that is not a template: an unmatched brace
                 why = "its message is not a template"
@@ -481,9 +496,13 @@ class SiteIndex:
         if not _text(template):
             return "its message is not text"
         if place != "" and not (
-            isinstance(place, list) and len(place) == 2 and _text(place[0]) and _number(place[1], 2)
+            isinstance(place, list)
+            and len(place) == 3
+            and _text(place[0])
+            and _number(place[1], 2)
+            and _number(place[2], 0)
         ):
-            return f"its place {_shown(place)} is not [file name, records that say it]"
+            return f"its place {_shown(place)} is not [file name, records that say it, line]"
         if not all(map(_text, old)):
             return "its earlier wording is not text"
         return None

@@ -147,11 +147,13 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         files[item.path] = item.kept
     aside = None
     if len(links.chunk_of) >= INDEX_ASIDE_FROM and any(
-        (r.message, r.releases) != (before.message, before.releases)
+        (r.message, r.releases, r.source.line)
+        != (before.message, before.releases, before.source.line)
         for r in shown_changed
         for before in (state.stored(links, r.id)[0],)
     ):
-        # A message or releases changed: the search index is made again in a forked process.
+        # A message, releases or a line changed (the index keeps the lines of records that
+        # say the same words): the search index is made again in a forked process.
         aside = parallel.Aside(functools.partial(index_files, links, shown_changed))
         asides.callback(aside.close)  # stopped when the build ends, if still running
     done = Read(records, files, kept + problems, previous, links, shown_changed, aside)
@@ -295,12 +297,13 @@ def outdated(options: Options, read: Read) -> Read:
     entries = b""
     index_made: Callable[[], dict[str, bytes]] | None = None
     if not groups and all(
-        (r.message, r.releases) == (old[r.id][0].message, old[r.id][0].releases)
+        (r.message, r.releases, r.source.line)
+        == (old[r.id][0].message, old[r.id][0].releases, old[r.id][0].source.line)
         for r in shown_changed
     ):
-        # Search sees every record as the last build did, at the same place, earlier
-        # wordings included (the index's files hold no title): the entries the state
-        # keeps stay true, and none is made (nor search imported).
+        # Search sees every record as the last build did, at the same place and line,
+        # earlier wordings included (the index's files hold no title): the entries the
+        # state keeps stay true, and none is made (nor search imported).
         search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
     else:
         from errdex.search import entry_of, id_numbers

@@ -69,7 +69,7 @@ names.push(source.slice(i+1,end).trim());literals.push("");i=end+1;}else{literal
 return{literals:literals,names:names};}
 function makeEntry(index,row){var parsed=parseTemplate(row[3]);var names=parsed.names;var cut=false;var room=M.params.search_message_limit;for(var k=0;k<parsed.literals.length;k++){var size=cpLength(parsed.literals[k]);if(size>room||(k<names.length&&size===room)){parsed.literals=parsed.literals.slice(0,k).concat([Array.from(parsed.literals[k]).slice(0,room).join("")]);names=names.slice(0,k);cut=true;break;}
 room-=size+1;}
-var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,file:row[4]?row[4][0]:"",shared:row[4]?row[4][1]:1,old:row.length>5?{until:row[5],since:row[6],now:row[7]}:null};}
+var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,file:row[4]?row[4][0]:"",shared:row[4]?row[4][1]:1,line:row[4]?row[4][2]:0,old:row.length>5?{until:row[5],since:row[6],now:row[7]}:null};}
 function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
 if(!text.startsWith(first)){return null;}
 var stop=!text.endsWith(last)&&last.endsWith(".")&&text.endsWith(last.slice(0,-1));if(stop){last=last.slice(0,-1);}
@@ -147,21 +147,24 @@ if(same<0&&coverage<p.min_coverage_other_type){return;}
 results.push({key:[1,score,coverage,same,-number],entry:entry,exact:false,score:score,values:[]});});results.sort(function(a,b){return compareKeys(a.key,b.key);});return results;}
 function raisingFrame(lines,line){if(line===null||line===undefined){return null;}
 var above=frameAbove(lines,line);if(above!==null||line>=lines.length||!patterns.pytestError.test(lines[line])){return above;}
-for(var b=line+1;b<Math.min(lines.length,line+1+M.params.max_frame_gap);b++){var place=patterns.pytestPlace.exec(lines[b]);if(place){return place[1].split(/[\\/]/).pop();}
+for(var b=line+1;b<Math.min(lines.length,line+1+M.params.max_frame_gap);b++){var place=patterns.pytestPlace.exec(lines[b]);if(place){return frameOf(place);}
 if(lines[b].trim()&&!patterns.pytestError.test(lines[b])){break;}}
 return null;}
 function frameAbove(lines,line){for(var n=line-1;n>=Math.max(0,line-M.params.max_frame_gap);n--){var text=lines[n];if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
 for(var k=0;k<patterns.frames.length;k++){var found=patterns.frames[k].exec(text);if(!found){continue;}
 if(found[2]==="<module>"&&!found[1].startsWith("<")&&n>0&&lines[n-1].indexOf("Traceback (most recent call last)")>=0){return null;}
-return found[1].split(/[\\/]/).pop();}}
+return frameOf(found);}}
 return null;}
-async function raisedIn(extracted,first,also,file){var n=M.place_files;if(!file||first.entry.file===file||first.entry.shared<=1+also.length||!n){return null;}
-var said=[first.entry.exception].concat(first.entry.literals).join("\u0000");var key=("0000000"+fnv1a(said).toString(16)).slice(-8)+"/"+file;var at=fnv1a(key)%n;var placed=await cached(places,at,"places/"+at+".json");if(!has(placed,key)){return null;}
-var there=(await entriesOf([placed[key]]))[0];if(there.old||[there.exception].concat(there.literals).join("\u0000")!==said){return null;}
+function frameOf(found){var end=found.index+found[0].indexOf(found[1])+found[1].length;var at=/^(?:",?\s+line\s+(\d+)|:(\d+))/.exec(found.input.slice(end));return{file:found[1].split(/[\\/]/).pop(),line:at?Number(at[1]||at[2]):null};}
+function distance(line,frame){return frame.line===null?0:Math.abs(line-frame.line);}
+function nearest(items,lineOf,frame){var best=null;items.forEach(function(item){if(best===null||distance(lineOf(item),frame)<distance(lineOf(best),frame)){best=item;}});return best;}
+async function raisedIn(extracted,first,also,frame){var n=M.place_files;var entry=first.entry;if(!frame||!n||entry.shared<=1+also.length||(entry.file===frame.file&&(frame.line===null||frame.line===entry.line))){return null;}
+var said=[entry.exception].concat(entry.literals).join("\u0000");var key=("0000000"+fnv1a(said).toString(16)).slice(-8)+"/"+frame.file;var at=fnv1a(key)%n;var placed=await cached(places,at,"places/"+at+".json");if(!has(placed,key)||!placed[key].length){return null;}
+var there=(await entriesOf([nearest(placed[key],function(p){return p[1];},frame)[0]]))[0];if(there.id===entry.id||there.old||[there.exception].concat(there.literals).join("\u0000")!==said){return null;}
 var norm=normalize(extracted.message,false,false);var values=first.exact&&exactValues(there,extracted.message,norm[0],norm[1]);return{entry:there,values:values||first.values};}
-async function answer(extracted,results,limit,lines){var file=lines?raisingFrame(lines,extracted.line):null;var groups=new Map();var seen=new Set();results.forEach(function(r){if(seen.has(r.entry.id)){return;}
+async function answer(extracted,results,limit,lines){var frame=lines?raisingFrame(lines,extracted.line):null;var groups=new Map();var seen=new Set();results.forEach(function(r){if(seen.has(r.entry.id)){return;}
 seen.add(r.entry.id);var key=[r.entry.exception].concat(r.entry.literals).join("\u0000");if(!groups.has(key)){groups.set(key,[]);}
-groups.get(key).push(r);});var out=await Promise.all(Array.from(groups.values()).slice(0,limit||5).map(async function(group){var there=group.filter(function(r){return file&&r.entry.file===file;})[0];if(there){group=[there].concat(group.filter(function(r){return r!==there;}));}
-var first=group[0];var also=group.slice(1).map(function(r){return r.entry.id;});var placed=await raisedIn(extracted,first,also,file);var entry=placed?placed.entry:first.entry;if(placed){also=[first.entry.id].concat(also.filter(function(id){return id!==entry.id;}));}
+groups.get(key).push(r);});var out=await Promise.all(Array.from(groups.values()).slice(0,limit||5).map(async function(group){var there=frame&&nearest(group.filter(function(r){return r.entry.file===frame.file;}),function(r){return r.entry.line;},frame);if(there){group=[there].concat(group.filter(function(r){return r!==there;}));}
+var first=group[0];var also=group.slice(1).map(function(r){return r.entry.id;});var placed=await raisedIn(extracted,first,also,frame);var entry=placed?placed.entry:first.entry;if(placed){also=[first.entry.id].concat(also.filter(function(id){return id!==entry.id;}));}
 return{id:entry.id,exception:entry.exception,repo:entry.repo,template:entry.template,exact:first.exact,score:first.score,values:placed?placed.values:first.values,also:also,elsewhere:Math.max(also.length,entry.shared-1),wording:entry.old};}));return{query:extracted,matches:out};}
 window.errdexSearch={load:load,lookup:lookup,extract:extract,normalize:normalize,tokens:tokens,parseTemplate:parseTemplate,fnv1a:fnv1a,exactValues:async function(template,message){await load();var entry=makeEntry(0,["",0,0,template]);var norm=normalize(message,false,false);return exactValues(entry,message,norm[0],norm[1]);}};})();
