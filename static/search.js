@@ -955,7 +955,7 @@
   // Python's _frame: the file a frame names, and its line (`", line 188` or `:188`).
   function frameOf(found) {
     var end = found.index + found[0].indexOf(found[1]) + found[1].length;
-    var at = /^(?:",?\s+line\s+(\d+)|:(\d+))/.exec(found.input.slice(end));
+    var at = /^(?:",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9]))/.exec(found.input.slice(end));
     return { file: found[1].split(/[\\/]/).pop(), line: at ? Number(at[1] || at[2]) : null };
   }
 
@@ -983,9 +983,14 @@
     var said = [entry.exception].concat(entry.literals).join("\u0000");
     var key = ("0000000" + fnv1a(said).toString(16)).slice(-8) + "/" + frame.file;
     var at = fnv1a(key) % n;
-    var placed = await cached(places, at, "places/" + at + ".json");
-    if (!has(placed, key) || !placed[key].length) { return null; }
-    var there = (await entriesOf([nearest(placed[key], function (p) { return p[1]; }, frame)[0]]))[0];
+    var there;
+    try {
+      var placed = await cached(places, at, "places/" + at + ".json");
+      if (!has(placed, key) || !placed[key].length) { return null; }
+      there = (await entriesOf([nearest(placed[key], function (p) { return p[1]; }, frame)[0]]))[0];
+    } catch (e) {
+      return null;  // a places file missing or damaged: the answer as scored
+    }
     if (there.id === entry.id || there.old ||
         [there.exception].concat(there.literals).join("\u0000") !== said) { return null; }
     var norm = normalize(extracted.message, false, false);

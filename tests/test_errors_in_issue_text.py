@@ -787,6 +787,15 @@ def test_of_records_saying_the_same_pytests_report_names_the_one_raised_in_its_f
     assert found_in(frames_source, f"```\n>       raise RuntimeError\n{own}\n```\n") == []
 
 
+def test_a_frame_line_of_thousands_of_digits_does_not_stop_triage(
+    frames_source: sources.Source,
+) -> None:
+    path = "/venv/lib/python3.11/site-packages/loom/merge.py"
+    frame = f'  File "{path}", line {"9" * 5000}, in merge'
+    (found,) = found_in(frames_source, traceback(frame, f"ValueError: {MISMATCH}"))
+    assert found.url.endswith(f"/errors/{record_id(frames_source, 'loom/merge.yaml')}/")
+
+
 def record_id(source: sources.Source, name: str) -> str:
     """The id of the record written as ``name`` in FRAMES: the one whose page says it."""
     path = name.replace(".yaml", ".py")

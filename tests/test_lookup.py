@@ -88,6 +88,38 @@ def test_the_index_answers_what_the_records_answer(  # type: ignore[no-untyped-d
         assert one.out == run("lookup", TRACEBACK, "--content", content, *flags).out
 
 
+CROWD = "ValueError: The crowd of 6 workers cannot share a ring of 4"
+
+
+def crowd_traceback(path: str, line: str) -> str:
+    return f'Traceback (most recent call last):\n  File "{path}", line {line}, in join\n{CROWD}\n'
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        # More digits than Python turns into a number, as the page's script reads any.
+        crowd_traceback("/v/vllm/crowd/m46/crowd_m46.py", "9" * 4301),
+        # A byte that is not UTF-8 in a file's name: a lone surrogate once read.
+        crowd_traceback("/v/vllm/crowd/m46/crowd_m\udcff.py", "9"),
+    ],
+    ids=["a line of 4,301 digits", "a stray byte in a file name"],
+)
+def test_an_odd_frame_is_answered_never_blamed_on_the_index(  # type: ignore[no-untyped-def]
+    run, site: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, paste: str
+) -> None:
+    content, out = site
+    for how in (["--content", content], ["--site", out]):
+        found = run("lookup", paste, *how)
+        assert found.code == 0 and "damaged" not in found.err, found.err
+        assert "/errors/5e1f0000000001" in found.out
+    # Nor does it end a batch: every line gets its answer.
+    monkeypatch.setattr("sys.stdin", io.StringIO(batch_of([paste, CROWD])))
+    found = run("lookup", "--batch", "--site", out)
+    assert found.code == 0, found.err
+    assert [bool(json.loads(line)["matches"]) for line in found.out.splitlines()] == [True, True]
+
+
 def test_a_match_says_which_line_matched_and_how_sure_it_is(  # type: ignore[no-untyped-def]
     run, site: tuple[Path, Path]
 ) -> None:

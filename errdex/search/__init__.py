@@ -1112,11 +1112,17 @@ def shard_of(word: str, shards: int) -> int:
 
 
 def fnv1a(word: str) -> int:
-    """32-bit FNV-1a of the UTF-8 bytes: the same shard number in Python and JavaScript."""
+    """32-bit FNV-1a of the UTF-8 bytes: the same shard number in Python and JavaScript
+    (whose encoder writes a lone surrogate, a stray byte of a paste, as U+FFFD)."""
     value = 0x811C9DC5
+    if not word.isascii():
+        word = _LONE_SURROGATE.sub("\ufffd", word)
     for byte in word.encode():
         value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
     return value
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # --- 3 and 4. Candidates and scoring ------------------------------------------------
@@ -1681,8 +1687,9 @@ class Frame(NamedTuple):
     """Its line, when it shows one."""
 
 
-_LINE_AFTER = re.compile(r'",?\s+line\s+(\d+)|:(\d+)')
-"""A frame's line, right after its path: ``", line 188`` or ``:188``."""
+_LINE_AFTER = re.compile(r'",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9])')
+"""A frame's line, right after its path: ``", line 188`` or ``:188``; in ASCII digits,
+nine at most, as the page's script reads it (a longer one is no line a file has)."""
 
 
 def _distance(line: int, wanted: int | None) -> int:

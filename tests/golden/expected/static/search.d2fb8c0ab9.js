@@ -155,12 +155,13 @@ for(var k=0;k<patterns.frames.length;k++){var found=patterns.frames[k].exec(text
 if(found[2]==="<module>"&&!found[1].startsWith("<")&&n>0&&lines[n-1].indexOf("Traceback (most recent call last)")>=0){return null;}
 return frameOf(found);}}
 return null;}
-function frameOf(found){var end=found.index+found[0].indexOf(found[1])+found[1].length;var at=/^(?:",?\s+line\s+(\d+)|:(\d+))/.exec(found.input.slice(end));return{file:found[1].split(/[\\/]/).pop(),line:at?Number(at[1]||at[2]):null};}
+function frameOf(found){var end=found.index+found[0].indexOf(found[1])+found[1].length;var at=/^(?:",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9]))/.exec(found.input.slice(end));return{file:found[1].split(/[\\/]/).pop(),line:at?Number(at[1]||at[2]):null};}
 function distance(line,frame){return frame.line===null?0:Math.abs(line-frame.line);}
 function nearest(items,lineOf,frame){var best=null;items.forEach(function(item){if(best===null||distance(lineOf(item),frame)<distance(lineOf(best),frame)){best=item;}});return best;}
 async function raisedIn(extracted,first,also,frame){var n=M.place_files;var entry=first.entry;if(!frame||!n||entry.shared<=1+also.length||(entry.file===frame.file&&(frame.line===null||frame.line===entry.line))){return null;}
-var said=[entry.exception].concat(entry.literals).join("\u0000");var key=("0000000"+fnv1a(said).toString(16)).slice(-8)+"/"+frame.file;var at=fnv1a(key)%n;var placed=await cached(places,at,"places/"+at+".json");if(!has(placed,key)||!placed[key].length){return null;}
-var there=(await entriesOf([nearest(placed[key],function(p){return p[1];},frame)[0]]))[0];if(there.id===entry.id||there.old||[there.exception].concat(there.literals).join("\u0000")!==said){return null;}
+var said=[entry.exception].concat(entry.literals).join("\u0000");var key=("0000000"+fnv1a(said).toString(16)).slice(-8)+"/"+frame.file;var at=fnv1a(key)%n;var there;try{var placed=await cached(places,at,"places/"+at+".json");if(!has(placed,key)||!placed[key].length){return null;}
+there=(await entriesOf([nearest(placed[key],function(p){return p[1];},frame)[0]]))[0];}catch(e){return null;}
+if(there.id===entry.id||there.old||[there.exception].concat(there.literals).join("\u0000")!==said){return null;}
 var norm=normalize(extracted.message,false,false);var values=first.exact&&exactValues(there,extracted.message,norm[0],norm[1]);return{entry:there,values:values||first.values};}
 async function answer(extracted,results,limit,lines){var frame=lines?raisingFrame(lines,extracted.line):null;var groups=new Map();var seen=new Set();results.forEach(function(r){if(seen.has(r.entry.id)){return;}
 seen.add(r.entry.id);var key=[r.entry.exception].concat(r.entry.literals).join("\u0000");if(!groups.has(key)){groups.set(key,[]);}
