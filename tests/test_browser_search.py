@@ -300,3 +300,26 @@ def test_focusing_the_search_box_fetches_the_index_head(page: Page, site_url: st
     page.wait_for_load_state("networkidle")
     expect(page.locator(".search-main textarea")).to_be_focused()
     assert [h.removeprefix(site_url) for h in heads] == ["search/meta.json"]
+
+
+def test_a_places_file_that_cannot_be_read_leaves_the_answer_as_scored(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The places files name a record none of the scored ones is; without them (a host
+    that lost one), the page still answers, with the first record it scored."""
+    out = build_site(search_content(tmp_path), tmp_path)
+    for path in (out / "search" / "places").glob("*.json"):
+        path.unlink()
+    crowd = next(v["paste"] for v in VECTORS if "names one of those not scored" in v["name"])
+    with http_server(out) as url:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.goto(url)
+            found = page.evaluate(
+                "async (p) => (await window.errdexSearch.lookup(p)).matches.map((m) => m.id)",
+                crowd,
+            )
+        finally:
+            context.close()
+    assert found[:1] == ["5e1f000000000100"]
