@@ -1439,8 +1439,9 @@ def report(
         if base is None:
             from errdex.records.load import site_base_url
 
-            base = site_base_url(getattr(ns, "content", None))
-        base = codes_site(base)
+            base = site_base_url(getattr(ns, "content", None))  # codes_site's already
+        else:
+            base = codes_site(base)
         print(
             "errdex: what the codes mean: " + ", ".join(docs_url(base, code) for code in used),
             file=sys.stderr,

@@ -149,7 +149,8 @@
     var cut = chars.length > p.paste_limit || paste.length > 2 * p.paste_limit;
     var text = chars.slice(-p.paste_limit).join("").replace(patterns.ansi, "")
       .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
-    var stripped = text.split("\n").map(stripPrefixes);
+    var raw = text.split("\n");
+    var stripped = raw.map(stripPrefixes);
     var lines = stripped.map(function (s) { return s[0]; });
     var out = [];
     var wrappers = [];
@@ -238,7 +239,7 @@
       if (colon >= 0) { add(null, blank(lines[last].slice(colon + 2)), last); }
     }
     out = out.slice(0, p.max_readings);
-    out.lines = text.split("\n");  // as the paste has them, for the frames above an error
+    out.lines = raw;  // as the paste has them, for the frames above an error
     return out;
   }
 
@@ -420,6 +421,7 @@
   }
 
   function makeEntry(index, row) {
+    var place = row[4] || ["", 1, 0];  // where other records say the same words
     var parsed = parseTemplate(row[3]);
     var names = parsed.names;
     var cut = false;
@@ -448,8 +450,8 @@
     return {
       index: index, id: row[0], exception: M.exceptions[row[1]], repo: M.repos[row[2]],
       template: row[3], literals: literals, names: names, words: words, cut: cut,
-      // Where other records say the same words: the file that raises it, and how many do.
-      file: row[4] ? row[4][0] : "", shared: row[4] ? row[4][1] : 1, line: row[4] ? row[4][2] : 0,
+      // The file and line that raise it, and how many records say the same words.
+      file: place[0], shared: place[1], line: place[2],
       // An earlier wording of the record: its last release, the next, the wording now.
       old: row.length > 5 ? { until: row[5], since: row[6], now: row[7] } : null
     };
@@ -952,6 +954,9 @@
     return null;
   }
 
+  // Python's same_message: what a reader sees of a template, its exception and literals.
+  function sameMessage(entry) { return [entry.exception].concat(entry.literals).join("\u0000"); }
+
   // Python's _frame: the file a frame names, and its line (`", line 188` or `:188`).
   function frameOf(found) {
     var end = found.index + found[0].indexOf(found[1]) + found[1].length;
@@ -980,7 +985,7 @@
         (entry.file === frame.file && (frame.line === null || frame.line === entry.line))) {
       return null;
     }
-    var said = [entry.exception].concat(entry.literals).join("\u0000");
+    var said = sameMessage(entry);
     var key = ("0000000" + fnv1a(said).toString(16)).slice(-8) + "/" + frame.file;
     var at = fnv1a(key) % n;
     var there;
@@ -989,10 +994,11 @@
       if (!has(placed, key) || !placed[key].length) { return null; }
       there = (await entriesOf([nearest(placed[key], function (p) { return p[1]; }, frame)[0]]))[0];
     } catch (e) {
+      if (e instanceof Stale) { throw e; }  // the index changed: read it again
       return null;  // a places file missing or damaged: the answer as scored
     }
     if (there.id === entry.id || there.old ||
-        [there.exception].concat(there.literals).join("\u0000") !== said) { return null; }
+        sameMessage(there) !== said) { return null; }
     var norm = normalize(extracted.message, false, false);
     var values = first.exact && exactValues(there, extracted.message, norm[0], norm[1]);
     return { entry: there, values: values || first.values };
@@ -1007,7 +1013,7 @@
       if (seen.has(r.entry.id)) { return; }
       seen.add(r.entry.id);
       // One message raised at several places (placeholder names may differ): one result.
-      var key = [r.entry.exception].concat(r.entry.literals).join("\u0000");
+      var key = sameMessage(r.entry);
       if (!groups.has(key)) { groups.set(key, []); }
       groups.get(key).push(r);
     });

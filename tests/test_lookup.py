@@ -240,7 +240,7 @@ def test_a_folder_that_holds_no_index_or_a_damaged_one_is_a_clear_error(  # type
     assert result.code == 3 and "not a word shard" in result.err
     assert run("lookup", "x", "--site", broken, "--timeout", "0").code == 2
 
-    # The record files meta.json names, and the rows in them (index version 4).
+    # The record files meta.json names, and the rows in them (index version 3 and after).
     shutil.rmtree(broken / "search")
     shutil.copytree(site[1] / "search", broken / "search")
     meta_path = broken / "search" / "meta.json"

@@ -84,7 +84,7 @@ def as_plain(matches: list[search.Match]) -> list[dict[str, Any]]:
             "exception": m.entry.exception,
             "values": [list(v) for v in m.values],
             "also": list(m.also),
-            "elsewhere": max(len(m.also), m.entry.shared - 1),
+            "elsewhere": m.elsewhere,
         }
         for m in matches
     ]

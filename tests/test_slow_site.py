@@ -25,6 +25,8 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL, ROOT, build_site, http_server, make_content, socket_server
 
+from errdex import search
+
 PASTE = "ValueError: size=-1 must be positive"
 STALLED = 60
 """Seconds after which a command counts as hung (it would run for hours)."""
@@ -51,7 +53,7 @@ def errdex(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str, flo
 def trickling(what: str, wrap: ssl.SSLContext | None = None) -> Iterator[str]:
     """A host that sends every answer a byte each half second: its ``head`` (status line
     and headers) and body, or its ``body`` only after a prompt head. Yields its URL."""
-    body = b'{"version": 4, "count": 0' + b" " * 4096 + b"}"
+    body = b'{"version": %d, "count": 0' % search.INDEX_VERSION + b" " * 4096 + b"}"
     head = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body)
     stop = threading.Event()
 

@@ -311,7 +311,9 @@ def test_an_update_stopped_while_it_wrote_and_an_edit_taken_back_is_a_full_build
     (state_file,) = (tmp_path / "cache").glob("state-*.bin")
     blob = state_file.read_bytes()
     # The frames of the state's file: the full build's state, then the update's notes.
-    at, ends = len(b"errdex-state-10\n"), []
+    from errdex.site import state
+
+    at, ends = len(state.FORMAT), []
     while at + 40 <= len(blob):
         at += 40 + int.from_bytes(blob[at : at + 8], "big")
         ends.append(at)

@@ -951,9 +951,10 @@ class Index:
         counted = Counter(itertools.chain.from_iterable(postings.values()))
         sizes = [counted[number] for number in range(n)]
         places: dict[str, list[tuple[int, int]]] = {}
-        for entry in entries:
+        digests = {m: message_digest(m) for m, n in said.items() if n > 1}
+        for entry, m in zip(entries, messages, strict=True):
             if entry.shared > 1 and entry.file and entry.old is None:
-                places.setdefault(place_key(entry, entry.file), []).append(
+                places.setdefault(f"{digests[m]}/{entry.file}", []).append(
                     (entry.index, entry.line)
                 )
         for held in places.values():
@@ -1099,7 +1100,12 @@ def place_files(places: int) -> int:
 def place_key(entry: Entry, file: str) -> str:
     """Where a message is raised: the digest of its words (``same_message``) and a file
     name. The places files map it to the record, the JavaScript computes it alike."""
-    return f"{fnv1a(chr(0).join(same_message(entry))):08x}/{file}"
+    return f"{message_digest(same_message(entry))}/{file}"
+
+
+def message_digest(message: tuple[str, ...]) -> str:
+    """``same_message``'s words as the places files key them: 8 hex digits."""
+    return f"{fnv1a(chr(0).join(message)):08x}"
 
 
 PREFIX = 3
@@ -1170,6 +1176,11 @@ class Match:
     also: tuple[str, ...] = ()
     """Ids of records with the same exception and template (raised at other places), of
     those scored: ``entry.shared`` says how many records say its words in all."""
+
+    @property
+    def elsewhere(self) -> int:
+        """How many other records say its words ("Also raised at N other places")."""
+        return max(len(self.also), self.entry.shared - 1)
 
 
 LOOKUP_WORDS = 64

@@ -742,7 +742,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "matched": matched,
                 "values": [list(pair) for pair in m.values],
                 "also": [source.page_url(i) for i in m.also],
-                "elsewhere": max(len(m.also), m.entry.shared - 1),
+                "elsewhere": m.elsewhere,
                 "wording": earlier_wording(m.entry),
                 "avoid": _avoid_hints(page, m.values),
             }

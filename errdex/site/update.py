@@ -147,10 +147,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         files[item.path] = item.kept
     aside = None
     if len(links.chunk_of) >= INDEX_ASIDE_FROM and any(
-        (r.message, r.releases, r.source.line)
-        != (before.message, before.releases, before.source.line)
-        for r in shown_changed
-        for before in (state.stored(links, r.id)[0],)
+        _searched(r) != _searched(state.stored(links, r.id)[0]) for r in shown_changed
     ):
         # A message, releases or a line changed (the index keeps the lines of records that
         # say the same words): the search index is made again in a forked process.
@@ -296,11 +293,7 @@ def outdated(options: Options, read: Read) -> Read:
     search_kept: tuple[str, ...] = ()
     entries = b""
     index_made: Callable[[], dict[str, bytes]] | None = None
-    if not groups and all(
-        (r.message, r.releases, r.source.line)
-        == (old[r.id][0].message, old[r.id][0].releases, old[r.id][0].source.line)
-        for r in shown_changed
-    ):
+    if not groups and all(_searched(r) == _searched(old[r.id][0]) for r in shown_changed):
         # Search sees every record as the last build did, at the same place and line,
         # earlier wordings included (the index's files hold no title): the entries the
         # state keeps stay true, and none is made (nor search imported).
@@ -346,6 +339,12 @@ def outdated(options: Options, read: Read) -> Read:
         search_kept=search_kept,
         index_made=index_made,
     )
+
+
+def _searched(record: Record) -> tuple[object, ...]:
+    """What the search index holds of a record beyond its place in the site: its message,
+    its releases (earlier wordings) and its line (for records that say the same words)."""
+    return (record.message, record.releases, record.source.line)
 
 
 INDEX_ASIDE_FROM = 2_000

@@ -16,7 +16,7 @@ function blank(text){return strip(text,BLANK);}
 function cpLength(text){return Array.from(text).length;}
 function startsWithAny(text,prefixes){return prefixes.some(function(p){return text.startsWith(p);});}
 function extract(paste){return readings(paste)[0];}
-var PYDANTIC={"Value error":null,"Assertion failed":"AssertionError"};var ESCAPES={n:"\n",t:"\t",r:"\r"};function readings(paste){var p=M.params;var limit=p.search_message_limit;var most=p.max_candidates;var chars=Array.from(paste.slice(-2*p.paste_limit));var cut=chars.length>p.paste_limit||paste.length>2*p.paste_limit;var text=chars.slice(-p.paste_limit).join("").replace(patterns.ansi,"").replace(/\r\n/g,"\n").replace(/\r/g,"\n");var stripped=text.split("\n").map(stripPrefixes);var lines=stripped.map(function(s){return s[0];});var out=[];var wrappers=[];var count=0;function head(text){return Array.from(text.slice(0,2*limit)).slice(0,limit).join("");}
+var PYDANTIC={"Value error":null,"Assertion failed":"AssertionError"};var ESCAPES={n:"\n",t:"\t",r:"\r"};function readings(paste){var p=M.params;var limit=p.search_message_limit;var most=p.max_candidates;var chars=Array.from(paste.slice(-2*p.paste_limit));var cut=chars.length>p.paste_limit||paste.length>2*p.paste_limit;var text=chars.slice(-p.paste_limit).join("").replace(patterns.ansi,"").replace(/\r\n/g,"\n").replace(/\r/g,"\n");var raw=text.split("\n");var stripped=raw.map(stripPrefixes);var lines=stripped.map(function(s){return s[0];});var out=[];var wrappers=[];var count=0;function head(text){return Array.from(text.slice(0,2*limit)).slice(0,limit).join("");}
 function more(exception,message,candidate,wrapper,line){var r={exception:exception,message:head(message),cut:cut,candidate:candidate,line:line};var same=function(o){return o.exception===r.exception&&o.message===r.message;};if(!out.some(same)&&!wrappers.some(same)){(wrapper?wrappers:out).push(r);}}
 function add(exception,message,line){more(exception,message,count++,false,line);}
 var saidAt=[];for(var i=0;i<lines.length;i++){var said=patterns.pydantic.exec(blank(lines[i]));var body=said?null:patterns.body.exec(lines[i]);if(said||body){saidAt.push([i,said,body]);if(saidAt.length>p.max_bodies){saidAt.shift();}}}
@@ -28,7 +28,7 @@ var key2=JSON.stringify([null,head(said2)]);if(seen.has(key2)||said2.startsWith(
 seen.add(key2);var number2=count++;var colon2=said2.indexOf(": ");[collect(stripped,e,said2),said2,colon2>=0?said2.slice(colon2+2):""].forEach(function(message){if(message){more(null,message,number2,false,e);}});}
 out=out.concat(wrappers);if(!named.size){add(null,lines.map(blank).filter(Boolean).join(" "),null);var last=lines.length-1;while(last>0&&!blank(lines[last])){last--;}
 var colon=lines[last].indexOf(": ");if(colon>=0){add(null,blank(lines[last].slice(colon+2)),last);}}
-out=out.slice(0,p.max_readings);out.lines=text.split("\n");return out;}
+out=out.slice(0,p.max_readings);out.lines=raw;return out;}
 function tracebackEnds(lines){var ends=[];var reached=-1;lines.forEach(function(line,start){if(start<reached||!blank(line).startsWith(TRACEBACK)){return;}
 var index=start+1;while(index<lines.length&&(!lines[index]||" \t^~".indexOf(lines[index][0])>=0)){index+=1;}
 reached=index;if(index<lines.length&&patterns.afterFrames.test(lines[index])){ends.push(index);}});return ends;}
@@ -67,9 +67,9 @@ function parseTemplate(source){var literals=[""];var names=[];var i=0;while(i<so
 if(source[end]==="}"){depth-=1;if(depth===0){break;}}}
 names.push(source.slice(i+1,end).trim());literals.push("");i=end+1;}else{literals[literals.length-1]+=ch;i+=1;}}
 return{literals:literals,names:names};}
-function makeEntry(index,row){var parsed=parseTemplate(row[3]);var names=parsed.names;var cut=false;var room=M.params.search_message_limit;for(var k=0;k<parsed.literals.length;k++){var size=cpLength(parsed.literals[k]);if(size>room||(k<names.length&&size===room)){parsed.literals=parsed.literals.slice(0,k).concat([Array.from(parsed.literals[k]).slice(0,room).join("")]);names=names.slice(0,k);cut=true;break;}
+function makeEntry(index,row){var place=row[4]||["",1,0];var parsed=parseTemplate(row[3]);var names=parsed.names;var cut=false;var room=M.params.search_message_limit;for(var k=0;k<parsed.literals.length;k++){var size=cpLength(parsed.literals[k]);if(size>room||(k<names.length&&size===room)){parsed.literals=parsed.literals.slice(0,k).concat([Array.from(parsed.literals[k]).slice(0,room).join("")]);names=names.slice(0,k);cut=true;break;}
 room-=size+1;}
-var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,file:row[4]?row[4][0]:"",shared:row[4]?row[4][1]:1,line:row[4]?row[4][2]:0,old:row.length>5?{until:row[5],since:row[6],now:row[7]}:null};}
+var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,file:place[0],shared:place[1],line:place[2],old:row.length>5?{until:row[5],since:row[6],now:row[7]}:null};}
 function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
 if(!text.startsWith(first)){return null;}
 var stop=!text.endsWith(last)&&last.endsWith(".")&&text.endsWith(last.slice(0,-1));if(stop){last=last.slice(0,-1);}
@@ -155,16 +155,18 @@ for(var k=0;k<patterns.frames.length;k++){var found=patterns.frames[k].exec(text
 if(found[2]==="<module>"&&!found[1].startsWith("<")&&n>0&&lines[n-1].indexOf("Traceback (most recent call last)")>=0){return null;}
 return frameOf(found);}}
 return null;}
+function sameMessage(entry){return[entry.exception].concat(entry.literals).join("\u0000");}
 function frameOf(found){var end=found.index+found[0].indexOf(found[1])+found[1].length;var at=/^(?:",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9]))/.exec(found.input.slice(end));return{file:found[1].split(/[\\/]/).pop(),line:at?Number(at[1]||at[2]):null};}
 function distance(line,frame){return frame.line===null?0:Math.abs(line-frame.line);}
 function nearest(items,lineOf,frame){var best=null;items.forEach(function(item){if(best===null||distance(lineOf(item),frame)<distance(lineOf(best),frame)){best=item;}});return best;}
 async function raisedIn(extracted,first,also,frame){var n=M.place_files;var entry=first.entry;if(!frame||!n||entry.shared<=1+also.length||(entry.file===frame.file&&(frame.line===null||frame.line===entry.line))){return null;}
-var said=[entry.exception].concat(entry.literals).join("\u0000");var key=("0000000"+fnv1a(said).toString(16)).slice(-8)+"/"+frame.file;var at=fnv1a(key)%n;var there;try{var placed=await cached(places,at,"places/"+at+".json");if(!has(placed,key)||!placed[key].length){return null;}
-there=(await entriesOf([nearest(placed[key],function(p){return p[1];},frame)[0]]))[0];}catch(e){return null;}
-if(there.id===entry.id||there.old||[there.exception].concat(there.literals).join("\u0000")!==said){return null;}
+var said=sameMessage(entry);var key=("0000000"+fnv1a(said).toString(16)).slice(-8)+"/"+frame.file;var at=fnv1a(key)%n;var there;try{var placed=await cached(places,at,"places/"+at+".json");if(!has(placed,key)||!placed[key].length){return null;}
+there=(await entriesOf([nearest(placed[key],function(p){return p[1];},frame)[0]]))[0];}catch(e){if(e instanceof Stale){throw e;}
+return null;}
+if(there.id===entry.id||there.old||sameMessage(there)!==said){return null;}
 var norm=normalize(extracted.message,false,false);var values=first.exact&&exactValues(there,extracted.message,norm[0],norm[1]);return{entry:there,values:values||first.values};}
 async function answer(extracted,results,limit,lines){var frame=lines?raisingFrame(lines,extracted.line):null;var groups=new Map();var seen=new Set();results.forEach(function(r){if(seen.has(r.entry.id)){return;}
-seen.add(r.entry.id);var key=[r.entry.exception].concat(r.entry.literals).join("\u0000");if(!groups.has(key)){groups.set(key,[]);}
+seen.add(r.entry.id);var key=sameMessage(r.entry);if(!groups.has(key)){groups.set(key,[]);}
 groups.get(key).push(r);});var out=await Promise.all(Array.from(groups.values()).slice(0,limit||5).map(async function(group){var there=frame&&nearest(group.filter(function(r){return r.entry.file===frame.file;}),function(r){return r.entry.line;},frame);if(there){group=[there].concat(group.filter(function(r){return r!==there;}));}
 var first=group[0];var also=group.slice(1).map(function(r){return r.entry.id;});var placed=await raisedIn(extracted,first,also,frame);var entry=placed?placed.entry:first.entry;if(placed){also=[first.entry.id].concat(also.filter(function(id){return id!==entry.id;}));}
 return{id:entry.id,exception:entry.exception,repo:entry.repo,template:entry.template,exact:first.exact,score:first.score,values:placed?placed.values:first.values,also:also,elsewhere:Math.max(also.length,entry.shared-1),wording:entry.old};}));return{query:extracted,matches:out};}
