@@ -1121,9 +1121,7 @@ def fnv1a(word: str) -> int:
     """32-bit FNV-1a of the UTF-8 bytes: the same shard number in Python and JavaScript
     (whose encoder writes a lone surrogate, a stray byte of a paste, as U+FFFD)."""
     value = 0x811C9DC5
-    if not word.isascii():
-        word = _LONE_SURROGATE.sub("\ufffd", word)
-    for byte in word.encode():
+    for byte in _LONE_SURROGATE.sub("\ufffd", word).encode():
         value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
     return value
 
