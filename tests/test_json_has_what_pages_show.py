@@ -208,8 +208,8 @@ def test_the_nearest_errors_of_the_file_are_those_not_listed_as_related(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    """Fourteen errors of one file, one 40 lines apart from the next: the page of the
-    first relates to its three nearest, and lists the ten nearest after them."""
+    """Nine errors of one file, one 40 lines apart from the next: the page of the
+    first relates to its three nearest, and lists the five nearest after them."""
     records = {
         f"r{n}.yaml": SCANNED.format(
             message=f"check number {n} failed",
@@ -217,7 +217,7 @@ def test_the_nearest_errors_of_the_file_are_those_not_listed_as_related(
             function=f"check_{n}",
             condition=f"value != {n}",
         )
-        for n in range(14)
+        for n in range(9)
     }
     records["r0.yaml"] += "related:\n" + "".join(
         f"  - 'check number {n} failed'\n" for n in (1, 2, 3)
@@ -230,6 +230,6 @@ def test_the_nearest_errors_of_the_file_are_those_not_listed_as_related(
     check_page(page, doc)
     number = {d["id"]: int(m.split()[2]) for m, (_, d) in documents.items()}
     assert [number[i] for i in doc["related_ids"]] == [1, 2, 3]
-    assert [number[i] for i in doc["same_file"]] == list(range(4, 14))
+    assert [number[i] for i in doc["same_file"]] == list(range(4, 9))
     heading = next(h for h in page.select("h3") if words(h).startswith("Also raised in"))
     assert words(heading) == "Also raised in src/project/config.py"  # all of them shown

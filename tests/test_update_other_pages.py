@@ -329,11 +329,11 @@ def test_only_the_nearest_errors_of_a_big_file_are_listed(tmp_path: Path, run) -
     )
     heading = next(h for h in page.find_all("h3") if "Also raised in" in h.get_text())
     assert (
-        heading.get_text(" ", strip=True) == "Also raised in src/project/config.py (the 10 nearest)"
+        heading.get_text(" ", strip=True) == "Also raised in src/project/config.py (the 5 nearest)"
     )
     rows = heading.find_next("ul").find_all("li")
     lines = [int(li.find("small").get_text()[1:]) for li in rows]
-    assert lines == [23, 33, 43, 53, 63, 83, 93, 103, 113, 123]  # 5 either side of line 73
+    assert lines == [43, 53, 63, 83, 93]  # the nearest of line 73; a tie goes to the earlier
     more = heading.find_next("p", class_="more-link")
     assert more.get_text(" ", strip=True) == "All 15 errors raised in src/project/config.py"
     assert more.a["href"] == "../../repos/example/project/files/src/project/config.py/"
@@ -518,8 +518,8 @@ def test_a_reworded_error_is_renamed_on_a_page_that_lists_it_in_place_of_related
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    """Fourteen errors of one file: the page of the first relates to its three nearest,
-    so its ten nearest of the file are the 4th to the 13th. Rewording the 13th is an
+    """Nine errors of one file: the page of the first relates to its three nearest,
+    so its five nearest of the file are the 4th to the 8th. Rewording the 8th is an
     update that renders that page too."""
     from updates import STATED
 
@@ -537,14 +537,14 @@ def test_a_reworded_error_is_renamed_on_a_page_that_lists_it_in_place_of_related
             related="".join(f'  - "{entry}"\n' for entry in related) or "  []\n",
         )
 
-    records = {f"r{n}.yaml": record(n, f"Check {n} failed", []) for n in range(1, 14)}
+    records = {f"r{n}.yaml": record(n, f"Check {n} failed", []) for n in range(1, 9)}
     records["r0.yaml"] = record(0, "Check 0 failed", [f"{n:016x}" for n in (1, 2, 3)])
     content = make_content(tmp_path, records)
     out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
     build()
-    (content / "errors" / "r13.yaml").write_text(record(13, "Check thirteen failed", []))
+    (content / "errors" / "r8.yaml").write_text(record(8, "Check eight failed", []))
     said = build()
     assert "update: 1 record changed" in said, said
     page = (out / "errors" / f"{0:016x}" / "index.html").read_text()
-    assert "Check thirteen failed" in page
+    assert "Check eight failed" in page
     assert bytes_of(out) == fresh_build(content, tmp_path, run)

@@ -797,9 +797,10 @@ def _alias_json(alias: str, record: Record, site: Site) -> bytes:
     return mirror.dumps(mirror.alias_document(alias, record, site))
 
 
-NEARBY = 10
+NEARBY = 5
 """How many other errors of the same file an error page lists (the nearest ones); a
-file's page lists them all."""
+file's page lists them all (each of those is listed on the page of every error of the file:
+five keep a page of a big file light)."""
 
 
 def page_options(record: Record, context: ErrorContext) -> list[str]:
