@@ -477,7 +477,11 @@ def test_the_a2a_page_shows_both_ways_out_of_its_seed_page_with_their_flags(
     assert headings.index("Solutions") < headings.index("How to avoid it")
     note = html.select_one("section.avoid .derived-note").get_text()
     assert "Derived from the code" in note
-    assert "self.dcp_comm_backend == 'a2a' and self.decode_context_parallel_size <= 1" in note
+    assert "the test under When it happens, negated" in note
+    assert html.select_one('.derived-note a[href="#when"]') is not None
+    raised_when = html.select_one("#when ~ dl.when dd").get_text()
+    condition = "self.dcp_comm_backend == 'a2a' and self.decode_context_parallel_size <= 1"
+    assert condition in raised_when
     assert html.select_one('aside.toc a[href="#avoid"]') is not None
 
 

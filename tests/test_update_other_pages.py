@@ -328,14 +328,12 @@ def test_only_the_nearest_errors_of_a_big_file_are_listed(tmp_path: Path, run) -
         (out / "errors" / page_id(out, "Thing number 7") / "index.html").read_text(), "html.parser"
     )
     heading = next(h for h in page.find_all("h3") if "Also raised in" in h.get_text())
-    assert (
-        heading.get_text(" ", strip=True) == "Also raised in src/project/config.py (the 5 nearest)"
-    )
+    assert heading.get_text(" ", strip=True) == "Also raised in this file (the 5 nearest)"
     rows = heading.find_next("ul").find_all("li")
     lines = [int(li.find("small").get_text()[1:]) for li in rows]
     assert lines == [43, 53, 63, 83, 93]  # the nearest of line 73; a tie goes to the earlier
     more = heading.find_next("p", class_="more-link")
-    assert more.get_text(" ", strip=True) == "All 15 errors raised in src/project/config.py"
+    assert more.get_text(" ", strip=True) == "All 15 errors raised in this file"
     assert more.a["href"] == "../../repos/example/project/files/src/project/config.py/"
 
 

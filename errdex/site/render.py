@@ -919,16 +919,14 @@ def _recent(site: Site, count: int) -> list[Record]:
 
 
 def _json_ld(record: Record, config: SiteConfig) -> Markup:
-    """schema.org data for the page, safe inside a script element. What the page's meta
-    elements already say (its description) is not said again."""
-    base = config.base_url
+    """schema.org data for the page, safe inside a script element. What the page's other
+    elements already say (its description, its canonical URL, the site's name) is not
+    said again."""
     data: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "TechArticle",
         "headline": record.title,
-        "url": base + page_url(record.id),
         "about": {"@type": "Thing", "name": record.exception},
-        "isPartOf": {"@type": "WebSite", "name": config.title, "url": base},
         # The code it explains (TechArticle has no ``codeRepository``: that is
         # SoftwareSourceCode's).
         "isBasedOn": f"https://github.com/{record.repo}",
