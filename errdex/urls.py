@@ -129,12 +129,10 @@ def release_url(repo: str, release: str) -> str:
 
 
 def report_issue_url(record: Record, config: SiteConfig) -> str:
-    """A new issue on the site's own repository, prefilled with the error's id and title
-    and a link to its page (which says the rest: every page carries this link, so each
-    word here costs the site a few bytes a record)."""
-    page = config.base_url + page_url(record.id)
-    body = f"Page: {page}\n\nWhat is wrong or missing on this page?\n"
-    query = urlencode({"title": f"[{record.id}] {record.title}", "body": body})
+    """A new issue on the site's own repository, titled with the error's id (every page
+    carries this link, so each word costs the site a few bytes a record: the page's
+    script adds its title and a link to the page, ``data-report``)."""
+    query = urlencode({"title": f"[{record.id}]"})
     return f"https://github.com/{config.repository}/issues/new?{query}"
 
 

@@ -246,8 +246,50 @@
     if (box) { event.preventDefault(); box.focus(); }
   });
 
-  // --- An error page opened from search shows the user's own values. ---
+  // --- An error page's comforts, written here once rather than on every page. ---
   var article = document.querySelector("article.error[data-id]");
+
+  // "On this page", from the article's section headings (CSS shows it on wide screens).
+  function tableOfContents() {
+    var headings = article.querySelectorAll("section > h2[id]");
+    var layout = article.parentNode;
+    if (headings.length < 2 || !layout.classList.contains("layout")) { return; }
+    var nav = layout.appendChild(el("aside", "toc")).appendChild(el("nav"));
+    nav.setAttribute("aria-label", "On this page");
+    nav.appendChild(el("p", "toc-title", "On this page"));
+    var list = nav.appendChild(el("ul"));
+    headings.forEach(function (h) {
+      list.appendChild(el("li")).appendChild(el("a", "", h.textContent)).href = "#" + h.id;
+    });
+  }
+
+  // "Report an issue" opens a new issue titled with the error's id; the title and a
+  // link to this page are added here.
+  function prefillReport(link) {
+    var url = new URL(link.href);
+    var title = document.querySelector("meta[property='og:title']");
+    var page = document.querySelector("link[rel=canonical]") || window.location;
+    url.searchParams.set("title", "[" + article.dataset.id + "] " + (title ? title.content : document.title));
+    url.searchParams.set("body", "Page: " + page.href + "\n\nWhat is wrong or missing on this page?\n");
+    link.href = url.href;
+  }
+
+  if (article) {
+    tableOfContents();
+    document.querySelectorAll("a[data-report]").forEach(prefillReport);
+  }
+
+  // A box the script fills, made after ``after`` the first time it is needed.
+  function box(className, after) {
+    var found = article.querySelector("." + className);
+    if (!found && after) {
+      found = el("div", className);
+      after.parentNode.insertBefore(found, after.nextSibling);
+    }
+    return found;
+  }
+
+  // --- An error page opened from search shows the user's own values. ---
   var paste = new URLSearchParams(window.location.search).get("q");
   // The wording now first, then the earlier ones (a paste from an older release).
   function valuesIn(templates, paste) {
@@ -356,12 +398,12 @@
     var lines = [];
     found.forEach(function (hints) { lines = lines.concat(hints); });
     if (!lines.length) { return; }
-    var box = section.querySelector(".yours-avoid");
-    box.appendChild(el("p", "yours-label", "With your values:"));
+    var shown = box("yours-avoid", section.querySelector("ul.ways"));
+    shown.appendChild(el("p", "yours-label", "With your values:"));
     var list = el("ul", "yours-hints");
     lines.forEach(function (line) { list.appendChild(el("li", "", line)); });
-    box.appendChild(list);
-    box.hidden = false;
+    shown.appendChild(list);
+    shown.hidden = false;
   }
 
   // The page's message and how to avoid it, as its JSON document says them (at its
@@ -389,7 +431,7 @@
       if (!found) { return; }
       var template = found.template;
       var values = found.values;
-      var yours = article.querySelector(".yours");
+      var yours = box("yours", article.querySelector("h1.message"));
       yours.appendChild(el("p", "yours-label", "Your error, with your values:"));
       var code = el("code", "yours-message");
       var parts = search.parseTemplate(template);

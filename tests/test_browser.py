@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
@@ -111,6 +111,43 @@ def test_desktop_page_shows_everything_cleanly(visit: Opener, error_id: str) -> 
 
     assert seen.errors == []
     assert [u for u in seen.requests if urlsplit(u).hostname != "127.0.0.1"] == []
+
+
+@pytest.mark.browser
+def test_a_wide_screen_shows_on_this_page_with_a_link_to_each_section(visit: Opener) -> None:
+    page = visit(COPY_SEED).page
+    toc = page.get_by_role("navigation", name="On this page")
+    expect(toc).to_be_visible()
+    links = toc.get_by_role("link")
+    headings = page.locator("article section > h2[id]")
+    expect(links).to_have_count(headings.count())
+    assert links.all_inner_texts() == headings.all_inner_texts()
+    toc.get_by_role("link", name="Source", exact=True).click()
+    page.wait_for_url("**#source")
+    expect(page.locator("h2#source")).to_be_in_viewport()
+    # A phone has no room beside the article: it shows none.
+    page.set_viewport_size(PHONE)
+    expect(toc).to_be_hidden()
+
+
+@pytest.mark.browser
+def test_report_an_issue_opens_one_titled_with_the_error_and_linking_the_page(
+    visit: Opener, site_url: str
+) -> None:
+    link = visit(COPY_SEED).page.locator("footer a[data-report]")
+    report = urlsplit(link.get_attribute("href") or "")
+    query = parse_qs(report.query)
+    assert (report.netloc, report.path) == ("github.com", "/errdex/errdex/issues/new")
+    assert query["title"] == [f"[{COPY_SEED}] ValueError: {MESSAGES[COPY_SEED]}"]
+    (body,) = query["body"]
+    page_line, *rest = body.splitlines()
+    assert page_line == f"Page: https://errdex.github.io/errdex/errors/{COPY_SEED}/"
+    assert "What is wrong or missing on this page?" in rest
+    # Without the script, the link still opens an issue titled with the error's id.
+    bare = visit(COPY_SEED, java_script_enabled=False).page.locator("footer a[data-report]")
+    assert parse_qs(urlsplit(bare.get_attribute("href") or "").query) == {
+        "title": [f"[{COPY_SEED}]"]
+    }
 
 
 @pytest.mark.browser
