@@ -319,6 +319,11 @@ def site_asset_names(theme: Theme) -> set[str]:
     return names
 
 
+PAGE_CSS, PAGE_JS = "errdex-page.css", "errdex-page.js"
+"""The stylesheet and the script every page loads, made of errdex's (or the site's own
+``errdex.css``, ``pygments.css``, ``search.js`` and ``errdex.js``)."""
+
+
 def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
     """Static files under names that carry their content hash, so no deploy serves a stale
     one: errdex's own, then the site's (by their path in its ``static/``)."""
@@ -331,6 +336,11 @@ def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
     if theme.site_static is not None:
         for name in sorted(site_asset_names(theme)):
             files[name] = _minified(name, (theme.site_static / name).read_bytes())
+    # What every page loads, as one stylesheet and one script (base.html): the code's
+    # colours after the site's styles, the search before the page's script, which uses
+    # it. The parts stay published under their names, for templates that link them.
+    files[PAGE_CSS] = files["errdex.css"] + b"\n" + files["pygments.css"]
+    files[PAGE_JS] = files["search.js"] + b"\n" + files["errdex.js"]
     return {
         name: ("static/" + hashed_name(name, hashlib.sha256(data).hexdigest()[:10]), data)
         for name, data in files.items()

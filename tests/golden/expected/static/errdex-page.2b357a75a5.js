@@ -1,0 +1,240 @@
+"use strict";(function(){var root=document.documentElement.getAttribute("data-root")||"";var DROPPED=new Set(["'","\"","`","\u2018","\u2019","\u201c","\u201d","\u200b","\u200c","\u200d","\ufeff"]);var SPACE=/^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;var TOKEN=/[\p{L}\p{N}_]+/gu;var TRACEBACK="Traceback (most recent call last):";var CHAIN=["During handling of the above exception","The above exception was the direct cause"];var meta=null;var M=null;var shards=new Map();var chunks=new Map();var entries=new Map();var places=new Map();var patterns=null;var reload=false;function Stale(message){this.message=message;}
+function fetchJSON(path){return fetch(root+"search/"+path,reload?{cache:"reload"}:{}).then(function(r){if(!r.ok){var said="search index: "+path+" "+r.status;throw reload?new Error(said):new Stale(said);}
+return r.json();});}
+function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;var pythons="^(?:"+p.pythons.join("|")+")"+p.pythons_hint+"$";patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),inline:new RegExp(p.inline,"g"),quotes:p.quotes,errorLevel:new RegExp(p.error_level),repeated:new RegExp(p.repeated,"y"),afterFrames:new RegExp(p.after_frames),frames:p.frames.map(function(f){return new RegExp(f);}),frameStop:new RegExp(p.frame_stop),pytestPlace:new RegExp(p.pytest_place),pytestError:new RegExp(p.pytest_error),errorLine:new RegExp(p.error_line),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop),pythons:new RegExp(pythons.split("%q").join("'[^']*'")),pythonsSaid:new RegExp(pythons.split("%q").join("\\S+"))};M=m;return m;});}
+return meta;}
+function cached(map,key,path){if(!map.has(key)){map.set(key,fetchJSON(path));}
+return map.get(key);}
+function stripPrefixes(line){var startsRecord=false;var error=false;var start=0;var changed=true;while(changed){changed=false;for(var i=0;i<patterns.prefixes.length;i++){var prefix=patterns.prefixes[i];prefix.lastIndex=start;var found=prefix.exec(line);if(found&&prefix.lastIndex>start){if(i>=patterns.tags){startsRecord=true;error=error||patterns.errorLevel.test(found[0]);}
+start=prefix.lastIndex;changed=true;break;}}}
+var text=strip(line.slice(start),BLANK,true);var at=text.lastIndexOf("[");patterns.repeated.lastIndex=Math.max(at,0);if(at>=0&&patterns.repeated.exec(text)&&patterns.repeated.lastIndex===text.length){text=strip(text.slice(0,at),BLANK,true);}
+return[text,startsRecord,error];}
+var BLANK=" \t\r\f\v";function strip(text,chars,right){var start=0;var end=text.length;while(!right&&start<end&&chars.indexOf(text[start])>=0){start++;}
+while(end>start&&chars.indexOf(text[end-1])>=0){end--;}
+return text.slice(start,end);}
+function blank(text){return strip(text,BLANK);}
+function cpLength(text){return Array.from(text).length;}
+function startsWithAny(text,prefixes){return prefixes.some(function(p){return text.startsWith(p);});}
+function extract(paste){return readings(paste)[0];}
+var PYDANTIC={"Value error":null,"Assertion failed":"AssertionError"};var ESCAPES={n:"\n",t:"\t",r:"\r"};function readings(paste){var p=M.params;var limit=p.search_message_limit;var most=p.max_candidates;var chars=Array.from(paste.slice(-2*p.paste_limit));var cut=chars.length>p.paste_limit||paste.length>2*p.paste_limit;var text=chars.slice(-p.paste_limit).join("").replace(patterns.ansi,"").replace(/\r\n/g,"\n").replace(/\r/g,"\n");var raw=text.split("\n");var stripped=raw.map(stripPrefixes);var lines=stripped.map(function(s){return s[0];});var out=[];var wrappers=[];var count=0;function head(text){return Array.from(text.slice(0,2*limit)).slice(0,limit).join("");}
+function more(exception,message,candidate,wrapper,line){var r={exception:exception,message:head(message),cut:cut,candidate:candidate,line:line};var same=function(o){return o.exception===r.exception&&o.message===r.message;};if(!out.some(same)&&!wrappers.some(same)){(wrapper?wrappers:out).push(r);}}
+function add(exception,message,line){more(exception,message,count++,false,line);}
+var saidAt=[];for(var i=0;i<lines.length;i++){var said=patterns.pydantic.exec(blank(lines[i]));var body=said?null:patterns.body.exec(lines[i]);if(said||body){saidAt.push([i,said,body]);if(saidAt.length>p.max_bodies){saidAt.shift();}}}
+saidAt.forEach(function(at){var index=at[0];if(at[1]){var msg=collect(stripped,index,at[1][2]);var kept=msg.lastIndexOf(" [type=");add(PYDANTIC[at[1][1]],kept>=0?msg.slice(0,kept):msg,index);}else{var string=unquoted(lines[index],at[2].index+at[2][0].length,at[2][2]);if(string){var u=unrepr(string[0]);add(u[0],u[1],index);}}});var ends=tracebackEnds(lines);var ending=new Set(ends);var order=ends.slice().reverse();for(var k=lines.length-1;k>=0;k--){if(!ending.has(k)){order.push(k);}}
+var seen=new Set();var named=new Set();for(var o=0;o<order.length&&seen.size<most;o++){var index=order[o];var line=blank(lines[index]);var found=errorsIn(line,ending.has(index),most);for(var f=found.length-1;f>=0;f--){var exception=found[f][0];var start=found[f][1];named.add(index);var key=JSON.stringify([exception,head(line.slice(start))]);if(seen.has(key)||seen.size>=most){continue;}
+seen.add(key);var first=line.slice(start);var quoted=quotedIn(first,found[f][2]);var own=quoted.length?quoted[0]:first;var wrapper=patterns.wrapper.test(exception+": "+own);var number=count++;quoted.concat([collect(stripped,index,first),first]).forEach(function(message){more(exception,message,number,wrapper,index);});var inner=wrapper?innerOf(own):null;if(inner){add(null,inner,index);}}}
+for(var e=lines.length-1;e>=0&&seen.size<most;e--){var said2=blank(lines[e]);if(!stripped[e][2]||named.has(e)||!said2){continue;}
+var key2=JSON.stringify([null,head(said2)]);if(seen.has(key2)||said2.startsWith(TRACEBACK)){continue;}
+seen.add(key2);var number2=count++;var colon2=said2.indexOf(": ");[collect(stripped,e,said2),said2,colon2>=0?said2.slice(colon2+2):""].forEach(function(message){if(message){more(null,message,number2,false,e);}});}
+out=out.concat(wrappers);if(!named.size){add(null,lines.map(blank).filter(Boolean).join(" "),null);var last=lines.length-1;while(last>0&&!blank(lines[last])){last--;}
+var colon=lines[last].indexOf(": ");if(colon>=0){add(null,blank(lines[last].slice(colon+2)),last);}}
+out=out.slice(0,p.max_readings);out.lines=raw;return out;}
+function tracebackEnds(lines){var ends=[];var reached=-1;lines.forEach(function(line,start){if(start<reached||!blank(line).startsWith(TRACEBACK)){return;}
+var index=start+1;while(index<lines.length&&(!lines[index]||" \t^~".indexOf(lines[index][0])>=0)){index+=1;}
+reached=index;if(index<lines.length&&patterns.afterFrames.test(lines[index])){ends.push(index);}});return ends;}
+function errorsIn(text,endsTraceback,most){var found=[];var position=0;var whole=(endsTraceback?patterns.afterFrames:patterns.exception).exec(text);if(whole){found.push([whole[1],whole[2]?text.length-whole[2].length:text.length,""]);position=whole[1].length;}
+var inline=patterns.inline;for(;;){inline.lastIndex=position;var m=inline.exec(text);if(!m){break;}
+var before=m.index+m[1].length-1;while(before>=0&&" \t".indexOf(text[before])>=0){before--;}
+found.push([m[2],m.index+m[0].length,before>=0?text[before]:""]);if(found.length>most){found.shift();}
+position=m.index+m[1].length+m[2].length+1;}
+return found;}
+function quotedIn(first,opener){if(!has(patterns.quotes,opener)){return[];}
+var closer=patterns.quotes[opener];var near=first.indexOf(closer);while(near>=0&&near+1<first.length&&/^[\p{L}\p{N}_]/u.test(String.fromCodePoint(first.codePointAt(near+1)))){near=first.indexOf(closer,near+1);}
+var far=first.lastIndexOf(closer);return(near===far?[near]:[near,far]).filter(function(end){return end>0;}).map(function(end){return first.slice(0,end);});}
+function innerOf(message){var marks=[message.indexOf("'"),message.indexOf("\"")].filter(function(at){return at>=0;});if(!marks.length){return null;}
+var start=Math.min.apply(null,marks);var end=message.lastIndexOf(message[start]);var inner=blank(message.slice(start+1,end));return end>start&&inner.indexOf(" ")>=0?inner:null;}
+function collect(stripped,index,first){var parts=[first];for(var j=index+1;j<stripped.length;j++){var line=blank(stripped[j][0]);if(!line||stripped[j][1]||startsWithAny(line,CHAIN.concat([TRACEBACK]))||patterns.stop.test(line)||patterns.exception.test(line)){break;}
+parts.push(line);}
+return parts.filter(Boolean).join(" ");}
+function unquoted(text,start,quote){var out="";for(var i=start;i<text.length;){var ch=text[i];if(ch===quote){return[out,i+1];}
+if(ch==="\\"&&i+1<text.length){var code=text[i+1];var size=code==="x"?2:code==="u"?4:0;var digits=text.slice(i+2,i+2+size);if(size&&digits.length===size&&/^[0-9A-Fa-f]+$/.test(digits)){out+=String.fromCharCode(parseInt(digits,16));i+=2+size;continue;}
+out+=ESCAPES[code]||code;i+=2;continue;}
+out+=ch;i+=1;}
+return null;}
+function unrepr(text){var m=patterns.repr.exec(text);if(m){var inner=unquoted(text,m[0].length,m[2]);if(inner&&text.slice(inner[1])===")"){return[m[1],inner[0]];}}
+return[null,text];}
+function normalize(text,lead,trail){var chars=[];var where=[];var space=!lead;var index=0;for(var ch of text){if(DROPPED.has(ch)){}else if(SPACE.test(ch)){if(!space){chars.push(" ");where.push(index);}
+space=true;}else{for(var low of ch.toLowerCase()){chars.push(low);for(var unit=0;unit<low.length;unit++){where.push(index);}}
+space=false;}
+index+=ch.length;}
+if(chars.length&&chars[chars.length-1]===" "&&!trail){chars.pop();where.pop();}
+return[chars.join(""),where];}
+function tokens(normalized){return normalized.match(TOKEN)||[];}
+function isDigits(word){return/^[0-9]+$/.test(word);}
+function fnv1a(word){var value=0x811c9dc5;var bytes=new TextEncoder().encode(word);for(var i=0;i<bytes.length;i++){value=Math.imul(value^bytes[i],0x01000193)>>>0;}
+return value;}
+function parseTemplate(source){var literals=[""];var names=[];var i=0;while(i<source.length){var ch=source[i];if((ch==="{"||ch==="}")&&source[i+1]===ch){literals[literals.length-1]+=ch;i+=2;}else if(ch==="{"){var depth=0;var end=i;for(;end<source.length;end++){if(source[end]==="{"){depth+=1;}
+if(source[end]==="}"){depth-=1;if(depth===0){break;}}}
+names.push(source.slice(i+1,end).trim());literals.push("");i=end+1;}else{literals[literals.length-1]+=ch;i+=1;}}
+return{literals:literals,names:names};}
+function makeEntry(index,row){var place=row[4]||["",1,0];var parsed=parseTemplate(row[3]);var names=parsed.names;var cut=false;var room=M.params.search_message_limit;for(var k=0;k<parsed.literals.length;k++){var size=cpLength(parsed.literals[k]);if(size>room||(k<names.length&&size===room)){parsed.literals=parsed.literals.slice(0,k).concat([Array.from(parsed.literals[k]).slice(0,room).join("")]);names=names.slice(0,k);cut=true;break;}
+room-=size+1;}
+var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,file:place[0],shared:place[1],line:place[2],old:row.length>5?{until:row[5],since:row[6],now:row[7]}:null};}
+function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
+if(!text.startsWith(first)){return null;}
+var stop=!text.endsWith(last)&&last.endsWith(".")&&text.endsWith(last.slice(0,-1));if(stop){last=last.slice(0,-1);}
+if(!text.endsWith(last)){return null;}
+var endLimit=text.length-last.length;var position=first.length;var spans=[];var collapsed=false;for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],sharedSpace(text,position,literals[i]));if(found<0){return null;}
+collapsed=collapsed||found<position;spans.push([position,found]);position=found+literals[i].length;}
+if(endLimit<sharedSpace(text,position,last)){return null;}
+collapsed=collapsed||endLimit<position;if(stop&&/[.!?] /.test(text.slice(position,endLimit))){return null;}
+spans.push([position,endLimit]);if(collapsed&&spans.every(function(s){return s[1]<=s[0];})){return null;}
+return spans;}
+function pythonsOwn(text){return patterns.pythons.test(text.trim().split(/\s+/).join(" ").toLowerCase());}
+function saysPythons(template){var said=parseTemplate(template).literals.join("x");return patterns.pythonsSaid.test(normalize(said,false,false)[0]);}
+function sharedSpace(text,position,literal){return literal.charAt(0)===" "&&position>0&&text.charAt(position-1)===" "?position-1:position;}
+function exactValues(entry,message,normalized,where){var spans=!entry.cut&&place(entry.literals,normalized);if(!spans){return null;}
+return entry.names.map(function(name,g){var span=spans[g];if(span[1]<=span[0]){return[name,""];}
+var lastChar=where[span[1]-1];var end=lastChar+(message.codePointAt(lastChar)>0xffff?2:1);return[name,strip(message.slice(where[span[0]],end),BLANK+"\n")];});}
+function sameWord(pasted,word,first,last,short){if(pasted===word){return true;}
+if(short){return false;}
+return(first&&word.endsWith(pasted))||(last&&word.startsWith(pasted));}
+function window_(paste,template,p){var width=Math.max(1,Math.floor(p.align_cells/(paste.length+1))-1);if(template.length<=width){return template;}
+var said=new Set(paste);var count=0;var best=-1;var start=0;for(var end=0;end<template.length;end++){count+=said.has(template[end])-(end>=width&&said.has(template[end-width]));if(end>=width-1&&count>best){best=count;start=end-width+1;}}
+return template.slice(start,start+width);}
+function align(paste,template,weight,p,free){template=window_(paste,template,p);var n=paste.length;var m=template.length;var weights=paste.map(function(w){return weight.has(w)?weight.get(w):p.unknown;});var short=paste.map(function(w){return cpLength(w)<3;});var NEG=-1e18;var score=[];var hits=[];var gain=[];for(var r=0;r<=n;r++){score.push(new Array(m+1).fill(NEG));hits.push(new Array(m+1).fill(0));gain.push(new Array(m+1).fill(0));}
+for(var c=0;c<=m;c++){score[0][c]=0;}
+function relax(i,j,value,matched,gained){if(value>score[i][j]||(value===score[i][j]&&matched>hits[i][j])){score[i][j]=value;hits[i][j]=matched;gain[i][j]=gained;}}
+for(var i=0;i<=n;i++){for(var j=0;j<=m;j++){var here=score[i][j];var matched=hits[i][j];var gained=gain[i][j];if(here===NEG){continue;}
+if(j<m){var word=template[j];if(word==="*"){relax(i,j+1,here,matched,gained);if(i<n){relax(i+1,j,here,matched,gained);}}else if(i<n&&sameWord(paste[i],word,i===0,i===n-1,short[i])){relax(i+1,j+1,here+weights[i],matched+1,gained+weights[i]);}
+if(word!=="*"&&i>0){relax(i,j+1,here-p.skip,matched,gained);}}
+if(i<n){var cost=free&&(i===0||i===n-1)?0:weights[i];relax(i+1,j,here-cost,matched,gained);}}}
+var best=NEG;var bestHits=0;var bestGain=0;for(var k=0;k<=m;k++){if(score[n][k]>best||(score[n][k]===best&&hits[n][k]>bestHits)){best=score[n][k];bestHits=hits[n][k];bestGain=gain[n][k];}}
+return[best,bestHits,bestGain];}
+function round(x,digits){var f=Math.pow(10,digits);return Math.round(x*f)/f;}
+function compareKeys(a,b){for(var i=0;i<Math.max(a.length,b.length);i++){var x=i<a.length?a[i]:-Infinity;var y=i<b.length?b[i]:-Infinity;if(x!==y){return y-x;}}
+return 0;}
+var PRINTED_AS={EnvironmentError:"OSError",IOError:"OSError",WindowsError:"OSError"};function sameException(named,exception){if(!named){return 0;}
+var printed=function(s){var name=s.split(".").pop();return Object.prototype.hasOwnProperty.call(PRINTED_AS,name)?PRINTED_AS[name]:name;};return printed(named)===printed(exception)?1:-1;}
+async function choose(all,resultsOf,limit){var whole=null;var chosen=null;for(var r=0;r<all.length;r++){if(whole&&all[r].candidate!==whole[0].candidate){break;}
+var results=await resultsOf(r);if(results.length&&results[0].key[0]===2){if(!whole||compareKeys(results[0].key,whole[1][0].key)<0){whole=[all[r],results];}}else if(results.length&&!chosen){chosen=[all[r],results];}}
+var best=whole||chosen;return best?await answer(best[0],best[1],limit,all.lines):null;}
+async function lookup(paste,limit,early){try{return await lookupOnce(paste,limit,early);}catch(e){if(!(e instanceof Stale)||reload){throw e instanceof Stale?new Error(e.message):e;}
+reload=true;meta=null;[shards,chunks,entries,places].forEach(function(map){map.clear();});return lookupOnce(paste,limit,early);}}
+async function lookupOnce(paste,limit,early){await load();var all=readings(paste);if(early){var first=null;try{first=await quickAnswer(all,limit);}catch(e){}
+if(first){early(first);}}
+var chosen=await choose(all,function(r){return ranked(all[r]);},limit);return chosen||{query:all[0],matches:[]};}
+function wordsOf(extracted){var p=M.params;var norm=normalize(extracted.message,false,false);var words=tokens(norm[0]).slice(0,p.max_words);var lookedUp=Array.from(new Set(words)).filter(function(w){return!isDigits(w);}).slice(0,p.lookup_words);return{norm:norm,words:words,lookedUp:lookedUp};}
+function has(object,key){return Object.prototype.hasOwnProperty.call(object,key);}
+async function postingsOf(words){var postings=new Map();await Promise.all(words.map(async function(word){if(has(M.common,word)){return;}
+var inShard=await cached(shards,shardOf(word),"words/"+shardOf(word)+".json");if(has(inShard,word)){postings.set(word,inShard[word]);}}));return postings;}
+function shardOf(word){return fnv1a(Array.from(word).slice(0,M.params.prefix).join(""))%M.shards;}
+async function cutShort(read,weight){var cut=new Map();var words=read.words;var last=words.length?words[words.length-1]:"";if(cpLength(last)>=3&&read.lookedUp.indexOf(last)>=0&&!weight.has(last)){var inShard=await cached(shards,shardOf(last),"words/"+shardOf(last)+".json");var found=new Set();Object.keys(inShard).forEach(function(w){if(w.startsWith(last)){inShard[w].forEach(function(e){found.add(e);});}});if(found.size){cut.set(last,Array.from(found).sort(function(a,b){return a-b;}));weight.set(last,Math.log(1+M.count/found.size));}}
+return cut;}
+function entriesOf(numbers){return Promise.all(numbers.map(async function(number){var file=M.files[number];var rows=await cached(chunks,file,"records/"+file+".json");if(!entries.has(number)){var row=Array.isArray(rows)&&rows.find(function(r){return r[0]===number;});if(!row){throw new Stale("search index: records/"+file+".json has no "+number);}
+entries.set(number,makeEntry(number,row.slice(1)));}
+return entries.get(number);}));}
+function weigh(lookedUp,df){var weight=new Map();lookedUp.forEach(function(w){var d=df(w);if(d){weight.set(w,Math.log(1+M.count/d));}});return weight;}
+async function ranked(extracted){var m=M;var p=m.params;var read=wordsOf(extracted);var postings=await postingsOf(read.lookedUp);var weight=weigh(read.lookedUp,function(w){return postings.has(w)?postings.get(w).length:(has(m.common,w)?m.common[w]:0);});var cut=await cutShort(read,weight);var scores=new Map();var shared=new Map();read.lookedUp.slice().sort().forEach(function(word){(cut.get(word)||postings.get(word)||[]).forEach(function(e){scores.set(e,(scores.get(e)||0)+weight.get(word));shared.set(e,(shared.get(e)||0)+1);});});var all=Array.from(scores.keys());var byWeight=all.slice().sort(function(a,b){return(round(scores.get(b),9)-round(scores.get(a),9))||(a-b);}).slice(0,p.candidates);var complete=all.slice().sort(function(a,b){return(round(shared.get(b)/m.sizes[b],9)-round(shared.get(a)/m.sizes[a],9))||(round(scores.get(b),9)-round(scores.get(a),9))||(a-b);}).slice(0,p.complete_candidates);var chosen=new Set(byWeight);var numbers=byWeight.concat(complete.filter(function(e){return!chosen.has(e);}));return score(extracted,read,weight,await entriesOf(numbers));}
+var rarityBytes=null;function rarityOf(word){if(!rarityBytes){var raw=atob(M.rarity);rarityBytes=new Uint8Array(raw.length);for(var i=0;i<raw.length;i++){rarityBytes[i]=raw.charCodeAt(i);}}
+var scaled=rarityBytes[fnv1a(word)%rarityBytes.length];return scaled?Math.pow(2,scaled/M.params.rarity_scale)-1:0;}
+async function quickAnswer(all,limit){var left=M.params.quick_requests-1;var reads=all.map(wordsOf);var rare=[];reads.forEach(function(read){read.lookedUp.forEach(function(w){if(!has(M.common,w)&&rarityOf(w)&&rare.indexOf(w)<0){rare.push(w);}});});rare.sort(function(a,b){var first=reads[0].lookedUp;return(first.indexOf(b)>=0)-(first.indexOf(a)>=0)||rarityOf(a)-rarityOf(b);});var most=Math.ceil(left/2);var keys=new Set();var picked=rare.filter(function(w){var key=shardOf(w);if(!keys.has(key)&&keys.size>=most){return false;}
+keys.add(key);return true;});if(!picked.length){return null;}
+left-=keys.size;var postings=await postingsOf(picked);var weights=reads.map(function(read){return weigh(read.lookedUp,function(w){if(postings.has(w)){return postings.get(w).length;}
+if(has(M.common,w)){return M.common[w];}
+return picked.indexOf(w)>=0?0:rarityOf(w);});});var lists=reads.map(function(read,r){var scores=new Map();var shared=new Map();read.lookedUp.filter(function(w){return postings.has(w);}).sort().forEach(function(w){postings.get(w).forEach(function(e){scores.set(e,(scores.get(e)||0)+weights[r].get(w));shared.set(e,(shared.get(e)||0)+1);});});var found=Array.from(scores.keys());var byWeight=found.slice().sort(function(a,b){return(round(scores.get(b),9)-round(scores.get(a),9))||(a-b);});var complete=found.slice().sort(function(a,b){return(round(shared.get(b)/M.sizes[b],9)-round(shared.get(a)/M.sizes[a],9))||(round(scores.get(b),9)-round(scores.get(a),9))||(a-b);});var out=[];for(var k=0;k<found.length&&out.length<M.params.candidates;k++){if(out.indexOf(byWeight[k])<0){out.push(byWeight[k]);}
+if(out.indexOf(complete[k])<0){out.push(complete[k]);}}
+return out;});var files=new Set();var next=lists.map(function(){return 0;});var turns=[0].concat(lists.map(function(_,r){return r;}));while(left>0&&lists.some(function(list,r){return next[r]<list.length;})){turns.forEach(function(r){var list=lists[r];while(next[r]<list.length&&files.has(M.files[list[next[r]]])){next[r]+=1;}
+if(next[r]<list.length&&left>0){files.add(M.files[list[next[r]]]);left-=1;}});}
+return choose(all,async function(r){var numbers=lists[r].filter(function(e){return files.has(M.files[e]);});return score(all[r],reads[r],weights[r],await entriesOf(numbers));},limit);}
+function score(extracted,read,weight,rows){var p=M.params;var message=extracted.message;var norm=read.norm;var words=read.words;var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var results=[];var pythons=pythonsOwn(message);rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);var literal=entry.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!entry.names.length){values=exactValues(entry,message,norm[0],norm[1]);}
+if(values&&pythons&&!saysPythons(entry.template)){values=null;}
+var literalWords=entry.words.filter(function(w){return w!=="*";}).length;var normLength=cpLength(norm[0]);if(values&&(same>=0||literal>=p.min_literal_share_other_type*normLength)){if(literalWords<p.few_words&&entry.names.length){results.push({key:[1,p.vague_exact,1,same,-number],entry:entry,exact:true,score:p.vague_exact,values:values});return;}
+var stop=entry.literals[entry.literals.length-1].endsWith(".")&&!norm[0].endsWith(".")?1:0;var specific=round(1+(literal-stop)/Math.max(1,normLength+stop),6);results.push({key:[2,specific,same,-number],entry:entry,exact:true,score:specific,values:values});return;}
+if(known<=0||pythons){return;}
+var aligned=align(words,entry.words,weight,p,extracted.exception===null);var score=round(aligned[0]/known,6);var coverage=aligned[1]/Math.max(1,literalWords);var needed=Math.min(p.min_matched,literalWords,words.length);if(score<p.min_score||aligned[1]<needed||aligned[2]<p.min_precision*content){return;}
+if(same<0&&coverage<p.min_coverage_other_type){return;}
+results.push({key:[1,score,coverage,same,-number],entry:entry,exact:false,score:score,values:[]});});results.sort(function(a,b){return compareKeys(a.key,b.key);});return results;}
+function raisingFrame(lines,line){if(line===null||line===undefined){return null;}
+var above=frameAbove(lines,line);if(above!==null||line>=lines.length||!patterns.pytestError.test(lines[line])){return above;}
+for(var b=line+1;b<Math.min(lines.length,line+1+M.params.max_frame_gap);b++){var place=patterns.pytestPlace.exec(lines[b]);if(place){return frameOf(place);}
+if(lines[b].trim()&&!patterns.pytestError.test(lines[b])){break;}}
+return null;}
+function frameAbove(lines,line){for(var n=line-1;n>=Math.max(0,line-M.params.max_frame_gap);n--){var text=lines[n];if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
+for(var k=0;k<patterns.frames.length;k++){var found=patterns.frames[k].exec(text);if(!found){continue;}
+if(found[2]==="<module>"&&!found[1].startsWith("<")&&n>0&&lines[n-1].indexOf("Traceback (most recent call last)")>=0){return null;}
+return frameOf(found);}}
+return null;}
+function sameMessage(entry){return[entry.exception].concat(entry.literals).join("\u0000");}
+function frameOf(found){var end=found.index+found[0].indexOf(found[1])+found[1].length;var at=/^(?:",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9]))/.exec(found.input.slice(end));return{file:found[1].split(/[\\/]/).pop(),line:at?Number(at[1]||at[2]):null};}
+function distance(line,frame){return frame.line===null?0:Math.abs(line-frame.line);}
+function nearest(items,lineOf,frame){var best=null;items.forEach(function(item){if(best===null||distance(lineOf(item),frame)<distance(lineOf(best),frame)){best=item;}});return best;}
+async function raisedIn(extracted,first,also,frame){var n=M.place_files;var entry=first.entry;if(!frame||!n||entry.shared<=1+also.length||(entry.file===frame.file&&(frame.line===null||frame.line===entry.line))){return null;}
+var said=sameMessage(entry);var key=("0000000"+fnv1a(said).toString(16)).slice(-8)+"/"+frame.file;var at=fnv1a(key)%n;var there;try{var placed=await cached(places,at,"places/"+at+".json");if(!has(placed,key)||!placed[key].length){return null;}
+there=(await entriesOf([nearest(placed[key],function(p){return p[1];},frame)[0]]))[0];}catch(e){if(e instanceof Stale){throw e;}
+return null;}
+if(there.id===entry.id||there.old||sameMessage(there)!==said){return null;}
+var norm=normalize(extracted.message,false,false);var values=first.exact&&exactValues(there,extracted.message,norm[0],norm[1]);return{entry:there,values:values||first.values};}
+async function answer(extracted,results,limit,lines){var frame=lines?raisingFrame(lines,extracted.line):null;var groups=new Map();var seen=new Set();results.forEach(function(r){if(seen.has(r.entry.id)){return;}
+seen.add(r.entry.id);var key=sameMessage(r.entry);if(!groups.has(key)){groups.set(key,[]);}
+groups.get(key).push(r);});var out=await Promise.all(Array.from(groups.values()).slice(0,limit||5).map(async function(group){var there=frame&&nearest(group.filter(function(r){return r.entry.file===frame.file;}),function(r){return r.entry.line;},frame);if(there){group=[there].concat(group.filter(function(r){return r!==there;}));}
+var first=group[0];var also=group.slice(1).map(function(r){return r.entry.id;});var placed=await raisedIn(extracted,first,also,frame);var entry=placed?placed.entry:first.entry;if(placed){also=[first.entry.id].concat(also.filter(function(id){return id!==entry.id;}));}
+return{id:entry.id,exception:entry.exception,repo:entry.repo,template:entry.template,exact:first.exact,score:first.score,values:placed?placed.values:first.values,also:also,elsewhere:Math.max(also.length,entry.shared-1),wording:entry.old};}));return{query:extracted,matches:out};}
+window.errdexSearch={load:load,lookup:lookup,extract:extract,normalize:normalize,tokens:tokens,parseTemplate:parseTemplate,fnv1a:fnv1a,exactValues:async function(template,message){await load();var entry=makeEntry(0,["",0,0,template]);var norm=normalize(message,false,false);return exactValues(entry,message,norm[0],norm[1]);}};})();
+"use strict";(function(){function copyText(text){if(navigator.clipboard&&window.isSecureContext){return navigator.clipboard.writeText(text);}
+return new Promise(function(resolve,reject){var area=document.createElement("textarea");area.value=text;area.setAttribute("readonly","");area.style.position="fixed";area.style.opacity="0";document.body.appendChild(area);area.select();var ok=document.execCommand("copy");document.body.removeChild(area);if(ok){resolve();}else{reject(new Error("copy refused"));}});}
+function addCopyButton(block){var pre=block.querySelector("pre");if(!pre){return;}
+var button=document.createElement("button");button.type="button";button.className="copy";var label=block.dataset.copy?"Copy fix":"Copy";button.textContent=label;button.setAttribute("aria-label",label+" code");var status=document.createElement("span");status.className="visually-hidden";status.setAttribute("role","status");button.addEventListener("click",function(){copyText(block.dataset.copy||pre.innerText.replace(/\n$/,"")).then(function(){button.textContent="Copied";status.textContent="Code copied";},function(){button.textContent="Press Ctrl+C";var range=document.createRange();range.selectNodeContents(pre);var selection=window.getSelection();selection.removeAllRanges();selection.addRange(range);});window.setTimeout(function(){button.textContent=label;status.textContent="";},2000);});block.appendChild(button);block.appendChild(status);}
+document.querySelectorAll(".copyable").forEach(addCopyButton);var search=window.errdexSearch;var root=document.documentElement.getAttribute("data-root")||"";function el(tag,className,text){var node=document.createElement(tag);if(className){node.className=className;}
+if(text!==undefined){node.textContent=text;}
+return node;}
+function pageUrl(id,message){return root+"errors/"+id+"/?q="+encodeURIComponent(message);}
+function setUp(form){var box=form.querySelector("input, textarea");var id=box.id.replace(/^q-/,"results-");form.insertAdjacentHTML("beforeend",'<p class="search-status" role="status" aria-live="polite">'+'</p><ul class="results" id="'+id+'" role="listbox" aria-label="Matching errors" hidden></ul>');var status=form.querySelector(".search-status");var list=form.querySelector(".results");var combo=box.tagName=="INPUT";box.setAttribute("aria-controls",id);if(combo){box.setAttribute("role","combobox");box.setAttribute("aria-autocomplete","list");}
+function expand(open){if(combo){box.setAttribute("aria-expanded",open);}}
+expand(false);var active=-1;var timer=null;var pasted=null;var serial=0;function options(){return Array.prototype.slice.call(list.querySelectorAll("[role=option]"));}
+function hide(){list.hidden=true;expand(false);}
+function open(event){var all=options();if(all.length){event.preventDefault();window.location.href=all[Math.max(active,0)].getAttribute("data-href");}}
+function select(index){var all=options();if(!all.length){return;}
+active=(index+all.length)%all.length;all.forEach(function(o,i){o.setAttribute("aria-selected",i===active?"true":"false");});box.setAttribute("aria-activedescendant",all[active].id);all[active].scrollIntoView({block:"nearest"});}
+function show(result,partial){var chosen=active>=0&&options()[active]?options()[active].getAttribute("data-href"):null;list.textContent="";list.setAttribute("aria-busy",partial?"true":"false");active=-1;box.removeAttribute("aria-activedescendant");var matches=result.matches;var note=result.query.cut?" Only the end of this long paste was read.":"";if(!matches.length){status.textContent="No error in this index matches. Try the message line alone, or fewer words."+note;hide();return;}
+status.textContent=(matches.length===1?"1 matching error":matches.length+" matching errors")+note;matches.forEach(function(m,i){var item=el("li","result");item.id=list.id+"-"+i;item.setAttribute("role","option");item.setAttribute("aria-selected","false");var link=el("span","result-link");item.setAttribute("data-href",pageUrl(m.id,result.query.message));item.addEventListener("click",function(){window.location.href=item.getAttribute("data-href");});var head=el("span","result-head");head.appendChild(el("span","badge",m.exception));head.appendChild(el("span","result-repo",m.repo+(m.exact?"":" · partial match")));link.appendChild(head);var title=m.template.length>400?m.template.slice(0,400)+"\u2026":m.template;link.appendChild(el("span","result-title",title));if(m.values.length){var values=el("span","result-values");m.values.forEach(function(pair,k){if(k){values.appendChild(document.createTextNode(", "));}
+values.appendChild(el("var","ph-name",pair[0]));values.appendChild(document.createTextNode(" = "));values.appendChild(el("code","",pair[1]===""?"(empty)":pair[1]));});link.appendChild(values);}
+if(m.wording){link.appendChild(el("span","result-wording","You pasted the wording of "+m.wording.until+"; since "+m.wording.since+" it reads: "+m.wording.now));}
+if(m.elsewhere){link.appendChild(el("span","result-also","Also raised at "+m.elsewhere+" other place"+(m.elsewhere===1?"":"s")));}
+item.appendChild(link);list.appendChild(item);});list.hidden=false;expand(true);var again=options().map(function(o){return o.getAttribute("data-href");}).indexOf(chosen);if(again>=0){select(again);}}
+function run(){var text=pasted!==null?pasted:box.value;var mine=++serial;if(!text.trim()){hide();status.textContent="";return;}
+var early=function(result){if(mine===serial){show(result,true);}};search.lookup(text,8,early).then(function(result){if(mine===serial){show(result,false);}},function(){status.textContent="Search is not available right now.";});}
+function later(){window.clearTimeout(timer);timer=window.setTimeout(run,60);}
+box.addEventListener("paste",function(event){var text=(event.clipboardData||window.clipboardData).getData("text");if(box.tagName==="INPUT"&&text.indexOf("\n")>=0){event.preventDefault();pasted=text;search.load().then(function(){box.value=search.extract(text).message;run();});return;}
+pasted=null;later();});box.addEventListener("input",function(){pasted=null;later();});box.addEventListener("focus",function(){search.load().catch(function(){});});box.addEventListener("keydown",function(event){if(event.key==="ArrowDown"){event.preventDefault();select(active+1);}
+else if(event.key==="ArrowUp"){event.preventDefault();select(active-1);}
+else if(event.key==="Escape"){hide();}
+else if(event.key==="Enter"&&!event.shiftKey){open(event);}});form.addEventListener("submit",open);var query=new URLSearchParams(window.location.search).get("q");if(query&&form.classList.contains("search-main")){box.value=query;run();}}
+if(search){document.querySelectorAll("form[data-search]").forEach(setUp);}
+document.addEventListener("keydown",function(event){var tag=(event.target.tagName||"").toLowerCase();if(event.key!=="/"||tag==="input"||tag==="textarea"||event.target.isContentEditable){return;}
+var box=document.querySelector(".search-main textarea, .search-header input");if(box){event.preventDefault();box.focus();}});var article=document.querySelector("article.error[data-id]");function tableOfContents(){var headings=article.querySelectorAll("section > h2[id]");var layout=article.parentNode;if(headings.length<2||!layout.classList.contains("layout")){return;}
+var nav=layout.appendChild(el("aside","toc")).appendChild(el("nav"));nav.setAttribute("aria-label","On this page");nav.appendChild(el("p","toc-title","On this page"));var list=nav.appendChild(el("ul"));headings.forEach(function(h){list.appendChild(el("li")).appendChild(el("a","",h.textContent)).href="#"+h.id;});}
+function prefillReport(link){var url=new URL(link.href);var title=document.querySelector("meta[property='og:title']");var page=document.querySelector("link[rel=canonical]")||window.location;url.searchParams.set("title","["+article.dataset.id+"] "+(title?title.content:document.title));url.searchParams.set("body","Page: "+page.href+"\n\nWhat is wrong or missing on this page?\n");link.href=url.href;}
+if(article){tableOfContents();document.querySelectorAll("a[data-report]").forEach(prefillReport);}
+function box(className,after){var found=article.querySelector("."+className);if(!found&&after){found=el("div",className);after.parentNode.insertBefore(found,after.nextSibling);}
+return found;}
+var paste=new URLSearchParams(window.location.search).get("q");function valuesIn(templates,paste){if(!templates.length){return Promise.resolve(null);}
+return search.exactValues(templates[0],paste).then(function(values){return values?{template:templates[0],values:values}:valuesIn(templates.slice(1),paste);});}
+var INTEGER=/^-?[0-9]{1,15}$/;var MAX_DIVISORS=12;var MAX_FACTORED=1e12;function either(items){if(items.length===1){return items[0];}
+return items.slice(0,-1).join(", ")+" or "+items[items.length-1];}
+function lookupValue(operand,values){if(!operand){return null;}
+if(operand.number!==undefined){return String(operand.number);}
+var keys=operand.keys||[];for(var i=0;i<keys.length;i++){if(Object.prototype.hasOwnProperty.call(values,keys[i])){return values[keys[i]];}}
+return null;}
+function integer(text){return text!==null&&INTEGER.test(text)?parseInt(text,10):null;}
+function divisors(number){var small=[],large=[];for(var step=1;step*step<=number;step++){if(number%step===0){small.push(step);if(step*step!==number){large.push(number/step);}}}
+return small.concat(large.reverse());}
+function nearest(found,near){if(found.length<=MAX_DIVISORS){return found;}
+var centre=near===null?0:near;var chosen=found.slice().sort(function(a,b){return Math.abs(a-centre)-Math.abs(b-centre)||a-b;}).slice(0,MAX_DIVISORS);return chosen.sort(function(a,b){return a-b;});}
+function hint(term,values){var subject=term.subject,other=term.other;var mine=subject.length?null:lookupValue(subject,values);var yours=mine===null||subject.number!==undefined?"":"; yours is "+mine;if(term.kind==="divisible"&&other){var whole=integer(mine);var part=integer(lookupValue(other,values));if(whole!==null&&whole>0&&whole<=MAX_FACTORED){var told=part===null||other.number!==undefined?"":"; yours is "+part;return other.label+": "+either(nearest(divisors(whole),part).map(String))+" (the divisors of "+subject.label+" = "+whole+")"+told;}
+if(part!==null&&part>0&&mine===null&&other.number===undefined){return subject.label+": a multiple of "+part;}
+return null;}
+if(term.kind==="compare"&&other){var bound=lookupValue(other,values);if(bound===null||other.number!==undefined){return null;}
+if([">",">=","<","<=","==","!="].indexOf(term.op)<0){return null;}
+var number=integer(bound);var wanted=number!==null?{">":(number+1)+" or more",">=":number+" or more","<":(number-1)+" or less","<=":number+" or less","==":String(number),"!=":"anything but "+number}[term.op]:{">":"above "+bound,">=":bound+" or more","<":"below "+bound,"<=":bound+" or less","==":bound,"!=":"anything but "+bound}[term.op];if(subject.length){return subject.label+": "+wanted+" items";}
+return subject.label+": "+wanted+yours;}
+return null;}
+function avoidHints(ways,values){return ways.map(function(terms){return terms.map(function(term){return hint(term,values);}).filter(function(found){return found!==null;});});}
+window.errdexAvoid={hints:avoidHints};function showAvoidHints(avoid,values){var section=document.querySelector("section.avoid");if(!section||!avoid){return;}
+var named={};values.forEach(function(pair){named[pair[0]]=pair[1];});var ways=avoid.ways.map(function(way){return way.terms;});var found=avoidHints(ways,named);var lines=[];found.forEach(function(hints){lines=lines.concat(hints);});if(!lines.length){return;}
+var shown=box("yours-avoid",section.querySelector("ul.ways"));shown.appendChild(el("p","yours-label","With your values:"));var list=el("ul","yours-hints");lines.forEach(function(line){list.appendChild(el("li","",line));});shown.appendChild(list);shown.hidden=false;}
+function pageDocument(){var url=root+"api/errors/"+article.getAttribute("data-id")+".json";return fetch(url).then(function(response){return response.ok?response.json():null;});}
+if(search&&article&&paste){var earlier=JSON.parse(article.getAttribute("data-earlier")||"[]");var avoid=null;pageDocument().then(function(record){if(!record){return null;}
+avoid=record.avoid;var wordings=[record.message].concat(earlier);return valuesIn(wordings,paste).then(function(found){if(found){return found;}
+var message=search.extract(paste).message;return message&&message!==paste?valuesIn(wordings,message):null;});}).then(function(found){if(!found){return;}
+var template=found.template;var values=found.values;var yours=box("yours",article.querySelector("h1.message"));yours.appendChild(el("p","yours-label","Your error, with your values:"));var code=el("code","yours-message");var parts=search.parseTemplate(template);parts.literals.forEach(function(literal,i){code.appendChild(document.createTextNode(literal));if(i<values.length){var value=el("mark","value",values[i][1]);value.title=values[i][0];code.appendChild(value);}});yours.appendChild(code);var list=el("dl","yours-values");values.forEach(function(pair){list.appendChild(el("dt","",pair[0]));list.appendChild(el("dd","",pair[1]===""?"(empty)":pair[1]));});yours.appendChild(list);yours.hidden=false;showAvoidHints(avoid,values);});}})();
