@@ -148,7 +148,7 @@ def element_violations(out: Path) -> list[str]:
                 found.append(f"{page.relative_to(out)}: <{tag.name}>")
             if tag.name == "link" and "stylesheet" in (tag.get("rel") or []):
                 href = str(tag.get("href", ""))
-                if not re.search(r"(^|/)static/[a-z]+\.[0-9a-f]{10}\.css$", href):
+                if not re.search(r"(^|/)static/[a-z-]+\.[0-9a-f]{10}\.css$", href):
                     found.append(f"{page.relative_to(out)}: stylesheet {href!r}")
     return found
 

@@ -123,4 +123,4 @@ def test_a_message_of_many_placeholders_renders_in_time_linear_in_its_length() -
 
 def test_the_message_marks_each_placeholder_and_escapes_the_rest() -> None:
     html = str(message_html(parse_template("a <b> & {name} {{x}}")))
-    assert html == 'a &lt;b&gt; &amp; <var class="ph">{name}</var> {x}'
+    assert html == "a &lt;b&gt; &amp; <var class=ph>{name}</var> {x}"

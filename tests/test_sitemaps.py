@@ -7,6 +7,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from conftest import soup
 
 from errdex.site import render
 
@@ -30,7 +31,7 @@ def _pages(out: Path) -> list[str]:
     pages = []
     for path in sorted(out.rglob("index.html")):
         rel = path.relative_to(out).as_posix().removesuffix("index.html")
-        moved = 'http-equiv="refresh"' in path.read_text()
+        moved = soup(path).find("meta", attrs={"http-equiv": "refresh"}) is not None
         if not rel.startswith("search/") and not moved:
             pages.append(BASE + rel)
     return sorted(pages)

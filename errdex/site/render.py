@@ -170,7 +170,7 @@ def message_html(template: Template) -> Markup:
     # Joined once: adding Markup to Markup copies it, so a message of many placeholders
     # would cost time in the square of its length.
     return Markup("").join(
-        Markup('<var class="ph">{{{}}}</var>').format(part.text)
+        Markup("<var class=ph>{{{}}}</var>").format(part.text)
         if part.placeholder
         else escape(part.text)
         for part in template.parts
@@ -184,7 +184,7 @@ def code_rows(lines: Iterable[CodeLine]) -> Markup:
     rows = []
     for line in lines:
         if line.is_raise:
-            hidden = '<span class="visually-hidden">Raised here: </span>'
+            hidden = "<span class=visually-hidden>Raised here: </span>"
             rows.append(f"<mark>{hidden}{line.html}\n</mark>")
         else:
             rows.append(f"{line.html}\n")
