@@ -153,6 +153,7 @@ def test_extra_css_and_js_load_on_every_page_under_hashed_names(run, own: Path) 
     config.write_text(SITE + "extra_css:\n- site.css\nextra_js:\n- js/site.js\n")
     result = build(run, own)
     assert result.code == 0, result.err
+    assert "W311" not in result.err  # a few bytes of the site's own are within budget
     css = sorted((own / "public" / "static").glob("site.*.css"))
     js = sorted((own / "public" / "static" / "js").glob("site.*.js"))
     assert len(css) == 1 and len(js) == 1
@@ -172,6 +173,11 @@ def test_extra_css_and_js_load_on_every_page_under_hashed_names(run, own: Path) 
     result = build(run, own)
     assert result.code == 0
     assert "with extra_css, every page loads" in result.err and "[W311]" in result.err
+    (own / "static" / "big.js").write_text("window.big = 1;\n" * 1000)
+    config.write_text(SITE + "extra_js:\n- big.js\n")
+    result = build(run, own)
+    assert result.code == 0
+    assert "with extra_js, every page loads" in result.err and "KiB budget [W311]" in result.err
 
 
 def _fails_at_a_broken_footer(run, own: Path, *more: str) -> Path:  # type: ignore[no-untyped-def]
