@@ -279,7 +279,8 @@
     document.querySelectorAll("a[data-report]").forEach(prefillReport);
   }
 
-  // A box the script fills, made after ``after`` the first time it is needed.
+  // A box the script fills, made after ``after`` the first time it is needed (none
+  // where a site's own template has neither).
   function box(className, after) {
     var found = article.querySelector("." + className);
     if (!found && after) {
@@ -399,6 +400,7 @@
     found.forEach(function (hints) { lines = lines.concat(hints); });
     if (!lines.length) { return; }
     var shown = box("yours-avoid", section.querySelector("ul.ways"));
+    if (!shown) { return; }
     shown.appendChild(el("p", "yours-label", "With your values:"));
     var list = el("ul", "yours-hints");
     lines.forEach(function (line) { list.appendChild(el("li", "", line)); });
@@ -431,7 +433,9 @@
       if (!found) { return; }
       var template = found.template;
       var values = found.values;
+      showAvoidHints(avoid, values);
       var yours = box("yours", article.querySelector("h1.message"));
+      if (!yours) { return; }
       yours.appendChild(el("p", "yours-label", "Your error, with your values:"));
       var code = el("code", "yours-message");
       var parts = search.parseTemplate(template);
@@ -451,7 +455,6 @@
       });
       yours.appendChild(list);
       yours.hidden = false;
-      showAvoidHints(avoid, values);
     });
   }
 })();

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 import yaml
-from conftest import build_site, http_server, make_content
+from conftest import build_site, http_server, make_content, soup
 from playwright.sync_api import Page, expect
 
 from errdex.cli import main
@@ -101,13 +101,44 @@ def test_a_site_that_writes_its_own_head_still_shows_a_pastes_values(
     )
     out = build_site(content, tmp_path)
     record_id = only_record(out)
-    assert 'rel="alternate"' not in (out / "errors" / record_id / "index.html").read_text()
+    assert soup(out / "errors" / record_id / "index.html").find("link", rel="alternate") is None
     with http_server(out) as url:
         page.goto(f"{url}errors/{record_id}/?q={quote(PASTE)}")
         expect(page.locator(".yours .yours-message")).to_have_text(
             "Total number of attention heads (52) must be divisible by tensor parallel size (8)."
         )
         expect(page.locator("section.avoid .yours-avoid li")).to_have_count(1)
+
+
+@pytest.mark.browser
+def test_a_site_template_without_the_message_heading_still_shows_how_to_avoid_it(
+    page: Page, tmp_path: Path
+) -> None:
+    """The boxes for a paste's values are made by the script where the page has their
+    places: a site's own error page without the message heading gets the ways out with
+    the user's values, and no error."""
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "config.py").write_text(HEADS)
+    content = make_content(tmp_path, {})
+    scan = ["scan", str(tmp_path / "src"), "--repo", "example/heads", "--commit", "1" * 40]
+    assert main([*scan, "--content", str(content), "--cache", str(tmp_path / "cache")]) == 0
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "error.html").write_text(
+        '{% extends "errdex/error.html" %}{% block main %}'
+        '<article class="error" data-id="{{ record.id }}"><section class="avoid">'
+        '<ul class="ways">{% for way in avoid.ways %}<li>{{ way.text }}</li>{% endfor %}</ul>'
+        "</section></article>{% endblock %}"
+    )
+    out = build_site(content, tmp_path)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    with http_server(out) as url:
+        page.goto(f"{url}errors/{only_record(out)}/?q={quote(PASTE)}")
+        expect(page.locator("section.avoid .yours-avoid li")).to_have_text(
+            ["tp: 1, 2, 4, 13, 26 or 52 (the divisors of heads = 52); yours is 8"]
+        )
+    assert errors == []
+    assert page.locator(".yours").count() == 0
 
 
 @pytest.mark.browser
