@@ -109,7 +109,7 @@ def test_the_error_page_and_its_json_list_the_issues_that_paste_it(
     assert "open" in rows[0].find(class_="row-meta").get_text()
     assert "closed" in rows[1].find(class_="row-meta").get_text()  # #6
     assert rows[0].find("time")["datetime"] == "2026-10-07"
-    assert page.find("a", href="#issues") is not None  # in "On this page"
+    assert page.find("a", href="#issues") is not None  # its heading's own link
 
     document = json.loads((out / "api" / "errors" / f"{A2A}.json").read_text())
     assert document["issues"]["count"] == 7
