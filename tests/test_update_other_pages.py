@@ -335,6 +335,9 @@ def test_only_the_nearest_errors_of_a_big_file_are_listed(tmp_path: Path, run) -
     more = heading.find_next("p", class_="more-link")
     assert more.get_text(" ", strip=True) == "All 15 errors raised in this file"
     assert more.a["href"] == "../../repos/example/project/files/src/project/config.py/"
+    # The JSON's schema says as many as the page lists.
+    schema = json.loads((out / "api" / "schema.json").read_text())
+    assert "the 5 nearest" in schema["properties"]["same_file"]["description"]
 
 
 def _linked_shape(site: Any) -> dict[str, Any]:

@@ -166,8 +166,9 @@ _AVOID_SCHEMA = {
 }
 
 
-def schema_document(base_url: str) -> dict[str, Any]:
-    """The JSON Schema every record document validates against."""
+def schema_document(base_url: str, nearby: int) -> dict[str, Any]:
+    """The JSON Schema every record document validates against (``nearby``: how many
+    errors of its file a page lists, ``render.NEARBY``)."""
     schema = json_schema(RECORD)
     derived = {
         "title": {"type": "string", "description": "The short title the site shows."},
@@ -258,7 +259,7 @@ def schema_document(base_url: str) -> dict[str, Any]:
     }
     derived["same_file"] = {
         **ids,
-        "description": "Errors raised elsewhere in source.path, in line order: the 10 "
+        "description": f"Errors raised elsewhere in source.path, in line order: the {nearby} "
         "nearest the raise of those related_ids does not list, as its page lists them (the "
         "file's page lists all).",
     }

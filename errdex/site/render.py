@@ -754,7 +754,8 @@ class Renderer:
         if redirects is not None:
             put("_redirects", partial(bytes, redirects))
         put("feed.xml", lambda: page("feed.xml", "feed.xml", entries=_recent(site, 50)))
-        put("api/schema.json", lambda: mirror.dumps(mirror.schema_document(site.config.base_url)))
+        schema = partial(mirror.schema_document, site.config.base_url, NEARBY)
+        put("api/schema.json", lambda: mirror.dumps(schema()))
         return out, names
 
 
