@@ -83,23 +83,30 @@ def test_a_scanned_modulo_page_opened_from_a_paste_lists_the_values_that_work(
     assert [h for way in top["avoid"] for h in way["hints"]] == [expected]
 
 
-@pytest.mark.browser
-def test_a_site_that_writes_its_own_head_still_shows_a_pastes_values(
-    page: Page, tmp_path: Path
-) -> None:
-    """The script reads the page's message and ways out from its JSON document at the
-    address the URL contract gives, not from a link in the head a site may replace."""
+def scanned_with_template(tmp_path: Path, error_html: str) -> Path:
+    """HEADS scanned into a site whose own templates/error.html is ``error_html``,
+    built; returns its output folder."""
     (tmp_path / "src" / "pkg").mkdir(parents=True)
     (tmp_path / "src" / "pkg" / "config.py").write_text(HEADS)
     content = make_content(tmp_path, {})
     scan = ["scan", str(tmp_path / "src"), "--repo", "example/heads", "--commit", "1" * 40]
     assert main([*scan, "--content", str(content), "--cache", str(tmp_path / "cache")]) == 0
     (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "error.html").write_text(
+    (tmp_path / "templates" / "error.html").write_text(error_html)
+    return build_site(content, tmp_path)
+
+
+@pytest.mark.browser
+def test_a_site_that_writes_its_own_head_still_shows_a_pastes_values(
+    page: Page, tmp_path: Path
+) -> None:
+    """The script reads the page's message and ways out from its JSON document at the
+    address the URL contract gives, not from a link in the head a site may replace."""
+    out = scanned_with_template(
+        tmp_path,
         '{% extends "errdex/error.html" %}'
-        '{% block meta %}<meta name="description" content="{{ description }}">{% endblock %}'
+        '{% block meta %}<meta name="description" content="{{ description }}">{% endblock %}',
     )
-    out = build_site(content, tmp_path)
     record_id = only_record(out)
     assert soup(out / "errors" / record_id / "index.html").find("link", rel="alternate") is None
     with http_server(out) as url:
@@ -117,19 +124,13 @@ def test_a_site_template_without_the_message_heading_still_shows_how_to_avoid_it
     """The boxes for a paste's values are made by the script where the page has their
     places: a site's own error page without the message heading gets the ways out with
     the user's values, and no error."""
-    (tmp_path / "src" / "pkg").mkdir(parents=True)
-    (tmp_path / "src" / "pkg" / "config.py").write_text(HEADS)
-    content = make_content(tmp_path, {})
-    scan = ["scan", str(tmp_path / "src"), "--repo", "example/heads", "--commit", "1" * 40]
-    assert main([*scan, "--content", str(content), "--cache", str(tmp_path / "cache")]) == 0
-    (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "error.html").write_text(
+    out = scanned_with_template(
+        tmp_path,
         '{% extends "errdex/error.html" %}{% block main %}'
         '<article class="error" data-id="{{ record.id }}"><section class="avoid">'
         '<ul class="ways">{% for way in avoid.ways %}<li>{{ way.text }}</li>{% endfor %}</ul>'
-        "</section></article>{% endblock %}"
+        "</section></article>{% endblock %}",
     )
-    out = build_site(content, tmp_path)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     with http_server(out) as url:
