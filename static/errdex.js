@@ -1,7 +1,6 @@
 // errdex: small comforts on top of pages that work without JavaScript.
-"use strict";
-
 (function () {
+  "use strict";
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text);
@@ -253,7 +252,9 @@
   function tableOfContents() {
     var headings = article.querySelectorAll("section > h2[id]");
     var layout = article.parentNode;
-    if (headings.length < 2 || !layout.classList.contains("layout")) { return; }
+    if (headings.length < 2 || !layout.classList.contains("layout") || layout.querySelector(".toc")) {
+      return;  // a site's own template may write its own
+    }
     var nav = layout.appendChild(el("aside", "toc")).appendChild(el("nav"));
     nav.setAttribute("aria-label", "On this page");
     nav.appendChild(el("p", "toc-title", "On this page"));
@@ -263,8 +264,8 @@
     });
   }
 
-  // "Report an issue" opens a new issue titled with the error's id; the title and a
-  // link to this page are added here.
+  // "Report an issue" (``report_url``, in errdex's footer or a site's own) opens a new
+  // issue titled with the error's id; the title and a link to this page are added here.
   function prefillReport(link) {
     var url = new URL(link.href);
     var title = document.querySelector("meta[property='og:title']");
@@ -276,7 +277,8 @@
 
   if (article) {
     tableOfContents();
-    document.querySelectorAll("a[data-report]").forEach(prefillReport);
+    var report = "a[href$='/issues/new?title=%5B" + article.dataset.id + "%5D']";
+    document.querySelectorAll(report).forEach(prefillReport);
   }
 
   // A box the script fills, made after ``after`` the first time it is needed (none

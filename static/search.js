@@ -2,9 +2,8 @@
 // build writes to search/. The shared vectors in tests/search/vectors.yaml run against both.
 // Any link can carry any ?q=: every step here is linear in the paste, and no regular
 // expression is anchored at a line's end (V8 would retry it from every blank of a run).
-"use strict";
-
 (function () {
+  "use strict";
   var root = document.documentElement.getAttribute("data-root") || "";
   var DROPPED = new Set(["'", "\"", "`", "\u2018", "\u2019", "\u201c", "\u201d",
     "\u200b", "\u200c", "\u200d", "\ufeff"]);

@@ -33,6 +33,7 @@ SECTIONS = {
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 375, "height": 812}
 RAISED_LINE = ".code-view code mark"
+REPORT = "footer a[href*='/issues/new']"
 PLAIN_LINE = ".code-view"
 
 
@@ -134,7 +135,7 @@ def test_a_wide_screen_shows_on_this_page_with_a_link_to_each_section(visit: Ope
 def test_report_an_issue_opens_one_titled_with_the_error_and_linking_the_page(
     visit: Opener, site_url: str
 ) -> None:
-    link = visit(COPY_SEED).page.locator("footer a[data-report]")
+    link = visit(COPY_SEED).page.locator(REPORT)
     report = urlsplit(link.get_attribute("href") or "")
     query = parse_qs(report.query)
     assert (report.netloc, report.path) == ("github.com", "/errdex/errdex/issues/new")
@@ -144,7 +145,7 @@ def test_report_an_issue_opens_one_titled_with_the_error_and_linking_the_page(
     assert page_line == f"Page: https://errdex.github.io/errdex/errors/{COPY_SEED}/"
     assert "What is wrong or missing on this page?" in rest
     # Without the script, the link still opens an issue titled with the error's id.
-    bare = visit(COPY_SEED, java_script_enabled=False).page.locator("footer a[data-report]")
+    bare = visit(COPY_SEED, java_script_enabled=False).page.locator(REPORT)
     assert parse_qs(urlsplit(bare.get_attribute("href") or "").query) == {
         "title": [f"[{COPY_SEED}]"]
     }
@@ -352,3 +353,21 @@ def test_breadcrumbs_wrapped_on_a_phone_start_no_line_with_a_separator(visit: Op
     first_left = min(left for left, _ in starts)
     # Every item that starts a line (at the left edge) shows no separator before it.
     assert all(before in ("none", "normal") for left, before in starts if left == first_left)
+
+
+@pytest.mark.browser
+def test_a_list_pages_heading_links_look_like_links(browser: Browser, site_url: str) -> None:
+    """A section's heading links to its own place quietly (a " #" on hover); a list's
+    heading that leads to another page (a repo's, a file's) keeps the links' colour."""
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(site_url + "exceptions/ValueError/", wait_until="load")
+        heading = page.locator("main h2:has(a)").first
+        colour = heading.evaluate("h => getComputedStyle(h).color")
+        link = heading.locator("a")
+        assert link.evaluate("a => getComputedStyle(a).color") != colour
+        link.hover()
+        assert link.evaluate("a => getComputedStyle(a, '::after').content") in ("none", "normal")
+    finally:
+        context.close()

@@ -70,3 +70,10 @@ def test_a_site_whose_address_is_still_inits_placeholder_is_sent_to_errdexs_own(
         result = run(command, "--content", content, "--out", tmp_path / "out")
         said = "what the codes mean: https://errdex.github.io/errdex/errdex/codes/W203/"
         assert said in result.err, command
+
+
+def test_the_asset_budget_page_names_the_budgets_the_build_keeps() -> None:
+    from errdex.site.read import CSS_BUDGET, JS_BUDGET
+
+    said = CODES["W311"].text
+    assert f"{CSS_BUDGET // 1024} KiB of CSS, {JS_BUDGET // 1024} KiB of JavaScript" in said

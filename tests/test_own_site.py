@@ -14,10 +14,11 @@ import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import MINIMAL, ROOT
+from conftest import MINIMAL, ROOT, http_server
 
 README = (ROOT / "README.md").read_text()
 LOOK = (ROOT / "docs" / "look.md").read_text()
@@ -587,3 +588,48 @@ def test_init_prints_a_folder_name_that_is_not_utf8_readably(run, tmp_path: Path
     assert again.code == 1
     assert f"errdex: {tmp_path}/caf\ufffd: content/site.yaml" in again.err
     assert not re.search("[\ud800-\udfff]", again.err)
+
+
+def _open_error_page(out: Path, page: Any) -> list[str]:
+    """Open the site's error page in ``page``; returns the errors its scripts throw."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    error = next((out / "errors").iterdir())
+    with http_server(out) as url:
+        page.goto(f"{url}errors/{error.name}/", wait_until="load")
+        page.wait_for_load_state("networkidle")
+    return errors
+
+
+@pytest.mark.browser
+def test_a_sites_own_errdex_js_runs_as_it_would_alone(run, own: Path, page: Any) -> None:  # type: ignore[no-untyped-def]
+    """Pages load it joined after search.js (errdex-page.js), whose "use strict" must
+    not hold for it: a script that sets an undeclared name works alone."""
+    (own / "static" / "errdex.js").write_text(
+        '(function () { undeclared = "ran"; document.body.dataset.site = undeclared; })();\n'
+    )
+    assert build(run, own).code == 0
+    assert _open_error_page(own / "public", page) == []
+    assert page.locator("body[data-site=ran]").count() == 1
+
+
+@pytest.mark.browser
+def test_a_sites_own_footer_and_contents_are_not_doubled(run, own: Path, page: Any) -> None:  # type: ignore[no-untyped-def]
+    """A footer of the site's own that links ``report_url`` gets the title and page the
+    script adds; an error page that writes its own "On this page" gets no second one."""
+    (own / "templates" / "error.html").write_text(
+        '{% extends "errdex/error.html" %}'
+        '{% block footer %}<p><a href="{{ report_url }}">Tell us</a></p>{% endblock %}'
+    )
+    assert build(run, own).code == 0
+    out = own / "public"
+    html = next((out / "errors").iterdir()) / "index.html"
+    # Its own "On this page" beside the article, as a template copied from errdex's has.
+    toc = '<aside class="toc"><nav><a href="#source">Source</a></nav></aside>'
+    html.write_text(html.read_text().replace("</article>", "</article>" + toc))
+    assert _open_error_page(out, page) == []
+    assert page.locator("aside.toc").count() == 1
+    href = page.get_by_role("link", name="Tell us").get_attribute("href") or ""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(href).query)
+    assert query["title"][0].startswith("[") and "] ValueError: " in query["title"][0]
+    assert query["body"][0].startswith("Page: https://")

@@ -100,7 +100,7 @@ def test_an_error_page_leaves_its_comforts_to_the_script(run, tmp_path: Path) ->
     values are added by errdex.js (tests/test_browser.py): no page writes them."""
     page = soup(error_page(built(run, tmp_path), "must be positive"))
     assert page.select("aside.toc, .yours, .yours-avoid") == []
-    (report,) = page.select("footer a[data-report]")
+    (report,) = page.select("footer a[href*='/issues/new']")
     assert str(report["href"]).endswith("/issues/new?title=%5B" + page.article["data-id"] + "%5D")
 
 

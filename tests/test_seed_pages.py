@@ -243,7 +243,6 @@ def test_footer_provenance_json_and_report_link(seed: Seed, page: BeautifulSoup)
     assert (url.netloc, url.path) == ("github.com", "/errdex/errdex/issues/new")
     # Titled with the id; the page's script adds the rest (tests/test_browser.py).
     assert parse_qs(url.query) == {"title": [f"[{seed.id}]"]}
-    assert report.has_attr("data-report")
 
 
 def test_head_has_title_description_and_canonical(seed: Seed, page: BeautifulSoup) -> None:

@@ -338,9 +338,12 @@ def hashed_assets(theme: Theme) -> dict[str, tuple[str, bytes]]:
             files[name] = _minified(name, (theme.site_static / name).read_bytes())
     # What every page loads, as one stylesheet and one script (base.html): the code's
     # colours after the site's styles, the search before the page's script, which uses
-    # it. The parts stay published under their names, for templates that link them.
-    files[PAGE_CSS] = files["errdex.css"] + b"\n" + files["pygments.css"]
-    files[PAGE_JS] = files["search.js"] + b"\n" + files["errdex.js"]
+    # it. The parts stay published under their names, for templates that link them, and
+    # a site's own file of the bundle's name is used as it is. The script starts with an
+    # empty statement: a part's "use strict" then holds for no other part (errdex's own
+    # say it inside their functions).
+    files.setdefault(PAGE_CSS, files["errdex.css"] + b"\n" + files["pygments.css"])
+    files.setdefault(PAGE_JS, b";" + files["search.js"] + b"\n;" + files["errdex.js"])
     return {
         name: ("static/" + hashed_name(name, hashlib.sha256(data).hexdigest()[:10]), data)
         for name, data in files.items()
