@@ -124,3 +124,13 @@ def test_a_message_of_many_placeholders_renders_in_time_linear_in_its_length() -
 def test_the_message_marks_each_placeholder_and_escapes_the_rest() -> None:
     html = str(message_html(parse_template("a <b> & {name} {{x}}")))
     assert html == "a &lt;b&gt; &amp; <var class=ph>{name}</var> {x}"
+
+
+def test_source_lines_end_where_python_and_github_end_them() -> None:
+    from errdex.records.model import source_lines
+
+    assert source_lines("a\nb\n") == ["a", "b"]
+    assert source_lines("a\r\nb\rc\n\nd") == ["a", "b", "c", "", "d"]
+    # A form feed, NEL or U+2028 ends no line: the lines after it keep their numbers.
+    assert source_lines("a\x0cb\x85c\u2028d\ne") == ["a\x0cb\x85c\u2028d", "e"]
+    assert source_lines("") == []

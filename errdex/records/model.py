@@ -144,7 +144,8 @@ def source_lines(text: str) -> list[str]:
     NEL, U+2028 and U+2029, which Python allows in strings and comments (a form feed
     even as indentation): every line after one would be numbered one too far.
     """
-    lines = _LINE_BREAK.split(text)
+    # Most text has no ``\r``: a plain split then, several times quicker than the pattern.
+    lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
     if lines[-1] == "":
         lines.pop()
     return lines

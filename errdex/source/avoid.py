@@ -569,13 +569,14 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
         text = line.strip()
-        if not text or text.startswith("#") or _indent(line) > indent:
+        at = _indent(line)
+        if not text or text.startswith("#") or at > indent:
             continue
         if ":=" in text:
             logical = _logical_line(lines, index) or [line]
             for name in _walrus_names(textwrap.dedent("\n".join(logical)).strip()):
                 found.setdefault(name, COMPUTED)  # ``(m := compute(x))``
-        if _indent(line) < indent:
+        if at < indent:
             header = _HEADER.match(text)
             if header is None:
                 continue  # a line inside the brackets of a statement above
@@ -583,7 +584,7 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 break  # the function's start, ``first``
             for name in _header_targets(text):
                 found.setdefault(name, COMPUTED)  # a loop's item, a context, an exception
-            indent = _indent(line)
+            indent = at
             continue
         statement = statements.at(index)
         if statement is None:
@@ -798,15 +799,22 @@ def _changed_in_place(lines: Sequence[str], name: str) -> bool:
     (``name.append(x)``), an item or attribute set in it, an augmented assignment
     (``name += x``, which grows a list the copy shares), or a function of the standard
     library that changes the list it is given (``heapq.heappush(name, x)``)."""
-    word = re.escape(name)
-    changes = re.compile(rf"\bdel\s+{word}\s*[\[.]|{_CHANGES_ITS_LIST}\s*\(\s*{word}\s*[,)]")
-    return any(
+    text = "\n".join(lines)
+    if name not in text:
+        return False
+    if any(
         found.group(1) == name
         and (found.group(2) is None or _mutates(found.group(2)) or "inplace=True" in line)
         for line in lines
         if name in line
         for found in _IN_PLACE.finditer(line)
-    ) or bool(changes.search("\n".join(lines)))  # a call may run over lines
+    ):
+        return True
+    if not _MAY_CHANGE.search(text):
+        return False  # no ``del`` and none of those functions: no pattern of the name
+    word = re.escape(name)
+    changes = re.compile(rf"\bdel\s+{word}\s*[\[.]|{_CHANGES_ITS_LIST}\s*\(\s*{word}\s*[,)]")
+    return bool(changes.search(text))  # a call may run over lines
 
 
 _CHANGES_ITS_LIST = (
@@ -815,6 +823,7 @@ _CHANGES_ITS_LIST = (
 )
 """The functions that change the list they are given first: heapq's, bisect's insorts,
 and the shuffles of random and numpy (``rng.shuffle(items)``)."""
+_MAY_CHANGE = re.compile(rf"\bdel\s|{_CHANGES_ITS_LIST}\s*\(")
 
 
 _IN_PLACE = re.compile(
@@ -868,11 +877,11 @@ def _bound_unseen(lines: Sequence[str], start: int, stop: int, name: str, seen: 
     walrus, an import, ``del``."""
     if "." in name:
         return False
+    texts = [lines[i] for i in range(start, stop) if i not in seen and name in lines[i]]
+    if not texts:
+        return False
     binds = _binding(name)
-    return any(
-        index not in seen and name in lines[index] and binds.search(lines[index])
-        for index in range(start, stop)
-    )
+    return any(binds.search(text) for text in texts)
 
 
 def _binding(name: str) -> re.Pattern[str]:
