@@ -17,6 +17,7 @@ from pathlib import Path
 from errdex.github import issues
 from errdex.records.files import record_stats
 from errdex.site import state
+from errdex.site.write import digest
 from errdex.util.words import count
 
 TYPE_CHECKING = False
@@ -30,11 +31,8 @@ class Full(Exception):
     true of the output (its file digests spare reading the files that did not change)."""
 
     def __init__(self, reason: str, previous: state.State | None = None) -> None:
-        super().__init__(reason)
+        super().__init__(f"full build: {reason}")
         self.reason, self.previous = reason, previous
-
-    def __str__(self) -> str:
-        return f"full build: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,23 +80,17 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
         known = previous.files[path]
         if known[:2] == (ctime, size):
             continue
-        if size == known[1] and _same_bytes(path, known):  # a checkout or a restore
+        try:  # the same bytes under a new time: a checkout or a restore
+            same = size == known[1] and digest(Path(path).read_bytes()) == known[3]
+        except OSError:
+            same = False
+        if same:
             restamped[path] = (ctime, size, known[2], known[3])
         else:
             changed.append((path, ctime, size))
     if len(changed) > UPDATE_UP_TO:
         return Full(f"{len(changed)} records changed, more than an update renders faster", previous)
     return Update(tuple(changed), restamped, previous)
-
-
-def _same_bytes(path: str, kept: tuple[int, int, str, str]) -> bool:
-    """Whether the record file ``path`` holds the bytes the state keeps the digest of."""
-    from errdex.site.write import digest
-
-    try:
-        return digest(Path(path).read_bytes()) == kept[3]
-    except OSError:
-        return False
 
 
 def site_key(options: Options) -> dict[str, str]:
