@@ -161,8 +161,8 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         for what in ("repo", "source.path", "exception", "aliases"):
             if attrgetter(what)(record) != attrgetter(what)(old[record.id][0]):
                 raise Full(f"{record.file}: its {what.replace('.', ' ')} changed", previous)
-    fresh = {record.id: record for record in records}
-    summaries = [fresh[rid].summary() if rid in fresh else held[0] for rid, held in old.items()]
+    summaries = {rid: held[0] for rid, held in old.items()}
+    summaries.update((record.id, record.summary()) for record in records)
     where = ", ".join(sorted(r.file for r in shown_changed))
     if all(
         (r.releases, r.source.line) == (old[r.id][0].releases, old[r.id][0].source.line)
@@ -172,13 +172,9 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         # is as it was, and few related entries can be other than they were (the source
         # line orders the errors of a file). Every record read again is found again:
         # the warnings of its file were dropped, a prose edit's included.
-        shown_ids = {r.id for r in shown_changed}
-        site, linked, again, targets = linked_again(
-            links, old, {r.id: r for r in summaries}, shown_ids | fresh.keys()
-        )
-        touched = again | targets
+        site, linked, again, touched = linked_again(links, old, summaries, {r.id for r in records})
     else:
-        site, linked = link(links.config, summaries, check_names=False)
+        site, linked = link(links.config, list(summaries.values()), check_names=False)
         again = touched = set(site.by_id)
     if any(p.severity is Severity.ERROR for p in linked):
         raise Full(f"{where}: linking it again finds errors", previous)
@@ -222,12 +218,8 @@ def outdated(options: Options, read: Read) -> Read:
         near.update(old[rid][2])
         near.update(t for _, t in old[rid][1] if t)
     for r in (r for r in site.records if r.id in near):
-        _, old_shown, old_linking = old[r.id]
-        if r.id not in touched:
-            shown, linking = old_shown, old_linking
-        else:
-            shown, linking = state.shown_links(site, r.id)
-        if r.id in changed or shown != old_shown or linking != old_linking:
+        shown, linking = state.shown_links(site, r.id) if r.id in touched else old[r.id][1:]
+        if r.id in changed or (shown, linking) != old[r.id][1:]:
             relinked[r.id] = state.pickled((r, shown, linking))
             render.add(r.id)
         elif shown_ids.intersection(t for _, t in shown) or shown_ids.intersection(linking):
@@ -389,7 +381,7 @@ def linked_again(
     to, or no longer do.
 
     Returns the site, the problems of the entries found again, the ids of the records
-    whose entries were found again, and of those whose backlinks may have changed."""
+    whose entries were found again, and of those whose entries or backlinks may differ."""
     from errdex.records.link import (
         STEM,
         Messages,
@@ -466,7 +458,7 @@ def linked_again(
             lambda rid: tuple(records[i] for i in linking.get(rid, old[rid][2])),
         ),
     )
-    return site, problems, again, targets
+    return site, problems, again, again | targets
 
 
 K = TypeVar("K")
@@ -479,15 +471,12 @@ class _Made(Mapping[K, V]):
     renders, not of every record."""
 
     def __init__(self, keys: list[K], make: Callable[[K], V]) -> None:
-        self._keys, self._known, self._make = keys, set(keys), make
-        self._made: dict[K, V] = {}
+        self._keys, self._make = dict.fromkeys(keys), functools.cache(make)
 
     def __getitem__(self, key: K) -> V:
-        if key not in self._made:
-            if key not in self._known:
-                raise KeyError(key)
-            self._made[key] = self._make(key)
-        return self._made[key]
+        if key not in self._keys:
+            raise KeyError(key)
+        return self._make(key)
 
     def __iter__(self) -> Iterator[K]:
         return iter(self._keys)
