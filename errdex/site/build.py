@@ -449,12 +449,13 @@ def _render(
 
 def _lists(renderer: Renderer, update: update.Read) -> dict[str, bytes]:
     """The lists, indexes, search files and feed that show what an update changed."""
-    from errdex.urls import first_page
+    from errdex.site.hosts import json_paths
+    from errdex.urls import first_page, page_url
 
     assert update.site is not None
-    lists, shown = update.lists, {r.id for r in update.shown_changed}
-    kept = update.search_kept
+    lists, shown, previous = update.lists, {r.id for r in update.shown_changed}, update.previous
     made = update.index_made() if update.index_made is not None else {}
+    kept = [] if made else sorted(rel for rel in previous.outputs if rel.startswith("search/"))
 
     def wanted(rel: str, shows: Sequence[Record]) -> bool:
         first = first_page(rel)
@@ -465,8 +466,10 @@ def _lists(renderer: Renderer, update: update.Read) -> dict[str, bytes]:
         return rel == first or update.moved or any(r.id in shown for r in shows)
 
     files, names = renderer.some_site_files(update.site, wanted, kept or tuple(sorted(made)))
-    if set(names) != update.listed:  # search shards more or fewer, say: a full build removes files
-        raise plan.Full("the files that list errors would change", update.previous)
+    error_files = {page_url(rid) + "index.html" for rid in previous.ids.values()}
+    error_files.update(*(json_paths(rid, update.site.config.host) for rid in previous.ids.values()))
+    if set(names) != previous.outputs.keys() - error_files:  # search shards more or fewer, say
+        raise plan.Full("the files that list errors would change", previous)
     return {**files, **made}
 
 

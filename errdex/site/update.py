@@ -72,18 +72,13 @@ class Read:
     """Whether rows of the lists in ``lists`` may have moved, or what every page of a list
     shows changed: then every page of those lists is rendered, not only those that show
     a changed row."""
-    listed: frozenset[str] = frozenset()
-    """Every file of the last build that is not a page of a single error (an update that
-    would make others, or fewer, is a full build)."""
     change: state.LinksChange | None = None
     """What changed in the state's links."""
-    search_kept: tuple[str, ...] = ()
-    """The search index's files, when what search sees of every record is as the last
-    build indexed it (a first analysis, a title, a related entry): they keep their bytes,
-    and are not made again."""
     index_made: Callable[[], dict[str, bytes]] | None = None
-    """Else what makes the search index's files again (``index_files``), called as the
-    lists are rendered: ``aside``'s, when it was made."""
+    """What makes the search index's files again (``index_files``), called as the lists
+    are rendered: ``aside``'s, when it was made. None when what search sees of every
+    record is as the last build indexed it (a first analysis, a title, a related entry):
+    the index's files keep their bytes, and are not made again."""
 
     def __str__(self) -> str:
         said = f"update: {count(len(self.changed), 'record')} changed"
@@ -91,7 +86,7 @@ class Read:
             return said
         others = len(self.records) - len(self.changed)
         said += f", shown on {count(others, 'other error page')} and {len(self.lists)} lists"
-        kept = "; search index kept" if self.search_kept else ""
+        kept = "; search index kept" if self.index_made is None else ""
         return said + ("; search index made aside" if self.aside is not None else kept)
 
 
@@ -282,15 +277,12 @@ def outdated(options: Options, read: Read) -> Read:
             raise Full(f"{shown_path(Path(item.path))} changed as it was read", previous)
         fresh[item.record.id] = item.record
 
-    search_kept: tuple[str, ...] = ()
     entries = b""
     index_made: Callable[[], dict[str, bytes]] | None = None
-    if not groups and all(_searched(r) == _searched(old[r.id][0]) for r in shown_changed):
-        # Search sees every record as the last build did, at the same place and line,
-        # earlier wordings included (the index's files hold no title): the entries the
-        # state keeps stay true, and none is made (nor search imported).
-        search_kept = tuple(sorted(rel for rel in previous.outputs if rel.startswith("search/")))
-    else:
+    # Unless search sees a record otherwise than the last build did, at its place and line,
+    # earlier wordings included (the index's files hold no title), the entries the state
+    # keeps stay true, and none is made (nor search imported).
+    if groups or any(_searched(r) != _searched(old[r.id][0]) for r in shown_changed):
         from errdex.search import entry_of, id_numbers
 
         number = id_numbers(site.records)
@@ -305,9 +297,6 @@ def outdated(options: Options, read: Read) -> Read:
     warnings = sorted(kept + linked)
     if failed(warnings, options.strict):
         raise BuildError(warnings)
-    error_files = {page_url(rid) + "index.html" for rid in previous.ids.values()}
-    error_files.update(*(json_paths(rid, site.config.host) for rid in previous.ids.values()))
-
     return replace(
         read,
         site=site,
@@ -326,9 +315,7 @@ def outdated(options: Options, read: Read) -> Read:
             or sorted(k for k, _, _ in r.options) != sorted(k for k, _, _ in old[r.id][0].options)
             for r in shown_changed
         ),
-        listed=frozenset(previous.outputs.keys() - error_files),
         change=state.LinksChange(relinked, groups, option_names, entries),
-        search_kept=search_kept,
         index_made=index_made,
     )
 
