@@ -151,7 +151,7 @@ def _nothing_to_do(options: Options, chosen: plan.Update, state_file: Path | Non
     if state_file and (chosen.restamped or previous.restored):
         # The same bytes under new times (a checkout, a restored cache): kept, so the next
         # build compares times again, not bytes.
-        state.note(state_file, previous, chosen.restamped, {}, out=options.out)
+        state.note(state_file, chosen.restamped, {}, previous.warnings, out=options.out)
     stats = WriteStats(written=0, unchanged=len(previous.outputs), removed=0)
     return Result(
         None, previous.warnings, stats, pages=len(previous.ids), base_url=previous.base_url
@@ -556,9 +556,8 @@ def _save(
 ) -> None:
     """Keep what this build did for the next one's plan."""
     if work.update is not None:  # what it rendered, added to the state
-        partial, previous = work.update, work.update.previous
-        previous.warnings = partial.warnings
-        state.note(state_file, previous, partial.files, outputs, partial.change, out)
+        partial = work.update
+        state.note(state_file, partial.files, outputs, partial.warnings, partial.change, out)
         return
     assert work.site is not None
     done = state.of_full_build(
@@ -632,7 +631,7 @@ class _InPlace:
         if self.state_file:
             # Until they are written, what these files hold is unknown: a build stopped
             # midway leaves a state that has them written again.
-            state.note(self.state_file, self.previous, {}, dict.fromkeys(self.files, ""))
+            state.note(self.state_file, {}, dict.fromkeys(self.files, ""), self.previous.warnings)
         written = update_in_place(self.files, self.out)
         unchanged = len(self.previous.outputs) - written
         return WriteStats(written=written, unchanged=unchanged, removed=0)

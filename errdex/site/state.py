@@ -279,22 +279,18 @@ def save(path: Path, state: State) -> None:
 
 def note(
     path: Path,
-    state: State,
     files: dict[str, tuple[int, int, str, str]],
     outputs: dict[str, str],
+    warnings: list[Problem],
     links: LinksChange | None = None,
     out: Path | None = None,
 ) -> None:
-    """Add what an incremental build changed to the state, at the end of its file (its
-    journal), rather than writing the whole state again. ``load`` reads the entries back
-    in order; one that was cut short, and all after it, are left out (the files they name
-    are then redone)."""
-    state.files.update(files)
-    state.outputs.update(outputs)
-    state.relinked += [links] if links is not None else []
+    """Add what an incremental build changed to the state's file (its journal), rather
+    than writing the whole state again. ``load`` reads the entries back in order; one
+    that was cut short, and all after it, are left out (the files they name are then
+    redone)."""
     stamped = None if out is None else stamp(out)  # rewriting api/errors.json makes another
-    state.stamp = stamped or state.stamp
-    entry = (files, outputs, state.warnings, links, stamped)
+    entry = (files, outputs, warnings, links, stamped)
     with path.open("ab") as journal:
         journal.write(_framed(pickled(entry)))
 
