@@ -44,7 +44,8 @@ class Read:
     """Their record files as the state keeps them (see ``state.State.files``), and those
     whose bytes are the same under a new change time."""
     warnings: list[Problem]
-    """The content's warnings: these records' as found now, the others' as last found."""
+    """The content's warnings: these records' as found now, the others' as last found
+    (what linking warns of found again for the records linked again, with ``site``)."""
     previous: state.State
     links: state.Links
     shown_changed: list[Record]
@@ -53,12 +54,9 @@ class Read:
     """The search index, made again aside while this process links (``INDEX_ASIDE_FROM``)."""
     site: Site | None = None
     """When ``shown_changed`` has any: every record linked again, from the summaries the
-    state keeps (``old``) and the changed records' own; ``linked``: what linking found of
-    those whose related entries were found again (``again``); ``touched``: those whose
-    related entries or backlinks may have changed."""
+    state keeps (``old``) and the changed records' own; ``touched``: those whose related
+    entries or backlinks may have changed."""
     old: Mapping[str, state.Stored] = field(default_factory=dict)
-    linked: list[Problem] = field(default_factory=list)
-    again: set[str] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
     # Stage 4's:
     records: tuple[Record, ...] = ()
@@ -175,7 +173,12 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
         raise Full(f"{where}: linking it again finds errors", previous)
     if site.option_names.keys() != links.option_names.keys():
         raise Full(f"{where}: the options errors name changed", previous)
-    return replace(done, site=site, old=old, linked=linked, again=again, touched=touched)
+    # What linking warns of is found again for the records linked again; for the others
+    # it is as it was (at the lines the state keeps).
+    again_files = {site.by_id[i].file for i in again}
+    kept = [p for p in done.warnings if p.code != "W402" or p.path not in again_files]
+    warnings = sorted(kept + linked)
+    return replace(done, site=site, old=old, touched=touched, warnings=warnings)
 
 
 def outdated(options: Options, read: Read) -> Read:
@@ -198,7 +201,7 @@ def outdated(options: Options, read: Read) -> Read:
     )
 
     previous, links, shown_changed = read.previous, read.links, read.shown_changed
-    site, old, linked, again, touched = read.site, read.old, read.linked, read.again, read.touched
+    site, old, touched = read.site, read.old, read.touched
     if site is None:
         return _own_pages(options, read)
     shown_ids = {r.id for r in shown_changed}
@@ -290,19 +293,13 @@ def outdated(options: Options, read: Read) -> Read:
         entries = state.pickled(searched)
         made_here = functools.partial(index_files, links, shown_changed)
         index_made = read.aside.result if read.aside is not None else made_here
-    # What linking warns of is found again for the records linked again; for the others
-    # it is as it was (at the lines the state keeps).
-    again_files = {site.by_id[i].file for i in again}
-    kept = [p for p in read.warnings if p.code != "W402" or p.path not in again_files]
-    warnings = sorted(kept + linked)
-    if failed(warnings, options.strict):
-        raise BuildError(warnings)
+    if failed(read.warnings, options.strict):
+        raise BuildError(read.warnings)
     return replace(
         read,
         site=site,
         records=tuple(fresh[rid] for rid in sorted(render)),
         context=ErrorContext.of(site),
-        warnings=warnings,
         lists=frozenset(lists),
         # Errors changed places in their file, an option list's heading names other
         # spellings, options or releases list an error or no longer do, or a release may
