@@ -225,7 +225,8 @@ def outdated(options: Options, read: Read) -> Read:
     groups = {}
     lists = {"index.html", "options/index.html", "feed.xml"}
     for record in shown_changed:
-        if unlisted(old[record.id][0], site.config) != unlisted(record, site.config):
+        was = old[record.id][0]
+        if unlisted(was, site.config) != unlisted(record, site.config):
             # A draft reviewed (or no longer) on a site that keeps drafts from search
             # engines: its page joins the sitemaps, or leaves them.
             lists.update(rel for rel in previous.outputs if is_sitemap(rel))
@@ -243,22 +244,21 @@ def outdated(options: Options, read: Read) -> Read:
                     same_function, nearest, _ = neighbours(other, group, listed)
                     if any(r.id == record.id for r in same_function + nearest):
                         render.add(other.id)
-        for summary in (old[record.id][0], record):
-            lists.add(repo_url(summary.repo) + "index.html")
-            lists.add(file_url(summary.repo, summary.source.path) + "index.html")
-            lists.add(exception_url(summary.exception) + "index.html")
-            lists.update(option_url(key) + "index.html" for key, _, _ in summary.options)
-            for alias in summary.aliases:
-                lists.add(page_url(alias) + "index.html")
-                lists.update(json_paths(alias, site.config.host))
-            if summary.releases:
-                # Its releases' pages list it, and so may any other (one it was removed in).
-                folder = releases_url(summary.repo)
-                lists.update(folder + name for name in RELEASES_FILES)
-                lists.update(
-                    release_url(summary.repo, r.name) + "index.html"
-                    for r in site.config.releases_of(summary.repo)
-                )
+        # Its repo, file, exception and aliases are as they were (``read``); not its options.
+        lists.add(repo_url(record.repo) + "index.html")
+        lists.add(file_url(record.repo, record.source.path) + "index.html")
+        lists.add(exception_url(record.exception) + "index.html")
+        lists.update(option_url(k) + "index.html" for s in (was, record) for k, _, _ in s.options)
+        for alias in record.aliases:
+            lists.add(page_url(alias) + "index.html")
+            lists.update(json_paths(alias, site.config.host))
+        if was.releases or record.releases:
+            # Its releases' pages list it, and so may any other (one it was removed in).
+            lists.update(releases_url(record.repo) + name for name in RELEASES_FILES)
+            lists.update(
+                release_url(record.repo, r.name) + "index.html"
+                for r in site.config.releases_of(record.repo)
+            )
     # api/errors.json lists each error's id, title, message, exception and repo, in site
     # order (which changes when errors of a file change places: ``groups``).
     if groups or any(
@@ -407,15 +407,10 @@ def linked_again(
     after = {rid: {link.record.id for link in found[rid] if link.record} for rid in again}
     targets = set().union(*(before[rid] ^ after[rid] for rid in again))
     place = {r.id: n for n, r in enumerate(ordered)}
-    linking = {
-        t: tuple(
-            sorted(
-                [i for i in old[t][2] if i not in again] + [i for i in again if t in after[i]],
-                key=place.__getitem__,
-            )
-        )
-        for t in targets
-    }
+    linking: dict[str, tuple[str, ...]] = {}
+    for t in targets:
+        linkers = [i for i in old[t][2] if i not in again] + [i for i in again if t in after[i]]
+        linking[t] = tuple(sorted(linkers, key=place.__getitem__))
 
     def related(rid: str) -> tuple[RelatedLink, ...]:
         if rid in found:
