@@ -96,9 +96,8 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
 def site_key(options: Options) -> dict[str, str]:
     """What shapes every page, by name (a build whose names differ from the last one's is
     a full build, and says which changed): errdex, the theme, the config, the options."""
-    theme = options.theme
     files = []
-    for folder in theme.folders():
+    for folder in options.theme.folders():
         # A folder turned into a link to the same files is another key: the build refuses
         # a linked static/, and must not find the site up to date instead.
         files.append(b"a link" if folder.is_symlink() else b"a folder")
