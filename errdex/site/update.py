@@ -67,9 +67,8 @@ class Read:
     """The files of ``site`` that are not pages of single errors and show what changed (a
     list's first page stands for all its pages, ``urls.first_page``)."""
     moved: bool = False
-    """Whether rows of the lists in ``lists`` may have moved, or what every page of a list
-    shows changed: then every page of those lists is rendered, not only those that show
-    a changed row."""
+    """Whether rows of those lists may have moved, or what every page of one shows
+    changed: then all their pages are rendered, not only those with a changed row."""
     change: state.LinksChange | None = None
     """What changed in the state's links."""
     index_made: Callable[[], dict[str, bytes]] | None = None
@@ -357,7 +356,7 @@ def linked_again(
 ) -> tuple[Site, list[Problem], set[str], set[str]]:
     """What ``link`` makes of ``records`` when of those that ``changed`` since ``links``
     were made (``old``: their records, unpickled) no more than messages, related
-    entries and options did (not releases nor lines: ``outdated`` checks). Orders and lists
+    entries and options did (not releases nor lines: ``read`` checks). Orders and lists
     are read from the links; related entries are found again only where a change can
     move them: those of the changed records, of the records that link to one whose
     message changed (they show it), and of those with an entry that names such a
@@ -403,9 +402,8 @@ def linked_again(
         problems += said
 
     # Whose backlinks change: the errors the records found again link to now or did.
-    before = {rid: {t for _, t in old[rid][1] if t} for rid in again}
     after = {rid: {link.record.id for link in found[rid] if link.record} for rid in again}
-    targets = set().union(*(before[rid] ^ after[rid] for rid in again))
+    targets = set().union(*({t for _, t in old[rid][1] if t} ^ after[rid] for rid in again))
     place = {r.id: n for n, r in enumerate(ordered)}
     linking: dict[str, tuple[str, ...]] = {}
     for t in targets:
@@ -440,24 +438,23 @@ def linked_again(
     return site, problems, again, again | targets
 
 
-K = TypeVar("K")
 V = TypeVar("V")
 
 
-class _Made(Mapping[K, V]):
+class _Made(Mapping[str, V]):
     """A mapping of the given keys, in their order, whose values are made when first
     asked for: an update asks for the related errors and backlinks of the few pages it
     renders, not of every record."""
 
-    def __init__(self, keys: list[K], make: Callable[[K], V]) -> None:
+    def __init__(self, keys: list[str], make: Callable[[str], V]) -> None:
         self._keys, self._make = dict.fromkeys(keys), functools.cache(make)
 
-    def __getitem__(self, key: K) -> V:
+    def __getitem__(self, key: str) -> V:
         if key not in self._keys:
             raise KeyError(key)
         return self._make(key)
 
-    def __iter__(self) -> Iterator[K]:
+    def __iter__(self) -> Iterator[str]:
         return iter(self._keys)
 
     def __len__(self) -> int:
