@@ -137,8 +137,7 @@ def all_stored(links: Links) -> dict[str, Stored]:
     out: dict[str, Stored] = {}
     for chunk in links.chunks:
         out.update(pickle.loads(chunk))
-    for record_id, blob in links.records_changed.items():
-        out[record_id] = pickle.loads(blob)
+    out.update((record_id, pickle.loads(blob)) for record_id, blob in links.records_changed.items())
     return out
 
 
@@ -148,12 +147,11 @@ def pickled(value: Any) -> bytes:
 
 def code_key() -> str:
     """A digest of errdex's own code, of Python's version and of the libraries that render."""
-    digest = hashlib.sha256(FORMAT)
-    digest.update(repr([sys.version, *_installed()]).encode())
+    parts = [FORMAT, repr([sys.version, *_installed()]).encode()]
     package = Path(__file__).resolve().parent.parent  # the whole errdex package
     for path in sorted(package.rglob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+        parts += [path.name.encode(), path.read_bytes()]
+    return key_of(parts)
 
 
 def key_of(parts: list[bytes]) -> str:
@@ -271,7 +269,6 @@ def save(path: Path, state: State) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path.with_suffix(".out"), state.out.encode(), durable=False)  # never synced
     state.links_digest = _write(Path(f"{path}.links"), pickled(state.links))
-    state.relinked = []
     _write(path, pickled(replace(state, links=None)))  # the links have a file of their own
     for older in (".journal", ".lists"):  # what an errdex before state format 10 kept
         path.with_name(path.name + older).unlink(missing_ok=True)
@@ -341,7 +338,6 @@ def _frames(path: Path) -> Iterator[tuple[bytes, memoryview]]:
 
 def _write(path: Path, payload: bytes) -> bytes:
     """Write atomically (a reader sees the old file or the new one); returns the digest."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     framed = _framed(payload)
     write_atomic(path, FORMAT + framed, durable=False)
     return framed[8:40]
@@ -373,10 +369,8 @@ def of_full_build(
     record as search saw it). A full build links ``site`` from the records' summaries
     (``read.every_record``), so they are kept as they are."""
     chunks: list[bytes] = []
-    chunk_of: dict[str, int] = {}
     for start in range(0, len(site.records), SUMMARIES_PER_CHUNK):
         some = site.records[start : start + SUMMARIES_PER_CHUNK]
-        chunk_of.update(dict.fromkeys((r.id for r in some), len(chunks)))
         chunks.append(pickled(tuple((r.id, (r, *shown_links(site, r.id))) for r in some)))
     return State(
         key=key,
@@ -391,7 +385,7 @@ def of_full_build(
         links=Links(
             config=site.config,
             chunks=chunks,
-            chunk_of=chunk_of,
+            chunk_of={r.id: n // SUMMARIES_PER_CHUNK for n, r in enumerate(site.records)},
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
             entries=[pickled({e.id: e for e in entries})],
