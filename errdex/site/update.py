@@ -176,8 +176,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     # it is as it was (at the lines the state keeps).
     again_files = {site.by_id[i].file for i in again}
     kept = [p for p in done.warnings if p.code != "W402" or p.path not in again_files]
-    warnings = sorted(kept + linked)
-    return replace(done, site=site, old=old, touched=touched, warnings=warnings)
+    return replace(done, site=site, old=old, touched=touched, warnings=sorted(kept + linked))
 
 
 def outdated(options: Options, read: Read) -> Read:
