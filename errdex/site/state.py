@@ -21,6 +21,7 @@ from typing import Any, TypeAlias
 
 from errdex.records.files import write_atomic
 from errdex.records.problems import Problem
+from errdex.site import write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -230,16 +231,14 @@ def holds(out: Path, outputs: dict[str, str]) -> bool:
     """Whether ``out`` holds just the files of ``outputs``, each with the bytes it names the
     digest of: a site restored from a cache with its state (as CI does between runs), or
     copied, is the site the state describes, though its files are new ones."""
-    from errdex.site.write import digest, read_marker
-
-    if read_marker(out) != outputs.keys():
+    if write.read_marker(out) != outputs.keys():
         return False
     for rel, wanted in outputs.items():
         try:
             data = (out / rel).read_bytes()
         except OSError:
             return False
-        if not wanted or digest(data) != wanted:
+        if not wanted or write.digest(data) != wanted:
             return False
     return True
 
@@ -346,9 +345,7 @@ def _write(path: Path, payload: bytes) -> bytes:
 def shown_links(
     site: Site, record_id: str
 ) -> tuple[tuple[tuple[str, str | None], ...], tuple[str, ...]]:
-    """What the links keep of what a record's page shows of the others: its related
-    entries (the text, the id linked to or None) and the ids of the records that link
-    to it."""
+    """A record's ``Stored`` but its summary: what its page shows of the others."""
     related = tuple(
         (link.text, link.record.id if link.record else None) for link in site.related[record_id]
     )
