@@ -911,7 +911,10 @@ def _init(ns: argparse.Namespace) -> int:
 
 def _serve(ns: argparse.Namespace) -> int:
     from errdex.site.serve import serve
+    from errdex.site.state import Store
     from errdex.site.theme import site_theme
+
+    store = Store()  # the links read by one build, for the next
 
     def build_for(url: str, changed: list[str]) -> list[str]:
         """Build for ``url``; say what was redone, why (the planner's word) and how fast."""
@@ -923,7 +926,8 @@ def _serve(ns: argparse.Namespace) -> int:
             if not _folders_ok(ns, Told()):
                 return ["the build was refused; its reason is in serve's terminal"]
             started = time.perf_counter()
-            result = build(dataclasses.replace(_options(ns, url), verbose=not ns.quiet))
+            options = dataclasses.replace(_options(ns, url), verbose=not ns.quiet, store=store)
+            result = build(options)
             report(result.warnings, ns, result.base_url)
             stats = result.stats
             counts = (stats.written, stats.unchanged, stats.removed) if stats else None

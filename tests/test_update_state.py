@@ -6,6 +6,7 @@ are gone, and a build with nothing to do that loads no parser."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from updates import (
     imported_by_build,
     numbered_record,
     site,
+    stated_site,
 )
 
 __all__ = ["site"]  # the fixture of updates.py these tests take
@@ -321,4 +323,38 @@ def test_an_update_stopped_while_it_wrote_and_an_edit_taken_back_is_a_full_build
     state_file.write_bytes(blob[: ends[1]])  # as if stopped before the last note
     path.write_bytes(before)  # the edit taken back
     assert "full build: the last update stopped while it wrote its files" in build("-v")
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_serve_hands_the_links_to_its_next_build_which_reads_no_file_of_them(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """``serve`` keeps the links a build read (``state.Store``) for its next one: each
+    update in it shows what a build from nothing shows, and the links' file is read once."""
+    from errdex.site import state
+    from errdex.site.build import Options, build
+
+    content = make_content(tmp_path, stated_site(tmp_path))
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    store = state.Store()
+    options = Options(content=content, out=out, cache=cache, jobs=1, quiet=True, store=store)
+    assert build(options).full
+    links_file = Path(f"{state.path_for(cache, out)}.links")
+    path = content / "errors" / "r4.yaml"
+    for n, words in enumerate(["Part four reworded", "Part four reworded again", "Part 4 of"]):
+        # A reworded message (the record states its id): every summary and search entry
+        # is read, the search index made again.
+        text = path.read_text()
+        path.write_text(text.replace(text.split('message: "')[1].split(" the")[0], words, 1))
+        assert not build(options).full
+        assert bytes_of(out) == fresh_build(content, tmp_path, run), n
+        # From the second update on, the store has them: the file is not needed.
+        links_file.unlink(missing_ok=True)
+    # As the file held them, whatever the updates since changed: each build has a copy.
+    assert store.links is not None and store.digest
+    assert len(store.links.entries) == 1 and not store.links.records_changed
+    # Without the store (a new process), the links are gone: a full build, as before.
+    path.write_text(path.read_text().replace("Part 4 of", "Part four of"))
+    assert build(replace(options, store=None)).full
     assert bytes_of(out) == fresh_build(content, tmp_path, run)

@@ -74,6 +74,9 @@ class Options:
     publishing: bool = True
     """Whether the records are read as the site shows them (``drafts.publish: hide``
     leaves the prose of unreviewed drafts out); the source tools read them as written."""
+    store: state.Store | None = None
+    """What a process that builds again and again (``serve``) keeps of the last state
+    for its next build."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import pickle
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
@@ -27,7 +26,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from errdex.records.link import Site
     from errdex.records.model import Record
-    from errdex.search import Entry
     from errdex.site.build import Options
     from errdex.site.render import ErrorContext
 
@@ -101,7 +99,7 @@ def read(options: Options, update: Update, asides: contextlib.ExitStack) -> Read
     problems = [p for item in parsed for p in item.problems]
     shown = {shown_path(Path(item.path)) for item in parsed}
     kept = [p for p in previous.warnings if p.path not in shown]
-    links = state.links(previous)
+    links = state.links(previous, options.store)
     if links is None:
         raise Full("the previous state's links are missing or damaged", previous)
     if any(p.severity is Severity.ERROR for p in problems):
@@ -337,10 +335,7 @@ def index_files(links: state.Links, changed: list[Record]) -> dict[str, bytes]:
     from errdex.search import Index, entry_of, old_entries
     from errdex.site import mirror
 
-    kept: dict[str, Entry] = {}
-    for blob in links.entries:  # the full build's, then those updates replaced, in order
-        if blob:  # b"": the update made none
-            kept.update(pickle.loads(blob))
+    kept = state.entries_of(links)
     fresh = {r.id: r for r in changed}
     entries = [entry_of(e.index, fresh[i]) if i in fresh else e for i, e in kept.items()]
     records: list[Record] = []
