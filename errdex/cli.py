@@ -914,7 +914,7 @@ def _serve(ns: argparse.Namespace) -> int:
     from errdex.site.state import Store
     from errdex.site.theme import site_theme
 
-    store = Store()  # the links read by one build, for the next
+    store: Store = {}  # the links read by one build, for the next
 
     def build_for(url: str, changed: list[str]) -> list[str]:
         """Build for ``url``; say what was redone, why (the planner's word) and how fast."""

@@ -337,7 +337,7 @@ def test_serve_hands_the_links_to_its_next_build_which_reads_no_file_of_them(
 
     content = make_content(tmp_path, stated_site(tmp_path))
     out, cache = tmp_path / "public", tmp_path / "cache"
-    store = state.Store()
+    store: state.Store = {}
     options = Options(content=content, out=out, cache=cache, jobs=1, quiet=True, store=store)
     assert build(options).full
     links_file = Path(f"{state.path_for(cache, out)}.links")
@@ -352,8 +352,8 @@ def test_serve_hands_the_links_to_its_next_build_which_reads_no_file_of_them(
         # From the second update on, the store has them: the file is not needed.
         links_file.unlink(missing_ok=True)
     # As the file held them, whatever the updates since changed: each build has a copy.
-    assert store.links is not None and store.digest
-    assert len(store.links.entries) == 1 and not store.links.records_changed
+    (kept,) = store.values()
+    assert len(kept.entries) == 1 and not kept.records_changed
     # Without the store (a new process), the links are gone: a full build, as before.
     path.write_text(path.read_text().replace("Part 4 of", "Part four of"))
     assert build(replace(options, store=None)).full

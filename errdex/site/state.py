@@ -16,6 +16,7 @@ import pickle
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -132,8 +133,6 @@ def stored(links: Links, record_id: str) -> Stored:
     """What the links keep of one record (``Links.chunks``)."""
     if record_id in links.records_changed:
         held: Stored = pickle.loads(links.records_changed[record_id])
-    elif "stored" in links.unpickled:
-        held = links.unpickled["stored"][record_id]
     else:
         held = dict(pickle.loads(links.chunks[links.chunk_of[record_id]]))[record_id]
     return held
@@ -142,10 +141,7 @@ def stored(links: Links, record_id: str) -> Stored:
 def all_stored(links: Links) -> dict[str, Stored]:
     """What the links keep of every record, in site order (a new dict each time)."""
     if "stored" not in links.unpickled:
-        found: dict[str, Stored] = {}
-        for chunk in links.chunks:
-            found.update(pickle.loads(chunk))
-        links.unpickled["stored"] = found
+        links.unpickled["stored"] = dict(chain.from_iterable(map(pickle.loads, links.chunks)))
     out = dict(links.unpickled["stored"])
     out.update((record_id, pickle.loads(blob)) for record_id, blob in links.records_changed.items())
     return out
@@ -262,15 +258,11 @@ def holds(out: Path, outputs: dict[str, str]) -> bool:
     return True
 
 
-class Store:
-    """The links a full build wrote, as a process that builds one site again and again
-    (``serve``) last read them, handed to its next build: an update then reads neither
-    their file nor every record's summary and search entry again (0.4 s of a reworded
-    message at 10,000 records). Keyed by the digest the state keeps of their file."""
-
-    def __init__(self) -> None:
-        self.digest = b""
-        self.links: Links | None = None
+Store: TypeAlias = "dict[bytes, Links]"
+"""The links a process that builds one site again and again (``serve``) last read, by
+the digest the state keeps of their file, as the file held them: its next update reads
+neither the file nor every record's summary and search entry again (0.4 s of a
+reworded message at 10,000 records)."""
 
 
 def links(state: State, store: Store | None = None) -> Links | None:
@@ -278,14 +270,15 @@ def links(state: State, store: Store | None = None) -> Links | None:
     their file is missing, damaged or not the one this state was saved with (whose
     digest it keeps: then it unpickles)."""
     if state.links is None:
-        base = store.links if store is not None and store.digest == state.links_digest else None
+        base = None if store is None else store.get(state.links_digest)
         if base is None:
             read = next(_frames(Path(state.links_file)), None)
             if read is None or read[0] != state.links_digest:
                 return None
             base = pickle.loads(read[1])
             if store is not None:
-                store.digest, store.links = state.links_digest, base
+                store.clear()  # the last full build's only
+                store[state.links_digest] = base
         # A copy for this build, with what updates changed since (``base`` stays as read).
         found = replace(
             base,

@@ -182,19 +182,9 @@ def outdated(options: Options, read: Read) -> Read:
     ``read.site``, the pages and lists that showed or now show what changed
     (docs/building.md names them). Raises ``Full`` when that is more than an update
     renders."""
+    from errdex import urls
     from errdex.site.hosts import json_paths
     from errdex.site.render import ErrorContext, neighbours, unlisted
-    from errdex.urls import (
-        RELEASES_FILES,
-        exception_url,
-        file_url,
-        is_sitemap,
-        option_url,
-        page_url,
-        release_url,
-        releases_url,
-        repo_url,
-    )
 
     previous, links, shown_changed = read.previous, read.links, read.shown_changed
     site, old, touched = read.site, read.old, read.touched
@@ -225,7 +215,7 @@ def outdated(options: Options, read: Read) -> Read:
         if unlisted(was, site.config) != unlisted(record, site.config):
             # A draft reviewed (or no longer) on a site that keeps drafts from search
             # engines: its page joins the sitemaps, or leaves them.
-            lists.update(rel for rel in previous.outputs if is_sitemap(rel))
+            lists.update(rel for rel in previous.outputs if urls.is_sitemap(rel))
         key = (record.repo, record.source.path)
         before = tuple(old[i][0] for i in links.groups[key])
         after = site.by_file[key]
@@ -241,18 +231,20 @@ def outdated(options: Options, read: Read) -> Read:
                     if any(r.id == record.id for r in same_function + nearest):
                         render.add(other.id)
         # Its repo, file, exception and aliases are as they were (``read``); not its options.
-        lists.add(repo_url(record.repo) + "index.html")
-        lists.add(file_url(record.repo, record.source.path) + "index.html")
-        lists.add(exception_url(record.exception) + "index.html")
-        lists.update(option_url(k) + "index.html" for s in (was, record) for k, _, _ in s.options)
+        lists.add(urls.repo_url(record.repo) + "index.html")
+        lists.add(urls.file_url(record.repo, record.source.path) + "index.html")
+        lists.add(urls.exception_url(record.exception) + "index.html")
+        lists.update(
+            urls.option_url(k) + "index.html" for s in (was, record) for k, _, _ in s.options
+        )
         for alias in record.aliases:
-            lists.add(page_url(alias) + "index.html")
+            lists.add(urls.page_url(alias) + "index.html")
             lists.update(json_paths(alias, site.config.host))
         if was.releases or record.releases:
             # Its releases' pages list it, and so may any other (one it was removed in).
-            lists.update(releases_url(record.repo) + name for name in RELEASES_FILES)
+            lists.update(urls.releases_url(record.repo) + name for name in urls.RELEASES_FILES)
             lists.update(
-                release_url(record.repo, r.name) + "index.html"
+                urls.release_url(record.repo, r.name) + "index.html"
                 for r in site.config.releases_of(record.repo)
             )
     # api/errors.json lists each error's id, title, message, exception and repo, in site
