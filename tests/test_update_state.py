@@ -19,6 +19,7 @@ from updates import (
     imported_by_build,
     numbered_record,
     site,
+    stated_record,
     stated_site,
 )
 
@@ -330,8 +331,9 @@ def test_serve_hands_the_links_to_its_next_build_which_reads_no_file_of_them(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    """``serve`` keeps the links a build read (``state.Store``) for its next one: each
-    update in it shows what a build from nothing shows, and the links' file is read once."""
+    """``serve`` keeps the links its last build wrote or read (``state.Store``) for its
+    next one: each update in it shows what a build from nothing shows without reading
+    their file, and a full build leaves its own links there, and only those."""
     from errdex.site import state
     from errdex.site.build import Options, build
 
@@ -339,22 +341,26 @@ def test_serve_hands_the_links_to_its_next_build_which_reads_no_file_of_them(
     out, cache = tmp_path / "public", tmp_path / "cache"
     store: state.Store = {}
     options = Options(content=content, out=out, cache=cache, jobs=1, quiet=True, store=store)
-    assert build(options).full
     links_file = Path(f"{state.path_for(cache, out)}.links")
     path = content / "errors" / "r4.yaml"
-    for n, words in enumerate(["Part four reworded", "Part four reworded again", "Part 4 of"]):
-        # A reworded message (the record states its id): every summary and search entry
-        # is read, the search index made again.
-        text = path.read_text()
-        path.write_text(text.replace(text.split('message: "')[1].split(" the")[0], words, 1))
-        assert not build(options).full
-        assert bytes_of(out) == fresh_build(content, tmp_path, run), n
-        # From the second update on, the store has them: the file is not needed.
-        links_file.unlink(missing_ok=True)
-    # As the file held them, whatever the updates since changed: each build has a copy.
-    (kept,) = store.values()
-    assert len(kept.entries) == 1 and not kept.records_changed
+    for full in range(2):
+        assert build(options).full
+        # The store has the links the full build wrote: their file is not needed.
+        links_file.unlink()
+        for n, words in enumerate(["Part four reworded", "Part four reworded again", "Part 4 of"]):
+            # A reworded message (the record states its id): every summary and search
+            # entry is read, the search index made again.
+            text = path.read_text()
+            path.write_text(text.replace(text.split('message: "')[1].split(" the")[0], words, 1))
+            assert not build(options).full
+            assert bytes_of(out) == fresh_build(content, tmp_path, run), (full, n)
+        # As the full build wrote them, whatever the updates since changed: each build
+        # has a copy.
+        (kept,) = store.values()
+        assert len(kept.entries) == 1 and not kept.records_changed
+        (content / "errors" / f"added{full}.yaml").write_text(
+            stated_record(9 + full, [], analysed=False)
+        )
     # Without the store (a new process), the links are gone: a full build, as before.
-    path.write_text(path.read_text().replace("Part 4 of", "Part four of"))
     assert build(replace(options, store=None)).full
     assert bytes_of(out) == fresh_build(content, tmp_path, run)

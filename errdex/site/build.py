@@ -74,7 +74,7 @@ class Options:
     publishing: bool = True
     """Whether the records are read as the site shows them (``drafts.publish: hide``
     leaves the prose of unreviewed drafts out); the source tools read them as written."""
-    store: state.Store | None = None
+    store: state.Store | None = field(default=None, repr=False, compare=False)
     """What a process that builds again and again (``serve``) keeps of the last state
     for its next build."""
 
@@ -125,7 +125,7 @@ def build(options: Options) -> Result:
             work = _read_all(options, full, stash, tools, asides)
             outputs, stats = _render_and_write(options, work, tools, state_file)
         if state_file:
-            _save(state_file, work, key, options.out, outputs, tools)  # 7. save
+            _save(state_file, work, key, options, outputs, tools)  # 7. save
     return Result(
         work.site,
         sorted(work.warnings + tools.warnings),
@@ -237,6 +237,8 @@ def _read_all(
     full build is stopped first (a forked process waiting to hand it over holds a copy
     of this one's memory)."""
     asides.close()
+    if options.store is not None:
+        options.store.clear()  # the last links: another set is made now
     if options.verbose:
         print(f"errdex: {chosen}", file=sys.stderr)
     gc.enable()  # with the rare collections of ``_few_collections``
@@ -553,11 +555,12 @@ def _save(
     state_file: Path,
     work: _Work,
     key: dict[str, str],
-    out: Path,
+    options: Options,
     outputs: dict[str, str],
     tools: _Tools,
 ) -> None:
     """Keep what this build did for the next one's plan."""
+    out = options.out
     if work.update is not None:  # what it rendered, added to the state
         partial = work.update
         state.note(state_file, partial.files, outputs, partial.warnings, partial.change, out)
@@ -566,7 +569,7 @@ def _save(
     done = state.of_full_build(
         work.site, work.parsed, key, work.reason, out, outputs, work.warnings, tools.entries
     )
-    state.save(state_file, done)
+    state.save(state_file, done, options.store)
 
 
 class _Writer(Protocol):

@@ -296,8 +296,8 @@ def links(state: State, store: Store | None = None) -> Links | None:
     return state.links
 
 
-def save(path: Path, state: State) -> None:
-    """Write the whole state (after a full build)."""
+def save(path: Path, state: State, store: Store | None = None) -> None:
+    """Write the whole state (after a full build); ``store`` then holds its links."""
     assert state.links is not None
     # Before the state itself: ``sweep`` takes a state without one for an old errdex's.
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -306,6 +306,8 @@ def save(path: Path, state: State) -> None:
     _write(path, pickled(replace(state, links=None)))  # the links have a file of their own
     for older in (".journal", ".lists"):  # what an errdex before state format 10 kept
         path.with_name(path.name + older).unlink(missing_ok=True)
+    if store is not None:
+        store[state.links_digest] = state.links
 
 
 def note(
