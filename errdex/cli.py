@@ -910,11 +910,11 @@ def _init(ns: argparse.Namespace) -> int:
 
 
 def _serve(ns: argparse.Namespace) -> int:
+    from errdex.site import state
     from errdex.site.serve import serve
-    from errdex.site.state import Store
     from errdex.site.theme import site_theme
 
-    store: Store = {}  # the links read by one build, for the next
+    store: state.Store = {}  # the links read by one build, for the next
 
     def build_for(url: str, changed: list[str]) -> list[str]:
         """Build for ``url``; say what was redone, why (the planner's word) and how fast."""
@@ -934,6 +934,14 @@ def _serve(ns: argparse.Namespace) -> int:
             seconds = time.perf_counter() - started
             said = _rebuilt(result.rendered, result.pages, counts, changed, seconds)
             _note(ns, f"{said}, {len(result.warnings)} warning(s)")
+            if not store and options.cache is not None:
+                # Nothing to do on a site built before: what the first edit reads of the
+                # state (every summary and search entry) is read now, before one is made.
+                found = state.load(state.path_for(options.cache, options.out), options.out)
+                links = state.links(found, store) if isinstance(found, state.State) else None
+                if links is not None:
+                    state.all_stored(links)
+                    state.entries_of(links)
         except BuildError as exc:
             report(exc.problems, ns, url)  # the codes' pages as served here, not published
             print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)

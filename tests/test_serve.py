@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -90,19 +91,10 @@ def test_the_terminal_says_what_each_rebuild_redid_why_and_how_fast(tmp_path: Pa
     process = subprocess.Popen(
         command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_stops
     )
-    assert process.stderr is not None
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()), daemon=True)
-    reader.start()
+    lines = _lines_of(process)
 
     def said(text: str) -> list[str]:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            found = [line for line in list(lines) if text in line]
-            if found:
-                return found
-            time.sleep(0.1)
-        raise AssertionError(f"serve never said {text!r}:\n{''.join(lines)}")
+        return _said(lines, text)
 
     try:
         said("errdex: serving")
@@ -129,6 +121,64 @@ def test_the_terminal_says_what_each_rebuild_redid_why_and_how_fast(tmp_path: Pa
     finally:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 0
+    assert "Traceback" not in "".join(lines)
+
+
+def _lines_of(process: subprocess.Popen[str]) -> list[str]:
+    """The lines ``process`` writes on standard error, as it writes them."""
+    assert process.stderr is not None
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()), daemon=True)
+    reader.start()
+    return lines
+
+
+def _said(lines: list[str], text: str) -> list[str]:
+    """The lines that say ``text``, once one does (within a minute)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = [line for line in list(lines) if text in line]
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"serve never said {text!r}:\n{''.join(lines)}")
+
+
+def test_serve_started_on_a_built_site_reads_its_state_before_the_first_edit(
+    tmp_path: Path,
+) -> None:
+    """The first edit in serve is as quick as the next: what an update reads of the last
+    build's links (every summary and search entry) is read before the user edits. With
+    their file then gone, the edit is still an update, not a full build."""
+    content = make_content(tmp_path, {"a.yaml": MINIMAL})
+    folders = ["--content", str(content), "--out", str(tmp_path / "out")]
+    folders += ["--cache", str(tmp_path / "cache")]
+    with socket.socket() as probe:  # a free port: the site is built for serve's address
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    build = [sys.executable, str(ROOT / "build.py")]
+    address = ["--base-url", f"http://127.0.0.1:{port}/"]
+    subprocess.run([*build, "build", *folders, *address], cwd=tmp_path, check=True)
+    process = subprocess.Popen(
+        [*build, "serve", "--port", str(port), *folders],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_stops,
+    )
+    lines = _lines_of(process)
+    try:
+        _said(lines, "errdex: serving")
+        assert _said(lines, "errdex: nothing changed")
+        (links,) = (tmp_path / "cache").glob("state-*.links")
+        links.unlink()
+        (content / "errors" / "a.yaml").write_text(MINIMAL + "title: Sizes must match\n")
+        assert _said(lines, "errdex: update: 1 record changed")
+        _said(lines, "errdex: rebuilt in ")
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 0
+    assert "full build" not in "".join(lines), "".join(lines)
     assert "Traceback" not in "".join(lines)
 
 

@@ -64,9 +64,9 @@ class Links:
     records_changed: dict[str, bytes] = field(default_factory=dict, repr=False)
     """The records updates replaced since (``LinksChange.records``), a pickle each."""
     unpickled: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    """What was unpickled of the full build's part, once: every record's ``Stored``
-    (``all_stored``) and search entry (``entries_of``). Never saved; shared by the copies
-    a ``Store`` hands out, as that part never changes."""
+    """The full build's part as objects: every ``Stored`` (``all_stored``) and search entry
+    (``entries_of``), unpickled once or kept by the build that wrote them. Never saved;
+    shared by the copies ``links`` makes, as that part never changes."""
 
 
 @dataclass(slots=True)
@@ -259,10 +259,9 @@ def holds(out: Path, outputs: dict[str, str]) -> bool:
 
 
 Store: TypeAlias = "dict[bytes, Links]"
-"""The links a process that builds one site again and again (``serve``) last read, by
-the digest the state keeps of their file, as the file held them: its next update reads
-neither the file nor every record's summary and search entry again (0.4 s of a
-reworded message at 10,000 records)."""
+"""The links a process that builds one site again and again (``serve``) last wrote or
+read, by the digest the state keeps of their file: its next update reads neither the
+file nor every summary and search entry (0.4 s of a reworded message at 10,000 records)."""
 
 
 def links(state: State, store: Store | None = None) -> Links | None:
@@ -279,12 +278,10 @@ def links(state: State, store: Store | None = None) -> Links | None:
             if store is not None:
                 store.clear()  # the last full build's only
                 store[state.links_digest] = base
-        # A copy for this build, with what updates changed since (``base`` stays as read).
+        # A copy for this build, to apply what updates changed since (``base`` stays as a
+        # full build wrote it: without records changed, with its entries only).
         found = replace(
-            base,
-            groups=dict(base.groups),
-            entries=list(base.entries),
-            records_changed=dict(base.records_changed),
+            base, groups=dict(base.groups), entries=list(base.entries), records_changed={}
         )
         for change in state.relinked:
             found.records_changed.update(change.records)
@@ -401,11 +398,10 @@ def of_full_build(
 ) -> State:
     """What the next build's ``decide`` needs to know of a full build (``entries``: every
     record as search saw it). A full build links ``site`` from the records' summaries
-    (``read.every_record``), so they are kept as they are."""
-    chunks: list[bytes] = []
-    for start in range(0, len(site.records), SUMMARIES_PER_CHUNK):
-        some = site.records[start : start + SUMMARIES_PER_CHUNK]
-        chunks.append(pickled(tuple((r.id, (r, *shown_links(site, r.id))) for r in some)))
+    (``read.every_record``), so they are kept as they are, and as a ``Store`` would
+    unpickle them."""
+    stored = [(r.id, (r, *shown_links(site, r.id))) for r in site.records]
+    by_id = {e.id: e for e in entries}
     return State(
         key=key,
         reason=reason,
@@ -418,10 +414,14 @@ def of_full_build(
         warnings=warnings,
         links=Links(
             config=site.config,
-            chunks=chunks,
+            chunks=[
+                pickled(tuple(stored[start : start + SUMMARIES_PER_CHUNK]))
+                for start in range(0, len(stored), SUMMARIES_PER_CHUNK)
+            ],
             chunk_of={r.id: n // SUMMARIES_PER_CHUNK for n, r in enumerate(site.records)},
             groups={key: tuple(r.id for r in items) for key, items in site.by_file.items()},
             option_names=dict(site.option_names),
-            entries=[pickled({e.id: e for e in entries})],
+            entries=[pickled(by_id)],
+            unpickled={"stored": dict(stored), "entries": by_id},
         ),
     )
