@@ -3,6 +3,8 @@ README and a .gitignore of their own, with the triage workflow, pinned to this e
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -98,11 +100,34 @@ def test_a_readme_and_a_gitignore_of_ones_own_are_kept(run: Any, tmp_path: Path)
     # Run on a folder whose .gitignore has every line: it is left byte for byte.
     other = tmp_path / "other"
     other.mkdir()
-    (other / ".gitignore").write_bytes(b"public/\r\n.errdex\r\n")
+    (other / ".gitignore").write_bytes(b"public/\r\n.public.lock\r\n.errdex\r\n")
     again = run("init", other, "--repo", "acme/widgets")
     assert again.code == 0, again.err
-    assert (other / ".gitignore").read_bytes() == b"public/\r\n.errdex\r\n"
+    assert (other / ".gitignore").read_bytes() == b"public/\r\n.public.lock\r\n.errdex\r\n"
     assert f"kept {other / '.gitignore'} (already there)" in again.out
+
+
+def test_after_a_build_git_sees_only_what_the_author_wrote(run: Any, tmp_path: Path) -> None:
+    """A build run as the site's README says (in the site folder, every default) leaves
+    its output, the lock it held on it and its cache: init's .gitignore names them all."""
+    folder = tmp_path / "site"
+    assert run("init", folder, "--repo", "acme/widgets", "--no-workflows").code == 0
+    built = subprocess.run(
+        [sys.executable, "-m", "errdex", "build"], cwd=folder, capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stderr
+    assert (folder / ".public.lock").exists() and (folder / "public" / "index.html").exists()
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    untracked = sorted(line[3:] for line in status.stdout.splitlines())
+    assert untracked and all(not name.startswith((".errdex/", "public/")) for name in untracked)
+    assert ".public.lock" not in untracked
 
 
 def test_a_workflow_already_there_stops_init_before_it_writes_anything(

@@ -144,8 +144,9 @@ jobs:
           mode: ${{{{ vars.ERRDEX_TRIAGE == 'comment' && 'comment' || 'summary' }}}}
 """
 
-GITIGNORE_LINES = ("public/", ".errdex/")
-GITIGNORE = "# errdex: the built site and the build cache\n" + "".join(
+GITIGNORE_LINES = ("public/", ".public.lock", ".errdex/")
+"""The built site, the lock a build holds on it (``write.output_lock``) and the cache."""
+GITIGNORE = "# errdex: the built site, its lock and the build cache\n" + "".join(
     f"{line}\n" for line in GITIGNORE_LINES
 )
 
@@ -279,7 +280,7 @@ def merged_gitignore(text: str) -> str | None:
     return (
         text
         + start
-        + "\n# errdex: the built site and the build cache\n"
+        + "\n# errdex: the built site, its lock and the build cache\n"
         + "".join(f"{line}\n" for line in missing)
     )
 
