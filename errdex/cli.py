@@ -1175,6 +1175,13 @@ def _reconciled(
                 f"errdex scan: {words.count(report.in_tests, 'raise')} found in tests; "
                 f"{shown}{' …' if len(globs) > 4 else ''} would leave them out",
             )
+        if report.unread:
+            places = ", ".join(report.unread[:3]) + (", …" if len(report.unread) > 3 else "")
+            _note(
+                ns,
+                f"errdex scan: {words.count(len(report.unread), 'raise')} not recorded, their "
+                f"message not written in the raise ({places})",
+            )
         counts = {_key(k): report.counts[k] for k in kinds}
         told.more["steps"].append({"commit": commit, "release": release, "counts": counts})
         for key, count in counts.items():

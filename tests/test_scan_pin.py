@@ -151,6 +151,56 @@ def test_a_message_given_a_name_before_its_raise_becomes_a_record() -> None:
     ]
 
 
+CONTEXT_FIRST = """\
+class MarkedError(Exception):
+    def __init__(self, context=None, context_mark=None, problem=None, problem_mark=None):
+        self.parts = context, context_mark, problem, problem_mark
+
+
+def construct(node, name, options):
+    if node.tag is None:
+        raise MarkedError(None, None, f"no constructor for the tag {node.tag!r}", node.mark)
+    if not name:
+        raise MarkedError("while constructing", node.mark, "found no name", node.mark)
+    if options:
+        raise ValueError(options)
+    raise NotImplementedError()
+"""
+
+
+def test_a_raise_that_gives_its_context_as_none_is_recorded_by_its_problem() -> None:
+    """An exception class that takes a context before its problem (PyYAML's errors)
+    prints the parts it was given: the message is the first argument that is not None.
+    A raise with no message written in it (a parameter, none at all) makes no record, and
+    the scan keeps where it is."""
+    scanned = scan_source(CONTEXT_FIRST, "pkg/construct.py")
+    assert [(s.line, s.exception, s.template) for s in scanned.sites] == [
+        (8, "MarkedError", "no constructor for the tag {node.tag}"),
+        (10, "MarkedError", "while constructing"),
+    ]
+    assert scanned.unread == ["pkg/construct.py:12", "pkg/construct.py:13"]
+
+
+def test_a_scan_says_which_raises_it_could_not_record(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    source = tmp_path / "project"
+    (source / "pkg").mkdir(parents=True)
+    (source / "pkg" / "construct.py").write_text(CONTEXT_FIRST)
+    (source / "tests").mkdir()
+    (source / "tests" / "test_it.py").write_text("def test_f(x):\n    raise ValueError(x)\n")
+    scan_args = ["scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content]
+    first = run_ok(run, *scan_args)
+    assert "errdex scan: 2 new, 0 refreshed" in first.err
+    assert (
+        "errdex scan: 2 raises not recorded, their message not written in the raise "
+        "(pkg/construct.py:12, pkg/construct.py:13)"
+    ) in first.err
+    assert "no constructor for the tag {node.tag}" in records(content)
+
+
 def test_a_site_knows_its_function_condition_and_excerpt() -> None:
     sites = scan_text(FIRST, "pkg/config.py")
     assert [(s.line, s.exception) for s in sites] == [
@@ -383,7 +433,7 @@ def test_a_rescan_parses_only_the_files_that_changed(
     assert len(found) == 2
     # What the cache says of helpers.py is what a rescan believes: emptied, its raise is
     # no longer found.
-    found[scan._digest("pkg/helpers.py", HELPER)] = scan.Scanned([], [])
+    found[scan._digest("pkg/helpers.py", HELPER)] = scan.Scanned([], [], [])
     kept.write_bytes(pickle.dumps(found))
     again = run_ok(run, *argv, "--cache", cache)
     assert "0 new, 0 refreshed, 5 unchanged, 1 no longer found" in again.err

@@ -50,6 +50,9 @@ class Report:
     (``scan.looks_like_test``)."""
     test_globs: list[str] = field(default_factory=list)
     """The ``--exclude`` globs that would leave those files out (``scan.glob_for_test``)."""
+    unread: list[str] = field(default_factory=list)
+    """Where a raise outside the tests has no message a record could say
+    (``Scanned.unread``), in path and line order."""
 
     def add(self, kind: str, line: str | None = None) -> None:
         self.counts[kind] += 1
@@ -227,7 +230,14 @@ def scan_into(
     ``progress`` counts the files parsed."""
     report = Report()
     writes = _Writes(report, dry_run)
-    sites, report.skipped = scan_tree(tree, _read(tree, tree.paths(), cache, progress))
+    scanned = _read(tree, tree.paths(), cache, progress)
+    sites, report.skipped = scan_tree(tree, scanned)
+    report.unread = [
+        where
+        for path, found in scanned.items()
+        if not isinstance(found, str) and not looks_like_test(path)
+        for where in found.unread
+    ]
     tests = [site.path for site in sites if looks_like_test(site.path)]
     report.in_tests = len(tests)
     report.test_globs = sorted({glob_for_test(path) for path in tests})

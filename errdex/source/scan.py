@@ -67,6 +67,9 @@ class Scanned:
 
     sites: list[RaiseSite]
     notes: list[str]
+    unread: list[str]
+    """Where a raise makes an exception with no message written in it (``raise
+    Error(name)`` of a parameter, ``raise Error()``): no record can say it (``path:line``)."""
 
 
 class SourceError(Exception):
@@ -346,7 +349,7 @@ def scan_source(text: str, path: str) -> Scanned:
     except RecursionError:
         # A thousand `"a" + "a"` terms parse, but walking them takes a frame each.
         raise Unreadable("nested too deeply to read") from None
-    return Scanned(finder.sites, finder.notes)
+    return Scanned(finder.sites, finder.notes, finder.unread)
 
 
 def scan_tree(
@@ -388,7 +391,7 @@ def scan_cached(
     todo = []
     for path in paths:
         if tree.commit and path not in blobs:
-            out[path] = Scanned([], [])
+            out[path] = Scanned([], [], [])
         elif cache is not None and f"{blobs.get(path)}\0{path}" in cache:
             out[path] = cache[f"{blobs[path]}\0{path}"]
         else:
@@ -625,6 +628,7 @@ class _Finder:
         """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
         self.sites: list[RaiseSite] = []
         self.notes: list[str] = []
+        self.unread: list[str] = []
         self.caught: dict[str, str | None] = {}
         """The names ``except X as name`` gives the exception it caught, in the handlers
         that lead here: ``raise name.__class__(…)`` and ``raise type(name)(…)`` raise an
@@ -740,7 +744,16 @@ class _Finder:
 
     def visit_Raise(self, node: ast.Raise) -> None:
         call = node.exc
-        if not isinstance(call, ast.Call) or not call.args:
+        if not isinstance(call, ast.Call):
+            return  # ``raise``, ``raise error``, ``raise Error``: nothing new with a message
+        where = f"{_shown(self.path)}:{node.lineno}"
+        # A class that takes a context before its problem (PyYAML's errors: context, its
+        # mark, problem, its mark) prints the parts given: the first that is not None.
+        given = list(call.args)
+        while given and isinstance(given[0], ast.Constant) and given[0].value is None:
+            given.pop(0)
+        if not given:
+            self.unread.append(where)
             return
         func = call.func
         if isinstance(func, ast.Name | ast.Attribute):
@@ -753,11 +766,11 @@ class _Finder:
             if typed is None:
                 return
             exception = self.caught.get(typed)
-        template = template_of(self._message_of(call.args[0]))
+        template = template_of(self._message_of(given[0]))
         if template is None or not template.strip():
+            self.unread.append(where)
             return
         template = validate.escape_refused(template)
-        where = f"{_shown(self.path)}:{node.lineno}"
         if exception is None:
             self.notes.append(f"{where}: {_unparse(call.func)!r} has no name to record; skipped")
             return
