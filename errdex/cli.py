@@ -909,6 +909,14 @@ def _init(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _site_kept(out: Path) -> bool:
+    """Whether serve has a site to go on serving when a build fails: none before the
+    first build of its folder succeeds."""
+    from errdex.site.write import read_marker
+
+    return read_marker(out) is not None
+
+
 def _serve(ns: argparse.Namespace) -> int:
     from errdex.site import state
     from errdex.site.serve import serve
@@ -943,11 +951,15 @@ def _serve(ns: argparse.Namespace) -> int:
                     state.all_stored(links)
                     state.entries_of(links)
         except BuildError as exc:
-            report(exc.problems, ns, url)  # the codes' pages as served here, not published
-            print("errdex: the site was not rebuilt; the last good one is served", file=sys.stderr)
+            kept = _site_kept(ns.out)
+            # The codes' pages as served here, when a site is; else as published.
+            report(exc.problems, ns, url if kept else None)
+            said = "not rebuilt; the last good one is served" if kept else "not built"
+            print(f"errdex: the site was {said}", file=sys.stderr)
             return [str(p) for p in sorted(exc.problems)]
         except OSError as exc:  # a full disk, a folder taken away: serving goes on
-            print(f"errdex: the build failed: {exc}; the last good site is served", file=sys.stderr)
+            said = "the last good site is served" if _site_kept(ns.out) else "no site was built"
+            print(f"errdex: the build failed: {exc}; {said}", file=sys.stderr)
             return [f"the build failed: {exc}"]
         return []
 

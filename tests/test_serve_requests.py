@@ -146,6 +146,24 @@ def test_serve_refuses_a_folder_it_did_not_build_and_never_listens(
     assert (home / ".ssh" / "id_rsa").read_text().startswith("-----BEGIN")
 
 
+def test_serve_started_on_content_that_does_not_build_says_so_and_stops(
+    tmp_path: Path, content: Path, serving
+) -> None:  # type: ignore[no-untyped-def]
+    """Before its first good build serve has no site to go on serving: it says the site
+    was not built (not that the last good one is served), links the codes' published
+    pages (no local one answers), and stops with status 1."""
+    broken = next((content / "errors").rglob("*.yaml"))
+    broken.write_text(broken.read_text() + "related: [\n")
+    served = serving(content)
+    assert served.process.wait(timeout=60) == 1
+    served.started.wait(10)
+    assert f"{broken.name}:" in served.err and "[E101]" in served.err
+    assert "errdex: the site was not built\n" in served.err
+    assert "the last good one is served" not in served.err
+    assert "errdex: what the codes mean: http://127.0.0.1" not in served.err
+    assert "nothing to serve" in served.err
+
+
 def test_serve_shows_nothing_outside_the_site(tmp_path: Path, content: Path, serving) -> None:  # type: ignore[no-untyped-def]
     secret = tmp_path / "private"
     secret.mkdir()
