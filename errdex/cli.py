@@ -837,7 +837,18 @@ def _new(ns: argparse.Namespace) -> int:
         record_id = derive_id(ns.repo, item.exception, item.template)
         # Only the fields that make an id are needed: a scaffold not yet filled in counts.
         existing, _ = update.existing_records(ns.content, ns.repo, need_source=False)
-        same = [r for r in existing if r.id == record_id]
+        # A traceback names the class with its module (yaml.parser.ParserError) where the
+        # raise, and so a scanned record, says ParserError: the same error all the same.
+        short = item.exception.rsplit(".", 1)[-1]
+        same = [
+            r
+            for r in existing
+            if r.id == record_id
+            or (
+                r.data.get("message") == item.template
+                and str(r.data.get("exception")).rsplit(".", 1)[-1] == short
+            )
+        ]
         if same:
             print(f"errdex: {shown_path(same[0].path)} already has this error", file=sys.stderr)
             return 1

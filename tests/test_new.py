@@ -97,6 +97,28 @@ def test_new_never_writes_over_a_record(tmp_path: Path, run) -> None:  # type: i
     assert path.read_bytes() == before
 
 
+def test_a_pasted_traceback_names_the_class_with_its_module_and_finds_the_record(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """A traceback's last line names the class with its module; a record scanned from
+    the raise names it as the raise does. They are one error, and ``new`` says so."""
+    content = make_content(tmp_path, {})
+    first = run(
+        "new", "ParserError: while parsing a block mapping", "--repo", "a/b", "--content", content
+    )
+    assert first.code == 0, first.err
+    pasted = "yaml.parser.ParserError: while parsing a block mapping"
+    again = run("new", pasted, "--repo", "a/b", "--content", content)
+    assert again.code == 1
+    assert f"{Path(first.out.strip()).name} already has this error" in again.err
+    made = Path(first.out.strip()).name
+    assert [p.name for p in (content / "errors").rglob("*.yaml")] == [made]
+    # Another message of the same class is another error.
+    other = run("new", f"{pasted}s", "--repo", "a/b", "--content", content)
+    assert other.code == 0, other.err
+
+
 def test_the_record_schema_for_editors_is_current_and_accepts_the_records() -> None:
     committed = (CONTENT / "record.schema.json").read_text()
     assert committed == new.schema_text(), "refresh it: python build.py new writes it"
