@@ -916,7 +916,8 @@ def _init(ns: argparse.Namespace) -> int:
             "and the site's address come from them)",
         )
     where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
-    _note(ns, f"Next: {where}errdex scan PROJECT --repo OWNER/NAME --ref HEAD, then errdex serve")
+    repo = ns.repo or "OWNER/NAME"
+    _note(ns, f"Next: {where}errdex scan PROJECT --repo {repo} --ref HEAD, then errdex serve")
     return 0
 
 

@@ -92,10 +92,14 @@ An error-reference site built with errdex: one page per error its project raises
 with the code that raises it, what it means and how to fix it.
 
 ```sh
-errdex scan ../project --repo OWNER/NAME --ref HEAD   # a record for every raise in the code
-errdex serve                                          # build and serve at http://127.0.0.1:8000/
-errdex build                                          # the site, into public/
-errdex pin ../project --repo OWNER/NAME --ref v1.2    # follow the code to a new release
+# a record for every raise in the code
+errdex scan ../project --repo {repo} --ref HEAD
+# build and serve at http://127.0.0.1:8000/, rebuilding as you write
+errdex serve
+# the site, into public/
+errdex build
+# follow the code to a new release
+errdex pin ../project --repo {repo} --ref v1.2
 ```
 
 Records are in `content/errors/`; write what each error means in its `meaning`,
@@ -241,7 +245,7 @@ def files(title: str, base_url: str, repo: str) -> dict[str, str]:
         "templates/.gitkeep": "",
         "static/.gitkeep": "",
         ".gitignore": GITIGNORE,
-        "README.md": README.format(title=title),
+        "README.md": README.format(title=title, repo=repo),
     }
 
 
