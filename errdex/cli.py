@@ -632,17 +632,18 @@ def _note(ns: argparse.Namespace, text: str) -> None:
         print(text, file=sys.stderr)
 
 
-def _stopped(exc: BuildError, ns: argparse.Namespace) -> None:
-    """Say why the input stopped the command: every problem, then how many."""
+def _stopped(exc: BuildError, ns: argparse.Namespace, writes: bool = True) -> None:
+    """Say why the input stopped the command: every problem, then how many (and, for a
+    command that ``writes``, that it wrote nothing)."""
     report(exc.problems, ns)
     errors = sum(p.severity is Severity.ERROR for p in exc.problems)
     warned = len(exc.problems) - errors
     strict = " (--strict: warnings count as errors)" if ns.strict and warned else ""
     if exc.note:
         print(f"errdex: {exc.note}", file=sys.stderr)
+    unwritten = "; nothing was written" if writes else ""
     print(
-        f"errdex: stopped with {errors} error(s) and {warned} warning(s){strict}; "
-        "nothing was written",
+        f"errdex: stopped with {errors} error(s) and {warned} warning(s){strict}{unwritten}",
         file=sys.stderr,
     )
 
@@ -1362,7 +1363,7 @@ def _lookup(ns: argparse.Namespace) -> int:
         print(f"errdex: {exc}", file=sys.stderr)
         return finder.UNREADABLE
     except BuildError as exc:  # the records read instead of an index do not load
-        _stopped(exc, ns)
+        _stopped(exc, ns, writes=False)
         return finder.UNREADABLE
     try:
         paste = sys.stdin.read() if ns.text == "-" else ns.text

@@ -334,6 +334,17 @@ def test_the_exit_status_tells_a_match_from_none_from_a_usage_error_from_no_inde
     assert "Traceback (most recent call last)" not in result.err
 
 
+def test_records_that_do_not_load_stop_a_lookup_which_writes_nothing_anyway(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path
+) -> None:
+    content = make_content(tmp_path / "bad", {"r.yaml": BROKEN_RECORD})
+    result = run("lookup", TRACEBACK, "--content", content)
+    assert result.code == 3
+    assert "r.yaml:" in result.err
+    assert "errdex: stopped with 2 error(s) and 0 warning(s)\n" in result.err
+    assert "nothing was written" not in result.err  # a lookup never writes
+
+
 def test_a_flag_lookup_does_not_know_is_usage_status_2() -> None:
     with pytest.raises(SystemExit) as exited:
         main(["lookup", "x", "--no-such-flag"])
