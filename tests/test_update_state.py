@@ -68,6 +68,56 @@ def test_verbose_says_why_a_build_is_what_it_is_and_the_state_keeps_it(
     assert "full build" not in build()  # said only when asked
 
 
+class _WholeSeconds:
+    """A directory entry of a file system that keeps times to the second (ext2, HFS+,
+    many network mounts)."""
+
+    def __init__(self, entry: Any) -> None:
+        self.entry = entry
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.entry, name)
+
+    def stat(self) -> Any:
+        seen = self.entry.stat()
+        whole = 1_000_000_000
+
+        class Stat:
+            st_ctime_ns = seen.st_ctime_ns // whole * whole
+            st_mtime_ns = seen.st_mtime_ns // whole * whole
+            st_size = seen.st_size
+
+        return Stat()
+
+
+def test_a_record_saved_again_in_the_second_the_last_build_looked_is_built(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a file system that keeps times to the second, a record saved again within the
+    second the last build read it (serve rebuilds a tenth of a second after a save) keeps
+    the time and size that build saw. The build after still finds the new bytes, every
+    time, and a file it compared and found the same is nothing to do."""
+    import time
+
+    from errdex.records import files
+
+    walk = files._walk
+    monkeypatch.setattr(files, "_walk", lambda folder: map(_WholeSeconds, walk(folder)))
+    content = make_content(tmp_path, {f"r{n}.yaml": numbered_record(n) for n in range(3)})
+    path = content / "errors" / "r1.yaml"
+    build = builder(run, content, tmp_path)
+    build()
+    time.sleep(1 - time.time() % 1)  # early in a second: both saves and a build share it
+    path.write_text(path.read_text().replace("The first version", "Tha first version"))
+    assert "errdex: update: 1 record changed" in build("-v")
+    path.write_text(path.read_text().replace("Tha first version", "Thx first version"))
+    assert "errdex: update: 1 record changed" in build("-v")  # the same size and second
+    assert bytes_of(tmp_path / "public") == fresh_build(content, tmp_path, run)
+    assert "errdex: nothing changed" in build("-v")
+
+
 def test_a_damaged_state_is_ignored(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     content, out, build = site
     cache = tmp_path / "cache"

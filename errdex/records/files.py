@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -42,6 +43,15 @@ def record_files(content: Path) -> tuple[list[Path], list[Problem]]:
     return [Path(path) for path, _, _ in found], problems
 
 
+UNSURE = -1
+"""The change time ``record_stats`` gives a file changed too lately to tell a later write
+by its time: the state keeps it, so the next build compares the file's bytes."""
+RACY_NS = 2_000_000_000
+"""How recent a change is too recent: a file system keeps times to the nanosecond, the
+second (ext2, HFS+, many network mounts) or two (FAT), and a write within the same tick
+as a build's look leaves the time that build saw."""
+
+
 def record_stats(content: Path) -> tuple[list[tuple[str, int, int]], list[Problem]]:
     """Like ``record_files``, with each file's change time (ns) and size.
 
@@ -49,7 +59,8 @@ def record_stats(content: Path) -> tuple[list[tuple[str, int, int]], list[Proble
     ``touch -d`` can set a file's modification time back, but any write moves its change
     time on. On Windows ``st_ctime`` is when the file was made, which a write leaves as
     it was: there the later of the two is the modification time (on POSIX, never later
-    than the change time)."""
+    than the change time). A file changed in the last ``RACY_NS`` gets ``UNSURE``."""
+    recent = time.time_ns() - RACY_NS
     errors_dir = content / "errors"
     root = content.resolve()
     found: list[tuple[str, int, int]] = []
@@ -78,7 +89,8 @@ def record_stats(content: Path) -> tuple[list[tuple[str, int, int]], list[Proble
             problems.append(Problem(shown_path(Path(entry.path)), 0, what, code="E100"))
         elif entry.is_file():
             stat = entry.stat()
-            found.append((entry.path, max(stat.st_ctime_ns, stat.st_mtime_ns), stat.st_size))
+            changed = max(stat.st_ctime_ns, stat.st_mtime_ns)
+            found.append((entry.path, UNSURE if changed >= recent else changed, stat.st_size))
     return found, problems
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from errdex.github import issues
-from errdex.records.files import record_stats
+from errdex.records.files import UNSURE, record_stats
 from errdex.site import state
 from errdex.site.write import digest
 from errdex.util.words import count
@@ -78,16 +78,18 @@ def decide(options: Options, key: dict[str, str], previous: state.State | str) -
     changed, restamped = [], {}
     for path, ctime, size in items:
         known = previous.files[path]
-        if known[:2] == (ctime, size):
+        if known[:2] == (ctime, size) and ctime != UNSURE:
             continue
-        try:  # the same bytes under a new time: a checkout or a restore
+        # The same bytes under a new time (a checkout or a restore), or under a time too
+        # recent to go by (a write in the tick the last build looked in keeps its time).
+        try:
             same = size == known[1] and digest(Path(path).read_bytes()) == known[3]
         except OSError:
             same = False
-        if same:
-            restamped[path] = (ctime, size, known[2], known[3])
-        else:
+        if not same:
             changed.append((path, ctime, size))
+        elif known[:2] != (ctime, size):
+            restamped[path] = (ctime, size, known[2], known[3])
     if len(changed) > UPDATE_UP_TO:
         return Full(f"{len(changed)} records changed, more than an update renders faster", previous)
     return Update(tuple(changed), restamped, previous)

@@ -42,7 +42,7 @@ class Parsed:
 
     path: str
     ctime: int
-    """The file's change time, in ns (see ``files.record_stats``)."""
+    """The file's change time, in ns, or ``files.UNSURE`` (see ``files.record_stats``)."""
     size: int
     record: Record | None
     """None when the file has errors."""

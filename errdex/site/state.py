@@ -84,7 +84,8 @@ class State:
     build ended (``stamp``)."""
     files: dict[str, tuple[int, int, str, str]]
     """Record file → (change time in ns, size, digest of its record's summary, digest of
-    its bytes)."""
+    its bytes). The time is ``files.UNSURE`` for a file changed just before the build
+    looked: the next build compares its bytes."""
     ids: dict[str, str]
     """Record file → the id of its record."""
     outputs: dict[str, str]
