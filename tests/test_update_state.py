@@ -176,6 +176,29 @@ def test_a_build_without_the_cache_in_between_is_not_mistaken_for_ours(
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
 
 
+def test_an_update_made_with_another_cache_is_not_mistaken_for_ours(
+    site,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """Two caches build into one folder (two checkouts' builds, a cache restored from an
+    earlier run): an update made with the other changes a page in place, and this
+    cache's state no longer describes the folder, though the folder is the same one."""
+    content, out, build = site
+    other = ["build", "--content", content, "--out", out, "--cache", tmp_path / "other"]
+    assert run(*other).code == 0  # the folder as both states know it
+    build()
+    path = content / "errors" / "r0.yaml"
+    first = path.read_text()
+    path.write_text(first.replace("The first version", "Tha first version"))
+    made = run(*other, "-v")
+    assert "errdex: update: 1 record changed" in made.err, made.err
+    path.write_text(first)  # back to what this cache's state last saw built
+    said = build("-v")
+    assert "errdex: nothing changed" not in said
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
 def test_an_output_changed_behind_errdex_back_is_rebuilt(site, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     content, out, build = site
     shutil.rmtree(out)
@@ -373,6 +396,21 @@ def test_an_update_stopped_while_it_wrote_and_an_edit_taken_back_is_a_full_build
     assert len(ends) == 3
     state_file.write_bytes(blob[: ends[1]])  # as if stopped before the last note
     path.write_bytes(before)  # the edit taken back
+    # The files it wrote moved the marker's change time: the folder is not the one the
+    # state last noted. Stopped before it wrote any, the state still says so.
+    said = build("-v")
+    assert f"full build: {out} changed since the last build into it" in said
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
+    path.write_text(path.read_text().replace("The first version", "Another version"))
+    assert "update: 1 record changed" in build("-v")
+    blob = state_file.read_bytes()
+    at, ends = len(state.FORMAT), []
+    while at + 40 <= len(blob):
+        at += 40 + int.from_bytes(blob[at : at + 8], "big")
+        ends.append(at)
+    state_file.write_bytes(blob[: ends[-1]])
+    state.note(state_file, {}, {"index.html": ""}, [])  # about to write, then stopped
+    path.write_bytes(before)
     assert "full build: the last update stopped while it wrote its files" in build("-v")
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
 

@@ -80,7 +80,7 @@ class State:
     out: str
     """The output folder, resolved."""
     stamp: tuple[int, int, int, int]
-    """The output folder's inode and api/errors.json's inode, mtime and size, when the
+    """The output folder's inode and its marker's inode, change time and size, when the
     build ended (``stamp``)."""
     files: dict[str, tuple[int, int, str, str]]
     """Record file → (change time in ns, size, digest of its record's summary, digest of
@@ -201,14 +201,16 @@ def _normal(name: str) -> str:
 
 
 def stamp(out: Path) -> tuple[int, int, int, int]:
-    """Which output folder this is: a full build swaps in a new folder (a new inode), so
-    a build made without this state (``--no-cache``, another cache) is told apart."""
+    """Which output folder this is, as last written: a full build swaps in a new folder
+    (a new inode), and an update that changes a file moves its marker's change time on,
+    so what a build made without this state (``--no-cache``, another cache) is told
+    apart."""
     try:
         folder = out.stat()
-        index = (out / "api" / "errors.json").stat()
+        marker = (out / write.MARKER).stat()
     except OSError:
         return (0, 0, 0, 0)
-    return (folder.st_ino, index.st_ino, index.st_mtime_ns, index.st_size)
+    return (folder.st_ino, marker.st_ino, marker.st_ctime_ns, marker.st_size)
 
 
 def path_for(cache: Path, out: Path) -> Path:
@@ -320,7 +322,7 @@ def note(
     than writing the whole state again. ``load`` reads the entries back in order; one
     that was cut short, and all after it, are left out (the files they name are then
     redone)."""
-    stamped = None if out is None else stamp(out)  # rewriting api/errors.json makes another
+    stamped = None if out is None else stamp(out)  # an update's writes moved the marker's
     entry = (files, outputs, warnings, links, stamped)
     with path.open("ab") as journal:
         journal.write(_framed(pickled(entry)))

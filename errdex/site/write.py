@@ -542,4 +542,19 @@ def update_in_place(files: Mapping[str, bytes], out: Path) -> int:
             raise
         for partial, target in staged:
             os.replace(partial, target)
+        if written:
+            _mark_changed(out / MARKER)
     return written
+
+
+def _mark_changed(marker: Path) -> None:
+    """Move the marker's change time on, its bytes and modification time as they are: the
+    state of another cache that built into this folder then no longer takes the folder
+    for the one it describes (``state.stamp``), and what copies by modification time
+    (rsync) copies no more. Where there is no change time (Windows: the creation time),
+    nothing moves."""
+    try:
+        seen = marker.stat()
+        os.utime(marker, ns=(seen.st_atime_ns, seen.st_mtime_ns))
+    except OSError:
+        pass  # no marker (not errdex's folder): the state's check finds it out
