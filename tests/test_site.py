@@ -431,6 +431,72 @@ def test_a_corrupt_or_foreign_cache_is_never_trusted(
     assert "0 files written" in again.err  # the rebuilt cache gives the same bytes
 
 
+def test_a_highlight_cache_that_cannot_be_written_at_the_end_is_a_warning(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The highlight cache is written last, once the site is: a cache SQLite cannot
+    write then (a full disk, a file turned read-only) is said as W501, and the build
+    succeeds with every page as a build without a cache makes it."""
+    from errdex.site import highlight
+
+    content = make_content(tmp_path, {"r.yaml": MINIMAL})
+    cache, out = tmp_path / "cache", tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    path = content / "errors" / "r.yaml"
+    path.write_text(path.read_text().replace("if size <= 0:", "if size < 1:"))
+    connect = sqlite3.connect
+    monkeypatch.setattr(
+        highlight.sqlite3,
+        "connect",
+        lambda where, **kw: connect(f"file:{where}?mode=ro", uri=True, **kw),
+    )
+    result = run("build", "--content", content, "--out", out, "--cache", cache)
+    assert result.code == 0, result.err
+    said = "highlight.sqlite: warning: the highlight cache cannot be written (attempt to write a"
+    assert said in result.err
+    assert "[W501]" in result.err and "Traceback" not in result.err
+    fresh = tmp_path / "fresh"
+    assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
+    assert {k: v[0] for k, v in snapshot(fresh).items()} == {
+        k: v[0] for k, v in snapshot(out).items()
+    }
+
+
+def test_a_cache_file_another_user_left_is_refused_before_any_work(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cache folder this user may write, holding a file it may not (a state or the
+    highlight cache made by another user, or by root): the build says which, and
+    writes nothing, rather than a traceback once the output has changed."""
+    from errdex.site import write
+
+    content = make_content(tmp_path, {"r.yaml": MINIMAL})
+    cache, out = tmp_path / "cache", tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    before = snapshot(out)
+    access = os.access
+    monkeypatch.setattr(
+        write.os,
+        "access",
+        lambda where, mode: (
+            access(where, mode) and not (str(where).endswith("highlight.sqlite") and mode & os.W_OK)
+        ),
+    )
+    path = content / "errors" / "r.yaml"
+    path.write_text(path.read_text().replace("if size <= 0:", "if size < 1:"))
+    result = run("build", "--content", content, "--out", out, "--cache", cache)
+    assert result.code == 1
+    assert (
+        f"--cache {cache}: its file highlight.sqlite cannot be written (Permission denied); "
+        "delete it"
+    ) in result.err
+    assert snapshot(out) == before
+
+
 def test_the_command_exits_with_its_status_once_all_it_says_is_out(tmp_path: Path) -> None:
     """``build.py`` (and the ``errdex`` command) leave without Python's teardown: each
     exits with the build's status, after every line it prints is out, piped or not."""

@@ -239,6 +239,8 @@ CODES = {
             "W501",
             "Cache ignored",
             "The highlight cache file is corrupt or not errdex's: it is ignored and rebuilt. "
+            "Or it could not be written at the end of a build (a full disk): the site is "
+            "built, and the next build highlights again what it would have kept. "
             "Deleting `.errdex/cache/` is always safe.",
         ),
         Code(

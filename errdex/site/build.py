@@ -499,7 +499,10 @@ def _render_and_write(
         except BaseException:
             writer.abort()
             raise
-    highlighter.save()
+    unsaved = highlighter.save()
+    if unsaved:
+        where = str(options.cache / "highlight.sqlite") if options.cache else ""
+        tools.warnings.append(Problem(where, 0, unsaved, Severity.WARNING, code="W501"))
     return outputs, stats
 
 

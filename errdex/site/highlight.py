@@ -234,15 +234,20 @@ class Highlighter:
                 path.unlink(missing_ok=True)
         return highlighter, warning
 
-    def save(self) -> None:
-        """Add this build's new entries to the cache file, if there is one."""
+    def save(self) -> str | None:
+        """Add this build's new entries to the cache file, if there is one; what to warn
+        of when they cannot be (a full disk): the site is written by then."""
         if self._db is None or not self._added:
-            return
-        with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO entries VALUES (?, ?)", self._added.items()
-            )
+            return None
+        try:
+            with self._db:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?)", self._added.items()
+                )
+        except sqlite3.Error as exc:
+            return f"the highlight cache cannot be written ({exc}); this build's part is not kept"
         self._added.clear()
+        return None
 
     def close(self) -> None:
         if self._db is not None:

@@ -310,8 +310,16 @@ def check_cache(cache: Path, out: Path | None, content: Path) -> None:
         target.mkdir(parents=True, exist_ok=True)
         if not os.access(target, os.W_OK | os.X_OK):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        # A file of a build's (its state, the highlight cache) made by another user.
+        kept = [e.name for e in os.scandir(target) if e.is_file(follow_symlinks=False)]
     except OSError as exc:
         raise UnsafeCache(f"--cache {cache}: cannot be made or written: {exc.strerror}") from exc
+    for name in sorted(kept):
+        if not os.access(target / name, os.W_OK):
+            raise UnsafeCache(
+                f"--cache {cache}: its file {name} cannot be written "
+                f"({os.strerror(errno.EACCES)}); delete it (a cache only spares work)"
+            )
 
 
 def _remove_leftovers(out: Path) -> None:
