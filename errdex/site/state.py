@@ -80,8 +80,8 @@ class State:
     out: str
     """The output folder, resolved."""
     stamp: tuple[int, int, int, int]
-    """The output folder's inode and its marker's inode, change time and size, when the
-    build ended (``stamp``)."""
+    """The output folder's inode and its marker's inode, modification time and size, when
+    the build ended (``stamp``)."""
     files: dict[str, tuple[int, int, str, str]]
     """Record file → (change time in ns, size, digest of its record's summary, digest of
     its bytes). The time is ``files.UNSURE`` for a file changed just before the build
@@ -202,15 +202,15 @@ def _normal(name: str) -> str:
 
 def stamp(out: Path) -> tuple[int, int, int, int]:
     """Which output folder this is, as last written: a full build swaps in a new folder
-    (a new inode), and an update that changes a file moves its marker's change time on,
-    so what a build made without this state (``--no-cache``, another cache) is told
-    apart."""
+    (a new inode), and an update that changes a file puts a copy of its marker in place
+    (another inode), so what a build made without this state (``--no-cache``, another
+    cache) is told apart."""
     try:
         folder = out.stat()
         marker = (out / write.MARKER).stat()
     except OSError:
         return (0, 0, 0, 0)
-    return (folder.st_ino, marker.st_ino, marker.st_ctime_ns, marker.st_size)
+    return (folder.st_ino, marker.st_ino, marker.st_mtime_ns, marker.st_size)
 
 
 def path_for(cache: Path, out: Path) -> Path:
@@ -322,7 +322,7 @@ def note(
     than writing the whole state again. ``load`` reads the entries back in order; one
     that was cut short, and all after it, are left out (the files they name are then
     redone)."""
-    stamped = None if out is None else stamp(out)  # an update's writes moved the marker's
+    stamped = None if out is None else stamp(out)  # an update's writes made a new marker
     entry = (files, outputs, warnings, links, stamped)
     with path.open("ab") as journal:
         journal.write(_framed(pickled(entry)))

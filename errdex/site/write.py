@@ -556,13 +556,16 @@ def update_in_place(files: Mapping[str, bytes], out: Path) -> int:
 
 
 def _mark_changed(marker: Path) -> None:
-    """Move the marker's change time on, its bytes and modification time as they are: the
-    state of another cache that built into this folder then no longer takes the folder
-    for the one it describes (``state.stamp``), and what copies by modification time
-    (rsync) copies no more. Where there is no change time (Windows: the creation time),
-    nothing moves."""
+    """Put a copy of the marker in its place, with its bytes and times: the state of
+    another cache that built into this folder notes the marker's inode, and no longer
+    takes the folder for the one it describes (``state.stamp``); what copies by time and
+    size (rsync) copies no more."""
+    partial = marker.with_name(f".{MARKER}.{os.getpid()}")
     try:
         seen = marker.stat()
-        os.utime(marker, ns=(seen.st_atime_ns, seen.st_mtime_ns))
-    except OSError:
-        pass  # no marker (not errdex's folder): the state's check finds it out
+        partial.write_bytes(marker.read_bytes())
+        os.utime(partial, ns=(seen.st_atime_ns, seen.st_mtime_ns))
+        os.replace(partial, marker)
+    except OSError:  # no marker (not errdex's folder), a full disk: the state's check
+        with contextlib.suppress(OSError):  # finds the folder out, or the copy was made
+            partial.unlink(missing_ok=True)
