@@ -838,20 +838,10 @@ def _new(ns: argparse.Namespace) -> int:
         record_id = derive_id(ns.repo, item.exception, item.template)
         # Only the fields that make an id are needed: a scaffold not yet filled in counts.
         existing, _ = update.existing_records(ns.content, ns.repo, need_source=False)
-        # A traceback names the class with its module (yaml.parser.ParserError) where the
-        # raise, and so a scanned record, says ParserError: the same error all the same.
-        short = item.exception.rsplit(".", 1)[-1]
-        same = [
-            r
-            for r in existing
-            if r.id == record_id
-            or (
-                r.data.get("message") == item.template
-                and str(r.data.get("exception")).rsplit(".", 1)[-1] == short
-            )
-        ]
+        same = next((r for r in existing if r.id == record_id), None)
+        same = same or new.already_recorded(item, existing)
         if same:
-            print(f"errdex: {shown_path(same[0].path)} already has this error", file=sys.stderr)
+            print(f"errdex: {shown_path(same.path)} already has this error", file=sys.stderr)
             return 1
         clash = new.spelling_clash(ns.content, ns.repo, item.exception, existing)
         if clash:

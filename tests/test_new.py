@@ -117,6 +117,26 @@ def test_a_pasted_traceback_names_the_class_with_its_module_and_finds_the_record
     # Another message of the same class is another error.
     other = run("new", f"{pasted}s", "--repo", "a/b", "--content", content)
     assert other.code == 0, other.err
+    # A scanned record names its placeholders after the code; the paste has values.
+    scanned = content / "errors" / "scanned.yaml"
+    scanned.write_text(
+        "repo: a/b\nexception: ConstructorError\n"
+        'message: "could not determine a constructor for the tag {node.tag}"\n'
+    )
+    tag = "yaml.constructor.ConstructorError: could not determine a constructor for the tag '!x'"
+    again = run("new", tag, "--repo", "a/b", "--content", content)
+    assert again.code == 1 and "scanned.yaml already has this error" in again.err
+    # Two classes of one name in two modules are two errors.
+    made_one = run(
+        "new", "requests.exceptions.HTTPError: bad gateway", "--repo", "a/b", "--content", content
+    )
+    assert made_one.code == 0, made_one.err
+    other = run("new", "urllib.error.HTTPError: bad gateway", "--repo", "a/b", "--content", content)
+    assert other.code == 0, other.err
+    # An old name of a class is the class: EnvironmentError prints as OSError.
+    assert run("new", "OSError: the disk is gone", "--repo", "a/b", "--content", content).code == 0
+    alias = run("new", "EnvironmentError: the disk is gone", "--repo", "a/b", "--content", content)
+    assert alias.code == 1 and "already has this error" in alias.err
 
 
 def test_the_record_schema_for_editors_is_current_and_accepts_the_records() -> None:

@@ -15,11 +15,11 @@ import yaml
 
 from errdex.records.files import write_atomic
 from errdex.records.load import parse_yaml
-from errdex.records.model import derive_id, parse_template
+from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
-from errdex.search import extract
+from errdex.search import PRINTED_AS, extract
 from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
@@ -50,6 +50,8 @@ class PastedError:
     template: str
     guessed: tuple[tuple[str, str], ...]
     """(placeholder, the value it replaced) for the author to confirm."""
+    message: str = ""
+    """The message as pasted, its values in it."""
 
 
 def draft(paste: str, exception: str | None) -> PastedError:
@@ -73,7 +75,48 @@ def draft(paste: str, exception: str | None) -> PastedError:
             f"give the message as TEXT with --exception {name}"
         )
     template, guessed = _placeholders(message)
-    return PastedError(name, template, guessed)
+    return PastedError(name, template, guessed, message)
+
+
+def already_recorded(item: PastedError, existing: Sequence[Existing]) -> Existing | None:
+    """The record that already says the pasted error: of the same class (a traceback
+    names it with its module, ``yaml.parser.ParserError``, where a raise and so a scanned
+    record may say ``ParserError``), whose message is the paste's template or reads as
+    the pasted message once its placeholders are filled in."""
+    for record in existing:
+        exception, message = record.data.get("exception"), record.data.get("message")
+        if not isinstance(exception, str) or not isinstance(message, str):
+            continue
+        if not _same_class(exception, item.exception):
+            continue
+        if message == item.template or _reads_as(message, item.message):
+            return record
+    return None
+
+
+def _same_class(one: str, other: str) -> bool:
+    """Whether two names of exception classes may name one class: the same name, or the
+    same printed name (``OSError`` for ``EnvironmentError``) where one of them is bare."""
+    if one == other:
+        return True
+    if "." in one and "." in other:
+        return False  # requests.exceptions.HTTPError is no urllib.error.HTTPError
+
+    def printed(name: str) -> str:
+        last = name.rsplit(".", 1)[-1]
+        return PRINTED_AS.get(last, last)
+
+    return printed(one) == printed(other)
+
+
+def _reads_as(template: str, message: str) -> bool:
+    """Whether ``message`` is what ``template`` says with some values in its placeholders."""
+    try:
+        parts = parse_template(template).parts
+    except TemplateError:
+        return False
+    pattern = "".join("(?:.+?)" if p.placeholder else re.escape(p.text) for p in parts)
+    return bool(message) and re.fullmatch(pattern, message, re.DOTALL) is not None
 
 
 def _has_surrogates(text: str) -> bool:
