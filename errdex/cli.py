@@ -558,7 +558,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _command(ns, told)
     except BuildError as exc:
-        _stopped(exc, ns)
+        _stopped(exc, ns, writes=ns.command != "check")  # check never writes
         told.problems += exc.problems
         code = 1
     if getattr(ns, "json", False) and ns.command != "lookup":  # lookup prints its own
