@@ -186,6 +186,8 @@ def test_on_a_terminal_init_asks_about_triage_and_where_workflows_go(tmp_path: P
         return ""
 
     done = init(root / "site", ask=answer)
+    readme = (root / "site" / "README.md").read_text()
+    assert "errdex scan ../project --repo me/site --ref HEAD" in readme  # the default taken
     assert any("links new issues" in q for q in asked)
     assert any(str(root / ".github" / "workflows") in q for q in asked)
     assert not (root / ".github").exists()
@@ -214,3 +216,7 @@ def test_init_says_which_settings_are_guesses_when_nobody_was_asked(
     assert "ours/content/site.yaml, repository: me/ours is a placeholder:" in addressed.err
     given = run("init", tmp_path / "theirs", "--repo", "acme/widgets")
     assert given.code == 0 and "placeholder" not in given.err
+    # The README's commands name a repository only when somebody gave one.
+    readme = (tmp_path / "mysite" / "README.md").read_text()
+    assert "--repo OWNER/NAME --ref HEAD" in readme and "me/mysite" not in readme
+    assert "errdex scan PROJECT --repo OWNER/NAME --ref HEAD" in guessed.err

@@ -214,8 +214,9 @@ def pages_url(repo: str) -> str:
     return f"https://{host}/" if name.lower() == host else f"https://{host}/{name}/"
 
 
-def files(title: str, base_url: str, repo: str) -> dict[str, str]:
-    """Path in the site folder → text, for a new site (its workflows aside: ``workflows``)."""
+def files(title: str, base_url: str, repo: str, guessed: bool = False) -> dict[str, str]:
+    """Path in the site folder → text, for a new site (its workflows aside: ``workflows``);
+    a ``guessed`` repo is not put in the README's commands."""
     if not re.fullmatch(REPO_PATTERN, repo) or len(repo.split("/", 1)[0]) > 39:
         raise InitError(
             f"--repo must be owner/name (an owner of at most 39 characters), not {repo!r}"
@@ -245,7 +246,7 @@ def files(title: str, base_url: str, repo: str) -> dict[str, str]:
         "templates/.gitkeep": "",
         "static/.gitkeep": "",
         ".gitignore": GITIGNORE,
-        "README.md": README.format(title=title, repo=repo),
+        "README.md": README.format(title=title, repo="OWNER/NAME" if guessed else repo),
     }
 
 
@@ -326,7 +327,8 @@ def init(
     if base_url is None and base_url_problem(chosen["base_url"]):
         raise InitError(f"--repo {chosen['repo']!r} has no GitHub Pages address; give --base-url")
     chosen["base_url"] = pick("base_url", base_url, "Where the site will be published")
-    planned = {folder / rel: text for rel, text in files(**chosen).items()}
+    guessed = repo is None and ask is None  # nobody gave it: a placeholder
+    planned = {folder / rel: text for rel, text in files(**chosen, guessed=guessed).items()}
     if triage is None:
         question = "Also a workflow that links new issues to their error pages? (yes/no)"
         triage = _yes(ask(question, "no")) if ask else False
