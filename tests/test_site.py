@@ -477,15 +477,19 @@ def test_a_cache_file_another_user_left_is_refused_before_any_work(
     content = make_content(tmp_path, {"r.yaml": MINIMAL})
     cache, out = tmp_path / "cache", tmp_path / "public"
     assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
-    before = snapshot(out)
+    (cache / "scan-older.bin").write_bytes(b"")  # replaced whole when written, never in place
+    denied = ["scan-older.bin"]
     access = os.access
     monkeypatch.setattr(
         write.os,
         "access",
         lambda where, mode: (
-            access(where, mode) and not (str(where).endswith("highlight.sqlite") and mode & os.W_OK)
+            access(where, mode) and not (str(where).endswith(tuple(denied)) and mode & os.W_OK)
         ),
     )
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    denied.append("highlight.sqlite")
+    before = snapshot(out)
     path = content / "errors" / "r.yaml"
     path.write_text(path.read_text().replace("if size <= 0:", "if size < 1:"))
     result = run("build", "--content", content, "--out", out, "--cache", cache)

@@ -310,16 +310,19 @@ def check_cache(cache: Path, out: Path | None, content: Path) -> None:
         target.mkdir(parents=True, exist_ok=True)
         if not os.access(target, os.W_OK | os.X_OK):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-        # A file of a build's (its state, the highlight cache) made by another user.
-        kept = [e.name for e in os.scandir(target) if e.is_file(follow_symlinks=False)]
     except OSError as exc:
         raise UnsafeCache(f"--cache {cache}: cannot be made or written: {exc.strerror}") from exc
-    for name in sorted(kept):
-        if not os.access(target / name, os.W_OK):
-            raise UnsafeCache(
-                f"--cache {cache}: its file {name} cannot be written "
-                f"({os.strerror(errno.EACCES)}); delete it (a cache only spares work)"
-            )
+    if out is not None:
+        # The files a build writes into where they are (the rest are replaced whole), made
+        # by another user: said now, not once the output has changed.
+        from errdex.site.state import path_for  # which imports this module
+
+        for path in (target / "highlight.sqlite", path_for(target, out)):
+            if os.path.lexists(path) and not os.access(path, os.W_OK):
+                raise UnsafeCache(
+                    f"--cache {cache}: its file {path.name} cannot be written "
+                    f"({os.strerror(errno.EACCES)}); delete it (a cache only spares work)"
+                )
 
 
 def _remove_leftovers(out: Path) -> None:
