@@ -865,7 +865,14 @@ def _new(ns: argparse.Namespace) -> int:
 
 
 def _init(ns: argparse.Namespace) -> int:
-    from errdex.site.init import InitError, cd_argument, defaults, init, readable
+    from errdex.site.init import (
+        InitError,
+        cd_argument,
+        defaults,
+        init,
+        readable,
+        written_repository,
+    )
 
     def ask(question: str, default: str) -> str:
         try:
@@ -909,10 +916,7 @@ def _init(ns: argparse.Namespace) -> int:
     where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
     repo = ns.repo or "OWNER/NAME"
     if ns.repo is None and asking is not None:  # the repository typed at init's question
-        import yaml
-
-        site_yaml = (ns.folder / "content" / "site.yaml").read_text(encoding="utf-8")
-        repo = str(yaml.safe_load(site_yaml).get("repository") or repo)
+        repo = written_repository(ns.folder) or repo
     _note(ns, f"Next: {where}errdex scan PROJECT --repo {repo} --ref HEAD, then errdex serve")
     return 0
 

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from errdex import __version__
-from errdex.site.init import init
+from errdex.site.init import init, written_repository
 
 
 def _repository(tmp_path: Path) -> Path:
@@ -188,6 +188,7 @@ def test_on_a_terminal_init_asks_about_triage_and_where_workflows_go(tmp_path: P
     done = init(root / "site", ask=answer)
     readme = (root / "site" / "README.md").read_text()
     assert "errdex scan ../project --repo me/site --ref HEAD" in readme  # the default taken
+    assert written_repository(root / "site") == "me/site"  # what the Next hint names
     assert any("links new issues" in q for q in asked)
     assert any(str(root / ".github" / "workflows") in q for q in asked)
     assert not (root / ".github").exists()

@@ -275,6 +275,13 @@ def repository_root(folder: Path) -> Path | None:
     return None
 
 
+def written_repository(folder: Path) -> str | None:
+    """The repository the site folder's ``content/site.yaml`` names, as init wrote it."""
+    text = (folder / "content" / "site.yaml").read_text(encoding="utf-8")
+    found = re.search(r"^repository: (\S+)$", text, re.M)
+    return found.group(1) if found else None
+
+
 def merged_gitignore(text: str) -> str | None:
     """``text`` with errdex's lines added where it lacks them; None when it has them all."""
     have = {line.strip().strip("/") for line in text.splitlines()}
