@@ -1663,10 +1663,10 @@ def stop_left_out(entry: Entry, normalized: str) -> bool:
 def same_exception(named: str | None, exception: str) -> int:
     if not named:
         return 0
-    return 1 if _printed(named) == _printed(exception) else -1
+    return 1 if printed_name(named) == printed_name(exception) else -1
 
 
-def _printed(exception: str) -> str:
+def printed_name(exception: str) -> str:
     """The name Python prints for an exception class as code names it: its last part, and
     ``OSError`` for the old names that are that class (``raise EnvironmentError(…)``
     prints ``OSError: …``)."""

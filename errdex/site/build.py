@@ -325,11 +325,15 @@ def _highlighter(options: Options, read_all: bool) -> tuple[Highlighter, list[Pr
 
     if options.cache is None:
         return Highlighter(), []
-    where = options.cache / "highlight.sqlite"
-    highlighter, problem = Highlighter.open(where, read_all)
+    highlighter, problem = Highlighter.open(options.cache / "highlight.sqlite", read_all)
     if problem is None:
         return highlighter, []
-    return highlighter, [Problem(str(where), 0, problem, Severity.WARNING, code="W501")]
+    return highlighter, [_cache_warning(options.cache, problem)]
+
+
+def _cache_warning(cache: Path, said: str) -> Problem:
+    """W501: the highlight cache in ``cache`` could not be read or written."""
+    return Problem(str(cache / "highlight.sqlite"), 0, said, Severity.WARNING, code="W501")
 
 
 @contextlib.contextmanager
@@ -500,9 +504,8 @@ def _render_and_write(
             writer.abort()
             raise
     unsaved = highlighter.save()
-    if unsaved:
-        where = str(options.cache / "highlight.sqlite") if options.cache else ""
-        tools.warnings.append(Problem(where, 0, unsaved, Severity.WARNING, code="W501"))
+    if unsaved and options.cache is not None:
+        tools.warnings.append(_cache_warning(options.cache, unsaved))
     return outputs, stats
 
 

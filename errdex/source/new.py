@@ -19,7 +19,7 @@ from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
-from errdex.search import PRINTED_AS, extract
+from errdex.search import extract, printed_name
 from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
@@ -101,12 +101,7 @@ def _same_class(one: str, other: str) -> bool:
         return True
     if "." in one and "." in other:
         return False  # requests.exceptions.HTTPError is no urllib.error.HTTPError
-
-    def printed(name: str) -> str:
-        last = name.rsplit(".", 1)[-1]
-        return PRINTED_AS.get(last, last)
-
-    return printed(one) == printed(other)
+    return printed_name(one) == printed_name(other)
 
 
 def _reads_as(template: str, message: str) -> bool:
