@@ -5,6 +5,7 @@ content that moves while it serves."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import socket
@@ -405,3 +406,42 @@ def test_an_edit_saved_during_the_first_build_is_built(tmp_path: Path, serving) 
     record.write_text(record.read_text() + "title: Saved while serve started\n")
     port = served.port
     assert wait_for(lambda: "Saved while serve started" in _titles(port), 60), served.err
+
+
+def _first_event(port: int, target: str, seconds: float) -> str:
+    """The name of the first event the stream at ``target`` sends within ``seconds``,
+    or "" when it sends none."""
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        data = b""
+        try:
+            while b"event: " not in data or not data.endswith(b"\n\n"):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+        except TimeoutError:
+            return ""
+    found = re.search(rb"event: (\w+)", data)
+    return found.group(1).decode() if found else ""
+
+
+def test_a_page_sent_before_a_rebuild_reloads_though_its_stream_connects_after(
+    content: Path,
+    serving,  # type: ignore[no-untyped-def]
+) -> None:
+    """A second save while the browser reloads after the first: the rebuild may end
+    before the reloaded page's event stream connects, and the page must still learn of
+    it, not show the first save until the next one."""
+    port = serving(content).port
+    (entry, *_) = json.loads(_titles(port))["errors"]
+    status, page = http(port, f"/errors/{entry['id']}/")
+    assert status == 200
+    found = re.search(rb'reload\.js" data-build=(\d+)>', page)
+    assert found, page[-300:]
+    built = found.group(1).decode()
+    assert _first_event(port, f"/__errdex/events?since={built}", 1) == ""  # up to date
+
+    (content / "errors" / "a.yaml").write_text(MINIMAL + "title: Saved again\n")
+    assert wait_for(lambda: "Saved again" in _titles(port)), "not rebuilt"
+    assert _first_event(port, f"/__errdex/events?since={built}", 5) == "reload"

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from errdex.site.write import MARKER, read_marker
 
@@ -45,7 +45,9 @@ _RELOAD_JS = b"""// errdex serve: reload on rebuild, show build errors over the 
     box.textContent = "errdex: the last change does not build; " +
       "this page is the last good one.\\n\\n" + text;
   }
-  var events = new EventSource("/__errdex/events");
+  // The build this page is from: one made since it was sent reloads it at once.
+  var built = document.currentScript && document.currentScript.dataset.build;
+  var events = new EventSource("/__errdex/events" + (built ? "?since=" + built : ""));
   events.addEventListener("reload", function () { window.location.reload(); });
   events.addEventListener("problems", function (e) { overlay(JSON.parse(e.data).join("\\n")); });
 })();
@@ -201,9 +203,11 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def _html(self, path: str) -> None:
         target = self._html_path(path)
         assert target is not None
-        body = target.read_bytes().replace(
-            b"</body>", f'<script src="{RELOAD_PATH}"></script>\n</body>'.encode(), 1
-        )
+        # The page says which build it is from: a rebuild that ends before its event
+        # stream connects (a second save while it reloads) still reaches it.
+        assert self.status is not None
+        script = f'<script src="{RELOAD_PATH}" data-build={self.status.generation}></script>'
+        body = target.read_bytes().replace(b"</body>", f"{script}\n</body>".encode(), 1)
         self._send(200, "text/html; charset=utf-8", body)
 
     def _events(self, status: Status) -> None:
@@ -211,9 +215,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        seen = status.generation
+        seen = _since(self.path, status.generation)
         try:
-            if status.problems:
+            if status.problems and seen == status.generation:
                 self._event("problems", status.problems)
             while True:
                 with status.changed:
@@ -334,6 +338,12 @@ class _Server(http.server.ThreadingHTTPServer):
 
 class _Server6(_Server):
     address_family = socket.AF_INET6
+
+
+def _since(target: str, now: int) -> int:
+    """The build the page asking for events is from (``?since=N``), or ``now``."""
+    given = parse_qs(urlsplit(target).query).get("since", [""])[0]
+    return int(given) if given.isascii() and given.isdigit() and int(given) <= now else now
 
 
 def _moved_on(status: Status, seen: int) -> bool:
