@@ -658,7 +658,8 @@ def _one_name(folder: Path) -> Path:
 
     spelled = os.path.abspath(folder)
     head, name = os.path.split(spelled)
-    for candidate in (spelled, os.path.join(os.path.realpath(head), name)):
+    # Where it really is first: ``here/content``, ``here`` a link to the working folder.
+    for candidate in (os.path.join(os.path.realpath(head), name), spelled):
         inside = shown_path(Path(candidate))
         if not os.path.isabs(inside):
             try:

@@ -311,6 +311,10 @@ def test_the_content_folder_spelled_another_way_names_the_same_records(
     assert said("content").startswith("errdex: full build: run from another folder")
     assert said(linked_here / "content") == "errdex: nothing changed"
     monkeypatch.chdir(content.parent)
+    (content.parent / "here").symlink_to(content.parent)  # a link inside, to itself
+    assert said("content") == "errdex: nothing changed"
+    assert said("here/content") == "errdex: nothing changed"
+    assert said("here/here/content") == "errdex: nothing changed"
     (content.parent / "sub" / "deeper").mkdir(parents=True)
     (content.parent / "elsewhere").symlink_to(content.parent / "sub" / "deeper")
     decoy = content.parent / "sub" / "content"
