@@ -931,8 +931,6 @@ def _site_kept(out: Path) -> bool:
 
 
 def _serve(ns: argparse.Namespace) -> int:
-    import sqlite3
-
     from errdex.site import state
     from errdex.site.serve import serve
     from errdex.site.theme import site_theme
@@ -972,7 +970,7 @@ def _serve(ns: argparse.Namespace) -> int:
             said = "not rebuilt; the last good one is served" if kept else "not built"
             print(f"errdex: the site was {said}", file=sys.stderr)
             return [str(p) for p in sorted(exc.problems)]
-        except (OSError, sqlite3.Error) as exc:  # a full disk, a folder taken away: serving goes on
+        except OSError as exc:  # a full disk, a folder taken away: serving goes on
             said = "the last good site is served" if _site_kept(ns.out) else "no site was built"
             print(f"errdex: the build failed: {exc}; {said}", file=sys.stderr)
             return [f"the build failed: {exc}"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -457,6 +458,38 @@ def test_a_highlight_cache_that_cannot_be_written_at_the_end_is_a_warning(
     said = "highlight.sqlite: warning: the highlight cache cannot be written (attempt to write a"
     assert said in result.err
     assert "[W501]" in result.err and "Traceback" not in result.err
+    fresh = tmp_path / "fresh"
+    assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
+    assert {k: v[0] for k, v in snapshot(fresh).items()} == {
+        k: v[0] for k, v in snapshot(out).items()
+    }
+
+
+def test_a_highlight_cache_damaged_after_a_full_build_is_a_warning_in_an_update(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    """An update looks the excerpts it renders up in the highlight cache, one by one: a
+    file that opens but cannot answer (replaced by another program's, damaged since the
+    full build) is W501, and the page is highlighted anew, as without a cache; under
+    serve, every edit after it built none."""
+    from errdex.site.highlight import _CACHE_VERSION
+
+    content = make_content(tmp_path, {"r.yaml": MINIMAL, "s.yaml": MINIMAL.replace("size", "n")})
+    cache, out = tmp_path / "cache", tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    (cache / "highlight.sqlite").unlink()
+    with contextlib.closing(sqlite3.connect(cache / "highlight.sqlite")) as db, db:
+        db.execute("CREATE TABLE meta (version TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES (?)", (_CACHE_VERSION,))
+        db.execute("CREATE TABLE entries (key TEXT PRIMARY KEY, other TEXT)")
+    path = content / "errors" / "r.yaml"
+    path.write_text(path.read_text().replace("if size <= 0:", "if size < 1:"))
+    result = run("build", "--content", content, "--out", out, "--cache", cache, "-v")
+    assert result.code == 0, result.err
+    assert "errdex: update: 1 record changed" in result.err
+    said = "highlight.sqlite: warning: the highlight cache cannot be read (no such column: html)"
+    assert said in result.err and "[W501]" in result.err, result.err
     fresh = tmp_path / "fresh"
     assert run("build", "--content", content, "--out", fresh, "--no-cache").code == 0
     assert {k: v[0] for k, v in snapshot(fresh).items()} == {

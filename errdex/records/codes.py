@@ -238,9 +238,10 @@ CODES = {
         Code(
             "W501",
             "Cache ignored",
-            "The highlight cache file is corrupt or not errdex's: it is ignored and rebuilt. "
-            "Or it could not be written at the end of a build (a full disk): the site is "
-            "built, and the next build highlights again what it would have kept. "
+            "The highlight cache file is corrupt or not errdex's: it is ignored and rebuilt "
+            "(an update that finds it so highlights without it; the next full build "
+            "rebuilds it). Or it could not be written at the end of a build (a full disk): "
+            "the site is built, and the next build highlights again what it would have kept. "
             "Deleting `.errdex/cache/` is always safe.",
         ),
         Code(

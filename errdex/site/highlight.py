@@ -199,6 +199,8 @@ class Highlighter:
         self._db: sqlite3.Connection | None = None
         self._all_read = False
         """Whether every entry of the file is in ``_cache`` (so a miss needs no lookup)."""
+        self._unread: str | None = None
+        """Why the file could not be read as an update looked entries up, if it could not."""
 
     @classmethod
     def open(cls, path: Path, read_all: bool) -> tuple[Highlighter, str | None]:
@@ -238,7 +240,7 @@ class Highlighter:
         """Add this build's new entries to the cache file, if there is one; what to warn
         of when they cannot be (a full disk): the site is written by then."""
         if self._db is None or not self._added:
-            return None
+            return self._unread
         try:
             with self._db:
                 self._db.executemany(
@@ -319,11 +321,15 @@ class Highlighter:
         wanted = [key for key in dict.fromkeys(keys) if key not in self._cache]
         if not wanted or self._db is None or self._all_read:
             return
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            query = f"SELECT key, html FROM entries WHERE key IN ({marks})"
-            self._cache.update(self._db.execute(query, chunk))
+        try:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                query = f"SELECT key, html FROM entries WHERE key IN ({marks})"
+                self._cache.update(self._db.execute(query, chunk))
+        except sqlite3.Error as exc:  # damaged since it was opened: this build goes without
+            self._unread = f"the highlight cache cannot be read ({exc}); not used by this build"
+            self.close()
 
     def _cached(self, key: str, lexer: Callable[[], Lexer | None], code: str) -> str | None:
         """The HTML of ``code`` under ``key``, from the cache or made now; None when there
