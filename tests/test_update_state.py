@@ -450,3 +450,44 @@ def test_serve_hands_the_links_to_its_next_build_which_reads_no_file_of_them(
     # Without the store (a new process), the links are gone: a full build, as before.
     assert build(replace(options, store=None)).full
     assert bytes_of(out) == fresh_build(content, tmp_path, run)
+
+
+def test_a_reworded_message_says_once_that_its_page_moved_and_which_alias_keeps_it(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record without an ``id`` takes it from its message: rewording the message moves
+    the page, and links to the old address (an issue's, a search engine's) get 404. The
+    build after the edit says so at the message's line, with the alias to add; the
+    alias added, the old address leads to the page and nothing is said."""
+    import json
+
+    from conftest import MINIMAL
+
+    monkeypatch.chdir(tmp_path)
+    content = make_content(tmp_path, {"a.yaml": MINIMAL, "b.yaml": MINIMAL.replace("size", "n")})
+    build = builder(run, content, tmp_path)
+
+    def id_of(words: str) -> str:
+        listed = json.loads((tmp_path / "public" / "api" / "errors.json").read_text())
+        (found,) = [e["id"] for e in listed["errors"] if words in e["message"]]
+        return str(found)
+
+    build()
+    old = id_of("size={size} must be positive")
+    path = content / "errors" / "a.yaml"
+    path.write_text(MINIMAL.replace("must be positive", "must be at least one"))
+    said = build()
+    new = id_of("must be at least one")
+    assert (
+        f"content/errors/a.yaml:3: warning: its page moved from errors/{old}/ to "
+        f"errors/{new}/ (its repo, exception or message changed since the last build), and "
+        f"the old address now gives 404; add `aliases: [{old}]` to keep it [W405]"
+    ) in said, said
+    assert said.count("[W405]") == 1  # b.yaml kept its id
+    assert "W405" not in build()  # said once: the next build has nothing to do
+
+    path.write_text(path.read_text() + f"aliases: [{old}]\n")
+    assert "W405" not in build()
+    assert (tmp_path / "public" / "errors" / old / "index.html").is_file()  # leads to the page

@@ -228,6 +228,16 @@ CODES = {
             "again to link the issues anew.",
         ),
         Code(
+            "W405",
+            "An error's page moved",
+            "A record's id, and so its page's address, changed since the last build: its "
+            "repo, exception or message was edited, and it states no `id`. Links to the "
+            "old address (in issues, in other sites, in search engines) now get 404. Add "
+            "the old id under `aliases` (the warning names it): the old address then "
+            "leads to the page. Said once, by the build after the edit, when its cache "
+            "holds the last build's state.",
+        ),
+        Code(
             "E500",
             "Output folder refused",
             "The build replaces its output folder whole, so it refuses the working folder, "

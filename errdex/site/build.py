@@ -23,7 +23,7 @@ import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -128,7 +128,7 @@ def build(options: Options) -> Result:
             _save(state_file, work, key, options, outputs, tools)  # 7. save
     return Result(
         work.site,
-        sorted(work.warnings + tools.warnings),
+        sorted(work.warnings + work.moved + tools.warnings),
         stats,
         pages=work.pages,
         rendered=len(work.records),
@@ -186,6 +186,8 @@ class _Work:
     """Where the records are, whole, when ``records`` are their summaries."""
     reason: str = ""
     """Why a full build is one."""
+    moved: list[Problem] = field(default_factory=list)
+    """W405, of pages whose address changed since the last build: said once, not kept."""
 
     @property
     def full(self) -> bool:
@@ -246,7 +248,32 @@ def _read_all(
         options, True, stash, meanwhile=lambda: tools.make(full=True, warm=True), summaries=True
     )
     gc.freeze()
-    return _Work.whole(site, warnings, parsed, stash, chosen.previous, chosen.reason)
+    work = _Work.whole(site, warnings, parsed, stash, chosen.previous, chosen.reason)
+    return replace(work, moved=_moved(site, parsed, chosen.previous))
+
+
+def _moved(site: Site, parsed: list[Parsed], previous: state.State | None) -> list[Problem]:
+    """W405 for each record file whose record has another id than in the last build (its
+    repo, exception or message changed), when no record keeps the old one: the old
+    address, which issues and other sites may link to, is then gone."""
+    from errdex.urls import page_url
+
+    if previous is None or previous.cwd != os.getcwd():
+        return []  # a path there may name another file
+    kept = site.by_id.keys() | site.aliases.keys()
+    moved = []
+    for item in parsed:
+        was = previous.ids.get(item.path)
+        record = item.record
+        if record is None or was is None or was == record.id or was in kept:
+            continue
+        said = (
+            f"its page moved from {page_url(was)} to {page_url(record.id)} (its repo, exception "
+            f"or message changed since the last build), and the old address now gives 404; "
+            f"add `aliases: [{was}]` to keep it"
+        )
+        moved.append(Problem(record.file, record.id_line, said, Severity.WARNING, code="W405"))
+    return moved
 
 
 def _outdated(options: Options, work: _Work | update.Read) -> _Work:
