@@ -850,3 +850,54 @@ def test_raising_a_caught_exceptions_class_records_the_class_caught() -> None:
         + ["'group.__class__' has no name to record; skipped"]
         + ["'error.__class__' has no name to record; skipped"] * 4
     )
+
+
+PARSER_V1 = """\
+class Parser:
+    def fail(self, msg, lineno):
+        if lineno < 0:
+            raise ValueError("a line number cannot be negative")
+        raise ValueError(msg)
+"""
+
+
+def test_pin_keeps_a_hand_written_record_of_a_raise_that_writes_no_message(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """``raise ValueError(msg)`` of a parameter gives scan no record: one written by hand
+    says the message in words. pin finds its raise by exception and place, moves it with
+    the code and keeps its words; it is removed only once the raise is gone. A raise with
+    words in the same function is not taken for it."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/parse.py": PARSER_V1}))
+    (repo / "pkg" / "parse.py").write_text("import os\n\n" + PARSER_V1)
+    git(repo, "commit", "-qam", "two lines above")
+    git(repo, "tag", "v2")
+    gone = PARSER_V1.replace("        raise ValueError(msg)\n", "        return None\n")
+    (repo / "pkg" / "parse.py").write_text("import os\n\n" + gone)
+    git(repo, "commit", "-qam", "no longer raised")
+    git(repo, "tag", "v3")
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    v1 = git(repo, "rev-parse", "v1")
+    (content / "errors" / "by-hand.yaml").write_text(
+        "repo: example/up\nexception: ValueError\n"
+        'message: "unexpected end of template, expected {expected}"\n'
+        f"source:\n  commit: {v1}\n  path: pkg/parse.py\n  line: 5\n  function: Parser.fail\n"
+        "meaning: Written by a person.\n"
+    )
+
+    result = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
+    assert "errdex pin: 0 unchanged, 2 moved, 0 reworded, 0 removed" in result.err, result.err
+    after = records(content)
+    mine = after["unexpected end of template, expected {expected}"]
+    assert mine["_file"].name == "by-hand.yaml"
+    assert (mine["source"]["line"], mine["source"]["commit"]) == (7, git(repo, "rev-parse", "v2"))
+    assert "removed_in" not in mine["source"] and mine["meaning"] == "Written by a person."
+    assert "raise ValueError(msg)" in mine["source"]["excerpt"]["code"]
+    assert after["a line number cannot be negative"]["source"]["line"] == 6
+
+    result = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v3", "--content", content)
+    assert "1 removed" in result.err, result.err
+    mine = records(content)["unexpected end of template, expected {expected}"]
+    assert mine["source"]["removed_in"] == git(repo, "rev-parse", "v3")

@@ -430,6 +430,11 @@ def pin(
                 files[path] = found.sites
         return files[path]
 
+    def unread_in(path: str) -> list[RaiseSite]:
+        sites_in(path)  # read, if it was not yet
+        found = scanned.get(path)
+        return [] if found is None or isinstance(found, str) else found.unread_sites
+
     def message_groups(path: str) -> dict[tuple[str, str], _Free]:
         if path not in by_message:
             by_message[path] = _grouped(sites_in(path), lambda s: (s.exception, s.template), taken)
@@ -466,6 +471,8 @@ def pin(
 
     gone: dict[Path, tuple[str | None, dict[str, Any]]] = {}
     renamed: dict[Path, str] = {}
+    said_own: set[Path] = set()
+    """Records placed at a raise that writes no message (``unread_in``)."""
     for record in pending:
         source = record.data["source"]
         path, line, exception = source["path"], source["line"], record.data["exception"]
@@ -483,8 +490,27 @@ def pin(
         at_line = by_line[path].get((exception, line))
         in_function = by_function[path].get((exception, source.get("function")))
         site = at_line.nearest(line) if at_line else None
+        # Or a raise whose message the code does not write (``raise Error(msg)`` of a
+        # parameter), which a record written by hand says in its own words, kept: the
+        # nearest of those, if no raise with words is as near in the function.
+        own = min(
+            (
+                s
+                for s in unread_in(path)
+                if s.exception == exception
+                and (s.path, s.line) not in taken
+                and (s.line == line or s.function == source.get("function"))
+            ),
+            key=lambda s: abs(s.line - line),
+            default=None,
+        )
         if site is None and in_function is not None:
             site = in_function.nearest(line)
+        if own is not None and (site is None or abs(own.line - line) < abs(site.line - line)):
+            taken.add((own.path, own.line))
+            placed[record.path] = replace(own, template=record.data["message"])
+            said_own.add(record.path)
+            continue
         if site is not None:
             taken.add((site.path, site.line))
             placed[record.path] = site
@@ -505,7 +531,9 @@ def pin(
         # (what it skipped is reported by the records that name those files, or by scan)
         # A record in an excluded file stays where the matching above put it: a scan of
         # the release, which looks there for no raise, would call it gone.
+        # So does a record at a raise that writes no message: a scan gives it none.
         outside = {r.path for r in records if tree.excluded(str(r.data["source"]["path"]))}
+        outside |= said_own
         kept = {path: renamed[path] for path in outside if path in renamed}
         inside = [r for r in records if r.path not in outside]
         new = _as_scanned(repo, everything, inside, placed, gone, renamed, commit, release)

@@ -11,6 +11,7 @@ a cut message) or skipped, and each such change is reported with its file and li
 from __future__ import annotations
 
 import ast
+import dataclasses
 import fnmatch
 import hashlib
 import pickle
@@ -70,6 +71,9 @@ class Scanned:
     unread: list[str]
     """Where a raise makes an exception with no message written in it (``raise
     Error(name)`` of a parameter, ``raise Error()``): no record can say it (``path:line``)."""
+    unread_sites: list[RaiseSite] = dataclasses.field(default_factory=list)
+    """Those raises whose exception has a name, each with an empty ``template``: where
+    ``pin`` finds a record written by hand for one (its message said in words)."""
 
 
 class SourceError(Exception):
@@ -349,7 +353,7 @@ def scan_source(text: str, path: str) -> Scanned:
     except RecursionError:
         # A thousand `"a" + "a"` terms parse, but walking them takes a frame each.
         raise Unreadable("nested too deeply to read") from None
-    return Scanned(finder.sites, finder.notes, finder.unread)
+    return Scanned(finder.sites, finder.notes, finder.unread, finder.unread_sites)
 
 
 def scan_tree(
@@ -629,6 +633,7 @@ class _Finder:
         self.sites: list[RaiseSite] = []
         self.notes: list[str] = []
         self.unread: list[str] = []
+        self.unread_sites: list[RaiseSite] = []
         self.caught: dict[str, str | None] = {}
         """The names ``except X as name`` gives the exception it caught, in the handlers
         that lead here: ``raise name.__class__(…)`` and ``raise type(name)(…)`` raise an
@@ -752,9 +757,6 @@ class _Finder:
         given = list(call.args)
         while given and isinstance(given[0], ast.Constant) and given[0].value is None:
             given.pop(0)
-        if not given:
-            self.unread.append(where)
-            return
         func = call.func
         if isinstance(func, ast.Name | ast.Attribute):
             exception = _exception_name(func)
@@ -764,11 +766,15 @@ class _Finder:
         else:
             typed = _type_of_name(func)  # ``raise type(error)(…)``: as error.__class__
             if typed is None:
+                if not given:
+                    self.unread.append(where)
                 return
             exception = self.caught.get(typed)
-        template = template_of(self._message_of(given[0]))
+        template = template_of(self._message_of(given[0])) if given else None
         if template is None or not template.strip():
             self.unread.append(where)
+            if exception is not None:
+                self.unread_sites.append(self._site(node, exception, ""))
             return
         template = validate.escape_refused(template)
         if exception is None:
@@ -781,11 +787,19 @@ class _Finder:
                 f"{MAX_TEMPLATE_CHARS:,} (search reads no further)"
             )
             template = _cut(template, MAX_TEMPLATE_CHARS)
+        site = self._site(node, exception, template)
+        refused = _refused(site)
+        if refused:
+            self.notes.append(f"{where}: {'; '.join(refused)}; skipped")
+            return
+        self.sites.append(site)
+
+    def _site(self, node: ast.Raise, exception: str, template: str) -> RaiseSite:
         end = node.end_lineno or node.lineno
         start = max(1, node.lineno - EXCERPT_CONTEXT)
         # A raise that spans more lines than an excerpt may hold is shown from its start.
         stop = min(len(self.lines), end + EXCERPT_CONTEXT, start + validate.MAX_EXCERPT_LINES - 1)
-        site = RaiseSite(
+        return RaiseSite(
             exception=exception,
             template=template,
             path=self.path,
@@ -795,11 +809,6 @@ class _Finder:
             excerpt_start=start,
             excerpt=validate.escape_refused("\n".join(self.lines[start - 1 : stop]) + "\n"),
         )
-        refused = _refused(site)
-        if refused:
-            self.notes.append(f"{where}: {'; '.join(refused)}; skipped")
-            return
-        self.sites.append(site)
 
 
 def _unparse(node: ast.AST) -> str | None:
