@@ -80,6 +80,59 @@ def test_a_traceback_on_stdin_becomes_a_record_with_guessed_placeholders(
     ]
 
 
+INSTALLED = """\
+Traceback (most recent call last):
+  File "/home/me/app/load.py", line 5, in <module>
+    settings = loader.read("config.yml")
+  File "/home/me/.venv/lib/python3.11/site-packages/loader/core.py", line 88, in read
+    return self._parse(text)
+           ^^^^^^^^^^^^^^^^^
+  File "/home/me/.venv/lib/python3.11/site-packages/loader/parse.py", line 214, in _parse
+    raise ParseError(f"unknown tag {tag!r}")
+loader.errors.ParseError: unknown tag '!include'
+"""
+
+
+@pytest.mark.parametrize(
+    ("paste", "path", "line"),
+    [
+        (INSTALLED, "loader/parse.py", 214),
+        (INSTALLED.replace(".venv/lib/python3.11/site-packages", "src"), "", 0),
+        ("loader.errors.ParseError: unknown tag '!include'\n", "", 0),
+    ],
+    ids=["an installed file", "a file of the user's", "no traceback"],
+)
+def test_a_traceback_gives_the_record_the_place_of_its_last_frame(
+    paste: str,
+    path: str,
+    line: int,
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The last frame of a pasted traceback is where the error was raised: in an installed
+    package, its path there is most often its path in the package's repository. The
+    scaffold fills in that path and line, to confirm, and names the function; a frame
+    in a file of the user's own is only named."""
+    content = make_content(tmp_path, {})
+    monkeypatch.setattr("sys.stdin", io.StringIO(paste))
+    result = run("new", "--repo", "example/loader", "--content", content)
+    assert result.code == 0, result.err
+    text = Path(result.out.strip()).read_text()
+    source = yaml.safe_load(text)["source"]
+    assert (source["path"], source["line"]) == (path, line)
+    if path:
+        assert "# function: _parse  # as the paste names it; write Class.method" in text
+        assert "confirm it in the repository" in text
+    elif paste is not INSTALLED and "Traceback" in paste:
+        assert "  # the paste's last frame: /home/me/src/loader/parse.py\n" in text
+    filled = text.replace('commit: ""', 'commit: "abcdef1"')
+    if not path:
+        filled = filled.replace('path: ""', "path: a.py").replace("line: 0", "line: 1")
+    Path(result.out.strip()).write_text(filled)
+    assert run("check", "--content", content).code == 0  # it builds once the commit is in
+
+
 def test_new_never_writes_over_a_record(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     content = make_content(tmp_path, {})
     first = run(

@@ -52,6 +52,49 @@ class PastedError:
     """(placeholder, the value it replaced) for the author to confirm."""
     message: str = ""
     """The message as pasted, its values in it."""
+    frame: Frame | None = None
+    """Where a pasted traceback says the error was raised: its last frame."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A traceback's frame: ``File "path", line N, in function``."""
+
+    path: str
+    line: int
+    function: str
+
+    @property
+    def in_repository(self) -> str | None:
+        """The file's path in its package's repository, as far as an installed path
+        tells it (what follows ``site-packages/``), or None."""
+        parts = self.path.replace("\\", "/").split("/")
+        for at in range(len(parts) - 1, -1, -1):
+            if parts[at] in ("site-packages", "dist-packages"):
+                inside = [part for part in parts[at + 1 :] if part not in ("", ".")]
+                rest = "/".join(inside)
+                return rest if rest.endswith(".py") and ".." not in inside else None
+        return None
+
+
+_FRAME = re.compile(r'^\s*File "([^"\n]+)", line (\d+), in ([\w<>.]+)\s*$')
+_FRAMES_BACK = 6
+"""How far above the error's line its last frame may be: its code, and the marks under it."""
+
+
+def last_frame(paste: str, error_line: int | None) -> Frame | None:
+    """The frame just above the line (of ``paste``, from 0) that names the error, when a
+    Python traceback gives one there: where the error was raised."""
+    if error_line is None:
+        return None
+    lines = paste.splitlines()[:error_line]
+    for text in reversed(lines[-_FRAMES_BACK:]):
+        found = _FRAME.match(text)
+        if found is not None:
+            return Frame(found.group(1), int(found.group(2)), found.group(3))
+        if not text.strip() or not text[:1].isspace():
+            return None  # a blank line or another error's: not this one's frames
+    return None
 
 
 def draft(paste: str, exception: str | None) -> PastedError:
@@ -75,7 +118,7 @@ def draft(paste: str, exception: str | None) -> PastedError:
             f"give the message as TEXT with --exception {name}"
         )
     template, guessed = _placeholders(message)
-    return PastedError(name, template, guessed, message)
+    return PastedError(name, template, guessed, message, last_frame(paste, found.line))
 
 
 def already_recorded(item: PastedError, existing: Sequence[Existing]) -> Existing | None:
@@ -191,10 +234,7 @@ exception: {_name(item.exception)}
 message: {quoted(item.template)}
 {confirm}source:
   commit: ""  # the commit the record is pinned to, 7 to 40 hex digits (quoted)
-  path: ""  # the file that raises it, relative to the repository root
-  line: 0  # the line of the raise
-  # function: Class.method
-  # excerpt:  # the code around the raise, so a build needs no checkout
+{_source_place(item.frame)}  # excerpt:  # the code around the raise, so a build needs no checkout
   #   start: 1  # the line number of its first line
   #   code: |
   #     ...
@@ -219,6 +259,26 @@ analysis:
   by: TODO  # who or what wrote this
   date: {today.isoformat()}
 """
+
+
+def _source_place(frame: Frame | None) -> str:
+    """The scaffold's ``path``, ``line`` and ``function``: from the paste's last frame
+    when it names an installed file (to confirm: the repository may keep it elsewhere,
+    and another version at another line), else to fill in."""
+    path = frame.in_repository if frame is not None else None
+    if frame is None or path is None:
+        said = "" if frame is None else f"  # the paste's last frame: {_shown(frame.path)}\n"
+        return (
+            f"{said}"
+            '  path: ""  # the file that raises it, relative to the repository root\n'
+            "  line: 0  # the line of the raise\n"
+            "  # function: Class.method\n"
+        )
+    return (
+        f"  path: {quoted(path)}  # from the paste's last frame: confirm it in the repository\n"
+        f"  line: {frame.line}  # in the version the paste ran: confirm it at the commit\n"
+        f"  # function: {_shown(frame.function)}  # as the paste names it; write Class.method\n"
+    )
 
 
 def _shown(value: str) -> str:
