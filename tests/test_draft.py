@@ -20,6 +20,7 @@ from conftest import ROOT, SITE_YAML, soup
 
 from benchmarks import fake_llm
 from errdex.cli import main
+from errdex.records.model import derive_id
 
 CONFIG = '''\
 """Settings of a small project, in errdex's own words."""
@@ -674,3 +675,26 @@ def _settled(server: fake_llm.Server) -> int:
         if server.count != count:
             count, quiet_since = server.count, time.monotonic()
     return count
+
+
+def test_review_finds_a_record_by_the_id_its_file_is_named_after(
+    run: Any, scanned_content: Path
+) -> None:
+    """A record's file keeps the id it was made under (``new`` and ``scan`` name it so);
+    a message edited since gives the record another id. ``review`` given the file's name
+    finds the record, and says which id it has now."""
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, scanned_content, server.url, "--limit", "1")
+    shown = run("review", "--next", "--content", scanned_content).out
+    record_id = shown.split("(", 1)[1].split(")", 1)[0]
+    (path,) = [p for p in (scanned_content / "errors").rglob(f"{record_id}.yaml")]
+    data = data_of(path)
+    path.write_text(path.read_text().replace(data["message"], data["message"] + " (edited)", 1))
+    assert "id" not in data  # scan states none: the id follows the message
+    now = derive_id(data["repo"], data["exception"], data["message"] + " (edited)")
+    assert now in run_ids(run, scanned_content) and record_id not in run_ids(run, scanned_content)
+    marked = run("review", record_id, "--content", scanned_content)
+    assert marked.code == 0, marked.err
+    assert f"{record_id} is " in marked.err and f"{path.name}, whose id is {now}" in marked.err
+    assert "marked reviewed" in marked.err
+    assert run("review", "0123456789abcdef", "--content", scanned_content).code == 1

@@ -155,9 +155,16 @@ def review_command(ns: argparse.Namespace) -> int:
     if not ns.ids:
         print("errdex review: name the records to review, or give --next", file=sys.stderr)
         return 2
+    # A file keeps the name of the id its record had when it was made: `new` names it
+    # so, and renaming a guessed placeholder gives the record another id.
+    by_name = {Path(r.file).stem: r for r in records}
     problems = 0
     for wanted in ns.ids:
         found = by_id.get(wanted)
+        if found is None and wanted in by_name:
+            found = by_name[wanted]
+            shown = files.shown_path(Path(found.file))
+            print(f"errdex review: {wanted} is {shown}, whose id is {found.id}", file=sys.stderr)
         if found is None:
             print(f"errdex review: no record has the id {wanted}", file=sys.stderr)
             problems += 1
