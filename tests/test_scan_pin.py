@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -867,37 +868,51 @@ def test_pin_keeps_a_hand_written_record_of_a_raise_that_writes_no_message(
     content: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     """``raise ValueError(msg)`` of a parameter gives scan no record: one written by hand
-    says the message in words. pin finds its raise by exception and place, moves it with
-    the code and keeps its words; it is removed only once the raise is gone. A raise with
-    words in the same function is not taken for it."""
+    says the message in words. pin finds its raise by exception and place (at its line
+    while it has no excerpt, then as the same statement in its function), moves it with
+    the code and keeps its words; it is removed once the raise is gone, and comes back
+    with it. A record whose raise had words never takes such a raise's place."""
     repo = git_repository(tmp_path / "up", ("v1", {"pkg/parse.py": PARSER_V1}))
-    (repo / "pkg" / "parse.py").write_text("import os\n\n" + PARSER_V1)
-    git(repo, "commit", "-qam", "two lines above")
-    git(repo, "tag", "v2")
-    gone = PARSER_V1.replace("        raise ValueError(msg)\n", "        return None\n")
-    (repo / "pkg" / "parse.py").write_text("import os\n\n" + gone)
-    git(repo, "commit", "-qam", "no longer raised")
-    git(repo, "tag", "v3")
+    for tag, text in (
+        ("v2", "import os\n\n" + PARSER_V1),  # two lines above: both raises move
+        ("v3", "import os\n\n" + PARSER_V1.replace("raise ValueError(msg)", "return None")),
+        ("v4", "import os\n\n" + re.sub(r"  if lineno.*\n.*\n", "", PARSER_V1)),
+    ):
+        (repo / "pkg" / "parse.py").write_text(text)
+        git(repo, "commit", "-qam", tag)
+        git(repo, "tag", tag)
     run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
-    v1 = git(repo, "rev-parse", "v1")
     (content / "errors" / "by-hand.yaml").write_text(
         "repo: example/up\nexception: ValueError\n"
         'message: "unexpected end of template, expected {expected}"\n'
-        f"source:\n  commit: {v1}\n  path: pkg/parse.py\n  line: 5\n  function: Parser.fail\n"
+        'source:\n  commit: "0000000"\n  path: pkg/parse.py\n  line: 5\n'
         "meaning: Written by a person.\n"
     )
+    mine = "unexpected end of template, expected {expected}"
+    worded = "a line number cannot be negative"
 
-    result = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
-    assert "errdex pin: 0 unchanged, 2 moved, 0 reworded, 0 removed" in result.err, result.err
+    def pin(tag: str) -> str:
+        said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", tag, "--content", content)
+        return str(said.err)
+
+    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 0 removed" in pin("v1")
+    assert "raise ValueError(msg)" in records(content)[mine]["source"]["excerpt"]["code"]
+    assert "errdex pin: 0 unchanged, 2 moved, 0 reworded, 0 removed" in pin("v2")
     after = records(content)
-    mine = after["unexpected end of template, expected {expected}"]
-    assert mine["_file"].name == "by-hand.yaml"
-    assert (mine["source"]["line"], mine["source"]["commit"]) == (7, git(repo, "rev-parse", "v2"))
-    assert "removed_in" not in mine["source"] and mine["meaning"] == "Written by a person."
-    assert "raise ValueError(msg)" in mine["source"]["excerpt"]["code"]
-    assert after["a line number cannot be negative"]["source"]["line"] == 6
+    assert after[mine]["_file"].name == "by-hand.yaml"
+    assert (after[mine]["source"]["line"], after[mine]["source"]["commit"]) == (
+        7,
+        git(repo, "rev-parse", "v2"),
+    )
+    assert after[mine]["meaning"] == "Written by a person."
+    assert after[worded]["source"]["line"] == 6
 
-    result = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v3", "--content", content)
-    assert "1 removed" in result.err, result.err
-    mine = records(content)["unexpected end of template, expected {expected}"]
-    assert mine["source"]["removed_in"] == git(repo, "rev-parse", "v3")
+    assert "errdex pin: 1 unchanged, 0 moved, 0 reworded, 1 removed" in pin("v3")
+    assert records(content)[mine]["source"]["removed_in"] == git(repo, "rev-parse", "v3")
+
+    # The raise with words gone, and the one without back: each record where it belongs.
+    said = pin("v4")
+    assert "0 reworded, 1 removed" in said, said
+    after = records(content)
+    assert "removed_in" not in after[mine]["source"] and after[mine]["source"]["line"] == 5
+    assert after[worded]["source"]["removed_in"] == git(repo, "rev-parse", "v4")

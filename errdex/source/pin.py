@@ -477,10 +477,18 @@ def pin(
         source = record.data["source"]
         path, line, exception = source["path"], source["line"], record.data["exception"]
         removed = _removed(record, commit, release)
+        # A raise whose message the code does not write (``raise Error(msg)`` of a
+        # parameter), which a record written by hand says in its own words, kept.
+        own = _same_statement(record, unread_in(path), taken)
+        if own is not None:
+            taken.add((own.path, own.line))
+            placed[record.path] = replace(own, template=record.data["message"])
+            said_own.add(record.path)
+            continue
         if removed[0] is None:
             # Removed at an earlier pin: its place is that of an older version of the
             # file, so another raise near it now is no rewording of it. Only its own
-            # words, found again (above), bring it back.
+            # words (or statement) found again (above) bring it back.
             gone[record.path] = removed
             continue
         if path not in by_line:
@@ -490,27 +498,8 @@ def pin(
         at_line = by_line[path].get((exception, line))
         in_function = by_function[path].get((exception, source.get("function")))
         site = at_line.nearest(line) if at_line else None
-        # Or a raise whose message the code does not write (``raise Error(msg)`` of a
-        # parameter), which a record written by hand says in its own words, kept: the
-        # nearest of those, if no raise with words is as near in the function.
-        own = min(
-            (
-                s
-                for s in unread_in(path)
-                if s.exception == exception
-                and (s.path, s.line) not in taken
-                and (s.line == line or s.function == source.get("function"))
-            ),
-            key=lambda s: abs(s.line - line),
-            default=None,
-        )
         if site is None and in_function is not None:
             site = in_function.nearest(line)
-        if own is not None and (site is None or abs(own.line - line) < abs(site.line - line)):
-            taken.add((own.path, own.line))
-            placed[record.path] = replace(own, template=record.data["message"])
-            said_own.add(record.path)
-            continue
         if site is not None:
             taken.add((site.path, site.line))
             placed[record.path] = site
@@ -693,6 +682,43 @@ def _as_scanned(
             del placed[record.path]
             gone[record.path] = _removed(record, commit, release)
     return new
+
+
+def _same_statement(
+    record: update.Existing, sites: list[RaiseSite], taken: set[tuple[str, int]]
+) -> RaiseSite | None:
+    """The raise of ``sites`` (raises that write no message) that is ``record``'s: of its
+    exception, the same statement as its excerpt shows at its line, at that line or in
+    its function, the nearest; for a record with no excerpt (written by hand, not yet
+    pinned), the one at its line. A record whose raise had words is never one of them."""
+    source = record.data["source"]
+    line = source["line"]
+    said = _statement(source.get("excerpt"), line)
+    found = [
+        s
+        for s in sites
+        if s.exception == record.data["exception"]
+        and (s.path, s.line) not in taken
+        and (
+            s.line == line
+            if said is None
+            else _statement({"start": s.excerpt_start, "code": s.excerpt}, s.line) == said
+            and (s.line == line or s.function == source.get("function"))
+        )
+    ]
+    return min(found, key=lambda s: abs(s.line - line), default=None)
+
+
+def _statement(excerpt: object, line: object) -> str | None:
+    """The text of line ``line`` of a record's ``excerpt`` block, stripped; None when it
+    has none there."""
+    if not isinstance(excerpt, dict) or not isinstance(line, int):
+        return None
+    start, code = excerpt.get("start"), excerpt.get("code")
+    if not isinstance(start, int) or not isinstance(code, str):
+        return None
+    lines = code.split("\n")
+    return lines[line - start].strip() or None if 0 <= line - start < len(lines) else None
 
 
 def _removed(
