@@ -698,3 +698,11 @@ def test_review_finds_a_record_by_the_id_its_file_is_named_after(
     assert f"{record_id} is " in marked.err and f"{path.name}, whose id is {now}" in marked.err
     assert "marked reviewed" in marked.err
     assert run("review", "0123456789abcdef", "--content", scanned_content).code == 1
+    # A name two files share names neither: review refuses it and lists them.
+    twin = scanned_content / "errors" / "elsewhere" / path.name
+    twin.parent.mkdir()
+    text = path.read_text().replace(data["message"], "another error altogether", 1)
+    twin.write_text(text)
+    both = run("review", record_id, "--content", scanned_content)
+    assert both.code == 1
+    assert f"{record_id} names 2 files (" in both.err and "give the id of one" in both.err

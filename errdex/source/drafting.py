@@ -157,12 +157,23 @@ def review_command(ns: argparse.Namespace) -> int:
         return 2
     # A file keeps the name of the id its record had when it was made: `new` names it
     # so, and renaming a guessed placeholder gives the record another id.
-    by_name = {Path(r.file).stem: r for r in records}
+    by_name: dict[str, list[Record]] = {}
+    for record in records:
+        by_name.setdefault(Path(record.file).stem, []).append(record)
     problems = 0
     for wanted in ns.ids:
         found = by_id.get(wanted)
-        if found is None and wanted in by_name:
-            found = by_name[wanted]
+        named = by_name.get(wanted, []) if found is None else []
+        if len(named) > 1:
+            shown = ", ".join(files.shown_path(Path(r.file)) for r in named)
+            print(
+                f"errdex review: {wanted} names {len(named)} files ({shown}); give the id of one",
+                file=sys.stderr,
+            )
+            problems += 1
+            continue
+        if named:
+            (found,) = named
             shown = files.shown_path(Path(found.file))
             print(f"errdex review: {wanted} is {shown}, whose id is {found.id}", file=sys.stderr)
         if found is None:
