@@ -491,3 +491,13 @@ def test_a_reworded_message_says_once_that_its_page_moved_and_which_alias_keeps_
     path.write_text(path.read_text() + f"aliases: [{old}]\n")
     assert "W405" not in build()
     assert (tmp_path / "public" / "errors" / old / "index.html").is_file()  # leads to the page
+
+    # A stated id changed: said so, at its line.
+    path.write_text(f'id: "0123456789abcdef"\n{path.read_text()}')
+    build()
+    path.write_text(path.read_text().replace("0123456789abcdef", "fedcba9876543210"))
+    said = build()
+    assert (
+        "content/errors/a.yaml:1: warning: its page moved from errors/0123456789abcdef/ to "
+        "errors/fedcba9876543210/ (its id changed since the last build)"
+    ) in said, said

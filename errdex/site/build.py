@@ -267,10 +267,11 @@ def _moved(site: Site, parsed: list[Parsed], previous: state.State | None) -> li
         record = item.record
         if record is None or was is None or was == record.id or was in kept:
             continue
+        why = "its id" if record.id_stated else "its repo, exception or message"
         said = (
-            f"its page moved from {page_url(was)} to {page_url(record.id)} (its repo, exception "
-            f"or message changed since the last build), and the old address now gives 404; "
-            f"add `aliases: [{was}]` to keep it"
+            f"its page moved from {page_url(was)} to {page_url(record.id)} ({why} changed "
+            f"since the last build), and the old address now gives 404; add "
+            f"`aliases: [{was}]` to keep it"
         )
         moved.append(Problem(record.file, record.id_line, said, Severity.WARNING, code="W405"))
     return moved
