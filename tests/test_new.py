@@ -99,8 +99,37 @@ loader.errors.ParseError: unknown tag '!include'
         (INSTALLED, "loader/parse.py", 214),
         (INSTALLED.replace(".venv/lib/python3.11/site-packages", "src"), "", 0),
         ("loader.errors.ParseError: unknown tag '!include'\n", "", 0),
+        ("".join(f"[rank0]: {line}\n" for line in INSTALLED.splitlines()), "loader/parse.py", 214),
+        (
+            INSTALLED.replace(
+                '"/home/me/.venv/lib/python3.11/site-packages/loader/parse.py", line 214,',
+                r'"C:\Users\me\venv\Lib\site-packages\loader\parse.py", line 214,',
+            ),
+            "loader/parse.py",
+            214,
+        ),
+        (
+            INSTALLED.replace("site-packages/loader", "site-packages/Loader-1.0-py3.11.egg/loader"),
+            "loader/parse.py",
+            214,
+        ),
+        (
+            INSTALLED.replace(", line 214, in _parse", ", line 214").replace(
+                "loader.errors.ParseError: unknown tag '!include'", "SyntaxError: invalid syntax"
+            ),
+            "loader/parse.py",
+            214,
+        ),
     ],
-    ids=["an installed file", "a file of the user's", "no traceback"],
+    ids=[
+        "an installed file",
+        "a file of the user's",
+        "no traceback",
+        "each line behind a log tag",
+        "a Windows path",
+        "an installed egg",
+        "a SyntaxError's frame, which names no function",
+    ],
 )
 def test_a_traceback_gives_the_record_the_place_of_its_last_frame(
     paste: str,
@@ -122,7 +151,8 @@ def test_a_traceback_gives_the_record_the_place_of_its_last_frame(
     source = yaml.safe_load(text)["source"]
     assert (source["path"], source["line"]) == (path, line)
     if path:
-        assert "# function: _parse  # as the paste names it; write Class.method" in text
+        function = "" if "SyntaxError" in paste else "_parse  # as the paste names it; write "
+        assert f"# function: {function}Class.method" in text
         assert "confirm it in the repository" in text
     elif paste is not INSTALLED and "Traceback" in paste:
         assert "  # the paste's last frame: /home/me/src/loader/parse.py\n" in text

@@ -1538,10 +1538,7 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     best = whole or chosen
     if best is None:
         return every[0], []
-    # The frames above the error as the part of the paste read shows them (as the
-    # browser, which reads no more).
-    line = best[0].line
-    frame = raising_frame(raw, None if line is None else line - skipped)
+    frame = _frame_at(raw, skipped, best[0])
     matches = one_per_message([match for _, match in best[1]], limit, frame)
     if frame is not None:
         matches = [_raised_in(index, best[0], match, frame) for match in matches]
@@ -1704,6 +1701,18 @@ nine at most, as the page's script reads it (a longer one is no line a file has)
 def _distance(line: int, wanted: int | None) -> int:
     """How far a record's ``line`` is from the frame's (0 for all when it shows none)."""
     return abs(line - wanted) if wanted is not None else 0
+
+
+def raised_at(paste: str, extracted: Extracted) -> Frame | None:
+    """Where ``paste`` says the error ``extracted`` was raised: the last frame above it,
+    as the part of the paste read shows it (as the browser, which reads no more)."""
+    return _frame_at(*_read_part(paste), extracted)
+
+
+def _frame_at(lines: Sequence[str], skipped: int, extracted: Extracted) -> Frame | None:
+    """``raised_at``, given the lines ``_read_part`` gives."""
+    line = extracted.line
+    return raising_frame(lines, None if line is None else line - skipped)
 
 
 def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:

@@ -19,7 +19,7 @@ from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
-from errdex.search import extract, printed_name
+from errdex.search import Frame, extract, printed_name, raised_at
 from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
@@ -56,45 +56,23 @@ class PastedError:
     """Where a pasted traceback says the error was raised: its last frame."""
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """A traceback's frame: ``File "path", line N, in function``."""
-
-    path: str
-    line: int
-    function: str
-
-    @property
-    def in_repository(self) -> str | None:
-        """The file's path in its package's repository, as far as an installed path
-        tells it (what follows ``site-packages/``), or None."""
-        parts = self.path.replace("\\", "/").split("/")
-        for at in range(len(parts) - 1, -1, -1):
-            if parts[at] in ("site-packages", "dist-packages"):
-                inside = [part for part in parts[at + 1 :] if part not in ("", ".")]
-                rest = "/".join(inside)
-                return rest if rest.endswith(".py") and ".." not in inside else None
-        return None
-
-
-_FRAME = re.compile(r'^\s*File "([^"\n]+)", line (\d+), in ([\w<>.]+)\s*$')
-_FRAMES_BACK = 6
-"""How far above the error's line its last frame may be: its code, and the marks under it."""
-
-
-def last_frame(paste: str, error_line: int | None) -> Frame | None:
-    """The frame just above the line (of ``paste``, from 0) that names the error, when a
-    Python traceback gives one there: where the error was raised."""
-    if error_line is None:
-        return None
-    lines = paste.splitlines()[:error_line]
-    for text in reversed(lines[-_FRAMES_BACK:]):
-        found = _FRAME.match(text)
-        if found is not None:
-            return Frame(found.group(1), int(found.group(2)), found.group(3))
-        if not text.strip() or not text[:1].isspace():
-            return None  # a blank line or another error's: not this one's frames
+def in_repository(frame: Frame) -> str | None:
+    """The raising file's path in its package's repository, as far as an installed path
+    tells it (what follows ``site-packages/``), or None."""
+    parts = [*frame.folders, frame.file]
+    for at in range(len(parts) - 1, -1, -1):
+        if parts[at] in ("site-packages", "dist-packages"):
+            inside = [part for part in parts[at + 1 :] if part not in ("", ".")]
+            if inside and inside[0].lower().endswith((".egg", ".zip", ".whl")):
+                inside = inside[1:]  # an installed archive: the package's path is inside it
+            path = "/".join(inside)
+            return path if _RELATIVE.fullmatch(path) and ".." not in inside else None
     return None
+
+
+_RELATIVE = re.compile(r"[\w.@+\- ]+(?:/[\w.@+\- ]+)*\.py")
+"""A repository path ``new`` writes from a frame: printable, no quotes or backslashes."""
+_MAX_LINE = 10_000_000
 
 
 def draft(paste: str, exception: str | None) -> PastedError:
@@ -118,7 +96,7 @@ def draft(paste: str, exception: str | None) -> PastedError:
             f"give the message as TEXT with --exception {name}"
         )
     template, guessed = _placeholders(message)
-    return PastedError(name, template, guessed, message, last_frame(paste, found.line))
+    return PastedError(name, template, guessed, message, raised_at(paste, found))
 
 
 def already_recorded(item: PastedError, existing: Sequence[Existing]) -> Existing | None:
@@ -265,19 +243,24 @@ def _source_place(frame: Frame | None) -> str:
     """The scaffold's ``path``, ``line`` and ``function``: from the paste's last frame
     when it names an installed file (to confirm: the repository may keep it elsewhere,
     and another version at another line), else to fill in."""
-    path = frame.in_repository if frame is not None else None
-    if frame is None or path is None:
-        said = "" if frame is None else f"  # the paste's last frame: {_shown(frame.path)}\n"
+    path = in_repository(frame) if frame is not None else None
+    if frame is None or path is None or not 0 < (frame.line or 0) <= _MAX_LINE:
+        # Named when it is a file (not ``<frozen …>`` nor ``<string>``).
+        named = "" if frame is None else "/".join([*frame.folders, frame.file])
+        shown = frame is not None and not frame.file.startswith("<")
+        said = f"  # the paste's last frame: {_shown(named)}\n" if shown else ""
         return (
             f"{said}"
             '  path: ""  # the file that raises it, relative to the repository root\n'
             "  line: 0  # the line of the raise\n"
             "  # function: Class.method\n"
         )
+    function = frame.function if frame.function and frame.function != "<module>" else None
+    named = f"{_shown(function)}  # as the paste names it; write " if function else ""
     return (
         f"  path: {quoted(path)}  # from the paste's last frame: confirm it in the repository\n"
         f"  line: {frame.line}  # in the version the paste ran: confirm it at the commit\n"
-        f"  # function: {_shown(frame.function)}  # as the paste names it; write Class.method\n"
+        f"  # function: {named}Class.method\n"
     )
 
 
