@@ -916,3 +916,45 @@ def test_pin_keeps_a_hand_written_record_of_a_raise_that_writes_no_message(
     after = records(content)
     assert "removed_in" not in after[mine]["source"] and after[mine]["source"]["line"] == 5
     assert after[worded]["source"]["removed_in"] == git(repo, "rev-parse", "v4")
+
+
+CONFIG_V1 = """\
+class ConfigError(Exception):
+    pass
+
+
+def load(problem):
+    raise ConfigError(problem)
+"""
+
+
+def test_pin_places_a_record_new_wrote_from_a_traceback_and_follows_a_renamed_function(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """``new`` names the class as the traceback prints it (``pkg.cfg.ConfigError``) and
+    takes the line from the version the paste ran: pin still finds the one raise of
+    that class that writes no message in the file. Pinned, the record follows its
+    statement into a renamed function."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/cfg.py": CONFIG_V1}))
+    moved = "import os\n\n" + CONFIG_V1.replace("def load(", "def read_config(")
+    (repo / "pkg" / "cfg.py").write_text(moved)
+    git(repo, "commit", "-qam", "renamed")
+    git(repo, "tag", "v2")
+    (content / "errors").mkdir(parents=True, exist_ok=True)
+    (content / "errors" / "cfg.yaml").write_text(
+        "repo: example/up\nexception: pkg.cfg.ConfigError\n"
+        'message: "the section {section} is missing"\n'
+        'source:\n  commit: "0000000"\n  path: pkg/cfg.py\n  line: 9\n'
+    )
+
+    def pin(tag: str) -> dict:
+        said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", tag, "--content", content)
+        assert "1 moved, 0 reworded, 0 removed" in said.err, said.err
+        return yaml.safe_load((content / "errors" / "cfg.yaml").read_text())["source"]
+
+    first = pin("v1")
+    assert (first["line"], first["function"]) == (6, "load")
+    second = pin("v2")
+    assert (second["line"], second["function"]) == (8, "read_config")

@@ -1671,6 +1671,17 @@ def printed_name(exception: str) -> str:
     return PRINTED_AS.get(name, name)
 
 
+def same_class(one: str, other: str) -> bool:
+    """Whether two names of exception classes may name one class: the same name, or the
+    same printed name (``OSError`` for ``EnvironmentError``) where one of them is bare
+    (a traceback's ``yaml.parser.ParserError``, the code's ``ParserError``)."""
+    if one == other:
+        return True
+    if "." in one and "." in other:
+        return False  # requests.exceptions.HTTPError is no urllib.error.HTTPError
+    return printed_name(one) == printed_name(other)
+
+
 MAX_FRAME_GAP = 8
 """Lines between a traceback's last frame and its error line, at most: the code it ran,
 carets, a ``raise`` spread over lines."""

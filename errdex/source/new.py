@@ -19,7 +19,7 @@ from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
-from errdex.search import Frame, extract, printed_name, raised_at
+from errdex.search import Frame, extract, raised_at, same_class
 from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
@@ -108,21 +108,11 @@ def already_recorded(item: PastedError, existing: Sequence[Existing]) -> Existin
         exception, message = record.data.get("exception"), record.data.get("message")
         if not isinstance(exception, str) or not isinstance(message, str):
             continue
-        if not _same_class(exception, item.exception):
+        if not same_class(exception, item.exception):
             continue
         if message == item.template or _reads_as(message, item.message):
             return record
     return None
-
-
-def _same_class(one: str, other: str) -> bool:
-    """Whether two names of exception classes may name one class: the same name, or the
-    same printed name (``OSError`` for ``EnvironmentError``) where one of them is bare."""
-    if one == other:
-        return True
-    if "." in one and "." in other:
-        return False  # requests.exceptions.HTTPError is no urllib.error.HTTPError
-    return printed_name(one) == printed_name(other)
 
 
 def _reads_as(template: str, message: str) -> bool:

@@ -19,6 +19,7 @@ from errdex.records import validate
 from errdex.records.files import Staged, shown_path
 from errdex.records.link import Spellings
 from errdex.records.model import derive_id
+from errdex.search import same_class
 from errdex.source import update
 from errdex.source.scan import (
     RaiseSite,
@@ -479,7 +480,7 @@ def pin(
         removed = _removed(record, commit, release)
         # A raise whose message the code does not write (``raise Error(msg)`` of a
         # parameter), which a record written by hand says in its own words, kept.
-        own = _same_statement(record, unread_in(path), taken)
+        own = _same_statement(record, unread_in(path), taken, sure=True)
         if own is not None:
             taken.add((own.path, own.line))
             placed[record.path] = replace(own, template=record.data["message"])
@@ -500,6 +501,12 @@ def pin(
         site = at_line.nearest(line) if at_line else None
         if site is None and in_function is not None:
             site = in_function.nearest(line)
+        own = None if site is not None else _same_statement(record, unread_in(path), taken)
+        if own is not None:
+            taken.add((own.path, own.line))
+            placed[record.path] = replace(own, template=record.data["message"])
+            said_own.add(record.path)
+            continue
         if site is not None:
             taken.add((site.path, site.line))
             placed[record.path] = site
@@ -685,28 +692,36 @@ def _as_scanned(
 
 
 def _same_statement(
-    record: update.Existing, sites: list[RaiseSite], taken: set[tuple[str, int]]
+    record: update.Existing, sites: list[RaiseSite], taken: set[tuple[str, int]], sure: bool = False
 ) -> RaiseSite | None:
-    """The raise of ``sites`` (raises that write no message) that is ``record``'s: of its
-    exception, the same statement as its excerpt shows at its line, at that line or in
-    its function, the nearest; for a record with no excerpt (written by hand, not yet
-    pinned), the one at its line. A record whose raise had words is never one of them."""
+    """The raise of ``sites`` (raises that write no message) that is ``record``'s, of its
+    exception: when its excerpt shows its statement (``raise ValueError(msg)``), the same
+    statement at its line, else the nearest in its function, else the only one in the
+    file; with ``sure``, only such a record is placed. Without an excerpt (a record
+    written by hand, not yet pinned), the raise at its line, else the only one in the
+    file. A record whose raise had words is never placed at one."""
     source = record.data["source"]
     line = source["line"]
     said = _statement(source.get("excerpt"), line)
+    if sure and said is None:
+        return None
     found = [
         s
         for s in sites
-        if s.exception == record.data["exception"]
+        if same_class(s.exception, str(record.data["exception"]))
         and (s.path, s.line) not in taken
-        and (
-            s.line == line
-            if said is None
-            else _statement({"start": s.excerpt_start, "code": s.excerpt}, s.line) == said
-            and (s.line == line or s.function == source.get("function"))
-        )
+        and (said is None or _statement(_excerpt(s), s.line) == said)
     ]
-    return min(found, key=lambda s: abs(s.line - line), default=None)
+    here = [s for s in found if s.line == line] or [
+        s for s in found if said is not None and s.function == source.get("function")
+    ]
+    if here:
+        return min(here, key=lambda s: abs(s.line - line))
+    return found[0] if len(found) == 1 else None
+
+
+def _excerpt(site: RaiseSite) -> dict[str, Any]:
+    return {"start": site.excerpt_start, "code": site.excerpt}
 
 
 def _statement(excerpt: object, line: object) -> str | None:
