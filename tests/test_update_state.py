@@ -483,14 +483,27 @@ def test_a_reworded_message_says_once_that_its_page_moved_and_which_alias_keeps_
     assert (
         f"content/errors/a.yaml:3: warning: its page moved from errors/{old}/ to "
         f"errors/{new}/ (its repo, exception or message changed since the last build), and "
-        f"the old address now gives 404; add `aliases: [{old}]` to keep it [W405]"
+        f'the old address now gives 404; add `aliases: ["{old}"]` to keep it [W405]'
     ) in said, said
     assert said.count("[W405]") == 1  # b.yaml kept its id
     assert "W405" not in build()  # said once: the next build has nothing to do
 
-    path.write_text(path.read_text() + f"aliases: [{old}]\n")
+    # Built from another working folder, the files are the same files.
+    path.write_text(MINIMAL.replace("must be positive", "must be one or more"))
+    monkeypatch.chdir(tmp_path.parent)
+    said = build()
+    assert f"its page moved from errors/{new}/ to errors/" in said, said
+    monkeypatch.chdir(tmp_path)
+    path.write_text(MINIMAL.replace("must be positive", "must be at least one"))
+    build()
+
+    path.write_text(path.read_text() + f'aliases: ["{old}"]\n')
     assert "W405" not in build()
     assert (tmp_path / "public" / "errors" / old / "index.html").is_file()  # leads to the page
+
+    # A record with aliases already is told to add one to them.
+    path.write_text(path.read_text().replace("at least one", "one at least"))
+    assert f'add "{new}" to its `aliases` to keep it' in build()
 
     # A stated id changed: said so, at its line.
     path.write_text(f'id: "0123456789abcdef"\n{path.read_text()}')

@@ -235,7 +235,7 @@ CODES = {
             "old address (in issues, in other sites, in search engines) now get 404. Add "
             "the old id under `aliases` (the warning names it): the old address then "
             "leads to the page. Said once, by the build after the edit, when its cache "
-            "holds the last build's state.",
+            "holds the last build's state (a file renamed in the same edit is not followed).",
         ),
         Code(
             "E500",

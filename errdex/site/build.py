@@ -258,20 +258,23 @@ def _moved(site: Site, parsed: list[Parsed], previous: state.State | None) -> li
     address, which issues and other sites may link to, is then gone."""
     from errdex.urls import page_url
 
-    if previous is None or previous.cwd != os.getcwd():
-        return []  # a path there may name another file
+    if previous is None:
+        return []
+    # The state names files from the working folder of its build, which may be another.
+    here = os.getcwd()
+    ids = {os.path.normpath(os.path.join(previous.cwd, p)): i for p, i in previous.ids.items()}
     kept = site.by_id.keys() | site.aliases.keys()
     moved = []
     for item in parsed:
-        was = previous.ids.get(item.path)
+        was = ids.get(os.path.normpath(os.path.join(here, item.path)))
         record = item.record
         if record is None or was is None or was == record.id or was in kept:
             continue
         why = "its id" if record.id_stated else "its repo, exception or message"
+        keep = f'"{was}" to its `aliases`' if record.aliases else f'`aliases: ["{was}"]`'
         said = (
             f"its page moved from {page_url(was)} to {page_url(record.id)} ({why} changed "
-            f"since the last build), and the old address now gives 404; add "
-            f"`aliases: [{was}]` to keep it"
+            f"since the last build), and the old address now gives 404; add {keep} to keep it"
         )
         moved.append(Problem(record.file, record.id_line, said, Severity.WARNING, code="W405"))
     return moved
