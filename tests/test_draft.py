@@ -698,6 +698,9 @@ def test_review_finds_a_record_by_the_id_its_file_is_named_after(
     assert f"{record_id} is " in marked.err and f"{path.name}, whose id is {now}" in marked.err
     assert "marked reviewed" in marked.err
     assert run("review", "0123456789abcdef", "--content", scanned_content).code == 1
+    # The path new printed finds it too, and -q leaves out the note.
+    quiet = run("review", str(path), "--content", scanned_content, "-q")
+    assert quiet.code == 0 and quiet.err == "", quiet.err
     # A name two files share names neither: review refuses it and lists them.
     twin = scanned_content / "errors" / "elsewhere" / path.name
     twin.parent.mkdir()

@@ -164,6 +164,11 @@ def review_command(ns: argparse.Namespace) -> int:
     for wanted in ns.ids:
         found = by_id.get(wanted)
         named = by_name.get(wanted, []) if found is None else []
+        if found is None and wanted.endswith((".yaml", ".yml")):
+            # The path new printed, or the file's name.
+            given = Path(wanted).resolve()
+            named = [r for r in records if Path(r.file).resolve() == given]
+            named = named or by_name.get(Path(wanted).stem, [])
         if len(named) > 1:
             shown = ", ".join(files.shown_path(Path(r.file)) for r in named)
             print(
@@ -175,7 +180,10 @@ def review_command(ns: argparse.Namespace) -> int:
         if named:
             (found,) = named
             shown = files.shown_path(Path(found.file))
-            print(f"errdex review: {wanted} is {shown}, whose id is {found.id}", file=sys.stderr)
+            if not ns.quiet:
+                print(
+                    f"errdex review: {wanted} is {shown}, whose id is {found.id}", file=sys.stderr
+                )
         if found is None:
             print(f"errdex review: no record has the id {wanted}", file=sys.stderr)
             problems += 1
