@@ -906,6 +906,11 @@ def test_pin_keeps_a_hand_written_record_of_a_raise_that_writes_no_message(
     )
     assert after[mine]["meaning"] == "Written by a person."
     assert after[worded]["source"]["line"] == 6
+    # A scan of the same commit finds it there too: nothing "no longer found", and its
+    # raise is recorded.
+    scanned = run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
+    assert "0 new, 0 refreshed, 2 unchanged, 0 no longer found" in scanned.err, scanned.err
+    assert "not recorded" not in scanned.err
 
     assert "errdex pin: 1 unchanged, 0 moved, 0 reworded, 1 removed" in pin("v3")
     assert records(content)[mine]["source"]["removed_in"] == git(repo, "rev-parse", "v3")

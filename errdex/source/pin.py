@@ -288,6 +288,32 @@ def scan_into(
             report.add("unchanged")
             continue
         writes.add(record, "refreshed", where, blocks)
+    # A record written by hand for a raise whose message the code does not write is
+    # found as pin finds it, and refreshed with its words kept.
+    taken: set[tuple[str, int]] = set()
+    for record in records:
+        found = scanned.get(record.data["source"]["path"])
+        if record.path in matched or found is None or isinstance(found, str):
+            continue
+        own = _same_statement(record, found.unread_sites, taken)
+        if own is None:
+            continue
+        taken.add((own.path, own.line))
+        matched.add(record.path)
+        site = replace(own, template=record.data["message"])
+        blocks = {"source": source_data(site, commit)}
+        if blocks["source"] == record.data["source"]:
+            blocks = {}
+        if release:
+            raised = _raised(record.data, release, commit, site)
+            if raised["releases"] != record.data.get("releases"):
+                blocks.update(raised)
+        if not blocks:
+            report.add("unchanged")
+            continue
+        where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
+        writes.add(record, "refreshed", where, blocks)
+    report.unread = [w for w in report.unread if _place(w) not in taken]
     writes.run()
     for record in records:
         if record.path in matched:
@@ -297,6 +323,12 @@ def scan_into(
         else:
             report.add("no longer found", f"{shown_path(record.path)}")
     return report
+
+
+def _place(where: str) -> tuple[str, int]:
+    """A place ``Scanned.unread`` names (``path:line``) as (path, line)."""
+    path, _, line = where.rpartition(":")
+    return path, int(line) if line.isdigit() else 0
 
 
 def _spelling_clash(site: RaiseSite, exceptions: Spellings, paths: Spellings) -> str | None:
