@@ -922,6 +922,15 @@ def test_pin_keeps_a_hand_written_record_of_a_raise_that_writes_no_message(
     assert "removed_in" not in after[mine]["source"] and after[mine]["source"]["line"] == 5
     assert after[worded]["source"]["removed_in"] == git(repo, "rev-parse", "v4")
 
+    # scan refreshes it as pin does, its words kept.
+    v2 = git(repo, "rev-parse", "v2")
+    scanned = run_ok(
+        run, "scan", repo, "--repo", "example/up", "--commit", v2, "--content", content
+    )
+    assert "0 new, 2 refreshed, 0 unchanged, 0 no longer found" in scanned.err, scanned.err
+    after = records(content)
+    assert after[mine]["source"]["line"] == 7 and after[mine]["meaning"] == "Written by a person."
+
 
 CONFIG_V1 = """\
 class ConfigError(Exception):
@@ -940,10 +949,10 @@ def test_pin_places_a_record_new_wrote_from_a_traceback_and_follows_a_renamed_fu
 ) -> None:
     """``new`` names the class as the traceback prints it (``pkg.cfg.ConfigError``) and
     takes the line from the version the paste ran: pin still finds the one raise of
-    that class that writes no message in the file. Pinned, the record follows its
-    statement into a renamed function."""
+    that class that writes no message in the file. Pinned, the record follows it in
+    its function."""
     repo = git_repository(tmp_path / "up", ("v1", {"pkg/cfg.py": CONFIG_V1}))
-    moved = "import os\n\n" + CONFIG_V1.replace("def load(", "def read_config(")
+    moved = "import os\n\n" + CONFIG_V1
     (repo / "pkg" / "cfg.py").write_text(moved)
     git(repo, "commit", "-qam", "renamed")
     git(repo, "tag", "v2")
@@ -962,4 +971,93 @@ def test_pin_places_a_record_new_wrote_from_a_traceback_and_follows_a_renamed_fu
     first = pin("v1")
     assert (first["line"], first["function"]) == (6, "load")
     second = pin("v2")
-    assert (second["line"], second["function"]) == (8, "read_config")
+    assert (second["line"], second["function"]) == (8, "load")
+
+
+HELPERS_V1 = """\
+def f(msg):
+    raise ValueError(msg)
+
+
+def g(msg):
+    raise ValueError(msg)
+"""
+
+
+def test_pin_keeps_each_hand_written_record_at_its_own_raise_and_no_other(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A helper's ``raise ValueError(msg)`` raises many messages, a record each; an edit
+    of the statement (``from None``) keeps them there. A record whose raise is gone from
+    its function is removed, not moved to another function's raise."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/m.py": HELPERS_V1}))
+    later = HELPERS_V1.replace("raise ValueError(msg)", "return None", 1)
+    (repo / "pkg" / "m.py").write_text(later.replace("(msg)\n", "(msg) from None\n"))
+    git(repo, "commit", "-qam", "v2")
+    git(repo, "tag", "v2")
+    (content / "errors").mkdir(parents=True, exist_ok=True)
+    for name, line, function, words in (
+        ("a", 2, "f", "the first thing went wrong"),
+        ("b", 6, "g", "the second thing went wrong"),
+        ("c", 6, "g", "the third thing went wrong"),
+    ):
+        (content / "errors" / f"{name}.yaml").write_text(
+            f'repo: example/up\nexception: ValueError\nmessage: "{words}"\nsource:\n'
+            f'  commit: "0000000"\n  path: pkg/m.py\n  line: {line}\n  function: {function}\n'
+        )
+
+    def pin(tag: str) -> str:
+        said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", tag, "--content", content)
+        return str(said.err)
+
+    assert "errdex pin: 3 unchanged, 0 moved, 0 reworded, 0 removed" in pin("v1")
+    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed" in pin("v2")
+    after = {r["message"]: r["source"] for r in records(content).values()}
+    assert after["the first thing went wrong"]["removed_in"] == git(repo, "rev-parse", "v2")
+    for words in ("the second thing went wrong", "the third thing went wrong"):
+        assert "removed_in" not in after[words] and after[words]["line"] == 6
+        assert "raise ValueError(msg) from None" in after[words]["excerpt"]["code"]
+
+
+WORDED_V1 = """\
+def check(x):
+    if x < 0:
+        msg = "x is negative"
+        raise ValueError(msg)
+    return x
+
+
+def fail(msg):
+    raise ValueError(msg)
+"""
+
+
+def test_a_raise_with_words_given_through_a_name_is_reworded_not_moved_to_a_helper(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """``msg = "x is negative"`` then ``raise ValueError(msg)`` has words, which scan
+    reads: its record, reworded, takes the new words where it is, and the helper's
+    ``raise ValueError(msg)`` below, which writes none, does not take it."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/m.py": WORDED_V1}))
+    (repo / "pkg" / "m.py").write_text(WORDED_V1.replace("x is negative", "x must be zero or more"))
+    git(repo, "commit", "-qam", "v2")
+    git(repo, "tag", "v2")
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    said = run_ok(
+        run,
+        "pin",
+        repo,
+        "--repo",
+        "example/up",
+        "--commit",
+        git(repo, "rev-parse", "v2"),
+        "--content",
+        content,
+    )
+    assert "0 moved, 1 reworded, 0 removed" in said.err, said.err
+    (record,) = records(content).values()
+    assert record["message"] == "x must be zero or more" and record["source"]["line"] == 4

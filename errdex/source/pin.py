@@ -18,7 +18,7 @@ from typing import Any
 from errdex.records import validate
 from errdex.records.files import Staged, shown_path
 from errdex.records.link import Spellings
-from errdex.records.model import derive_id
+from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.search import same_class
 from errdex.source import update
 from errdex.source.scan import (
@@ -290,15 +290,15 @@ def scan_into(
         writes.add(record, "refreshed", where, blocks)
     # A record written by hand for a raise whose message the code does not write is
     # found as pin finds it, and refreshed with its words kept.
-    taken: set[tuple[str, int]] = set()
+    own_places: set[tuple[str, int]] = set()
     for record in records:
         found = scanned.get(record.data["source"]["path"])
         if record.path in matched or found is None or isinstance(found, str):
             continue
-        own = _same_statement(record, found.unread_sites, taken)
+        own = _own_raise(record, found.unread_sites, anywhere=True)
         if own is None:
             continue
-        taken.add((own.path, own.line))
+        own_places.add((own.path, own.line))
         matched.add(record.path)
         site = replace(own, template=record.data["message"])
         blocks = {"source": source_data(site, commit)}
@@ -313,7 +313,7 @@ def scan_into(
             continue
         where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
         writes.add(record, "refreshed", where, blocks)
-    report.unread = [w for w in report.unread if _place(w) not in taken]
+    report.unread = [w for w in report.unread if _place(w) not in own_places]
     writes.run()
     for record in records:
         if record.path in matched:
@@ -512,16 +512,15 @@ def pin(
         removed = _removed(record, commit, release)
         # A raise whose message the code does not write (``raise Error(msg)`` of a
         # parameter), which a record written by hand says in its own words, kept.
-        own = _same_statement(record, unread_in(path), taken, sure=True)
+        own = _own_raise(record, unread_in(path))
         if own is not None:
-            taken.add((own.path, own.line))
             placed[record.path] = replace(own, template=record.data["message"])
             said_own.add(record.path)
             continue
         if removed[0] is None:
             # Removed at an earlier pin: its place is that of an older version of the
             # file, so another raise near it now is no rewording of it. Only its own
-            # words (or statement) found again (above) bring it back.
+            # words found again (above) bring it back.
             gone[record.path] = removed
             continue
         if path not in by_line:
@@ -533,9 +532,8 @@ def pin(
         site = at_line.nearest(line) if at_line else None
         if site is None and in_function is not None:
             site = in_function.nearest(line)
-        own = None if site is not None else _same_statement(record, unread_in(path), taken)
+        own = None if site is not None else _own_raise(record, unread_in(path), anywhere=True)
         if own is not None:
-            taken.add((own.path, own.line))
             placed[record.path] = replace(own, template=record.data["message"])
             said_own.add(record.path)
             continue
@@ -723,49 +721,48 @@ def _as_scanned(
     return new
 
 
-def _same_statement(
-    record: update.Existing, sites: list[RaiseSite], taken: set[tuple[str, int]], sure: bool = False
+def _own_raise(
+    record: update.Existing, sites: list[RaiseSite], anywhere: bool = False
 ) -> RaiseSite | None:
-    """The raise of ``sites`` (raises that write no message) that is ``record``'s, of its
-    exception: when its excerpt shows its statement (``raise ValueError(msg)``), the same
-    statement at its line, else the nearest in its function, else the only one in the
-    file; with ``sure``, only such a record is placed. Without an excerpt (a record
-    written by hand, not yet pinned), the raise at its line, else the only one in the
-    file. A record whose raise had words is never placed at one."""
-    source = record.data["source"]
-    line = source["line"]
-    said = _statement(source.get("excerpt"), line)
-    if sure and said is None:
+    """The raise of ``sites`` (raises that write no message) that is ``record``'s, when it
+    says a message in words of its own (``_own_words``): of its class, the one at its
+    line, else the nearest in its function; with ``anywhere``, for a record that names no
+    function (``new`` writes none), the only one in the file. Several records may say
+    the messages of one such raise (a helper's ``raise ValueError(msg)``)."""
+    if not _own_words(record):
         return None
-    found = [
-        s
-        for s in sites
-        if same_class(s.exception, str(record.data["exception"]))
-        and (s.path, s.line) not in taken
-        and (said is None or _statement(_excerpt(s), s.line) == said)
-    ]
+    source = record.data["source"]
+    line, function = source["line"], source.get("function")
+    found = [s for s in sites if same_class(s.exception, str(record.data["exception"]))]
     here = [s for s in found if s.line == line] or [
-        s for s in found if said is not None and s.function == source.get("function")
+        s for s in found if function is not None and s.function == function
     ]
     if here:
         return min(here, key=lambda s: abs(s.line - line))
-    return found[0] if len(found) == 1 else None
+    return found[0] if anywhere and function is None and len(found) == 1 else None
 
 
-def _excerpt(site: RaiseSite) -> dict[str, Any]:
-    return {"start": site.excerpt_start, "code": site.excerpt}
+_QUOTED_FROM = 6
+"""The shortest run of a record's words looked for in its code (shorter ones, a
+word or two, may stand anywhere in it)."""
 
 
-def _statement(excerpt: object, line: object) -> str | None:
-    """The text of line ``line`` of a record's ``excerpt`` block, stripped; None when it
-    has none there."""
-    if not isinstance(excerpt, dict) or not isinstance(line, int):
-        return None
-    start, code = excerpt.get("start"), excerpt.get("code")
-    if not isinstance(start, int) or not isinstance(code, str):
-        return None
-    lines = code.split("\n")
-    return lines[line - start].strip() or None if 0 <= line - start < len(lines) else None
+def _own_words(record: update.Existing) -> bool:
+    """Whether the record says its message in words its code does not write: none of
+    its message's text (between placeholders) stands in its excerpt, where a raise
+    with words has them (``raise ValueError(f"x={x} is negative")``, or ``msg = "…"``
+    above ``raise ValueError(msg)``). A record with no excerpt yet is taken at its
+    word."""
+    excerpt = record.data["source"].get("excerpt")
+    code = excerpt.get("code") if isinstance(excerpt, dict) else None
+    if not isinstance(code, str):
+        return True
+    try:
+        parts = parse_template(str(record.data["message"])).parts
+    except TemplateError:
+        return False
+    texts = [part.text.strip() for part in parts if not part.placeholder]
+    return not any(text[:24] in code for text in texts if len(text) >= _QUOTED_FROM)
 
 
 def _removed(
