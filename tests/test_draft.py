@@ -701,6 +701,9 @@ def test_review_finds_a_record_by_the_id_its_file_is_named_after(
     # The path new printed finds it too, and -q leaves out the note.
     quiet = run("review", str(path), "--content", scanned_content, "-q")
     assert quiet.code == 0 and quiet.err == "", quiet.err
+    # A path to no record file is no record, though a file elsewhere has its name.
+    elsewhere = path.parent.parent / "nowhere" / path.name
+    assert run("review", str(elsewhere), "--content", scanned_content).code == 1
     # A name two files share names neither: review refuses it and lists them.
     twin = scanned_content / "errors" / "elsewhere" / path.name
     twin.parent.mkdir()

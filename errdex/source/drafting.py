@@ -168,7 +168,8 @@ def review_command(ns: argparse.Namespace) -> int:
             # The path new printed, or the file's name.
             given = Path(wanted).resolve()
             named = [r for r in records if Path(r.file).resolve() == given]
-            named = named or by_name.get(Path(wanted).stem, [])
+            if not named and Path(wanted).name == wanted:  # a name, not a path elsewhere
+                named = by_name.get(Path(wanted).stem, [])
         if len(named) > 1:
             shown = ", ".join(files.shown_path(Path(r.file)) for r in named)
             print(
