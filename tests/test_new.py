@@ -216,6 +216,11 @@ def test_a_pasted_traceback_names_the_class_with_its_module_and_finds_the_record
     assert made_one.code == 0, made_one.err
     other = run("new", "urllib.error.HTTPError: bad gateway", "--repo", "a/b", "--content", content)
     assert other.code == 0, other.err
+    # A class named with its package is the one its package's code names with its module.
+    full = run(
+        "new", "py.urllib.error.HTTPError: bad gateway", "--repo", "a/b", "--content", content
+    )
+    assert full.code == 1 and "already has this error" in full.err, full.err
     # An old name of a class is the class: EnvironmentError prints as OSError.
     assert run("new", "OSError: the disk is gone", "--repo", "a/b", "--content", content).code == 0
     alias = run("new", "EnvironmentError: the disk is gone", "--repo", "a/b", "--content", content)

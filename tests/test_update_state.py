@@ -483,7 +483,7 @@ def test_a_reworded_message_says_once_that_its_page_moved_and_which_alias_keeps_
     assert (
         f"content/errors/a.yaml:3: warning: its page moved from errors/{old}/ to "
         f"errors/{new}/ (its repo, exception or message changed since the last build), and "
-        f'the old address now gives 404; add `aliases: ["{old}"]` to keep it [W405]'
+        f'the old address now gives 404; add "{old}" to its `aliases` to keep it [W405]'
     ) in said, said
     assert said.count("[W405]") == 1  # b.yaml kept its id
     assert "W405" not in build()  # said once: the next build has nothing to do
@@ -501,7 +501,8 @@ def test_a_reworded_message_says_once_that_its_page_moved_and_which_alias_keeps_
     assert "W405" not in build()
     assert (tmp_path / "public" / "errors" / old / "index.html").is_file()  # leads to the page
 
-    # A record with aliases already is told to add one to them.
+    # A record with aliases already is told the same: one list, quoted ids (an id all
+    # digits would read as a number).
     path.write_text(path.read_text().replace("at least one", "one at least"))
     assert f'add "{new}" to its `aliases` to keep it' in build()
 

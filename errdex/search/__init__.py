@@ -1678,7 +1678,9 @@ def same_class(one: str, other: str) -> bool:
     if one == other:
         return True
     if "." in one and "." in other:
-        return False  # requests.exceptions.HTTPError is no urllib.error.HTTPError
+        # ``pkg.errors.ConfigError`` is the ``errors.ConfigError`` its package raises;
+        # requests.exceptions.HTTPError is no urllib.error.HTTPError.
+        return one.endswith("." + other) or other.endswith("." + one)
     return printed_name(one) == printed_name(other)
 
 

@@ -271,10 +271,10 @@ def _moved(site: Site, parsed: list[Parsed], previous: state.State | None) -> li
         if record is None or was is None or was == record.id or was in kept:
             continue
         why = "its id" if record.id_stated else "its repo, exception or message"
-        keep = f'"{was}" to its `aliases`' if record.aliases else f'`aliases: ["{was}"]`'
         said = (
             f"its page moved from {page_url(was)} to {page_url(record.id)} ({why} changed "
-            f"since the last build), and the old address now gives 404; add {keep} to keep it"
+            f'since the last build), and the old address now gives 404; add "{was}" to its '
+            f"`aliases` to keep it"
         )
         moved.append(Problem(record.file, record.id_line, said, Severity.WARNING, code="W405"))
     return moved
