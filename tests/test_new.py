@@ -464,3 +464,27 @@ def test_new_takes_time_linear_in_the_paste(shape: str) -> None:
     small, large = time_new(SHAPES[shape], [1 << 20, 4 << 20])
     # Four times the input: linear work takes about 4 times as long, quadratic 16 times.
     assert large < 10 * small + 0.05, (shape, small, large)
+
+
+def test_only_a_plain_installed_path_and_a_real_line_are_filled_in() -> None:
+    """What ``new`` writes from a frame: the path inside an installed archive, never one
+    with a character a record refuses, never a line no file has, no ``<frozen …>`` frame
+    named, no function for a module's top."""
+    from errdex.search import Frame
+
+    installed = ("", "venv", "lib", "site-packages")
+    for archive in ("Loader-1.0.egg", "bundle.zip", "loader-1.0-py3-none-any.whl"):
+        frame = Frame("parse.py", "f", (*installed, archive, "loader"), 3)
+        assert new.in_repository(frame) == "loader/parse.py"
+    assert new.in_repository(Frame("pa\x01rse.py", "f", (*installed, "loader"), 3)) is None
+    assert new.in_repository(Frame("parse.py", "f", ("", "home", "me", "loader"), 3)) is None
+    for line in (0, 10**25):
+        place = new._source_place(Frame("parse.py", "_parse", (*installed, "loader"), line))
+        assert 'path: ""' in place and "line: 0" in place
+    assert new._source_place(Frame("<frozen importlib._bootstrap>", "_load", (), 241)) == (
+        '  path: ""  # the file that raises it, relative to the repository root\n'
+        "  line: 0  # the line of the raise\n"
+        "  # function: Class.method\n"
+    )
+    top = new._source_place(Frame("parse.py", "<module>", (*installed, "loader"), 9))
+    assert 'path: "loader/parse.py"' in top and "  # function: Class.method\n" in top
