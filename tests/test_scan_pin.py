@@ -1061,3 +1061,29 @@ def test_a_raise_with_words_given_through_a_name_is_reworded_not_moved_to_a_help
     assert "0 moved, 1 reworded, 0 removed" in said.err, said.err
     (record,) = records(content).values()
     assert record["message"] == "x must be zero or more" and record["source"]["line"] == 4
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "own"),
+    [
+        ("the template is empty", "    raise ValueError(msg)\n", True),
+        ("x is negative", '    msg = "x is negative"\n    raise ValueError(msg)\n', False),
+        ("can't open {path}", "    raise OSError(f'can\\'t open {path}')\n", False),
+        ("first line\nsecond line", '    raise ValueError("first line\\nsecond line")\n', False),
+        ("{what}", "    raise ValueError(what)\n", True),  # no words to look for
+    ],
+)
+def test_a_record_says_its_own_words_when_its_code_writes_none_of_them(
+    message: str, code: str, own: bool
+) -> None:
+    """Only a record whose words its excerpt does not write may take a raise that writes
+    no message: words a raise gives, directly or through a name, escaped or not, stand
+    in its code."""
+    from types import SimpleNamespace
+
+    from errdex.source.pin import _own_words
+
+    record = SimpleNamespace(
+        data={"message": message, "source": {"excerpt": {"start": 1, "code": code}}}
+    )
+    assert _own_words(record) is own  # type: ignore[arg-type]

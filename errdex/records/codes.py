@@ -231,7 +231,8 @@ CODES = {
             "W405",
             "An error's page moved",
             "A record's id, and so its page's address, changed since the last build: its "
-            "repo, exception or message was edited, and it states no `id`. Links to the "
+            "repo, exception or message was edited and it states no `id`, or its stated "
+            "`id` was. Links to the "
             "old address (in issues, in other sites, in search engines) now get 404. Add "
             "the old id under `aliases` (the warning names it): the old address then "
             "leads to the page. Said once, by the build after the edit, when its cache "

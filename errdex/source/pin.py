@@ -7,6 +7,7 @@ record file (see errdex/source/update.py): prose a person wrote is never changed
 from __future__ import annotations
 
 import datetime
+import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
@@ -761,8 +762,12 @@ def _own_words(record: update.Existing) -> bool:
         parts = parse_template(str(record.data["message"])).parts
     except TemplateError:
         return False
-    texts = [part.text.strip() for part in parts if not part.placeholder]
+    # Cut where code may write a character otherwise than it reads (``can\'t``, ``\n``).
+    texts = [t.strip() for p in parts if not p.placeholder for t in _ESCAPED.split(p.text)]
     return not any(text[:24] in code for text in texts if len(text) >= _QUOTED_FROM)
+
+
+_ESCAPED = re.compile(r"[\\'\"\n\r\t]")
 
 
 def _removed(
