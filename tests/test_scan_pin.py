@@ -1063,27 +1063,54 @@ def test_a_raise_with_words_given_through_a_name_is_reworded_not_moved_to_a_help
     assert record["message"] == "x must be zero or more" and record["source"]["line"] == 4
 
 
-@pytest.mark.parametrize(
-    ("message", "code", "own"),
-    [
-        ("the template is empty", "    raise ValueError(msg)\n", True),
-        ("x is negative", '    msg = "x is negative"\n    raise ValueError(msg)\n', False),
-        ("can't open {path}", "    raise OSError(f'can\\'t open {path}')\n", False),
-        ("first line\nsecond line", '    raise ValueError("first line\\nsecond line")\n', False),
-        ("{what}", "    raise ValueError(what)\n", True),  # no words to look for
-    ],
-)
-def test_a_record_says_its_own_words_when_its_code_writes_none_of_them(
-    message: str, code: str, own: bool
+REVIEWED_V1 = """\
+def fail(msg):
+    raise ValueError(msg)
+
+
+def check(x, msg):
+    if x < 0:
+        fail("x must not be negative")
+    if x > 100:
+        raise ValueError(f"bad {x}")
+    raise ValueError(msg)
+"""
+
+
+def test_pin_tells_hand_written_records_by_their_raise_at_their_commit(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
 ) -> None:
-    """Only a record whose words its excerpt does not write may take a raise that writes
-    no message: words a raise gives, directly or through a name, escaped or not, stand
-    in its code."""
-    from types import SimpleNamespace
-
-    from errdex.source.pin import _own_words
-
-    record = SimpleNamespace(
-        data={"message": message, "source": {"excerpt": {"start": 1, "code": code}}}
+    """Whether a record was written by hand is read from its raise at the commit it is
+    pinned to, not guessed from its words: a scanned record of a raise with short words
+    (``f"bad {x}"``), reworded, is reworded where it is, never moved to the
+    ``raise ValueError(msg)`` below it; a hand-written record of the helper ``fail``
+    stays with it, though its excerpt shows its words passed in by a caller; and a
+    record stays in the function it names when another function's raise comes to its
+    line."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/m.py": REVIEWED_V1}))
+    helper = "def other(msg):\n    raise ValueError(msg)\n\n\n"
+    (repo / "pkg" / "m.py").write_text(helper + REVIEWED_V1.replace("bad {x}", "awful {x}"))
+    git(repo, "commit", "-qam", "v2")
+    v1, v2 = git(repo, "rev-parse", "HEAD~1"), git(repo, "rev-parse", "HEAD")
+    run_ok(run, "scan", repo, "--repo", "example/up", "--commit", v1, "--content", content)
+    (content / "errors" / "by-hand.yaml").write_text(
+        "repo: example/up\nexception: ValueError\n"
+        'message: "x must not be negative"\n'
+        'source:\n  commit: "0000000"\n  path: pkg/m.py\n  line: 2\n  function: fail\n'
     )
-    assert _own_words(record) is own  # type: ignore[arg-type]
+
+    def pin(commit: str) -> str:
+        said = run_ok(
+            run, "pin", repo, "--repo", "example/up", "--commit", commit, "--content", content
+        )
+        return str(said.err)
+
+    assert "0 removed" in pin(v1)
+    said = pin(v2)
+    assert "1 reworded, 0 removed" in said, said
+    after = records(content)
+    assert after["awful {x}"]["source"]["line"] == 13  # where it was, reworded
+    mine = after["x must not be negative"]["source"]
+    assert (mine["line"], mine["function"]) == (6, "fail")  # not other's raise at line 2

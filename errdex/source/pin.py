@@ -7,7 +7,6 @@ record file (see errdex/source/update.py): prose a person wrote is never changed
 from __future__ import annotations
 
 import datetime
-import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from typing import Any
 from errdex.records import validate
 from errdex.records.files import Staged, shown_path
 from errdex.records.link import Spellings
-from errdex.records.model import TemplateError, derive_id, parse_template
+from errdex.records.model import derive_id
 from errdex.search import same_class
 from errdex.source import update
 from errdex.source.scan import (
@@ -292,11 +291,13 @@ def scan_into(
     # A record written by hand for a raise whose message the code does not write is
     # found as pin finds it, and refreshed with its words kept.
     own_places: set[tuple[str, int]] = set()
+    trees: dict[str, Tree] = {}
     for record in records:
         found = scanned.get(record.data["source"]["path"])
         if record.path in matched or found is None or isinstance(found, str):
             continue
-        own = _own_raise(record, found.unread_sites, anywhere=True)
+        by_hand = _written_by_hand(record, tree, cache, trees)
+        own = _own_raise(record, found.unread_sites, by_hand, anywhere=True)
         if own is None:
             continue
         own_places.add((own.path, own.line))
@@ -507,13 +508,16 @@ def pin(
     renamed: dict[Path, str] = {}
     said_own: set[Path] = set()
     """Records placed at a raise that writes no message (``unread_in``)."""
+    trees: dict[str, Tree] = {}
+    """The checkout at each commit the records are pinned to (``_written_by_hand``)."""
     for record in pending:
         source = record.data["source"]
         path, line, exception = source["path"], source["line"], record.data["exception"]
         removed = _removed(record, commit, release)
         # A raise whose message the code does not write (``raise Error(msg)`` of a
         # parameter), which a record written by hand says in its own words, kept.
-        own = _own_raise(record, unread_in(path))
+        by_hand = _written_by_hand(record, tree, cache, trees)
+        own = _own_raise(record, unread_in(path), by_hand)
         if own is not None:
             placed[record.path] = replace(own, template=record.data["message"])
             said_own.add(record.path)
@@ -533,7 +537,7 @@ def pin(
         site = at_line.nearest(line) if at_line else None
         if site is None and in_function is not None:
             site = in_function.nearest(line)
-        own = None if site is not None else _own_raise(record, unread_in(path), anywhere=True)
+        own = None if site is not None else _own_raise(record, unread_in(path), by_hand, True)
         if own is not None:
             placed[record.path] = replace(own, template=record.data["message"])
             said_own.add(record.path)
@@ -723,51 +727,52 @@ def _as_scanned(
 
 
 def _own_raise(
-    record: update.Existing, sites: list[RaiseSite], anywhere: bool = False
+    record: update.Existing, sites: list[RaiseSite], by_hand: bool, anywhere: bool = False
 ) -> RaiseSite | None:
-    """The raise of ``sites`` (raises that write no message) that is ``record``'s, when it
-    says a message in words of its own (``_own_words``): of its class, the one at its
-    line, else the nearest in its function; with ``anywhere``, for a record that names no
-    function (``new`` writes none), the only one in the file. Several records may say
-    the messages of one such raise (a helper's ``raise ValueError(msg)``)."""
-    if not _own_words(record):
+    """The raise of ``sites`` (raises that write no message) that is ``record``'s, when
+    its record says that raise's messages in words of its own (``by_hand``, from
+    ``_written_by_hand``): of its class, the nearest in the function it names; for a
+    record that names none (``new`` writes none), the one at its line, or with
+    ``anywhere`` the only one in the file. Several records may say the messages of one
+    such raise (a helper's ``raise ValueError(msg)``)."""
+    if not by_hand:
         return None
     source = record.data["source"]
     line, function = source["line"], source.get("function")
     found = [s for s in sites if same_class(s.exception, str(record.data["exception"]))]
-    here = [s for s in found if s.line == line] or [
-        s for s in found if function is not None and s.function == function
-    ]
+    if function is not None:
+        found = [s for s in found if s.function == function]
+        return min(found, key=lambda s: abs(s.line - line), default=None)
+    here = [s for s in found if s.line == line]
     if here:
-        return min(here, key=lambda s: abs(s.line - line))
-    return found[0] if anywhere and function is None and len(found) == 1 else None
+        return here[0]
+    return found[0] if anywhere and len(found) == 1 else None
 
 
-_QUOTED_FROM = 6
-"""The shortest run of a record's words looked for in its code (shorter ones, a
-word or two, may stand anywhere in it)."""
-
-
-def _own_words(record: update.Existing) -> bool:
-    """Whether the record says its message in words its code does not write: none of
-    its message's text (between placeholders) stands in its excerpt, where a raise
-    with words has them (``raise ValueError(f"x={x} is negative")``, or ``msg = "…"``
-    above ``raise ValueError(msg)``). A record with no excerpt yet is taken at its
-    word."""
-    excerpt = record.data["source"].get("excerpt")
-    code = excerpt.get("code") if isinstance(excerpt, dict) else None
-    if not isinstance(code, str):
+def _written_by_hand(
+    record: update.Existing,
+    tree: Tree,
+    cache: dict[str, Scanned | str] | None,
+    trees: dict[str, Tree],
+) -> bool:
+    """Whether ``record`` says in its own words the messages of a raise that writes none:
+    at the commit it is pinned to, the raise at its line is one (read from the
+    checkout, as scan reads it); or it was never pinned (no excerpt: written by hand).
+    A record whose commit the checkout lacks, or whose raise had words, is not."""
+    source = record.data["source"]
+    if not isinstance(source.get("excerpt"), dict):
         return True
-    try:
-        parts = parse_template(str(record.data["message"])).parts
-    except TemplateError:
+    commit = source.get("commit")
+    if not tree.commit or not isinstance(commit, str) or not commit:
         return False
-    # Cut where code may write a character otherwise than it reads (``can\'t``, ``\n``).
-    texts = [t.strip() for p in parts if not p.placeholder for t in _ESCAPED.split(p.text)]
-    return not any(text[:24] in code for text in texts if len(text) >= _QUOTED_FROM)
-
-
-_ESCAPED = re.compile(r"[\\'\"\n\r\t]")
+    try:
+        pinned = trees.setdefault(commit, Tree(tree.root, commit))  # read once a run
+        found = _read(pinned, [str(source["path"])], cache).get(source["path"])
+    except SourceError:
+        return False  # a commit this checkout does not have
+    if found is None or isinstance(found, str):
+        return False
+    return any(site.line == source["line"] for site in found.unread_sites)
 
 
 def _removed(
