@@ -296,9 +296,8 @@ def scan_into(
         found = scanned.get(record.data["source"]["path"])
         if record.path in matched or found is None or isinstance(found, str):
             continue
-        by_hand = _written_by_hand(record, tree, cache, trees)
-        own = _own_raise(record, found.unread_sites, by_hand, anywhere=True)
-        if own is None:
+        own = _own_raise(record, found.unread_sites, anywhere=True)
+        if own is None or not _written_by_hand(record, tree, cache, trees):
             continue
         own_places.add((own.path, own.line))
         matched.add(record.path)
@@ -516,9 +515,10 @@ def pin(
         removed = _removed(record, commit, release)
         # A raise whose message the code does not write (``raise Error(msg)`` of a
         # parameter), which a record written by hand says in its own words, kept.
-        by_hand = _written_by_hand(record, tree, cache, trees)
-        own = _own_raise(record, unread_in(path), by_hand)
-        if own is not None:
+        # Its commit is read only when such a raise awaits it (few do).
+        own = _own_raise(record, unread_in(path))
+        by_hand = own is not None and _written_by_hand(record, tree, cache, trees)
+        if own is not None and by_hand:
             placed[record.path] = replace(own, template=record.data["message"])
             said_own.add(record.path)
             continue
@@ -537,8 +537,8 @@ def pin(
         site = at_line.nearest(line) if at_line else None
         if site is None and in_function is not None:
             site = in_function.nearest(line)
-        own = None if site is not None else _own_raise(record, unread_in(path), by_hand, True)
-        if own is not None:
+        own = None if site is not None else _own_raise(record, unread_in(path), anywhere=True)
+        if own is not None and (by_hand or _written_by_hand(record, tree, cache, trees)):
             placed[record.path] = replace(own, template=record.data["message"])
             said_own.add(record.path)
             continue
@@ -727,16 +727,13 @@ def _as_scanned(
 
 
 def _own_raise(
-    record: update.Existing, sites: list[RaiseSite], by_hand: bool, anywhere: bool = False
+    record: update.Existing, sites: list[RaiseSite], anywhere: bool = False
 ) -> RaiseSite | None:
-    """The raise of ``sites`` (raises that write no message) that is ``record``'s, when
-    its record says that raise's messages in words of its own (``by_hand``, from
-    ``_written_by_hand``): of its class, the nearest in the function it names; for a
-    record that names none (``new`` writes none), the one at its line, or with
-    ``anywhere`` the only one in the file. Several records may say the messages of one
-    such raise (a helper's ``raise ValueError(msg)``)."""
-    if not by_hand:
-        return None
+    """The raise of ``sites`` (raises that write no message) that is ``record``'s, if the
+    record was written by hand for one (``_written_by_hand``, asked after): of its class,
+    the nearest in the function it names; for a record that names none (``new`` writes
+    none), the one at its line, or with ``anywhere`` the only one in the file. Several
+    records may say the messages of one such raise (a helper's ``raise ValueError(msg)``)."""
     source = record.data["source"]
     line, function = source["line"], source.get("function")
     found = [s for s in sites if same_class(s.exception, str(record.data["exception"]))]
