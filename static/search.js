@@ -61,6 +61,7 @@
           pytestPlace: new RegExp(p.pytest_place),
           pytestError: new RegExp(p.pytest_error),
           errorLine: new RegExp(p.error_line),
+          listing: new RegExp(p.listing),
           pydantic: new RegExp(p.pydantic),
           body: new RegExp(p.body),
           repr: new RegExp(p.repr),
@@ -938,8 +939,16 @@
   }
 
   function frameAbove(lines, line) {
-    for (var n = line - 1; n >= Math.max(0, line - M.params.max_frame_gap); n--) {
-      var text = lines[n];
+    var start = line - 1;
+    // The blank line IPython prints between its numbered listing of the code and the error;
+    // the listing's lines are not counted in the gap.
+    if (start > 0 && start < lines.length && !lines[start].trim() && patterns.listing.test(lines[start - 1])) { start--; }
+    var gap = 0;
+    var last = Math.max(0, start + 1 - M.params.max_frame_gap - M.params.max_listing);
+    for (var n = start; n >= last; n--) {
+      var text = n < lines.length ? lines[n] : "";
+      if (patterns.listing.test(text)) { continue; }
+      if (++gap > M.params.max_frame_gap) { return null; }
       if (patterns.frameStop.test(text) || patterns.errorLine.test(text)) { return null; }
       for (var k = 0; k < patterns.frames.length; k++) {
         var found = patterns.frames[k].exec(text);

@@ -749,6 +749,31 @@ def test_of_records_saying_the_same_the_one_raised_in_the_frames_file_is_named(
         assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
 
 
+def test_of_records_saying_the_same_a_notebooks_traceback_names_the_one_raised_in_its_file(
+    frames_source: sources.Source,
+) -> None:
+    """IPython and Jupyter number the frame's code and print a blank line under it."""
+    for path, function, record_file in (
+        ("loom/merge.py", "merge", "loom/merge.yaml"),
+        ("loom/adapters.py", "Adapter.load", "loom/adapters.yaml"),
+    ):
+        listing = "".join(f"     {n} pass\n" for n in range(30, 39)) + (
+            "---> 40     raise ValueError(\n     41         MESSAGE\n     42     )\n"
+        )
+        for frame in (
+            f"File ~/venv/lib/python3.11/site-packages/{path}:40, in {function}(self, other)",
+            f"~/venv/lib/python3.11/site-packages/{path} in {function.split('.')[-1]}(self, other)",
+        ):
+            body = (
+                "In the notebook:\n\n```\n"
+                "ValueError                                Traceback (most recent call last)\n"
+                "Cell In[4], line 3\n----> 3 merged = loom.join(a, b)\n\n"
+                f"{frame}\n{listing}\nValueError: {MISMATCH}\n```\n"
+            )
+            (found,) = found_in(frames_source, body)
+            assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
+
+
 def test_of_records_saying_the_same_pytests_report_names_the_one_raised_in_its_file(
     frames_source: sources.Source,
 ) -> None:

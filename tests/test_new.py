@@ -120,6 +120,16 @@ loader.errors.ParseError: unknown tag '!include'
             "loader/parse.py",
             214,
         ),
+        (
+            "ParseError                                Traceback (most recent call last)\n"
+            "Cell In[3], line 1\n----> 1 settings = loader.read('config.yml')\n\n"
+            "File ~/.venv/lib/python3.11/site-packages/loader/parse.py:214, in _parse(self, text)\n"
+            "    212 tag = text.tag\n    213 if tag not in KNOWN:\n"
+            "--> 214     raise ParseError(f'unknown tag {tag!r}')\n\n"
+            "ParseError: unknown tag '!include'\n",
+            "loader/parse.py",
+            214,
+        ),
     ],
     ids=[
         "an installed file",
@@ -129,6 +139,7 @@ loader.errors.ParseError: unknown tag '!include'
         "a Windows path",
         "an installed egg",
         "a SyntaxError's frame, which names no function",
+        "IPython's, a blank line between its listing and the error",
     ],
 )
 def test_a_traceback_gives_the_record_the_place_of_its_last_frame(

@@ -161,6 +161,10 @@ PATTERNS: dict[str, Any] = {
     ),
     # An error's line, which ends the frames of the error before it.
     "error_line": rf"^[ \t]*{_NAME}:",
+    # A line of IPython's (and Jupyter's) listing of a frame's code, numbered, the line
+    # that ran marked with an arrow ("---> 12     raise …", "-> 3030 …"), or lines it
+    # left out ("(...)"). IPython prints a blank line between the last one and the error.
+    "listing": r"^[ \t]*(?:-*>[ \t]*)?[0-9]+(?:[ \t]|$)|^[ \t]*\(\.\.\.\)[ \t]*$",
     # An exception that only wraps one above it ("See root cause above", "please check the
     # stack trace above", "the error above"): it is read last. Not "is above the limit".
     "wrapper": (
@@ -1019,6 +1023,7 @@ class Index:
                     "max_bodies": MAX_BODIES,
                     "max_candidates": MAX_CANDIDATES,
                     "max_frame_gap": MAX_FRAME_GAP,
+                    "max_listing": MAX_LISTING,
                     "quick_requests": QUICK_REQUESTS,
                     "prefix": PREFIX,
                     "rarity_scale": RARITY_SCALE,
@@ -1687,8 +1692,12 @@ def same_class(one: str, other: str) -> bool:
 MAX_FRAME_GAP = 8
 """Lines between a traceback's last frame and its error line, at most: the code it ran,
 carets, a ``raise`` spread over lines."""
+MAX_LISTING = 40
+"""Lines of IPython's numbered listing of that code, at most, which the gap does not
+count (it shows a ``raise`` spread over lines whole, and lines around it)."""
 FRAMES = tuple(re.compile(pattern) for pattern in PATTERNS["frames"])
 _FRAME_STOP = re.compile(PATTERNS["frame_stop"])
+_LISTING = re.compile(PATTERNS["listing"])
 ERROR_LINE = re.compile(PATTERNS["error_line"])
 _PYTEST_PLACE = re.compile(PATTERNS["pytest_place"])
 _PYTEST_ERROR = re.compile(PATTERNS["pytest_error"])
@@ -1750,9 +1759,19 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
 
 def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
     """The frame within MAX_FRAME_GAP lines above the error line, when the look back
-    meets no stop first."""
-    for number in range(line - 1, max(-1, line - 1 - MAX_FRAME_GAP), -1):
+    meets no stop first. IPython's numbered listing of the frame's code, and the blank
+    line it prints between that and the error, are not counted, nor stop it."""
+    start = line - 1
+    if 0 < start < len(lines) and not lines[start].strip() and _LISTING.match(lines[start - 1]):
+        start -= 1  # the blank line IPython prints between its listing and the error
+    gap = 0
+    for number in range(start, max(-1, start - MAX_FRAME_GAP - MAX_LISTING), -1):
         text = lines[number] if number < len(lines) else ""
+        if _LISTING.match(text):
+            continue
+        gap += 1
+        if gap > MAX_FRAME_GAP:
+            return None
         if _FRAME_STOP.search(text) or ERROR_LINE.match(text):
             return None  # that frame is another error's (pydantic's, above its inner one)
         for pattern in FRAMES:

@@ -1,7 +1,7 @@
 (function(){"use strict";var root=document.documentElement.getAttribute("data-root")||"";var DROPPED=new Set(["'","\"","`","\u2018","\u2019","\u201c","\u201d","\u200b","\u200c","\u200d","\ufeff"]);var SPACE=/^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;var TOKEN=/[\p{L}\p{N}_]+/gu;var TRACEBACK="Traceback (most recent call last):";var CHAIN=["During handling of the above exception","The above exception was the direct cause"];var meta=null;var M=null;var shards=new Map();var chunks=new Map();var entries=new Map();var places=new Map();var patterns=null;var reload=false;function Stale(message){this.message=message;}
 function fetchJSON(path){return fetch(root+"search/"+path,reload?{cache:"reload"}:{}).then(function(r){if(!r.ok){var said="search index: "+path+" "+r.status;throw reload?new Error(said):new Stale(said);}
 return r.json();});}
-function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;var pythons="^(?:"+p.pythons.join("|")+")"+p.pythons_hint+"$";patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),inline:new RegExp(p.inline,"g"),quotes:p.quotes,errorLevel:new RegExp(p.error_level),repeated:new RegExp(p.repeated,"y"),afterFrames:new RegExp(p.after_frames),frames:p.frames.map(function(f){return new RegExp(f);}),frameStop:new RegExp(p.frame_stop),pytestPlace:new RegExp(p.pytest_place),pytestError:new RegExp(p.pytest_error),errorLine:new RegExp(p.error_line),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop),pythons:new RegExp(pythons.split("%q").join("'[^']*'")),pythonsSaid:new RegExp(pythons.split("%q").join("\\S+"))};M=m;return m;});}
+function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;var pythons="^(?:"+p.pythons.join("|")+")"+p.pythons_hint+"$";patterns={ansi:new RegExp(p.ansi,"g"),prefixes:p.tags.concat(p.starts).map(function(s){return new RegExp(s,"y");}),tags:p.tags.length,exception:new RegExp(p.exception),inline:new RegExp(p.inline,"g"),quotes:p.quotes,errorLevel:new RegExp(p.error_level),repeated:new RegExp(p.repeated,"y"),afterFrames:new RegExp(p.after_frames),frames:p.frames.map(function(f){return new RegExp(f);}),frameStop:new RegExp(p.frame_stop),pytestPlace:new RegExp(p.pytest_place),pytestError:new RegExp(p.pytest_error),errorLine:new RegExp(p.error_line),listing:new RegExp(p.listing),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop),pythons:new RegExp(pythons.split("%q").join("'[^']*'")),pythonsSaid:new RegExp(pythons.split("%q").join("\\S+"))};M=m;return m;});}
 return meta;}
 function cached(map,key,path){if(!map.has(key)){map.set(key,fetchJSON(path));}
 return map.get(key);}
@@ -150,7 +150,10 @@ var above=frameAbove(lines,line);if(above!==null||line>=lines.length||!patterns.
 for(var b=line+1;b<Math.min(lines.length,line+1+M.params.max_frame_gap);b++){var place=patterns.pytestPlace.exec(lines[b]);if(place){return frameOf(place);}
 if(lines[b].trim()&&!patterns.pytestError.test(lines[b])){break;}}
 return null;}
-function frameAbove(lines,line){for(var n=line-1;n>=Math.max(0,line-M.params.max_frame_gap);n--){var text=lines[n];if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
+function frameAbove(lines,line){var start=line-1;if(start>0&&start<lines.length&&!lines[start].trim()&&patterns.listing.test(lines[start-1])){start--;}
+var gap=0;var last=Math.max(0,start+1-M.params.max_frame_gap-M.params.max_listing);for(var n=start;n>=last;n--){var text=n<lines.length?lines[n]:"";if(patterns.listing.test(text)){continue;}
+if(++gap>M.params.max_frame_gap){return null;}
+if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
 for(var k=0;k<patterns.frames.length;k++){var found=patterns.frames[k].exec(text);if(!found){continue;}
 if(found[2]==="<module>"&&!found[1].startsWith("<")&&n>0&&lines[n-1].indexOf("Traceback (most recent call last)")>=0){return null;}
 return frameOf(found);}}
