@@ -944,10 +944,15 @@
     // the listing's lines are not counted in the gap.
     if (start > 0 && start < lines.length && !lines[start].trim() && patterns.listing.test(lines[start - 1])) { start--; }
     var gap = 0;
+    var arrow = null;  // the line the listing's arrow marks: the frame's, when it shows none
     var last = Math.max(0, start + 1 - M.params.max_frame_gap - M.params.max_listing);
     for (var n = start; n >= last; n--) {
       var text = n < lines.length ? lines[n] : "";
-      if (patterns.listing.test(text)) { continue; }
+      var listed = patterns.listing.exec(text);
+      if (listed) {
+        if (arrow === null && listed[1] !== undefined) { arrow = Number(listed[1]); }
+        continue;
+      }
       if (++gap > M.params.max_frame_gap) { return null; }
       if (patterns.frameStop.test(text) || patterns.errorLine.test(text)) { return null; }
       for (var k = 0; k < patterns.frames.length; k++) {
@@ -956,7 +961,9 @@
         // A script's top, first of its traceback: the paste left out the frames below.
         if (found[2] === "<module>" && !found[1].startsWith("<") && n > 0 &&
             lines[n - 1].indexOf("Traceback (most recent call last)") >= 0) { return null; }
-        return frameOf(found);
+        var frame = frameOf(found);
+        if (frame.line === null && arrow !== null) { frame.line = arrow; }
+        return frame;
       }
     }
     return null;

@@ -130,6 +130,15 @@ loader.errors.ParseError: unknown tag '!include'
             "loader/parse.py",
             214,
         ),
+        (
+            "ParseError                                Traceback (most recent call last)\n"
+            "[/usr/local/lib/python3.11/dist-packages/loader/parse.py](https://localhost:8080/#)"
+            " in _parse(self, text)\n    213 if tag not in KNOWN:\n"
+            "--> 214     raise ParseError(f'unknown tag {tag!r}')\n\n"
+            "ParseError: unknown tag '!include'\n",
+            "loader/parse.py",
+            214,
+        ),
     ],
     ids=[
         "an installed file",
@@ -140,6 +149,7 @@ loader.errors.ParseError: unknown tag '!include'
         "an installed egg",
         "a SyntaxError's frame, which names no function",
         "IPython's, a blank line between its listing and the error",
+        "Colab's, the frame's path a link and its line the listing's arrow",
     ],
 )
 def test_a_traceback_gives_the_record_the_place_of_its_last_frame(

@@ -135,7 +135,8 @@ PATTERNS: dict[str, Any] = {
     "repr": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning))\(([\"'])",
     # A traceback's frame, which names the file (and function) whose code ran: Python's
     # (also "<stdin>"); IPython's (File ~/run.py:12, in main()); rich's (base.py:1184 in
-    # check_task); IPython's older (base.py in load(); Python's with its start lost in
+    # check_task); IPython's older (base.py in load(), which Colab's copy makes a link:
+    # [/usr/…/base.py](https://localhost:8080/#) in load(); Python's with its start lost in
     # the copy (/venv/…/modeling_utils.py", line 3030, in load). Group 1 the path, 2 the
     # function. A path is tried only where one can start, after a space, a quote or a
     # border: tried inside a run of letters too, a long line took minutes.
@@ -143,7 +144,7 @@ PATTERNS: dict[str, Any] = {
         r"""File\s+"([^"\n]+)",?\s+line\s+\d+(?:,\s+in\s+([\w<>.]+))?""",
         r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
-        r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)\s+in\s+([\w<>]+)\(""",
+        r"""(?:^|[\s"'│|\[])([^\s"'│|\[\]]+\.py)(?:\]\([^()\s]*\))?\s+in\s+([\w<>]+)\(""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
         # pytest's short report (--tb=short): the place above each frame's code. (Names
         # as \S: the page's script reads \w as ASCII only, Python as any letter.)
@@ -162,9 +163,10 @@ PATTERNS: dict[str, Any] = {
     # An error's line, which ends the frames of the error before it.
     "error_line": rf"^[ \t]*{_NAME}:",
     # A line of IPython's (and Jupyter's) listing of a frame's code, numbered, the line
-    # that ran marked with an arrow ("---> 12     raise …", "-> 3030 …"), or lines it
-    # left out ("(...)"). IPython prints a blank line between the last one and the error.
-    "listing": r"^[ \t]*(?:-*>[ \t]*)?[0-9]+(?:[ \t]|$)|^[ \t]*\(\.\.\.\)[ \t]*$",
+    # that ran marked with an arrow ("---> 12     raise …", "-> 3030 …"; group 1 its
+    # number), or lines it left out ("(...)"). IPython prints a blank line between the
+    # last one and the error.
+    "listing": (r"^[ \t]*(?:-*>[ \t]*([0-9]{1,9})|[0-9]+)(?:[ \t]|$)|^[ \t]*\(\.\.\.\)[ \t]*$"),
     # An exception that only wraps one above it ("See root cause above", "please check the
     # stack trace above", "the error above"): it is read last. Not "is above the limit".
     "wrapper": (
@@ -1760,14 +1762,16 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
 def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
     """The frame within MAX_FRAME_GAP lines above the error line, when the look back
     meets no stop first. IPython's numbered listing of the frame's code, and the blank
-    line it prints between that and the error, are not counted, nor stop it."""
+    line it prints between that and the error, are not counted, nor stop it; the line
+    its arrow marks is the frame's when the frame shows none (IPython before 8, Colab)."""
     start = line - 1
     if 0 < start < len(lines) and not lines[start].strip() and _LISTING.match(lines[start - 1]):
         start -= 1  # the blank line IPython prints between its listing and the error
-    gap = 0
+    gap, arrow = 0, None
     for number in range(start, max(-1, start - MAX_FRAME_GAP - MAX_LISTING), -1):
         text = lines[number] if number < len(lines) else ""
-        if _LISTING.match(text):
+        if listed := _LISTING.match(text):
+            arrow = arrow or listed.group(1)
             continue
         gap += 1
         if gap > MAX_FRAME_GAP:
@@ -1779,7 +1783,8 @@ def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
             if found and _script_top(lines, number, found.group(1), found.group(2)):
                 return None  # the paste may have left out the frames below it
             if found:
-                return frame_of(found)
+                frame = frame_of(found)
+                return frame._replace(line=int(arrow)) if arrow and frame.line is None else frame
     return None
 
 
