@@ -1180,6 +1180,7 @@ def _reconciled(
                 "reworded",
                 "removed",
                 *(("renamed", "new") if release else ()),
+                "back",
             )
         )
         summary = ", ".join(f"{report.counts[k]} {k}" for k in kinds)

@@ -327,6 +327,30 @@ def test_pin_through_a_release_keeps_a_record_in_an_excluded_file(
     assert record["source"]["line"] == 4 and "removed_in" not in record["source"]
 
 
+def test_pin_says_which_removed_record_is_raised_again(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A raise taken out in one release and put back in a later one: its record, marked
+    removed, is "back" (its page no longer says "Removed upstream"), not "unchanged"."""
+    raising = 'def f():\n    raise ValueError("the spool is empty")\n'
+    repo = git_repository(
+        tmp_path / "up",
+        ("v1", {"pkg/a.py": raising}),
+        ("v2", {"pkg/a.py": "def f():\n    return None\n"}),
+        ("v3", {"pkg/a.py": raising}),
+    )
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    (path,) = (content / "errors").rglob("*.yaml")
+    for tag, summary in (("v2", "0 removed"), ("v3", "0 back")):
+        said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", tag, "--content", content)
+        assert summary not in said.err, said.err
+    assert "0 unchanged, 0 moved, 0 reworded, 0 removed, 0 renamed, 0 new, 1 back" in said.err
+    assert said.out.splitlines() == [f"back: {path} at pkg/a.py:2"]
+    assert "removed_in" not in yaml.safe_load(path.read_text())["source"]
+
+
 def test_excluded_paths_are_left_out_of_a_commit_as_of_a_folder(tmp_path: Path) -> None:
     from errdex.source.scan import Tree
 
@@ -916,8 +940,12 @@ def test_pin_keeps_a_hand_written_record_of_a_raise_that_writes_no_message(
     assert records(content)[mine]["source"]["removed_in"] == git(repo, "rev-parse", "v3")
 
     # The raise with words gone, and the one without back: each record where it belongs.
-    said = pin("v4")
-    assert "0 reworded, 1 removed" in said, said
+    back = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v4", "--content", content)
+    said = str(back.err)
+    assert "0 reworded, 1 removed, 0 renamed, 0 new, 1 back" in said, said
+    # Its page no longer says "Removed upstream": the maintainer is told which came back.
+    came = [line for line in back.out.splitlines() if line.startswith("back: ")]
+    assert came == [f"back: {content / 'errors' / 'by-hand.yaml'} at pkg/parse.py:5"], back.out
     after = records(content)
     assert "removed_in" not in after[mine]["source"] and after[mine]["source"]["line"] == 5
     assert after[worded]["source"]["removed_in"] == git(repo, "rev-parse", "v4")

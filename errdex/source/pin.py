@@ -423,7 +423,8 @@ def pin(
     walk: Walk | None = None,
     progress: Start | None = None,
 ) -> Report:
-    """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded or removed.
+    """Re-pin every record of ``repo`` to ``commit``: unchanged, moved, reworded, removed
+    or back.
 
     With ``release`` (the commit is that release), each record that release raises gets
     it in its ``releases``, and each raise no record has gets a record, as scan would
@@ -631,6 +632,8 @@ def _placed(
         blocks["releases"] = _reworded(data, site.template)
     if reworded:
         return "reworded", f"{_shown(record)}: {site.template[:70]}", blocks
+    if data["source"].get("removed_in"):  # its page says "Removed upstream" no more
+        return "back", f"{_shown(record)} at {site.path}:{site.line}", blocks
     if (site.path, site.line) != (data["source"]["path"], data["source"]["line"]):
         return "moved", f"{_shown(record)} → {site.path}:{site.line}", blocks
     if "id" in blocks:
