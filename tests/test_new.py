@@ -93,10 +93,28 @@ loader.errors.ParseError: unknown tag '!include'
 """
 
 
+PYTEST_LONG = """\
+    def test_reads_the_config():
+>       loader.read("config.yml")
+
+tests/test_config.py:5:
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+
+    def _parse(self, text):
+>       raise ParseError(f"unknown tag {tag!r}")
+E       loader.errors.ParseError: unknown tag '!include'
+
+/home/me/.venv/lib/python3.11/site-packages/loader/parse.py:214: ParseError
+"""
+"""pytest's long report (its default): the place under the error's "E" line names the
+class, but no message."""
+
+
 @pytest.mark.parametrize(
     ("paste", "path", "line"),
     [
         (INSTALLED, "loader/parse.py", 214),
+        (PYTEST_LONG, "loader/parse.py", 214),
         (INSTALLED.replace(".venv/lib/python3.11/site-packages", "src"), "", 0),
         ("loader.errors.ParseError: unknown tag '!include'\n", "", 0),
         ("".join(f"[rank0]: {line}\n" for line in INSTALLED.splitlines()), "loader/parse.py", 214),
@@ -142,6 +160,7 @@ loader.errors.ParseError: unknown tag '!include'
     ],
     ids=[
         "an installed file",
+        "pytest's long report, its place under the error",
         "a file of the user's",
         "no traceback",
         "each line behind a log tag",
@@ -172,7 +191,8 @@ def test_a_traceback_gives_the_record_the_place_of_its_last_frame(
     source = yaml.safe_load(text)["source"]
     assert (source["path"], source["line"]) == (path, line)
     if path:
-        function = "" if "SyntaxError" in paste else "_parse  # as the paste names it; write "
+        named = "SyntaxError" not in paste and paste is not PYTEST_LONG  # a place, no function
+        function = "_parse  # as the paste names it; write " if named else ""
         assert f"# function: {function}Class.method" in text
         assert "confirm it in the repository" in text
     elif paste is not INSTALLED and "Traceback" in paste:

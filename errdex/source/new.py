@@ -19,7 +19,7 @@ from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
-from errdex.search import Frame, extract, raised_at, same_class
+from errdex.search import Frame, raised_at, readings, same_class
 from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
@@ -79,7 +79,10 @@ def draft(paste: str, exception: str | None) -> PastedError:
     """The exception and a template for a paste, its values turned into placeholders."""
     if _has_surrogates(paste) or (exception and _has_surrogates(exception)):
         raise Refused("the text holds bytes that are not UTF-8; paste it as UTF-8 text")
-    found = extract(paste)
+    # The most specific reading that has a message: pytest's long report ends in its
+    # place, ``…/parse.py:214: ParseError``, which names the class but says nothing.
+    read = readings(paste)
+    found = next((r for r in read if r.message.strip(" \t")), read[0])
     name = exception or found.exception or "Exception"
     if not _EXCEPTION.fullmatch(name) or len(name.encode()) > _MAX_NAME_BYTES:
         given = "--exception" if exception else "the exception in the paste"
