@@ -939,21 +939,10 @@
   }
 
   function frameAbove(lines, line) {
-    var start = line - 1;
-    // The blank line IPython prints between its numbered listing of the code and the error;
-    // the listing's lines are not counted in the gap.
-    if (start > 0 && start < lines.length && !lines[start].trim() && patterns.listing.test(lines[start - 1])) { start--; }
-    var gap = 0;
-    var arrow = null;  // the line the listing's arrow marks: the frame's, when it shows none
-    var last = Math.max(0, start + 1 - M.params.max_frame_gap - M.params.max_listing);
-    for (var n = start; n >= last; n--) {
+    var past = pastListing(lines, line - 1);
+    var start = past[0], arrow = past[1];
+    for (var n = start; n >= Math.max(0, start + 1 - M.params.max_frame_gap); n--) {
       var text = n < lines.length ? lines[n] : "";
-      var listed = patterns.listing.exec(text);
-      if (listed) {
-        if (arrow === null && listed[1] !== undefined) { arrow = Number(listed[1]); }
-        continue;
-      }
-      if (++gap > M.params.max_frame_gap) { return null; }
       if (patterns.frameStop.test(text) || patterns.errorLine.test(text)) { return null; }
       for (var k = 0; k < patterns.frames.length; k++) {
         var found = patterns.frames[k].exec(text);
@@ -967,6 +956,20 @@
       }
     }
     return null;
+  }
+
+  // Python's _past_listing: IPython's listing of a frame's code ending at `start` (or a
+  // blank line under it), passed over whole, and the line its arrow marks.
+  function pastListing(lines, start) {
+    var at = start > 0 && start < lines.length && /^[ \t]*$/.test(lines[start]) ? start - 1 : start;
+    var top = at, arrow = null;
+    while (top >= 0 && top < lines.length && at - top < M.params.max_listing) {
+      var listed = patterns.listing.exec(lines[top]);
+      if (!listed) { break; }
+      if (arrow === null && listed[1] !== undefined) { arrow = Number(listed[1]); }
+      top--;
+    }
+    return arrow === null ? [start, null] : [top, arrow];
   }
 
   // Python's same_message: what a reader sees of a template, its exception and literals.

@@ -155,18 +155,24 @@ PATTERNS: dict[str, Any] = {
     "pytest_place": r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: \S+\s*$""",
     "pytest_error": r"^[ \t]*E(?:[ \t]|$)",
     # Where looking back for an error's frame ends: another traceback's end, a blank line
-    # or a line of dots (the paste leaves frames out there), or pytest's line between
-    # frames (its frame's place comes after the frame's code).
+    # or a line of dots (the paste leaves frames out there), pytest's line between
+    # frames (its frame's place comes after the frame's code), a traceback's head (no
+    # frame of its own stands under it), or the frame of IPython's cell (the error was
+    # raised in code typed there: "Cell In[3], line 1", "<ipython-input-3-…> in <module>").
     "frame_stop": (
         r"During handling of|The above exception|^[ \t]*(?:(?:_ )+_?|\[?(?:\.\.\.|…)\]?)?[ \t]*$"
+        r"|Traceback \(most recent call last\)|<ipython-input-|^[ \t]*(?:Cell|Input) In ?\["
     ),
     # An error's line, which ends the frames of the error before it.
     "error_line": rf"^[ \t]*{_NAME}:",
-    # A line of IPython's (and Jupyter's) listing of a frame's code, numbered, the line
-    # that ran marked with an arrow ("---> 12     raise …", "-> 3030 …"; group 1 its
-    # number), or lines it left out ("(...)"). IPython prints a blank line between the
-    # last one and the error.
-    "listing": (r"^[ \t]*(?:-*>[ \t]*([0-9]{1,9})|[0-9]+)(?:[ \t]|$)|^[ \t]*\(\.\.\.\)[ \t]*$"),
+    # A line of IPython's (and Jupyter's) listing of a frame's code: numbered after a
+    # margin, the line that ran marked with an arrow ("---> 12     raise …", "-> 3030 …";
+    # group 1 its number), or lines it left out ("(...)"). IPython prints a blank line
+    # between the last one and the error.
+    "listing": (
+        r"^[ \t]*-+>[ \t]*([0-9]{1,9})(?:[ \t]|$)|^[ \t]+[0-9]+(?:[ \t]|$)"
+        r"|^[ \t]*\(\.\.\.\)[ \t]*$"
+    ),
     # An exception that only wraps one above it ("See root cause above", "please check the
     # stack trace above", "the error above"): it is read last. Not "is above the limit".
     "wrapper": (
@@ -1695,11 +1701,15 @@ MAX_FRAME_GAP = 8
 """Lines between a traceback's last frame and its error line, at most: the code it ran,
 carets, a ``raise`` spread over lines."""
 MAX_LISTING = 40
-"""Lines of IPython's numbered listing of that code, at most, which the gap does not
-count (it shows a ``raise`` spread over lines whole, and lines around it)."""
+"""Lines of IPython's numbered listing of that code, at most, passed over without
+counting against the gap (it shows a ``raise`` spread over lines whole, and lines
+around it)."""
 FRAMES = tuple(re.compile(pattern) for pattern in PATTERNS["frames"])
 _FRAME_STOP = re.compile(PATTERNS["frame_stop"])
 _LISTING = re.compile(PATTERNS["listing"])
+_BLANK = re.compile(r"[ \t]*$")
+"""A blank line, as both this and the page's script read one (``str.strip`` and
+JavaScript's ``trim`` take other characters too)."""
 ERROR_LINE = re.compile(PATTERNS["error_line"])
 _PYTEST_PLACE = re.compile(PATTERNS["pytest_place"])
 _PYTEST_ERROR = re.compile(PATTERNS["pytest_error"])
@@ -1761,21 +1771,12 @@ def raising_frame(lines: Sequence[str], line: int | None) -> Frame | None:
 
 def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
     """The frame within MAX_FRAME_GAP lines above the error line, when the look back
-    meets no stop first. IPython's numbered listing of the frame's code, and the blank
-    line it prints between that and the error, are not counted, nor stop it; the line
-    its arrow marks is the frame's when the frame shows none (IPython before 8, Colab)."""
-    start = line - 1
-    if 0 < start < len(lines) and not lines[start].strip() and _LISTING.match(lines[start - 1]):
-        start -= 1  # the blank line IPython prints between its listing and the error
-    gap, arrow = 0, None
-    for number in range(start, max(-1, start - MAX_FRAME_GAP - MAX_LISTING), -1):
+    meets no stop first. IPython's listing of the frame's code right above the error
+    (and the blank line it prints under it) is passed over whole, and the line its arrow
+    marks is the frame's when the frame shows none (IPython before 8, Colab)."""
+    start, arrow = _past_listing(lines, line - 1)
+    for number in range(start, max(-1, start - MAX_FRAME_GAP), -1):
         text = lines[number] if number < len(lines) else ""
-        if listed := _LISTING.match(text):
-            arrow = arrow or listed.group(1)
-            continue
-        gap += 1
-        if gap > MAX_FRAME_GAP:
-            return None
         if _FRAME_STOP.search(text) or ERROR_LINE.match(text):
             return None  # that frame is another error's (pydantic's, above its inner one)
         for pattern in FRAMES:
@@ -1784,8 +1785,28 @@ def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
                 return None  # the paste may have left out the frames below it
             if found:
                 frame = frame_of(found)
-                return frame._replace(line=int(arrow)) if arrow and frame.line is None else frame
+                return (
+                    frame._replace(line=arrow)
+                    if arrow is not None and frame.line is None
+                    else frame
+                )
     return None
+
+
+def _past_listing(lines: Sequence[str], start: int) -> tuple[int, int | None]:
+    """Where the look back from line ``start`` goes on when IPython's listing of a
+    frame's code ends there (or a blank line under it does): the line above it, and the
+    line the listing's arrow marks. ``start`` and None when no listing with an arrow
+    ends there: numbered lines alone are no listing."""
+    at = start - 1 if 0 < start < len(lines) and _BLANK.match(lines[start]) else start
+    top, arrow = at, None
+    while 0 <= top < len(lines) and at - top < MAX_LISTING:
+        listed = _LISTING.match(lines[top])
+        if listed is None:
+            break
+        arrow = arrow or listed.group(1)
+        top -= 1
+    return (top, int(arrow)) if arrow is not None else (start, None)
 
 
 def frame_of(found: re.Match[str]) -> Frame:

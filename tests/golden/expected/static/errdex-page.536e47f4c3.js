@@ -150,16 +150,16 @@ var above=frameAbove(lines,line);if(above!==null||line>=lines.length||!patterns.
 for(var b=line+1;b<Math.min(lines.length,line+1+M.params.max_frame_gap);b++){var place=patterns.pytestPlace.exec(lines[b]);if(place){return frameOf(place);}
 if(lines[b].trim()&&!patterns.pytestError.test(lines[b])){break;}}
 return null;}
-function frameAbove(lines,line){var start=line-1;if(start>0&&start<lines.length&&!lines[start].trim()&&patterns.listing.test(lines[start-1])){start--;}
-var gap=0;var arrow=null;var last=Math.max(0,start+1-M.params.max_frame_gap-M.params.max_listing);for(var n=start;n>=last;n--){var text=n<lines.length?lines[n]:"";var listed=patterns.listing.exec(text);if(listed){if(arrow===null&&listed[1]!==undefined){arrow=Number(listed[1]);}
-continue;}
-if(++gap>M.params.max_frame_gap){return null;}
-if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
+function frameAbove(lines,line){var past=pastListing(lines,line-1);var start=past[0],arrow=past[1];for(var n=start;n>=Math.max(0,start+1-M.params.max_frame_gap);n--){var text=n<lines.length?lines[n]:"";if(patterns.frameStop.test(text)||patterns.errorLine.test(text)){return null;}
 for(var k=0;k<patterns.frames.length;k++){var found=patterns.frames[k].exec(text);if(!found){continue;}
 if(found[2]==="<module>"&&!found[1].startsWith("<")&&n>0&&lines[n-1].indexOf("Traceback (most recent call last)")>=0){return null;}
 var frame=frameOf(found);if(frame.line===null&&arrow!==null){frame.line=arrow;}
 return frame;}}
 return null;}
+function pastListing(lines,start){var at=start>0&&start<lines.length&&/^[ \t]*$/.test(lines[start])?start-1:start;var top=at,arrow=null;while(top>=0&&top<lines.length&&at-top<M.params.max_listing){var listed=patterns.listing.exec(lines[top]);if(!listed){break;}
+if(arrow===null&&listed[1]!==undefined){arrow=Number(listed[1]);}
+top--;}
+return arrow===null?[start,null]:[top,arrow];}
 function sameMessage(entry){return[entry.exception].concat(entry.literals).join("\u0000");}
 function frameOf(found){var end=found.index+found[0].indexOf(found[1])+found[1].length;var at=/^(?:",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9]))/.exec(found.input.slice(end));return{file:found[1].split(/[\\/]/).pop(),line:at?Number(at[1]||at[2]):null};}
 function distance(line,frame){return frame.line===null?0:Math.abs(line-frame.line);}
