@@ -168,10 +168,11 @@ PATTERNS: dict[str, Any] = {
     # A line of IPython's (and Jupyter's) listing of a frame's code: numbered after a
     # margin, the line that ran marked with an arrow ("---> 12     raise …", "-> 3030 …";
     # group 1 its number), or lines it left out ("(...)"). IPython prints a blank line
-    # between the last one and the error.
+    # between the last one and the error. VS Code's copy makes each number a link:
+    # "---> [12](file:///…/run.py:12)".
     "listing": (
-        r"^[ \t]*-+>[ \t]*([0-9]{1,9})(?:[ \t]|$)|^[ \t]+[0-9]+(?:[ \t]|$)"
-        r"|^[ \t]*\(\.\.\.\)[ \t]*$"
+        r"^[ \t]*-+>[ \t]*\[?([0-9]{1,9})(?:\]\([^()\s]*\))?(?:[ \t]|$)"
+        r"|^[ \t]+\[?[0-9]+(?:\]\([^()\s]*\))?(?:[ \t]|$)|^[ \t]*\(\.\.\.\)[ \t]*$"
     ),
     # An exception that only wraps one above it ("See root cause above", "please check the
     # stack trace above", "the error above"): it is read last. Not "is above the limit".
