@@ -774,6 +774,16 @@ def test_of_records_saying_the_same_a_notebooks_traceback_names_the_one_raised_i
             assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
 
 
+def test_an_error_raised_in_a_notebooks_own_function_names_no_record(
+    frames_source: sources.Source,
+) -> None:
+    """Python's traceback of a function defined in a cell: its last frame is the cell's,
+    so no record's code raised it, though a record says the same words."""
+    frame = '  File "<ipython-input-4-1c2d>", line 3, in check'
+    body = traceback(frame, f"ValueError: {MISMATCH}", "    raise ValueError(MISMATCH)")
+    assert found_in(frames_source, body) == []
+
+
 def test_of_records_saying_the_same_pytests_report_names_the_one_raised_in_its_file(
     frames_source: sources.Source,
 ) -> None:

@@ -161,7 +161,7 @@ PATTERNS: dict[str, Any] = {
     # raised in code typed there: "Cell In[3], line 1", "<ipython-input-3-…> in <module>").
     "frame_stop": (
         r"During handling of|The above exception|^[ \t]*(?:(?:_ )+_?|\[?(?:\.\.\.|…)\]?)?[ \t]*$"
-        r"|Traceback \(most recent call last\)|<ipython-input-|^[ \t]*(?:Cell|Input) In ?\["
+        r"|Traceback \(most recent call last\)|^[ \t]*(?:\[?<ipython-input-|(?:Cell|Input) In ?\[)"
     ),
     # An error's line, which ends the frames of the error before it.
     "error_line": rf"^[ \t]*{_NAME}:",
