@@ -340,6 +340,25 @@ FRAMES = (
         (FRAMES + "AssertionError\n", None, "AssertionError carries no message"),
         (FRAMES + "ValueError:\n", None, "ValueError carries no message"),
         ("ValueError:", None, "ValueError carries no message"),
+        # What else such a paste says is another error's, or a log's, not this one's.
+        (
+            "2024-05-01 12:00:01 ERROR worker: lost the broker, retrying\n"
+            + FRAMES
+            + "StopIteration\n",
+            None,
+            "StopIteration carries no message",
+        ),
+        (
+            "I got RuntimeError: the cache is full before, but now:\nValueError:\n",
+            None,
+            "ValueError carries no message",
+        ),
+        (
+            FRAMES + "ValueError: size must be positive\n\nDuring handling of the above "
+            "exception, another exception occurred:\n\n" + FRAMES + "KeyboardInterrupt\n",
+            None,
+            "KeyboardInterrupt carries no message",
+        ),
         ("size must be positive", "Foo: bar", "--exception must be a Python name"),
         ("size must be positive", "A" * 300, "--exception must be a Python name"),
         ("Bad: x", "1Error", "--exception must be a Python name"),

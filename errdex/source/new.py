@@ -19,7 +19,7 @@ from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
-from errdex.search import Frame, raised_at, readings, same_class
+from errdex.search import Extracted, Frame, raised_at, readings, same_class
 from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
@@ -79,10 +79,12 @@ def draft(paste: str, exception: str | None) -> PastedError:
     """The exception and a template for a paste, its values turned into placeholders."""
     if _has_surrogates(paste) or (exception and _has_surrogates(exception)):
         raise Refused("the text holds bytes that are not UTF-8; paste it as UTF-8 text")
-    # The most specific reading that has a message: pytest's long report ends in its
-    # place, ``…/parse.py:214: ParseError``, which names the class but says nothing.
+    # The most specific reading; when it says no message, one of its class that does:
+    # pytest's long report ends in its place, ``…/parse.py:214: ParseError``, under the
+    # error's "E" line. (Any other reading is another error, or prose.)
     read = readings(paste)
-    found = next((r for r in read if r.message.strip(" \t")), read[0])
+    first = read[0]
+    found = next((r for r in read if r.message.strip(" \t") and _same_error(r, first)), first)
     name = exception or found.exception or "Exception"
     if not _EXCEPTION.fullmatch(name) or len(name.encode()) > _MAX_NAME_BYTES:
         given = "--exception" if exception else "the exception in the paste"
@@ -93,13 +95,20 @@ def draft(paste: str, exception: str | None) -> PastedError:
     message = found.message.strip(" \t")
     if not message:
         # A bare exception (KeyboardInterrupt, ``ValueError:``) has no message to template;
-        # the rest of the paste is not one either.
+        # what else the paste says is another error's, or prose.
         raise Refused(
             f"{found.exception or 'the paste'} carries no message, and a record needs one: "
             f"give the message as TEXT with --exception {name}"
         )
     template, guessed = _placeholders(message)
     return PastedError(name, template, guessed, message, raised_at(paste, found))
+
+
+def _same_error(reading: Extracted, first: Extracted) -> bool:
+    """Whether ``reading`` names the class ``first`` names (both name one)."""
+    return bool(reading.exception and first.exception) and same_class(
+        str(reading.exception), str(first.exception)
+    )
 
 
 def already_recorded(item: PastedError, existing: Sequence[Existing]) -> Existing | None:
