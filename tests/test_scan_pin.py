@@ -351,6 +351,35 @@ def test_pin_says_which_removed_record_is_raised_again(
     assert "removed_in" not in yaml.safe_load(path.read_text())["source"]
 
 
+def test_a_record_back_under_another_id_says_so(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """One message raised in two files, both taken out, one put back: the record of the
+    one back takes the id a scan of the release gives it, and its "back" line says so."""
+    raising = 'def f():\n    raise ValueError("the spool is empty")\n'
+    gone = "def f():\n    return None\n"
+    repo = git_repository(
+        tmp_path / "up",
+        ("v1", {"pkg/a.py": raising, "pkg/b.py": raising}),
+        ("v2", {"pkg/a.py": gone, "pkg/b.py": gone}),
+        ("v3", {"pkg/a.py": "", "pkg/b.py": raising}),
+    )
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
+    by_path = {
+        yaml.safe_load(p.read_text())["source"]["path"]: p
+        for p in (content / "errors").rglob("*.yaml")
+    }
+    by_path["pkg/a.py"].unlink()  # the maintainer drops the record of a.py's
+    kept = by_path["pkg/b.py"]
+    said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v3", "--content", content)
+    derived = derive_id("example/up", "ValueError", "the spool is empty")
+    assert said.out.splitlines() == [f"back: {kept} at pkg/b.py:2, its id now {derived}"]
+    assert yaml.safe_load(kept.read_text())["id"] == derived
+
+
 def test_excluded_paths_are_left_out_of_a_commit_as_of_a_folder(tmp_path: Path) -> None:
     from errdex.source.scan import Tree
 

@@ -633,7 +633,8 @@ def _placed(
     if reworded:
         return "reworded", f"{_shown(record)}: {site.template[:70]}", blocks
     if data["source"].get("removed_in"):  # its page says "Removed upstream" no more
-        return "back", f"{_shown(record)} at {site.path}:{site.line}", blocks
+        renamed = f", its id now {blocks['id']}" if "id" in blocks else ""
+        return "back", f"{_shown(record)} at {site.path}:{site.line}{renamed}", blocks
     if (site.path, site.line) != (data["source"]["path"], data["source"]["line"]):
         return "moved", f"{_shown(record)} → {site.path}:{site.line}", blocks
     if "id" in blocks:
