@@ -169,6 +169,11 @@ SHAPES: dict[str, Callable[[int], str]] = {
     # for only where one can start (inside a run of letters, a line of 100,000 took 68 s).
     "a long line above an error": lambda n: "x" * n + "\n" + TP_PASTE,
     "a long path above an error": lambda n: _repeat("a/", n, ".py\n" + TP_PASTE),
+    # A blank line ends the look back: spaces and tabs then something else (two runs of
+    # blanks side by side in its pattern took 33 s on 100,000 characters).
+    "blanks then a letter above an error": lambda n: _repeat(" \t", n, "x\n" + TP_PASTE),
+    "numbered lines above an error": lambda n: _repeat("   12 x\n", n, "---> 13 y\n\n" + TP_PASTE),
+    "a linked number above an error": lambda n: "---> [1](" + "a" * n + ") x\n\n" + TP_PASTE,
 }
 
 

@@ -144,7 +144,7 @@ PATTERNS: dict[str, Any] = {
         r"""File\s+"([^"\n]+)",?\s+line\s+\d+(?:,\s+in\s+([\w<>.]+))?""",
         r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
-        r"""(?:^|[\s"'│|\[])([^\s"'│|\[\]]+\.py)(?:\]\([^()\s]*\))?\s+in\s+([\w<>]+)\(""",
+        r"""(?:^|[\s"'│|\[])([^\s"'│|\[\]]+\.py)(?:\]\([^() \t\n\r\f\v]*\))?\s+in\s+([\w<>]+)\(""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
         # pytest's short report (--tb=short): the place above each frame's code. (Names
         # as \S: the page's script reads \w as ASCII only, Python as any letter.)
@@ -160,7 +160,8 @@ PATTERNS: dict[str, Any] = {
     # frame of its own stands under it), or the frame of IPython's cell (the error was
     # raised in code typed there: "Cell In[3], line 1", "<ipython-input-3-…> in <module>").
     "frame_stop": (
-        r"During handling of|The above exception|^[ \t]*(?:(?:_ )+_?|\[?(?:\.\.\.|…)\]?)?[ \t]*$"
+        r"During handling of|The above exception"
+        r"|^[ \t]*(?:(?:_ )+_?[ \t]*|\[?(?:\.\.\.|…)\]?[ \t]*)?$"
         r"|Traceback \(most recent call last\)|^[ \t]*(?:\[?<ipython-input-|(?:Cell|Input) In ?\[)"
     ),
     # An error's line, which ends the frames of the error before it.
@@ -171,8 +172,8 @@ PATTERNS: dict[str, Any] = {
     # between the last one and the error. VS Code's copy makes each number a link:
     # "---> [12](file:///…/run.py:12)".
     "listing": (
-        r"^[ \t]*-+>[ \t]*\[?([0-9]{1,9})(?:\]\([^()\s]*\))?(?:[ \t]|$)"
-        r"|^[ \t]+\[?[0-9]+(?:\]\([^()\s]*\))?(?:[ \t]|$)|^[ \t]*\(\.\.\.\)[ \t]*$"
+        r"^[ \t]*-+>[ \t]*\[?([0-9]{1,9})(?:\]\([^() \t\n\r\f\v]*\))?(?:[ \t]|$)"
+        r"|^[ \t]+\[?[0-9]+(?:\]\([^() \t\n\r\f\v]*\))?(?:[ \t]|$)|^[ \t]*\(\.\.\.\)[ \t]*$"
     ),
     # An exception that only wraps one above it ("See root cause above", "please check the
     # stack trace above", "the error above"): it is read last. Not "is above the limit".
