@@ -192,8 +192,8 @@ def test_a_traceback_gives_the_record_the_place_of_its_last_frame(
     assert (source["path"], source["line"]) == (path, line)
     if path:
         named = "SyntaxError" not in paste and paste is not PYTEST_LONG  # a place, no function
-        function = "_parse  # as the paste names it; write " if named else ""
-        assert f"# function: {function}Class.method" in text
+        function = "_parse  # as the paste names it (a method: Class.method)"
+        assert f"# function: {function if named else 'Class.method'}\n" in text
         assert "confirm it in the repository" in text
     elif paste is not INSTALLED and "Traceback" in paste:
         assert "  # the paste's last frame: /home/me/src/loader/parse.py\n" in text
@@ -548,3 +548,37 @@ def test_only_a_plain_installed_path_and_a_real_line_are_filled_in() -> None:
     )
     top = new._source_place(Frame("parse.py", "<module>", (*installed, "loader"), 9))
     assert 'path: "loader/parse.py"' in top and "  # function: Class.method\n" in top
+    # A method the frame names with its class (IPython; Cython adds the module): the
+    # record's function is Class.method.
+    for named in ("Loader._parse", "loader.parse.Loader._parse"):
+        place = new._source_place(Frame("parse.py", "_parse", (*installed, "loader"), 9, named))
+        assert "  # function: Loader._parse  # as the paste names it\n" in place
+
+
+def test_a_vs_code_frame_gives_the_scaffold_its_method(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """VS Code's copy of IPython's frame makes its place a link; the function after it
+    is the frame's, named with its class."""
+    content = make_content(tmp_path, {})
+    paste = (
+        "File [~/venv/lib/python3.11/site-packages/loader/parse.py:214]"
+        "(file:///home/me/venv/lib/python3.11/site-packages/loader/parse.py:214),"
+        " in Loader._parse(self, text)\n"
+        "---> [214](file:///home/me/venv/lib/python3.11/site-packages/loader/parse.py:214)"
+        "     raise ParseError(msg)\n\nParseError: unknown tag '!include'\n"
+    )
+    result = run("new", paste, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    source = Path(result.out.strip()).read_text()
+    assert 'path: "loader/parse.py"' in source and "line: 214" in source
+    assert "  # function: Loader._parse  # as the paste names it\n" in source
+
+
+def test_a_number_that_ends_a_sentence_is_a_placeholder(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {})
+    paste = "ValueError: The limit must be less than 1.0. Got 1.2. A version 1.0.3 is kept."
+    result = run("new", paste, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    data = yaml.safe_load(Path(result.out.strip()).read_text())
+    assert data["message"] == (
+        "The limit must be less than {number}. Got {number_2}. A version 1.0.3 is kept."
+    )

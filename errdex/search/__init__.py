@@ -134,7 +134,8 @@ PATTERNS: dict[str, Any] = {
     # That string as the repr of an exception: "ValueError('...')".
     "repr": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning))\(([\"'])",
     # A traceback's frame, which names the file (and function) whose code ran: Python's
-    # (also "<stdin>"); IPython's (File ~/run.py:12, in main()); rich's (base.py:1184 in
+    # (also "<stdin>"); IPython's (File ~/run.py:12, in main(), which VS Code's copy makes
+    # a link: File [~/run.py:12](file:///…/run.py:12), in main()); rich's (base.py:1184 in
     # check_task); IPython's older (base.py in load(), which Colab's copy makes a link:
     # [/usr/…/base.py](https://localhost:8080/#) in load(); Python's with its start lost in
     # the copy (/venv/…/modeling_utils.py", line 3030, in load). Group 1 the path, 2 the
@@ -142,7 +143,7 @@ PATTERNS: dict[str, Any] = {
     # border: tried inside a run of letters too, a long line took minutes.
     "frames": [
         r"""File\s+"([^"\n]+)",?\s+line\s+\d+(?:,\s+in\s+([\w<>.]+))?""",
-        r"""File\s+([^\s"]+\.py):\d+(?:,\s+in\s+([\w<>.]+))?""",
+        r"""File\s+\[?([^\s"[\]]+\.py):\d+(?:\]\([^() \t\n\r\f\v]*\))?(?:,\s+in\s+([\w<>.]+))?""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+\s+in\s+([\w<>]+)""",
         r"""(?:^|[\s"'│|\[])([^\s"'│|\[\]]+\.py)(?:\]\([^() \t\n\r\f\v]*\))?\s+in\s+([\w<>]+)\(""",
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py)",\s+line\s+\d+,\s+in\s+([\w<>.]+)""",
@@ -1727,6 +1728,9 @@ class Frame(NamedTuple):
     """The folders of the file's path as pasted (``site-packages``, ``diffusers``)."""
     line: int | None = None
     """Its line, when it shows one."""
+    named: str | None = None
+    """The function as the frame names it: ``CacheConfig._verify_args`` (IPython),
+    ``pydantic.main.BaseModel.__init__`` (Cython)."""
 
 
 _LINE_AFTER = re.compile(r'",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9])')
@@ -1822,7 +1826,8 @@ def _frame(found: re.Match[str], function: str | None) -> Frame:
     at = _LINE_AFTER.match(found.string, found.end(1))
     line = int(at.group(1) or at.group(2)) if at else None
     # Cython's function names are qualified: pydantic.main.ModelMetaclass.__new__
-    return Frame(file, function.rsplit(".", 1)[-1] if function else None, tuple(folders), line)
+    last = function.rsplit(".", 1)[-1] if function else None
+    return Frame(file, last, tuple(folders), line, function)
 
 
 def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:

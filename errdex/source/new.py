@@ -31,7 +31,8 @@ _VALUES = (
     ("path", re.compile(r"(?<![\w.])(?:/[\w@+-]+(?:\.[\w@+-]+)*){2,}/?")),
     ("model", re.compile(r"(?<![\w/.-])[A-Za-z][\w.-]*/[\w.-]+(?![\w/])")),
     ("value", re.compile(r"'[^']*'|\"[^\"]*\"|\[[^\[\]]*\]|\{[^{}]*\}")),
-    ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")),
+    # Not a part of a version (1.0.3); a number may end a sentence ("got 1.2.").
+    ("number", re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w|\.[\w.])")),
 )
 _EXCEPTION = re.compile(next(f.pattern for f in RECORD.fields if f.name == "exception") or "")
 _MAX_NAME_BYTES = 200
@@ -257,13 +258,30 @@ def _source_place(frame: Frame | None) -> str:
             "  line: 0  # the line of the raise\n"
             "  # function: Class.method\n"
         )
-    function = frame.function if frame.function and frame.function != "<module>" else None
-    named = f"{_shown(function)}  # as the paste names it; write " if function else ""
+    function = _function(frame)
+    if function is None:
+        named = "Class.method"
+    elif "." in function:
+        named = f"{_shown(function)}  # as the paste names it"
+    else:
+        named = f"{_shown(function)}  # as the paste names it (a method: Class.method)"
     return (
         f"  path: {quoted(path)}  # from the paste's last frame: confirm it in the repository\n"
         f"  line: {frame.line}  # in the version the paste ran: confirm it at the commit\n"
-        f"  # function: {named}Class.method\n"
+        f"  # function: {named}\n"
     )
+
+
+def _function(frame: Frame) -> str | None:
+    """The frame's function as a record names it: ``Class.method`` when the frame names
+    the class (IPython: ``CacheConfig._verify_args``; Cython adds the module before it),
+    else the function's own name; None for a module's top."""
+    if not frame.function or frame.function == "<module>":
+        return None
+    parts = (frame.named or frame.function).split(".")
+    if len(parts) > 1 and parts[-2][:1].isupper():
+        return f"{parts[-2]}.{parts[-1]}"
+    return parts[-1]
 
 
 def _shown(value: str) -> str:
