@@ -32,6 +32,7 @@ from errdex.source.scan import (
     scan_cached,
     scan_tree,
     source_data,
+    unread_place,
 )
 from errdex.util import parallel
 from errdex.util.progress import Start
@@ -290,7 +291,7 @@ def scan_into(
         writes.add(record, "refreshed", where, blocks)
     # A record written by hand for a raise whose message the code does not write is
     # found as pin finds it, and refreshed with its words kept.
-    own_places: set[tuple[str, int]] = set()
+    own_places: set[str] = set()
     trees: dict[str, Tree] = {}
     for record in records:
         found = scanned.get(record.data["source"]["path"])
@@ -299,7 +300,7 @@ def scan_into(
         own = _own_raise(record, found.unread_sites, anywhere=True)
         if own is None or not _written_by_hand(record, tree, cache, trees):
             continue
-        own_places.add((own.path, own.line))
+        own_places.add(unread_place(own.path, own.line))
         matched.add(record.path)
         site = replace(own, template=record.data["message"])
         blocks = {"source": source_data(site, commit)}
@@ -314,7 +315,7 @@ def scan_into(
             continue
         where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
         writes.add(record, "refreshed", where, blocks)
-    report.unread = [w for w in report.unread if _place(w) not in own_places]
+    report.unread = [w for w in report.unread if w not in own_places]
     writes.run()
     for record in records:
         if record.path in matched:
@@ -324,12 +325,6 @@ def scan_into(
         else:
             report.add("no longer found", f"{shown_path(record.path)}")
     return report
-
-
-def _place(where: str) -> tuple[str, int]:
-    """A place ``Scanned.unread`` names (``path:line``) as (path, line)."""
-    path, _, line = where.rpartition(":")
-    return path, int(line) if line.isdigit() else 0
 
 
 def _spelling_clash(site: RaiseSite, exceptions: Spellings, paths: Spellings) -> str | None:

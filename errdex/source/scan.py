@@ -554,6 +554,11 @@ def _scan_file(path: str, text: str | None) -> Scanned | str:
         return f"{where}: does not parse ({getattr(exc, 'msg', exc)}); skipped"
 
 
+def unread_place(path: str, line: int) -> str:
+    """How ``Scanned.unread`` names the place of a raise: ``path:line``."""
+    return f"{_shown(path)}:{line}"
+
+
 def _shown(path: str) -> str:
     """A path for a one-line report: quoted and escaped when it holds a line break."""
     return path if path.isprintable() else repr(path)
@@ -751,7 +756,7 @@ class _Finder:
         call = node.exc
         if not isinstance(call, ast.Call):
             return  # ``raise``, ``raise error``, ``raise Error``: nothing new with a message
-        where = f"{_shown(self.path)}:{node.lineno}"
+        where = unread_place(self.path, node.lineno)
         # A class that takes a context before its problem (PyYAML's errors: context, its
         # mark, problem, its mark) prints the parts given: the first that is not None.
         given = list(call.args)
