@@ -551,7 +551,7 @@ def test_only_a_plain_installed_path_and_a_real_line_are_filled_in() -> None:
     # A method the frame names with its class (IPython; Cython adds the module): the
     # record's function is Class.method.
     for named in ("Loader._parse", "loader.parse.Loader._parse"):
-        place = new._source_place(Frame("parse.py", "_parse", (*installed, "loader"), 9, named))
+        place = new._source_place(Frame("parse.py", named, (*installed, "loader"), 9))
         assert "  # function: Loader._parse  # as the paste names it\n" in place
 
 

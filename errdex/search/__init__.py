@@ -1723,14 +1723,18 @@ class Frame(NamedTuple):
     when it shows one."""
 
     file: str
-    function: str | None
+    named: str | None
+    """The function as the frame names it: ``load``, ``CacheConfig._verify_args``
+    (IPython), ``pydantic.main.BaseModel.__init__`` (Cython)."""
     folders: tuple[str, ...] = ()
     """The folders of the file's path as pasted (``site-packages``, ``diffusers``)."""
     line: int | None = None
     """Its line, when it shows one."""
-    named: str | None = None
-    """The function as the frame names it: ``CacheConfig._verify_args`` (IPython),
-    ``pydantic.main.BaseModel.__init__`` (Cython)."""
+
+    @property
+    def function(self) -> str | None:
+        """The function's own name (``_verify_args``), as code names it."""
+        return self.named.rsplit(".", 1)[-1] if self.named else None
 
 
 _LINE_AFTER = re.compile(r'",?\s+line\s+([0-9]{1,9})(?![0-9])|:([0-9]{1,9})(?![0-9])')
@@ -1826,8 +1830,7 @@ def _frame(found: re.Match[str], function: str | None) -> Frame:
     at = _LINE_AFTER.match(found.string, found.end(1))
     line = int(at.group(1) or at.group(2)) if at else None
     # Cython's function names are qualified: pydantic.main.ModelMetaclass.__new__
-    last = function.rsplit(".", 1)[-1] if function else None
-    return Frame(file, last, tuple(folders), line, function)
+    return Frame(file, function, tuple(folders), line)
 
 
 def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:

@@ -107,9 +107,8 @@ def draft(paste: str, exception: str | None) -> PastedError:
 
 def _same_error(reading: Extracted, first: Extracted) -> bool:
     """Whether ``reading`` names the class ``first`` names (both name one)."""
-    return bool(reading.exception and first.exception) and same_class(
-        str(reading.exception), str(first.exception)
-    )
+    one, other = reading.exception, first.exception
+    return one is not None and other is not None and same_class(one, other)
 
 
 def already_recorded(item: PastedError, existing: Sequence[Existing]) -> Existing | None:
@@ -276,9 +275,9 @@ def _function(frame: Frame) -> str | None:
     """The frame's function as a record names it: ``Class.method`` when the frame names
     the class (IPython: ``CacheConfig._verify_args``; Cython adds the module before it),
     else the function's own name; None for a module's top."""
-    if not frame.function or frame.function == "<module>":
+    if not frame.named or frame.function == "<module>":
         return None
-    parts = (frame.named or frame.function).split(".")
+    parts = frame.named.split(".")
     if len(parts) > 1 and parts[-2][:1].isupper():
         return f"{parts[-2]}.{parts[-1]}"
     return parts[-1]
