@@ -1430,3 +1430,61 @@ def test_a_brace_that_ends_an_f_string_field_over_two_lines_opens_no_excerpt() -
     bracket the excerpt started inside, and the reshape above it still counts."""
     code = "def f(self, n):\n" + _RESHAPED + '    msg = f"{\n        n!r}"\n' + _RAISE
     assert _ways_of_cut(code, 1) == []
+
+
+def test_a_parameter_the_code_works_out_anew_is_not_said_as_the_callers() -> None:
+    """``count = count_of(scale)`` throws the caller's ``count`` away: "Make `count` at
+    most `8`" would read as advice about what to pass."""
+    code = (
+        "def pick(count, scale):\n"
+        "    count = count_of(scale)\n"
+        "    if count > 8:\n"
+        "        raise ValueError('too many')\n"
+    )
+    assert _ways_of(code) == []
+
+
+@pytest.mark.parametrize("cut", [1, 2])  # with the signature in the excerpt, and without
+def test_a_test_above_where_a_name_is_worked_out_reads_what_it_held_there(cut: int) -> None:
+    """The outer test reads the caller's ``count``; the inner one the code's own, which
+    no value the caller passes can bring under ``total``."""
+    code = (
+        "def pick(metadata, count=None, fps=None):\n"
+        "    total = metadata.total\n"
+        "    if count is None and fps is not None:\n"
+        "        count = int(total * fps)\n"
+        "        if count > total:\n"
+        "            raise ValueError('more frames than the video has')\n"
+    )
+    assert _ways_of_cut(code, cut) == [
+        "Give `count` a value (not `None`).",
+        "Leave `fps` unset (`None`).",
+    ]
+
+
+def test_a_value_worked_out_in_place_of_the_callers_is_not_asked_of_the_caller() -> None:
+    code = (
+        "def resume(path):\n"
+        "    if isinstance(path, bool) and path:\n"
+        "        path = last_checkpoint()\n"
+        "        if path is None:\n"
+        "            raise ValueError('no checkpoint to resume from')\n"
+    )
+    assert _ways_of(code) == [
+        "Pass `path` as something other than `bool`.",
+        "Set `path` to a false or empty value.",
+    ]
+
+
+def test_a_key_named_in_a_string_is_not_the_name_the_code_binds() -> None:
+    code = (
+        "def load(kwargs, n):\n"
+        "    if 'labels' in kwargs:\n"
+        "        labels = kwargs['labels']\n"
+        "        if len(labels) != n:\n"
+        "            raise ValueError('labels and n disagree')\n"
+    )
+    assert _ways_of(code) == [
+        "Make `kwargs` not contain `'labels'`.",
+        "Give `labels` exactly `n` items.",
+    ]

@@ -534,11 +534,19 @@ def _unparse(node: ast.AST) -> str | None:
         return None
 
 
-def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[str, str | None]:
+def aliases_of(
+    record: Record,
+    reads: AbstractSet[str] | None = None,
+    tested: dict[str, list[str]] | None = None,
+) -> dict[str, str | None]:
     """The names that statements on the way to the raise bind: each to the setting it
     reads (``tp = self.tensor_parallel_size``), or to None where the name no longer holds
-    what the caller gave (``names = [names]``, ``size += 1``): a test of it says nothing
-    of what the user can set.
+    what the caller gave (``names = [names]``, ``size += 1``, a parameter worked out
+    anew): a test of it says nothing of what the user can set.
+
+    A name the code works out anew under a test of what it held (``if n is None: n =
+    count(x)``) is None too; ``tested`` then gets the headers of those tests, which read
+    the caller's ``n``, by the name.
 
     Only statements that run before the raise count: those of the blocks that enclose
     it, not those inside an earlier branch. Given ``reads`` (the words of the tests that
@@ -564,6 +572,8 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
     it held there."""
     negations: dict[str, tuple[str, int]] = {}
     """Names bound to ``not`` of another, and where."""
+    worked_out: set[str] = set()
+    """Names bound to a value the code works out on the way to the raise."""
     seen_at: dict[str, set[int]] = {}
     """Where the statements read bind each name."""
     for index in range(raise_index - 1, -1, -1):
@@ -584,6 +594,10 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 break  # the function's start, ``first``
             for name in _header_targets(text):
                 found.setdefault(name, COMPUTED)  # a loop's item, a context, an exception
+            for name in [n for n in worked_out if _says(text, n)]:
+                found[name] = None
+                if tested is not None:
+                    tested.setdefault(name, []).append(text)
             indent = at
             continue
         statement = statements.at(index)
@@ -652,6 +666,9 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
                 statements.follow(negated.rsplit(".", 1)[-1])
             else:
                 found[name] = COMPUTED  # worked out here (``a, b = x.shape``): no setting
+                worked_out.add(name)
+    for name in worked_out & (parameters or frozenset()):
+        found[name] = None  # a parameter worked out anew (``count = count_of(scale)``)
     walked = dict(found)
     changes = _changes(lines, first, raise_index, on_path, statements)
     reshaped = {name for _, name, remade in changes if remade}
@@ -706,6 +723,16 @@ def aliases_of(record: Record, reads: AbstractSet[str] | None = None) -> dict[st
         if alias and alias.startswith(QUOTIENT) and _names(_parsed(alias)) & changed:
             found[name] = COMPUTED  # what it divides may not be what it was then
     return found
+
+
+def _says(text: str, name: str) -> bool:
+    """Whether the code ``text`` names ``name`` (``n`` or ``self.n``), outside its strings
+    (``"n" in kwargs`` reads a key, not ``n``)."""
+    code = _STRINGS.sub("''", text)
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", code) is not None
+
+
+_STRINGS = re.compile(r"'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"")
 
 
 def _seen(
@@ -1068,14 +1095,34 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
     tests = " ".join(guards)
     # A test written by hand may spell a name otherwise than Python reads it: no filter.
     reads = frozenset(_WORDS.findall(tests)) if tests.isascii() else None
-    ways = ways_out(guards, aliases_of(record, reads))
+    tested: dict[str, list[str]] = {}
+    aliases = aliases_of(record, reads, tested)
+    each = None
+    if tested:  # the tests above where a name is worked out anew read what it held there
+        each = [
+            {
+                name: alias
+                for name, alias in aliases.items()
+                if not any(_within(guard, header) for header in tested.get(name, ()))
+            }
+            for guard in guards
+        ]
+    ways = ways_out(guards, aliases, each)
     return Avoid(guards, ways) if ways else None
 
 
+def _within(test: str, header: str) -> bool:
+    """Whether ``test`` is what the header ``header`` tests, or part of it."""
+    return " ".join(test.split()) in " ".join(header.split())
+
+
 def ways_out(
-    guards: Sequence[str], aliases: Mapping[str, str | None] | None = None
+    guards: Sequence[str],
+    aliases: Mapping[str, str | None] | None = None,
+    each: Sequence[Mapping[str, str | None]] | None = None,
 ) -> tuple[Way, ...]:
-    """The ways out of ``guards`` all holding: each a conjunction of terms.
+    """The ways out of ``guards`` all holding: each a conjunction of terms. ``each``:
+    the aliases of each guard, where they differ (by default ``aliases``).
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
@@ -1087,7 +1134,9 @@ def ways_out(
         return ()
     words = _Words(aliases or {})
     found: list[frozenset[_Literal]] = []
-    for test in tests:
+    for number, test in enumerate(tests):
+        if each is not None:
+            words.aliases = each[number]
         try:
             found.extend(frozenset(way) for way in _dnf(test, True, words))
         except _TooMany:
