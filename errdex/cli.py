@@ -1399,7 +1399,9 @@ def _lookup(ns: argparse.Namespace) -> int:
             print(f"   You pasted the wording of {w['until']}; {since}")
         print(f"   {m['url']}")
         if m["values"]:
-            print("   " + ", ".join(f"{name} = {value}" for name, value in m["values"]))
+            print(
+                "   " + ", ".join(f"{name} = {value or '(empty)'}" for name, value in m["values"])
+            )
         if m["elsewhere"]:
             ids = [url.rstrip("/").rsplit("/", 1)[-1] for url in m["also"]]
             among = ", among them: " if m["elsewhere"] > len(ids) else ": "

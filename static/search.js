@@ -359,14 +359,19 @@
     var chars = [];
     var where = [];
     var space = !lead;
+    var opened = "";  // a quote that may open an empty string ('' or "")
+    var held = -1;  // where the last empty string stood in chars
     var index = 0;
     for (var ch of text) {
       if (DROPPED.has(ch)) {
-        // dropped
+        if (ch === opened) { opened = ""; space = false; held = chars.length; }
+        else { opened = ch === "'" || ch === "\"" ? ch : ""; }
       } else if (SPACE.test(ch)) {
+        opened = "";
         if (!space) { chars.push(" "); where.push(index); }
         space = true;
       } else {
+        opened = "";
         // One entry of `where` per UTF-16 unit, as regular expressions count.
         for (var low of ch.toLowerCase()) {
           chars.push(low);
@@ -376,7 +381,9 @@
       }
       index += ch.length;
     }
-    if (chars.length && chars[chars.length - 1] === " " && !trail) { chars.pop(); where.pop(); }
+    if (chars.length && chars[chars.length - 1] === " " && !trail && held !== chars.length) {
+      chars.pop(); where.pop();
+    }
     return [chars.join(""), where];
   }
 

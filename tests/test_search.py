@@ -191,6 +191,16 @@ def test_lookup_prints_the_page_and_the_values(run, vector_content: Path) -> Non
     assert lines[3] == "   tp = 8, dcp = 3"
 
 
+def test_lookup_says_a_value_printed_as_an_empty_string_is_empty(  # type: ignore[no-untyped-def]
+    run, vector_content: Path
+) -> None:
+    paste = "ValueError: Cannot open a session for an empty user name, got ''"
+    result = run("lookup", paste, "--content", vector_content)
+    lines = result.out.splitlines()
+    assert lines[0] == "1. ValueError · vllm-project/vllm · whole message matches"
+    assert lines[3] == "   user = (empty)"
+
+
 def test_lookup_reads_a_traceback_on_stdin_and_prints_json(
     run,
     vector_content: Path,

@@ -321,6 +321,35 @@ def test_a_users_value_cannot_break_out_of_the_comment() -> None:
     assert text.startswith(MARKER + "\n")
 
 
+def test_an_empty_value_is_said_to_be_empty() -> None:
+    """``got ''`` fills its placeholder with nothing: the comment says so, where an
+    empty code span would show as a blank."""
+    from errdex.github.reports import Found
+
+    line = "ValueError: host must not be empty, got ''"
+    found = Found(
+        "1",
+        "https://e.test/a/",
+        "T",
+        "ValueError",
+        "host must not be empty, got {host}",
+        1,
+        1,
+        (("host", ""),),
+        3,
+        line,
+        None,
+    )
+    event = Event("issues", "opened", REPO, 1, "t", line, "open", "u", False, (), False, None)
+
+    said = next(
+        line
+        for line in comment(event, [found], Settings()).splitlines()
+        if line.startswith("- your values")
+    )
+    assert said == "- your values: `host` = (empty)"
+
+
 # --- errdex triage: the command a workflow runs, against a GitHub of our own ----------
 
 

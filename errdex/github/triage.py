@@ -265,7 +265,10 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
         lines.append(f"**[{_text(f.exception)}: {_text(f.title)}]({_link(f.url)})**")
         lines.append(f"- message: {_code(f.message)}")
         if f.values:
-            said = ", ".join(f"{_code(name)} = {_code(value)}" for name, value in f.values)
+            said = ", ".join(
+                f"{_code(name)} = {_code(value) if value else '(empty)'}"
+                for name, value in f.values
+            )
             lines.append(f"- your values: {said}")
         if f.line is not None and f.line_text:
             where = (

@@ -601,14 +601,24 @@ def normalize(text: str, lead: bool = False, trail: bool = False) -> tuple[str, 
     """Lowercase, quotes dropped, whitespace collapsed; and where each character came from.
 
     Leading and trailing whitespace goes, unless ``lead`` or ``trail`` keep one space
-    (a literal part of a template that meets a placeholder).
+    (a literal part of a template that meets a placeholder). An empty string as Python
+    prints it (``''``, ``""``) stands between the spaces around it as a value does, so
+    ``got ''`` is ``got `` and ``a '' b`` is ``a  b``: the message was printed with an
+    empty value, and its template's placeholder takes one.
     """
     chars: list[str] = []
     where: list[int] = []
     space = not lead
+    opened = ""  # a quote that may open an empty string
+    held = -1  # where the last empty string stood in ``chars``
     for index, char in enumerate(text):
         if char in _DROPPED:
+            if char == opened:
+                opened, space, held = "", False, len(chars)
+            else:
+                opened = char if char in _PAIRED else ""
             continue
+        opened = ""
         if char in _SPACES:
             if not space:
                 chars.append(" ")
@@ -619,10 +629,14 @@ def normalize(text: str, lead: bool = False, trail: bool = False) -> tuple[str, 
             chars.append(low)
             where.append(index)
         space = False
-    if chars and chars[-1] == " " and not trail:
+    if chars and chars[-1] == " " and not trail and held != len(chars):
         chars.pop()
         where.pop()
     return "".join(chars), where
+
+
+_PAIRED = ("'", '"')
+"""The quotes of an empty string as Python prints one."""
 
 
 _ASCII_DROPPED = str.maketrans("", "", "'\"`")
@@ -631,7 +645,7 @@ _ASCII_SPACES = re.compile(r"[ \t\n\r\f\v]+")
 
 def normalized_text(text: str, lead: bool = False, trail: bool = False) -> str:
     """``normalize(text, lead, trail)[0]``, sooner for ASCII text (most templates)."""
-    if not text.isascii():
+    if not text.isascii() or "''" in text or '""' in text:
         return normalize(text, lead, trail)[0]
     out = _ASCII_SPACES.sub(" ", text.translate(_ASCII_DROPPED).lower())
     if not lead and out.startswith(" "):

@@ -53,11 +53,12 @@ out+=ch;i+=1;}
 return null;}
 function unrepr(text){var m=patterns.repr.exec(text);if(m){var inner=unquoted(text,m[0].length,m[2]);if(inner&&text.slice(inner[1])===")"){return[m[1],inner[0]];}}
 return[null,text];}
-function normalize(text,lead,trail){var chars=[];var where=[];var space=!lead;var index=0;for(var ch of text){if(DROPPED.has(ch)){}else if(SPACE.test(ch)){if(!space){chars.push(" ");where.push(index);}
-space=true;}else{for(var low of ch.toLowerCase()){chars.push(low);for(var unit=0;unit<low.length;unit++){where.push(index);}}
+function normalize(text,lead,trail){var chars=[];var where=[];var space=!lead;var opened="";var held=-1;var index=0;for(var ch of text){if(DROPPED.has(ch)){if(ch===opened){opened="";space=false;held=chars.length;}
+else{opened=ch==="'"||ch==="\""?ch:"";}}else if(SPACE.test(ch)){opened="";if(!space){chars.push(" ");where.push(index);}
+space=true;}else{opened="";for(var low of ch.toLowerCase()){chars.push(low);for(var unit=0;unit<low.length;unit++){where.push(index);}}
 space=false;}
 index+=ch.length;}
-if(chars.length&&chars[chars.length-1]===" "&&!trail){chars.pop();where.pop();}
+if(chars.length&&chars[chars.length-1]===" "&&!trail&&held!==chars.length){chars.pop();where.pop();}
 return[chars.join(""),where];}
 function tokens(normalized){return normalized.match(TOKEN)||[];}
 function isDigits(word){return/^[0-9]+$/.test(word);}
