@@ -10,6 +10,7 @@
   var SPACE = /^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;
   var TOKEN = /[\p{L}\p{N}_]+/gu;
   var TRACEBACK = "Traceback (most recent call last):";
+  var GROUP_HEAD = "Exception Group " + TRACEBACK;
   var CHAIN = ["During handling of the above exception", "The above exception was the direct cause"];
 
   // --- The index: a small head, then word shards and record chunks on demand. ---
@@ -49,12 +50,17 @@
           // Sticky: tried at a position of the line, as Python's match(line, pos).
           prefixes: p.tags.concat(p.starts).map(function (s) { return new RegExp(s, "y"); }),
           tags: p.tags.length,
+          // A paste that holds an exception group's traceback loses its margin too.
+          groupedPrefixes: p.tags.concat([p.margin], p.starts).map(function (s) {
+            return new RegExp(s, "y");
+          }),
           exception: new RegExp(p.exception),
           // Global: searched from a position, as Python's search(line, pos).
           inline: new RegExp(p.inline, "g"),
           quotes: p.quotes,
           errorLevel: new RegExp(p.error_level),
           repeated: new RegExp(p.repeated, "y"),
+          grouped: new RegExp(p.grouped, "y"),
           afterFrames: new RegExp(p.after_frames),
           frames: p.frames.map(function (f) { return new RegExp(f); }),
           frameStop: new RegExp(p.frame_stop),
@@ -84,19 +90,21 @@
 
   // --- 1. Extracting the message. ---
   // Python's strip_prefixes: [the line without prefixes, starts a record, level ERROR].
-  function stripPrefixes(line) {
+  function stripPrefixes(line, grouped) {
     var startsRecord = false;
     var error = false;
     var start = 0;
     var changed = true;
+    var prefixes = grouped ? patterns.groupedPrefixes : patterns.prefixes;
+    var tags = grouped ? patterns.tags + 1 : patterns.tags;
     while (changed) {
       changed = false;
-      for (var i = 0; i < patterns.prefixes.length; i++) {
-        var prefix = patterns.prefixes[i];
+      for (var i = 0; i < prefixes.length; i++) {
+        var prefix = prefixes[i];
         prefix.lastIndex = start;
         var found = prefix.exec(line);
         if (found && prefix.lastIndex > start) {
-          if (i >= patterns.tags) {
+          if (i >= tags) {
             startsRecord = true;
             error = error || patterns.errorLevel.test(found[0]);
           }
@@ -110,6 +118,11 @@
     var at = text.lastIndexOf("[");
     patterns.repeated.lastIndex = Math.max(at, 0);
     if (at >= 0 && patterns.repeated.exec(text) && patterns.repeated.lastIndex === text.length) {
+      text = strip(text.slice(0, at), BLANK, true);
+    }
+    at = text.lastIndexOf(" (");
+    patterns.grouped.lastIndex = Math.max(at, 0);
+    if (at >= 0 && patterns.grouped.exec(text) && patterns.grouped.lastIndex === text.length) {
       text = strip(text.slice(0, at), BLANK, true);
     }
     return [text, startsRecord, error];
@@ -150,7 +163,8 @@
     var text = chars.slice(-p.paste_limit).join("").replace(patterns.ansi, "")
       .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
     var raw = text.split("\n");
-    var stripped = raw.map(stripPrefixes);
+    var grouped = raw.some(function (line) { return line.indexOf(GROUP_HEAD) >= 0; });
+    var stripped = raw.map(function (line) { return stripPrefixes(line, grouped); });
     var lines = stripped.map(function (s) { return s[0]; });
     var out = [];
     var wrappers = [];

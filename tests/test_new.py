@@ -582,3 +582,29 @@ def test_a_number_that_ends_a_sentence_is_a_placeholder(run, tmp_path: Path) -> 
     assert data["message"] == (
         "The limit must be less than {number}. Got {number_2}. A version 1.0.3 is kept."
     )
+
+
+def test_an_exception_groups_sub_exception_becomes_the_record(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Python 3.11 prints a group's tracebacks behind a margin (``  | ``) and ends the
+    group's message with how many errors it holds: the error inside is the record, with
+    its frame's place, not the group's margin and all."""
+    content = make_content(tmp_path, {})
+    paste = (
+        "  + Exception Group Traceback (most recent call last):\n"
+        '  |   File "/home/me/app.py", line 9, in <module>\n'
+        '  |     raise ExceptionGroup("could not load the tags", errors)\n'
+        "  | ExceptionGroup: could not load the tags (1 sub-exception)\n"
+        "  +-+---------------- 1 ----------------\n"
+        "    | Traceback (most recent call last):\n"
+        '    |   File "/home/me/venv/lib/python3.12/site-packages/loader/parse.py", line 214,'
+        " in _parse\n"
+        "    |     raise BadTag(msg)\n"
+        "    | loader.errors.BadTag: unknown tag '!include'\n"
+        "    +------------------------------------\n"
+    )
+    result = run("new", paste, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    data = yaml.safe_load(Path(result.out.strip()).read_text())
+    assert data["exception"] == "loader.errors.BadTag"
+    assert data["message"].startswith("unknown tag ")
+    assert (data["source"]["path"], data["source"]["line"]) == ("loader/parse.py", 214)

@@ -84,7 +84,12 @@ PATTERNS: dict[str, Any] = {
         r"[ \t]*E {2,}",
         # Markdown quotes: "> "
         r"[ \t]*> ?",
+        # An exception group's head (Python 3.11 and later), read as any traceback's
+        r"[ \t]*Exception Group (?=Traceback \(most recent call last\):)",
     ],
+    # The margin of an exception group's traceback ("  | ", "    | ", "  + "), taken off
+    # every line of a paste that holds such a head (a table's "| " elsewhere is kept).
+    "margin": r"[ \t]*[|+](?: |$)",
     # Prefixes that start a new log record: timestamps and levels.
     "starts": [
         r"[ \t]*\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
@@ -109,6 +114,8 @@ PATTERNS: dict[str, Any] = {
     ),
     # Ray's note at the end of a line it printed for several workers at once.
     "repeated": r"\[repeated [0-9]+x across cluster\]",
+    # What an exception group's message ends in, which no template says.
+    "grouped": r" \([0-9]+ sub-exceptions?\)",
     # "Type: message" where Type looks like an exception, a line of its own (Python's own
     # Exception too: "Exception: …" starting a line is what ``raise Exception(…)`` prints)...
     "exception": rf"^({_NAME}|{_QUALIFIED}|Exception(?=: ))(?:: ?([^\n]*))?$",
@@ -216,18 +223,24 @@ PATTERNS: dict[str, Any] = {
     # (3.13) a file that hides a module of the standard library.
     "pythons_hint": r"(?:\. did you (?:mean|forget to import):? %q\?| \(consider renaming .+\))?",
     # Lines that end a message: Markdown fences, <details>, headings and tables, pydantic's
-    # link.
-    "stop": r"^(?:```|~~~|\"\"\"|</?details|<summary|#{1,6} |\||For further information visit )",
+    # link, the rules of a text table and of an exception group ("+------ 2 ------").
+    "stop": (
+        r"^(?:```|~~~|\"\"\"|</?details|<summary|#{1,6} |\||\+-|"
+        r"For further information visit )"
+    ),
 }
 _ANSI = re.compile(PATTERNS["ansi"])
 _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
 _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
 _PREFIXES = [*_TAGS, *_RECORD_STARTS]
+_GROUPED_PREFIXES = [*_TAGS, re.compile(PATTERNS["margin"]), *_RECORD_STARTS]
+_GROUP_HEAD = "Exception Group Traceback (most recent call last):"
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
 _INLINE = re.compile(PATTERNS["inline"])
 _QUOTES: dict[str, str] = PATTERNS["quotes"]
 _ERROR_LEVEL = re.compile(PATTERNS["error_level"])
 _REPEATED = re.compile(PATTERNS["repeated"])
+_GROUPED = re.compile(PATTERNS["grouped"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
 _PYDANTIC = re.compile(PATTERNS["pydantic"])
 _BODY = re.compile(PATTERNS["body"])
@@ -314,15 +327,17 @@ class Stripped(NamedTuple):
     or ``Message:`` stands before the message."""
 
 
-def strip_prefixes(line: str) -> Stripped:
+def strip_prefixes(line: str, grouped: bool = False) -> Stripped:
     """A log line without timestamps, levels, locations and process tags (indentation
-    kept), and without Ray's ``[repeated 6x across cluster]`` at its end."""
+    kept), and without Ray's ``[repeated 6x across
+    cluster]`` or a group's `` (2 sub-exceptions)`` at its end. ``grouped``: the paste
+    holds an exception group's traceback, whose margin goes too."""
     starts_record = error = False
     start = 0
     changed = True
     while changed:
         changed = False
-        for prefix in _PREFIXES:
+        for prefix in _GROUPED_PREFIXES if grouped else _PREFIXES:
             found = prefix.match(line, start)
             if found and found.end() > start:
                 if prefix in _RECORD_STARTS:
@@ -335,6 +350,10 @@ def strip_prefixes(line: str) -> Stripped:
     at = text.rfind("[")
     repeated = _REPEATED.match(text, at) if at >= 0 else None
     if repeated and repeated.end() == len(text):
+        text = text[:at].rstrip(BLANK)
+    at = text.rfind(" (")
+    count = _GROUPED.match(text, at) if at >= 0 else None
+    if count and count.end() == len(text):
         text = text[:at].rstrip(BLANK)
     return Stripped(text, starts_record, error)
 
@@ -362,7 +381,8 @@ def readings(paste: str) -> list[Extracted]:
 
 def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
     """``readings`` of the lines ``_read_part`` gives."""
-    stripped = [strip_prefixes(line) for line in raw]
+    grouped = any(_GROUP_HEAD in line for line in raw)
+    stripped = [strip_prefixes(line, grouped) for line in raw]
     lines = [line.text for line in stripped]
     out: list[Extracted] = []
     wrappers: list[Extracted] = []
