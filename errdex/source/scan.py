@@ -347,7 +347,7 @@ def scan_source(text: str, path: str) -> Scanned:
         # Python's own parser gives up on a few hundred thousand terms in one expression,
         # and runs out of memory on ten thousand `not`s or `lambda:`s in a row.
         raise Unreadable("nested too deeply to read") from None
-    finder = _Finder(path, source_lines(text))
+    finder = _Finder(path, source_lines(text), _factories(tree))
     try:
         finder.visit(tree)
     except RecursionError:
@@ -629,9 +629,14 @@ class _Finder:
     """Walks the statements of a module (a raise is a statement: expressions hold none),
     keeping the enclosing function and the ``if`` tests that lead to each raise."""
 
-    def __init__(self, path: str, lines: list[str]) -> None:
+    def __init__(
+        self, path: str, lines: list[str], factories: dict[str, str | None] | None = None
+    ) -> None:
         self.path = str(PurePosixPath(path))
         self.lines = lines
+        self.factories = factories or {}
+        """The module's functions that a raise may call to make its exception: each
+        with the class it returns (``_factories``)."""
         self.scope: list[str] = []
         self.conditions: list[tuple[ast.expr, bool]] = []
         """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
@@ -775,7 +780,25 @@ class _Finder:
                     self.unread.append(where)
                 return
             exception = self.caught.get(typed)
+        made = False
+        if exception is not None and (called := exception.rpartition(".")[2]) in self.factories:
+            # ``raise self._invalid(msg)``: a function of this module makes the exception.
+            returned = self.factories[called]
+            owner = exception.rpartition(".")[0]
+            if returned == _SELF or (returned is None and owner and _class_like(owner)):
+                returned = owner or None  # a class's own maker: ``Error.from_value(…)``
+            if returned is None or not _class_like(returned):
+                self.notes.append(
+                    f"{where}: {called}() makes the exception raised, and its return "
+                    "annotation names no class; skipped"
+                )
+                return
+            exception, made = returned, True
         template = template_of(self._message_of(given[0])) if given else None
+        if made and template is not None:
+            # Braces the code wrote for the function to fill in (``"{field} is required"``,
+            # ``f"{x} is invalid for {{field}}"``) are placeholders of what it prints.
+            template = _FIELD.sub(r"{\1}", template)
         if template is None or not template.strip():
             self.unread.append(where)
             if exception is not None:
@@ -814,6 +837,44 @@ class _Finder:
             excerpt_start=start,
             excerpt=validate.escape_refused("\n".join(self.lines[start - 1 : stop]) + "\n"),
         )
+
+
+_SELF = "\0Self"
+"""``_factories``' mark of a function annotated to return ``Self``."""
+
+
+def _factories(tree: ast.Module) -> dict[str, str | None]:
+    """The functions and methods a module defines, by name, each with the class its
+    return annotation names (``-> InvalidMetadata``, ``-> "errors.Invalid"``, ``_SELF``
+    for ``Self``), or None: none, or names defined twice that return different ones."""
+    found: dict[str, str | None] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        returns = node.returns
+        if isinstance(returns, ast.Constant) and isinstance(returns.value, str):
+            try:
+                returns = ast.parse(returns.value, mode="eval").body
+            except SyntaxError:
+                returns = None
+        named = _exception_name(returns) if isinstance(returns, ast.Name | ast.Attribute) else None
+        last = named.rpartition(".")[2] if named is not None else ""
+        if last == "Self":
+            named = _SELF
+        elif last in ("NoReturn", "Never"):
+            named = None  # it raises, itself, what it makes
+        found[node.name] = named if found.get(node.name, named) == named else None
+    return found
+
+
+def _class_like(name: str) -> bool:
+    """Whether the last part of a dotted name is written as a class is (``InvalidName``)."""
+    last = name.rpartition(".")[2].lstrip("_")
+    return last[:1].isupper()
+
+
+_FIELD = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+"""A field written in braces that a template keeps as text (``{{field}}``)."""
 
 
 def _unparse(node: ast.AST) -> str | None:
