@@ -42,7 +42,7 @@ from errdex import search
 from errdex.cli import main
 from errdex.github import api as github
 from errdex.github.reports import Rules, fences, found_in
-from errdex.github.triage import MARKER, Event, Settings, comment
+from errdex.github.triage import MARKER, Event, Settings, comment, summary
 from errdex.search import sources
 
 EVENTS = Path(__file__).parent / "triage"
@@ -348,6 +348,33 @@ def test_an_empty_value_is_said_to_be_empty() -> None:
         if line.startswith("- your values")
     )
     assert said == "- your values: `host` = (empty)"
+
+
+def test_the_summary_names_the_releases_the_comment_names() -> None:
+    """Of six releases, both say the latest five and count the one before: the summary
+    once showed three, as if the others did not raise it."""
+    from errdex.github.reports import Found
+
+    releases = tuple(f"v1.{n}" for n in range(6))
+    found = Found(
+        "1",
+        "https://e.test/a/",
+        "T",
+        "ValueError",
+        "m",
+        1,
+        1,
+        (),
+        3,
+        "m",
+        None,
+        releases=releases,
+    )
+    event = Event("issues", "opened", REPO, 1, "t", "m", "open", "u", False, (), False, None)
+    said = "raised in v1.1, v1.2, v1.3, v1.4, v1.5 and 1 earlier"
+
+    assert f"- {said}" in comment(event, [found], Settings())
+    assert f"; {said} |" in summary(event, [found], Settings(), "1 page matches.")
 
 
 # --- errdex triage: the command a workflow runs, against a GitHub of our own ----------

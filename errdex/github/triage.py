@@ -19,7 +19,7 @@ import json
 import re
 import sys
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -278,11 +278,7 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
             )
             lines.append(f"- read from {where}: {_code(f.line_text)}")
         if f.releases:
-            shown = ", ".join(_text(r) for r in f.releases[-5:])
-            earlier = len(f.releases) - 5
-            lines.append(
-                f"- raised in {shown}" + (f" and {earlier} earlier" if earlier > 0 else "")
-            )
+            lines.append(f"- raised in {_releases(f.releases)}")
         if f.wording:
             w = f.wording
             lines.append(
@@ -302,6 +298,17 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
     return "\n".join(lines) + "\n"
 
 
+SHOWN_RELEASES = 5
+"""The latest releases named of those that raise an error; the rest are counted."""
+
+
+def _releases(releases: Sequence[str]) -> str:
+    """``v1.2, v1.3 and 4 earlier``: the latest releases that raise an error."""
+    earlier = len(releases) - SHOWN_RELEASES
+    shown = ", ".join(_text(r) for r in releases[-SHOWN_RELEASES:])
+    return shown + (f" and {earlier} earlier" if earlier > 0 else "")
+
+
 def summary(event: Event, found: list[Found], settings: Settings, said: str) -> str:
     """The job summary: what was found in which issue, and what was done."""
     head = f"### errdex triage of {_text(event.repo)}#{event.number}\n\n{_text(said)}\n"
@@ -313,7 +320,7 @@ def summary(event: Event, found: list[Found], settings: Settings, said: str) -> 
     ]
     for f in found:
         older = f"wording of {f.wording['until']}" if f.wording else "current wording"
-        releases = f"; raised in {', '.join(f.releases[-3:])}" if f.releases else ""
+        releases = f"; raised in {_releases(f.releases)}" if f.releases else ""
         rows.append(
             f"| [{_text(f.id)}]({_link(f.url)}) | {_text(f.exception)} | {f.confidence:.4f} "
             f"| {f.score:.4f} | {f.line or ''} | {_text(older + releases)} |"
