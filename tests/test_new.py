@@ -608,3 +608,32 @@ def test_an_exception_groups_sub_exception_becomes_the_record(run, tmp_path: Pat
     assert data["exception"] == "loader.errors.BadTag"
     assert data["message"].startswith("unknown tag ")
     assert (data["source"]["path"], data["source"]["line"]) == ("loader/parse.py", 214)
+
+
+def test_what_new_left_todo_is_not_published(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A scaffold built as it is (the commit filled in, nothing written) warns of each
+    TODO, and its page says there is no analysis yet: no "TODO" as its meaning, no
+    "TODO" as who wrote it, and the home page counts no analysed error."""
+    content = make_content(tmp_path, {})
+    result = run(
+        "new", "ValueError: The port must be below 65536", "--repo", REPO, "--content", content
+    )
+    assert result.code == 0, result.err
+    record = Path(result.out.strip())
+    text = record.read_text().replace('commit: ""', 'commit: "abcdef1"')
+    record.write_text(text.replace('path: ""', "path: a.py").replace("line: 0", "line: 1"))
+    out = tmp_path / "public"
+
+    built = run("build", "--content", content, "--out", out, "--no-cache")
+
+    assert built.code == 0, built.err
+    assert built.err.count("[W307]") == 6  # meaning, solution, fix, trigger, situations, by
+    data = yaml.safe_load(record.read_text())
+    (page,) = (out / "errors").glob("*/index.html")
+    html = page.read_text()
+    assert "No analysis yet." in html
+    assert "TODO" not in html
+    document = json.loads((out / "api" / "errors" / f"{page.parent.name}.json").read_text())
+    assert "TODO" not in json.dumps(document)
+    assert data["meaning"].strip() == "TODO"  # the record itself is left as written
+    assert "0 analysed" in (out / "index.html").read_text()

@@ -176,7 +176,8 @@ CODES = {
             "W307",
             "Prose still TODO",
             "A scaffolded field still says TODO (or an example fix is still `# before` and "
-            "`# after`); write it or remove the field.",
+            "`# after`); write it or remove the field. Until then the page and the JSON "
+            "document leave it out.",
         ),
         Code(
             "E400",

@@ -309,7 +309,7 @@ class Record:
 def record_from(doc: Document, content: Path) -> Record:
     """Build a Record from a document the validator passed, read from the content
     folder ``content``."""
-    data: dict[str, Any] = _plain(doc.data)
+    data: dict[str, Any] = _unscaffolded(_plain(doc.data))
     source = data["source"]
     excerpt = source.get("excerpt")
     when = data.get("when") or {}
@@ -373,6 +373,48 @@ def record_from(doc: Document, content: Path) -> Record:
             message, (data.get("meaning"), when.get("trigger"), when.get("situations"), *solutions)
         ),
     )
+
+
+SCAFFOLDED = "TODO"
+"""What ``errdex new`` writes in each field of prose for its author to replace."""
+SCAFFOLDED_FIX = "# before\n# after"
+"""The example fix ``errdex new`` writes, for the author to replace."""
+
+
+def _unscaffolded(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` without what ``errdex new`` wrote for its author to replace and is still
+    there (W307 warns of each): the page and the JSON document say only what was written,
+    and a record with nothing else written has no analysis yet."""
+
+    def todo(text: Any) -> bool:
+        return isinstance(text, str) and text.strip() == SCAFFOLDED
+
+    def keep(key: str, items: list[Any]) -> None:
+        if len(items) == len(data[key]):
+            return  # nothing left to write: as written (``[]`` too)
+        if items:
+            data[key] = items
+        else:
+            del data[key]
+
+    if todo(data.get("meaning")):
+        del data["meaning"]
+    if isinstance(data.get("solutions"), list):
+        keep("solutions", [s for s in data["solutions"] if not todo(s)])
+    if isinstance(data.get("example_fix"), list):
+        blocks = data["example_fix"]
+        keep("example_fix", [b for b in blocks if str(b.get("code", "")).strip() != SCAFFOLDED_FIX])
+    when = data.get("when")
+    if isinstance(when, dict) and any(todo(text) for text in when.values()):
+        written = {key: text for key, text in when.items() if not todo(text)}
+        if written:
+            data["when"] = written
+        else:
+            del data["when"]
+    analysis = data.get("analysis")
+    if isinstance(analysis, dict) and todo(analysis.get("by")):
+        del data["analysis"]
+    return data
 
 
 PROSE = ("meaning", "when", "solutions", "example_fix")

@@ -13,7 +13,14 @@ from pygments.lexers import find_lexer_class_by_name
 from pygments.util import ClassNotFound
 
 from errdex.records.document import Document, Key
-from errdex.records.model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
+from errdex.records.model import (
+    SCAFFOLDED,
+    SCAFFOLDED_FIX,
+    SEARCH_MESSAGE_LIMIT,
+    TemplateError,
+    parse_template,
+    source_lines,
+)
 from errdex.records.problems import Problem, Severity
 from errdex.records.schema import RECORD, SITE, Field
 from errdex.urls import (
@@ -321,10 +328,6 @@ def _builtin_aliases() -> frozenset[str]:
     return frozenset(alias for _, _, aliases, _, _ in LEXERS.values() for alias in aliases)
 
 
-SCAFFOLDED_FIX = "# before\n# after"
-"""The example fix ``errdex new`` writes, for the author to replace."""
-
-
 def rule_example_fix(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     """Each block in a language errdex highlights, and not the scaffold's own."""
     for index, block in enumerate(data.get("example_fix", ())):
@@ -344,7 +347,7 @@ def rule_example_fix(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
 
 def rule_analysis_by(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     """Who wrote the analysis, not the scaffold's TODO (prose has ``markdown_rule``)."""
-    if str(data.get("analysis", {}).get("by", "")).strip() == "TODO":
+    if str(data.get("analysis", {}).get("by", "")).strip() == SCAFFOLDED:
         line = doc.line("analysis", "by")
         yield Problem(doc.shown, line, "analysis.by is still TODO", Severity.WARNING, code="W307")
 
@@ -365,7 +368,7 @@ def markdown_rule(field: str) -> Rule:
                     f"{name}: link with unsafe scheme {found.group(1)!r}:",
                     code="E305",
                 )
-            if text.strip() == "TODO":
+            if text.strip() == SCAFFOLDED:
                 yield Problem(
                     doc.shown, line, f"{name} is still TODO", Severity.WARNING, code="W307"
                 )
