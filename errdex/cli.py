@@ -861,7 +861,10 @@ def _new(ns: argparse.Namespace) -> int:
     print(path)
     _note(ns, f"errdex: wrote {shown_path(path)}: {item.exception}: {item.template}")
     for name, value in item.guessed:
-        _note(ns, f"errdex: guessed placeholder {{{name}}} from {value!r}; confirm it")
+        if item.from_raise:
+            _note(ns, f"errdex: placeholder {{{name}}} as the pasted raise names it, was {value!r}")
+        else:
+            _note(ns, f"errdex: guessed placeholder {{{name}}} from {value!r}; confirm it")
     return 0
 
 

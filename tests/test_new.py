@@ -637,3 +637,33 @@ def test_what_new_left_todo_is_not_published(run, tmp_path: Path) -> None:  # ty
     assert "TODO" not in json.dumps(document)
     assert data["meaning"].strip() == "TODO"  # the record itself is left as written
     assert "0 analysed" in (out / "index.html").read_text()
+
+
+def test_the_raise_a_traceback_shows_names_the_placeholders(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Under its last frame a traceback shows the raise: when what it writes reads as the
+    pasted message, the record's message is that template, named as scan names it (so
+    both give the record one id), with no guessing; otherwise values are guessed."""
+    content = make_content(tmp_path, {})
+    frame = '  File "/venv/lib/python3.12/site-packages/loader/net.py", line 9, in open\n'
+    shown = (
+        "Traceback (most recent call last):\n" + frame + "    raise ValueError("
+        'f"port must be below 65536, got {port!r} for {host}")\n'
+        "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "ValueError: port must be below 65536, got 70000 for example.org\n"
+    )
+    result = run("new", shown, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    text = Path(result.out.strip()).read_text()
+    data = yaml.safe_load(text)
+    assert data["message"] == "port must be below 65536, got {port} for {host}"
+    assert "#   {port} was 70000\n#   {host} was example.org\n" in text
+    assert "placeholder {port} as the pasted raise names it, was '70000'" in result.err
+    Path(result.out.strip()).unlink()
+    # Another raise, or one over several lines, says nothing of this message: guessed.
+    for raise_line in ('    raise ValueError(f"size {n} is too big")\n', "    raise ValueError(\n"):
+        other = shown.replace(shown.splitlines(keepends=True)[2], raise_line)
+        guessed = run("new", other, "--repo", REPO, "--content", content)
+        assert guessed.code == 0, guessed.err
+        message = yaml.safe_load(Path(guessed.out.strip()).read_text())["message"]
+        assert message == "port must be below {number}, got {number_2} for example.org"
+        Path(guessed.out.strip()).unlink()

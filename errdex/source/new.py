@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import datetime
 import json
 import os
@@ -19,7 +20,16 @@ from errdex.records.model import TemplateError, derive_id, parse_template
 from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
-from errdex.search import Extracted, Frame, raised_at, readings, same_class
+from errdex.search import (
+    Extracted,
+    Frame,
+    fit_placeholders,
+    paste_lines,
+    raised_at,
+    readings,
+    same_class,
+    strip_prefixes,
+)
 from errdex.source.update import Existing
 
 SCHEMA_FILE = "record.schema.json"
@@ -55,6 +65,9 @@ class PastedError:
     """The message as pasted, its values in it."""
     frame: Frame | None = None
     """Where a pasted traceback says the error was raised: its last frame."""
+    from_raise: bool = False
+    """The template is the one the traceback's raise writes: its placeholders are the
+    code's, not guesses."""
 
 
 def in_repository(frame: Frame) -> str | None:
@@ -101,8 +114,60 @@ def draft(paste: str, exception: str | None) -> PastedError:
             f"{found.exception or 'the paste'} carries no message, and a record needs one: "
             f"give the message as TEXT with --exception {name}"
         )
-    template, guessed = _placeholders(message)
-    return PastedError(name, template, guessed, message, raised_at(paste, found))
+    raised = _as_raised(paste, found, message)
+    template, guessed = raised or _placeholders(message)
+    return PastedError(
+        name, template, guessed, message, raised_at(paste, found), from_raise=raised is not None
+    )
+
+
+def _as_raised(
+    paste: str, found: Extracted, message: str
+) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """The template the traceback's own raise writes (``raise ValueError(f"got {x!r}")``
+    shown under its last frame), its placeholders named as scan names them, when the
+    pasted message is what it says; with the value each took. None otherwise."""
+    from errdex.source.scan import template_of
+
+    if found.line is None:
+        return None
+    lines = paste_lines(paste)
+    for index in range(found.line - 1, max(found.line - RAISE_LOOKBACK, 0) - 1, -1):
+        code = strip_prefixes(lines[index]).text.strip()
+        if not code.startswith("raise "):
+            continue
+        try:
+            node = ast.parse(code).body[0]
+        except (SyntaxError, ValueError, RecursionError, MemoryError, IndexError):
+            return None  # the raise goes on over lines the traceback does not show
+        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+            return None
+        given = node.exc.args
+        template = template_of(given[0]) if given else None
+        if template is None:
+            return None
+        try:
+            parts = parse_template(template).parts
+        except TemplateError:
+            return None
+        literals = [""]
+        names = []
+        for part in parts:
+            if part.placeholder:
+                names.append(part.text)
+                literals.append("")
+            else:
+                literals[-1] += part.text
+        spans = fit_placeholders(literals, message)  # linear, as search fits a paste
+        if spans is None:
+            return None
+        values = (message[start:end] for start, end in spans)
+        return template, tuple(zip(names, values, strict=True))
+    return None
+
+
+RAISE_LOOKBACK = 6
+"""Lines above the error a traceback's raise may stand (Python 3.11 marks it with ^)."""
 
 
 def _same_error(reading: Extracted, first: Extracted) -> bool:
@@ -202,7 +267,12 @@ def _name(exception: str) -> str:
 def scaffold(repo: str, item: PastedError, today: datetime.date) -> str:
     guesses = "".join(f"#   {{{name}}} was {_shown(value)}\n" for name, value in item.guessed)
     confirm = (
-        "# Placeholders guessed from the values in the paste: rename or undo them.\n" + guesses
+        (
+            "# Placeholders as the raise the paste shows names them, and the paste's values:\n"
+            if item.from_raise
+            else "# Placeholders guessed from the values in the paste: rename or undo them.\n"
+        )
+        + guesses
         if guesses
         else ""
     )
