@@ -145,6 +145,14 @@ def _parser() -> argparse.ArgumentParser:
     content_options(cmd)
     cmd.add_argument("--out", type=_path, default=Path("public"), help="output to compare with")
     cmd.add_argument(
+        "--cache",
+        type=_path,
+        default=DEFAULT_CACHE,
+        help="read the last build's state here, to say which pages would move (W405); "
+        "nothing is written (.errdex/cache)",
+    )
+    cmd.add_argument("--no-cache", action="store_true", help="read no state")
+    cmd.add_argument(
         "--format",
         choices=("text", "github"),
         default="text",

@@ -299,7 +299,12 @@ def check(options: Options) -> tuple[Result, list[str], list[str]]:
     from errdex.site.render import Renderer
 
     require_output(options.out, options.content)  # what a build refuses, check says so
-    work = _Work.whole(*every_record(options, parallel_read=False, summaries=True))
+    site, warnings, parsed = every_record(options, parallel_read=False, summaries=True)
+    previous = None
+    if options.cache is not None:  # read, never written: check changes nothing
+        found = state.load(state.path_for(options.cache, options.out), options.out)
+        previous = found if isinstance(found, state.State) else None
+    work = _Work.whole(site, warnings + _moved(site, parsed, previous), parsed)
     writer = _Collect(options.out)
     renderer = Renderer(options.theme, Highlighter())
     with _template_errors(options):
