@@ -98,12 +98,22 @@
       expand(false);
     }
 
+    // A result's page, here or, as a link's with Ctrl, Cmd, Shift or the middle button,
+    // in a new tab.
+    function go(href, event) {
+      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) {
+        window.open(href, "_blank", "noopener");
+      } else {
+        window.location.href = href;
+      }
+    }
+
     // Enter, or the form's button: the chosen result's page (the first if none is chosen).
     function open(event) {
       var all = options();
       if (all.length) {
         event.preventDefault();
-        window.location.href = all[Math.max(active, 0)].getAttribute("data-href");
+        go(all[Math.max(active, 0)].getAttribute("data-href"), event);
       }
     }
 
@@ -140,10 +150,13 @@
         item.setAttribute("role", "option");
         item.setAttribute("aria-selected", "false");
         // An option holds no link of its own (no interactive element inside another):
-        // a click or Enter opens the address it carries.
+        // a click or Enter opens the address it carries, in a new tab as a link's would.
         var link = el("span", "result-link");
         item.setAttribute("data-href", pageUrl(m.id, result.query.message));
-        item.addEventListener("click", function () { window.location.href = item.getAttribute("data-href"); });
+        item.addEventListener("click", function (event) { go(item.getAttribute("data-href"), event); });
+        item.addEventListener("auxclick", function (event) {
+          if (event.button === 1) { event.preventDefault(); go(item.getAttribute("data-href"), event); }
+        });
         var head = el("span", "result-head");
         head.appendChild(el("span", "badge", m.exception));
         head.appendChild(el("span", "result-repo", m.repo + (m.exact ? "" : " · partial match")));

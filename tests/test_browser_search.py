@@ -323,3 +323,24 @@ def test_a_places_file_that_cannot_be_read_leaves_the_answer_as_scored(
         finally:
             context.close()
     assert found[:1] == ["5e1f000000000100"]
+
+
+def test_a_result_opens_in_a_new_tab_as_a_link_would(page: Page, site_url: str) -> None:
+    """A result is an option, not a link (no link may sit inside an option), but opens as
+    one does: a Ctrl-click or a middle click in a new tab, leaving the search as it was."""
+    page.goto(site_url + "errors/9c019ab65f8b8d16/")
+    box = page.locator("#q-header")
+    box.fill("parallelism")
+    expect(page.locator("#results-header")).to_have_attribute("aria-busy", "false")
+    first = page.locator("#results-header [role=option]").first
+    href = first.get_attribute("data-href")
+    assert href
+    for how in ({"modifiers": ["Control"]}, {"button": "middle"}):
+        with page.context.expect_page() as opened:
+            first.click(**how)
+        tab = opened.value
+        tab.wait_for_load_state()
+        assert tab.url.endswith(href.replace("../", "")), (how, tab.url)
+        tab.close()
+        assert page.url.endswith("errors/9c019ab65f8b8d16/")
+        expect(box).to_have_value("parallelism")
