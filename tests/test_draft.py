@@ -712,3 +712,30 @@ def test_review_finds_a_record_by_the_id_its_file_is_named_after(
     both = run("review", record_id, "--content", scanned_content)
     assert both.code == 1
     assert f"{record_id} names 2 files (" in both.err and "give the id of one" in both.err
+
+
+def test_a_scaffold_left_todo_is_no_record_to_draft(run: Any, tmp_path: Path) -> None:
+    """``new``'s TODO prose is left out of the page, not out of what ``draft`` reads: the
+    author has the record in hand, and a draft asks no model about it."""
+    from conftest import make_content
+
+    content = make_content(tmp_path, {})
+    made = run(
+        "new",
+        "ValueError: The port must be below 65536",
+        "--repo",
+        "example/engine",
+        "--content",
+        content,
+    )
+    assert made.code == 0, made.err
+    path = Path(made.out.strip())
+    text = path.read_text().replace('commit: ""', 'commit: "abcdef1"')
+    path.write_text(text.replace('path: ""', "path: a.py").replace("line: 0", "line: 1"))
+    before = path.read_bytes()
+    with fake_llm.serving(fake_llm.capable) as server:
+        result = draft(run, content, server.url)
+        assert server.count == 0
+    assert result.code == 0, result.err
+    assert "no record needs a draft" in result.err
+    assert path.read_bytes() == before

@@ -20,7 +20,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -375,6 +375,10 @@ def test_the_summary_names_the_releases_the_comment_names() -> None:
 
     assert f"- {said}" in comment(event, [found], Settings())
     assert f"; {said} |" in summary(event, [found], Settings(), "1 page matches.")
+    # A name Markdown would read otherwise is escaped, once, in both.
+    found = replace(found, releases=("v1_0",))
+    assert "- raised in v1\\_0\n" in comment(event, [found], Settings())
+    assert "; raised in v1\\_0 |" in summary(event, [found], Settings(), "1 page matches.")
 
 
 # --- errdex triage: the command a workflow runs, against a GitHub of our own ----------

@@ -278,7 +278,7 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
             )
             lines.append(f"- read from {where}: {_code(f.line_text)}")
         if f.releases:
-            lines.append(f"- raised in {_releases(f.releases)}")
+            lines.append(f"- raised in {_text(_releases(f.releases))}")
         if f.wording:
             w = f.wording
             lines.append(
@@ -303,9 +303,10 @@ SHOWN_RELEASES = 5
 
 
 def _releases(releases: Sequence[str]) -> str:
-    """``v1.2, v1.3 and 4 earlier``: the latest releases that raise an error."""
+    """``v1.2, v1.3 and 4 earlier``: the latest releases that raise an error (as text,
+    for the caller to escape once)."""
     earlier = len(releases) - SHOWN_RELEASES
-    shown = ", ".join(_text(r) for r in releases[-SHOWN_RELEASES:])
+    shown = ", ".join(releases[-SHOWN_RELEASES:])
     return shown + (f" and {earlier} earlier" if earlier > 0 else "")
 
 

@@ -309,17 +309,20 @@ class Record:
 def record_from(doc: Document, content: Path) -> Record:
     """Build a Record from a document the validator passed, read from the content
     folder ``content``."""
-    data: dict[str, Any] = _unscaffolded(_plain(doc.data))
+    data: dict[str, Any] = _plain(doc.data)
+    # What ``new`` left TODO is no prose to show; ``data`` keeps the file's fields as
+    # written (a draft compares with them), and the JSON document leaves it out too.
+    written = unscaffolded(data)
     source = data["source"]
     excerpt = source.get("excerpt")
-    when = data.get("when") or {}
-    analysis = data.get("analysis")
+    when = written.get("when") or {}
+    analysis = written.get("analysis")
     message = parse_template(data["message"])
     stated = "id" in data
-    solutions = tuple(data.get("solutions", ()))
+    solutions = tuple(written.get("solutions", ()))
     fixes = tuple(
         FixBlock(block["lang"], block["code"], block.get("caption"))
-        for block in data.get("example_fix", ())
+        for block in written.get("example_fix", ())
     )
     return Record(
         id=data["id"] if stated else derive_id(data["repo"], data["exception"], data["message"]),
@@ -333,7 +336,7 @@ def record_from(doc: Document, content: Path) -> Record:
         exception=data["exception"],
         message=message,
         title=data.get("title") or short_title(message.display),
-        meaning=data.get("meaning"),
+        meaning=written.get("meaning"),
         source=Source(
             commit=str(source["commit"]),
             path=source["path"],
@@ -367,10 +370,11 @@ def record_from(doc: Document, content: Path) -> Record:
             for index, r in enumerate(data.get("releases", ()))
         ),
         has_analysis=any(
-            (data.get("meaning"), solutions, fixes, when.get("trigger"), when.get("situations"))
+            (written.get("meaning"), solutions, fixes, when.get("trigger"), when.get("situations"))
         ),
         options=options_in(
-            message, (data.get("meaning"), when.get("trigger"), when.get("situations"), *solutions)
+            message,
+            (written.get("meaning"), when.get("trigger"), when.get("situations"), *solutions),
         ),
     )
 
@@ -381,10 +385,11 @@ SCAFFOLDED_FIX = "# before\n# after"
 """The example fix ``errdex new`` writes, for the author to replace."""
 
 
-def _unscaffolded(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` without what ``errdex new`` wrote for its author to replace and is still
-    there (W307 warns of each): the page and the JSON document say only what was written,
-    and a record with nothing else written has no analysis yet."""
+def unscaffolded(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``data`` without what ``errdex new`` wrote for its author to replace and
+    is still there (W307 warns of each): the page and the JSON document say only what
+    was written, and a record with nothing else written has no analysis yet."""
+    data = dict(data)
 
     def todo(text: Any) -> bool:
         return isinstance(text, str) and text.strip() == SCAFFOLDED

@@ -7,7 +7,7 @@ from typing import Any
 
 from errdex.github.issues import Reported
 from errdex.records.link import RelatedLink, Site
-from errdex.records.model import Record
+from errdex.records.model import Record, unscaffolded
 from errdex.records.schema import RECORD, Field, json_schema
 from errdex.source.avoid import TERM_OPS
 from errdex.urls import github_permalink, json_url, page_url
@@ -37,7 +37,7 @@ def record_document(
     its ``options``, ``same_function``, ``same_file`` and ``linked_from``)."""
     return {
         # Unknown fields (a warning at build time) stay out: the schema has no room for them.
-        **known_only(record.data, RECORD),
+        **known_only(unscaffolded(record.data), RECORD),
         "id": record.id,
         "title": record.title,
         "placeholders": list(record.message.names),
