@@ -667,3 +667,62 @@ def test_the_raise_a_traceback_shows_names_the_placeholders(run, tmp_path: Path)
         message = yaml.safe_load(Path(guessed.out.strip()).read_text())["message"]
         assert message == "port must be below {number}, got {number_2} for example.org"
         Path(guessed.out.strip()).unlink()
+
+
+_NET_FRAME = '  File "/venv/lib/python3.12/site-packages/loader/net.py", line 9, in open\n'
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        # pytest's long report: the raise above is another branch's, the error is int()'s.
+        "    def parse(value):\n        if not value:\n"
+        '            raise ValueError(f"{value!r}")\n>       return int(value)\n'
+        "E       ValueError: port must be below 65536, got 70000 for example.org\n",
+        # The raise under the last frame says no words of its own to find it by.
+        "Traceback (most recent call last):\n" + _NET_FRAME + '    raise ValueError(f"{exc}")\n'
+        "ValueError: port must be below 65536, got 70000 for example.org\n",
+        # Another class's raise.
+        "Traceback (most recent call last):\n" + _NET_FRAME + "    raise KeyError("
+        'f"port must be below 65536, got {port} for {host}")\n'
+        "ValueError: port must be below 65536, got 70000 for example.org\n",
+        # A raise too deep for Python to walk.
+        "Traceback (most recent call last):\n"
+        + _NET_FRAME
+        + "    raise ValueError("
+        + " + ".join(['f"{x}a"'] * 990)
+        + ")\n"
+        "ValueError: port must be below 65536, got 70000 for example.org\n",
+    ],
+)
+def test_only_the_last_frames_own_raise_of_the_class_names_placeholders(
+    shape: str,
+    run,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    content = make_content(tmp_path, {})
+    result = run("new", shape, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    message = yaml.safe_load(Path(result.out.strip()).read_text())["message"]
+    assert message == "port must be below {number}, got {number_2} for example.org"
+
+
+def test_an_exception_groups_raise_names_the_placeholders_too(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {})
+    paste = (
+        "  + Exception Group Traceback (most recent call last):\n"
+        '  |   File "/home/me/app.py", line 9, in <module>\n'
+        '  |     raise ExceptionGroup("could not open", errors)\n'
+        "  | ExceptionGroup: could not open (1 sub-exception)\n"
+        "  +-+---------------- 1 ----------------\n"
+        "    | Traceback (most recent call last):\n"
+        "  "
+        + _NET_FRAME.replace("  File", "  |   File")
+        + '    |     raise ValueError(f"port must be below 65536, got {port!r} for {host}")\n'
+        "    | ValueError: port must be below 65536, got 70000 for example.org\n"
+        "    +------------------------------------\n"
+    )
+    result = run("new", paste, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    message = yaml.safe_load(Path(result.out.strip()).read_text())["message"]
+    assert message == "port must be below 65536, got {port} for {host}"

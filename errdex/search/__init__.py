@@ -234,7 +234,8 @@ _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
 _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
 _PREFIXES = [*_TAGS, *_RECORD_STARTS]
 _GROUPED_PREFIXES = [*_TAGS, re.compile(PATTERNS["margin"]), *_RECORD_STARTS]
-_GROUP_HEAD = "Exception Group Traceback (most recent call last):"
+GROUP_HEAD = "Exception Group Traceback (most recent call last):"
+"""The head of an exception group's traceback (Python 3.11 and later)."""
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
 _INLINE = re.compile(PATTERNS["inline"])
 _QUOTES: dict[str, str] = PATTERNS["quotes"]
@@ -381,7 +382,7 @@ def readings(paste: str) -> list[Extracted]:
 
 def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
     """``readings`` of the lines ``_read_part`` gives."""
-    grouped = any(_GROUP_HEAD in line for line in raw)
+    grouped = any(GROUP_HEAD in line for line in raw)
     stripped = [strip_prefixes(line, grouped) for line in raw]
     lines = [line.text for line in stripped]
     out: list[Extracted] = []

@@ -21,6 +21,8 @@ from errdex.records.problems import Severity
 from errdex.records.schema import RECORD, json_schema
 from errdex.records.validate import check_record
 from errdex.search import (
+    FRAMES,
+    GROUP_HEAD,
     Extracted,
     Frame,
     fit_placeholders,
@@ -124,50 +126,61 @@ def draft(paste: str, exception: str | None) -> PastedError:
 def _as_raised(
     paste: str, found: Extracted, message: str
 ) -> tuple[str, tuple[tuple[str, str], ...]] | None:
-    """The template the traceback's own raise writes (``raise ValueError(f"got {x!r}")``
-    shown under its last frame), its placeholders named as scan names them, when the
-    pasted message is what it says; with the value each took. None otherwise."""
-    from errdex.source.scan import template_of
+    """The template the traceback's own raise writes (``raise ValueError(f"got {x!r}")``,
+    the code line under its last frame, right above the error but for Python's ``^``
+    marks), its placeholders named as scan names them, when it raises the pasted class
+    and its words are the pasted message's; with the value each took. None otherwise."""
+    from errdex.source.scan import exception_name, template_of
 
-    if found.line is None:
+    if found.line is None or found.exception is None:
         return None
     lines = paste_lines(paste)
-    for index in range(found.line - 1, max(found.line - RAISE_LOOKBACK, 0) - 1, -1):
-        code = strip_prefixes(lines[index]).text.strip()
-        if not code.startswith("raise "):
-            continue
-        try:
-            node = ast.parse(code).body[0]
-        except (SyntaxError, ValueError, RecursionError, MemoryError, IndexError):
-            return None  # the raise goes on over lines the traceback does not show
-        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+    grouped = GROUP_HEAD in paste
+    index = found.line - 1
+    while index >= 0 and _MARKS.fullmatch(strip_prefixes(lines[index], grouped).text):
+        index -= 1
+    if index < 1:
+        return None
+    code = strip_prefixes(lines[index], grouped).text.strip()
+    frame = strip_prefixes(lines[index - 1], grouped).text
+    if not code.startswith("raise ") or not any(p.search(frame) for p in FRAMES):
+        return None
+    try:
+        node = ast.parse(code).body[0]
+        if not (
+            isinstance(node, ast.Raise)
+            and isinstance(node.exc, ast.Call)
+            and isinstance(node.exc.func, ast.Name | ast.Attribute)
+            and node.exc.args
+        ):
             return None
-        given = node.exc.args
-        template = template_of(given[0]) if given else None
-        if template is None:
-            return None
-        try:
-            parts = parse_template(template).parts
-        except TemplateError:
-            return None
-        literals = [""]
-        names = []
-        for part in parts:
-            if part.placeholder:
-                names.append(part.text)
-                literals.append("")
-            else:
-                literals[-1] += part.text
-        spans = fit_placeholders(literals, message)  # linear, as search fits a paste
-        if spans is None:
-            return None
-        values = (message[start:end] for start, end in spans)
-        return template, tuple(zip(names, values, strict=True))
-    return None
+        raised = exception_name(node.exc.func)
+        template = template_of(node.exc.args[0])
+        parts = parse_template(template).parts if template is not None else ()
+    except (SyntaxError, ValueError, RecursionError, MemoryError, TemplateError):
+        return None  # a raise over lines the traceback does not show, say
+    if template is None or raised is None or not same_class(raised, found.exception):
+        return None
+    literals = [""]
+    names = []
+    for part in parts:
+        if part.placeholder:
+            names.append(part.text)
+            literals.append("")
+        else:
+            literals[-1] += part.text
+    if not _WORD.search("".join(literals)):
+        return None  # ``f"{exc}"``: no words of its own that search could find it by
+    spans = fit_placeholders(literals, message)  # linear, as search fits a paste
+    if spans is None:
+        return None
+    values = (message[start:end] for start, end in spans)
+    return template, tuple(zip(names, values, strict=True))
 
 
-RAISE_LOOKBACK = 6
-"""Lines above the error a traceback's raise may stand (Python 3.11 marks it with ^)."""
+_MARKS = re.compile(r"[ \t^~]*")
+"""A line of Python's marks under the code of a frame (3.11 and later), or a blank one."""
+_WORD = re.compile(r"[^\W\d_]{2}")
 
 
 def _same_error(reading: Extracted, first: Extracted) -> bool:

@@ -769,7 +769,7 @@ class _Finder:
             given.pop(0)
         func = call.func
         if isinstance(func, ast.Name | ast.Attribute):
-            exception = _exception_name(func)
+            exception = exception_name(func)
             if exception is not None and exception.endswith(".__class__"):
                 # ``raise error.__class__(…)`` in ``except KeyError as error``: a KeyError.
                 exception = self.caught.get(exception.removesuffix(".__class__"))
@@ -857,7 +857,7 @@ def _factories(tree: ast.Module) -> dict[str, str | None]:
                 returns = ast.parse(returns.value, mode="eval").body
             except SyntaxError:
                 returns = None
-        named = _exception_name(returns) if isinstance(returns, ast.Name | ast.Attribute) else None
+        named = exception_name(returns) if isinstance(returns, ast.Name | ast.Attribute) else None
         last = named.rpartition(".")[2] if named is not None else ""
         if last == "Self":
             named = _SELF
@@ -902,13 +902,13 @@ def _type_of_name(node: ast.expr) -> str | None:
 def _caught_name(node: ast.expr | None) -> str | None:
     """The exception class an ``except`` clause names, when it names one (not a tuple)."""
     if isinstance(node, ast.Name | ast.Attribute):
-        name = _exception_name(node)
+        name = exception_name(node)
         # Any exception at all: which one was raised cannot be told.
         return None if name in ("Exception", "BaseException") else name
     return None
 
 
-def _exception_name(func: ast.Name | ast.Attribute) -> str | None:
+def exception_name(func: ast.Name | ast.Attribute) -> str | None:
     """The dotted name raised; for ``make_errors().Failure``, the part that is a name."""
     parts: list[str] = []
     node: ast.expr = func
