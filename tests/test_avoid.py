@@ -1462,6 +1462,19 @@ def test_a_test_above_where_a_name_is_worked_out_reads_what_it_held_there(cut: i
     ]
 
 
+def test_a_test_below_the_new_value_that_reads_as_one_above_still_reads_the_new_one() -> None:
+    """The inner ``n > 5`` is also written inside the outer test: where a test is read
+    from decides whose ``n`` it reads, not its words."""
+    code = (
+        "def f(n=None, m=0):\n"
+        "    if m > 10 or n > 5:\n"
+        "        n = compute(m)\n"
+        "        if n > 5:\n"
+        "            raise ValueError('too far')\n"
+    )
+    assert _ways_of(code) == ["Set `m` to `10` or less, and set `n` to `5` or less."]
+
+
 def test_a_value_worked_out_in_place_of_the_callers_is_not_asked_of_the_caller() -> None:
     code = (
         "def resume(path):\n"

@@ -169,7 +169,7 @@ def guards_of(record: Record) -> tuple[str, ...]:
     innermost = ""
     if source.excerpt is not None:
         at = source.line - source.excerpt.start
-        chain, kept, innermost = _enclosing(source.excerpt.lines, at)
+        chain, kept, innermost, _ = _enclosing(source.excerpt.lines, at)
     recorded = source.condition
     if recorded is None or (chain and _same(innermost, recorded)):
         return tuple(kept)
@@ -200,26 +200,30 @@ def enclosing_tests(lines: Sequence[str], raise_index: int) -> list[str]:
     return _enclosing(lines, raise_index)[0]
 
 
-def _enclosing(lines: Sequence[str], raise_index: int) -> tuple[list[str], list[str], str]:
+def _enclosing(
+    lines: Sequence[str], raise_index: int
+) -> tuple[list[str], list[str], str, list[int]]:
     """``enclosing_tests``; those tests less the ones of branches before the raise's own
-    that end in a raise; and the innermost branch's test as scan records it (``not
-    (…)`` of the test before an ``else``)."""
+    that end in a raise; the innermost branch's test as scan records it (``not (…)`` of
+    the test before an ``else``); and the line of the header each kept test is read from."""
     if not 0 <= raise_index < len(lines):
-        return [], [], ""
+        return [], [], "", []
     end = _statement_end(lines, raise_index)
     if end is None:
-        return [], [], ""
+        return [], [], "", []
     tests: list[str] = []
     kept: list[str] = []
+    kept_at: list[int] = []
     innermost = ""
     line = lines[raise_index]
     indent = _indent(line)
     if _starts(line, "if"):  # ``if x: raise …`` on one line
         found = _branch_tests(lines, raise_index, end)
         if found is None:
-            return [], [], ""
+            return [], [], "", []
         tests.extend(found[0][::-1])
         kept.extend(found[1][::-1])
+        kept_at.extend([raise_index] * len(found[1]))
         innermost = found[2]
     index = raise_index - 1
     while index >= 0 and indent > 0:
@@ -241,12 +245,13 @@ def _enclosing(lines: Sequence[str], raise_index: int) -> tuple[list[str], list[
                 break
             tests.extend(found[0][::-1])
             kept.extend(found[1][::-1])
+            kept_at.extend([index] * len(found[1]))
             innermost = innermost or found[2]
         elif word in ("match", "case"):
             break
         indent = _indent(line)
         index -= 1
-    return tests[::-1], kept[::-1], innermost
+    return tests[::-1], kept[::-1], innermost, kept_at[::-1]
 
 
 def _function_start(lines: Sequence[str], raise_index: int) -> int:
@@ -537,7 +542,7 @@ def _unparse(node: ast.AST) -> str | None:
 def aliases_of(
     record: Record,
     reads: AbstractSet[str] | None = None,
-    tested: dict[str, list[str]] | None = None,
+    tested: dict[str, set[int]] | None = None,
 ) -> dict[str, str | None]:
     """The names that statements on the way to the raise bind: each to the setting it
     reads (``tp = self.tensor_parallel_size``), or to None where the name no longer holds
@@ -545,8 +550,8 @@ def aliases_of(
     anew): a test of it says nothing of what the user can set.
 
     A name the code works out anew under a test of what it held (``if n is None: n =
-    count(x)``) is None too; ``tested`` then gets the headers of those tests, which read
-    the caller's ``n``, by the name.
+    count(x)``) is None too; ``tested`` then gets the lines of the headers of those tests,
+    which read the caller's ``n``, by the name.
 
     Only statements that run before the raise count: those of the blocks that enclose
     it, not those inside an earlier branch. Given ``reads`` (the words of the tests that
@@ -597,7 +602,7 @@ def aliases_of(
             for name in [n for n in worked_out if _says(text, n)]:
                 found[name] = None
                 if tested is not None:
-                    tested.setdefault(name, []).append(text)
+                    tested.setdefault(name, set()).add(index)
             indent = at
             continue
         statement = statements.at(index)
@@ -1095,25 +1100,32 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
     tests = " ".join(guards)
     # A test written by hand may spell a name otherwise than Python reads it: no filter.
     reads = frozenset(_WORDS.findall(tests)) if tests.isascii() else None
-    tested: dict[str, list[str]] = {}
+    tested: dict[str, set[int]] = {}
     aliases = aliases_of(record, reads, tested)
     each = None
     if tested:  # the tests above where a name is worked out anew read what it held there
+        read_at = _guard_lines(record, guards)
         each = [
             {
                 name: alias
                 for name, alias in aliases.items()
-                if not any(_within(guard, header) for header in tested.get(name, ()))
+                if at is None or at not in tested.get(name, ())
             }
-            for guard in guards
+            for at in read_at
         ]
     ways = ways_out(guards, aliases, each)
     return Avoid(guards, ways) if ways else None
 
 
-def _within(test: str, header: str) -> bool:
-    """Whether ``test`` is what the header ``header`` tests, or part of it."""
-    return " ".join(test.split()) in " ".join(header.split())
+def _guard_lines(record: Record, guards: Sequence[str]) -> list[int | None]:
+    """The line of the excerpt whose header each of ``guards`` is read from (None for a
+    test the record states, which the excerpt does not show)."""
+    excerpt = record.source.excerpt
+    if excerpt is not None:
+        _, kept, _, kept_at = _enclosing(excerpt.lines, record.source.line - excerpt.start)
+        if tuple(kept) == tuple(guards):
+            return list(kept_at)
+    return [None] * len(guards)
 
 
 def ways_out(
