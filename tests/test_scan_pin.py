@@ -1176,47 +1176,61 @@ def test_pin_tells_hand_written_records_by_their_raise_at_their_commit(
 def test_a_raise_of_what_a_function_makes_records_the_class_it_returns() -> None:
     """``raise self._invalid(…)`` raises what ``_invalid`` returns: the record names that
     class, as the user's traceback does, not ``self._invalid``; the fields the function
-    fills in (``{field}``) are placeholders. A class's own maker without an annotation
-    raises that class; a function that raises itself (``-> NoReturn``), or names no
-    class, makes no record, and scan says why."""
+    fills in (``{field}``) are placeholders. The method is the enclosing class's (another
+    class's of that name is another); ``Optional[…]``, ``type[…]`` and ``@overload``
+    stubs say the class too. A class's own maker without an annotation raises that class;
+    a function that raises itself (``-> NoReturn``), or names no class (none, a type
+    variable), makes no record, and scan says why."""
     code = (
+        "E = TypeVar('E')\n"
         "class TagError(Exception):\n"
         "    @classmethod\n"
         "    def from_value(cls, msg):\n"
         "        return cls(msg)\n"
+        "def from_value(msg) -> str:\n"
+        "    return msg\n"
+        "class Report:\n"
+        "    def _invalid(self, msg) -> str:\n"
+        "        return msg\n"
         "class Reader:\n"
         "    def _invalid(self, msg: str) -> InvalidTag:\n"
         "        return InvalidTag(msg.format_map({'field': repr(self.name)}))\n"
+        "    def _maybe(self, msg) -> 'Optional[InvalidTag]':\n"
+        "        return InvalidTag(msg)\n"
+        "    @overload\n"
+        "    def _either(self, msg: str) -> InvalidTag: ...\n"
+        "    def _either(self, msg):\n"
+        "        return InvalidTag(msg)\n"
         "    def _fail(self, msg: str) -> NoReturn:\n"
         "        raise TagError(msg)\n"
-        "    def _anything(self, msg):\n"
+        "    def _anything(self, msg) -> E:\n"
         "        return object()\n"
         "    def read(self, value):\n"
         "        if not value:\n"
         '            raise self._invalid("{field} needs a value")\n'
         "        if value == '?':\n"
         '            raise self._invalid(f"{value!r} is no tag for {{field}}")\n'
+        "        if value == '+':\n"
+        '            raise self._maybe("a plus is no tag")\n'
+        "        if value == '-':\n"
+        '            raise self._either("a minus is no tag")\n'
+        "        if value == '#':\n"
+        '            raise TagError.from_value("a hash is no tag")\n'
         "        if value == '!':\n"
         '            raise self._fail("a bang is no tag")\n'
         "        if value == '*':\n"
         '            raise self._anything("a star is no tag")\n'
-        "        if value == '#':\n"
-        '            raise TagError.from_value("a hash is no tag")\n'
     )
     scanned = scan_source(code, "pkg/tags.py")
     assert [(s.exception, s.template) for s in scanned.sites] == [
         ("InvalidTag", "{field} needs a value"),
         ("InvalidTag", "{value} is no tag for {field}"),
+        ("InvalidTag", "a plus is no tag"),
+        ("InvalidTag", "a minus is no tag"),
         ("TagError", "a hash is no tag"),
     ]
-    assert [note.split(": ", 1) for note in scanned.notes] == [
-        [
-            "pkg/tags.py:18",
-            "_fail() makes the exception raised, and its return annotation names no class; skipped",
-        ],
-        [
-            "pkg/tags.py:20",
-            "_anything() makes the exception raised, and its return annotation "
-            "names no class; skipped",
-        ],
+    said = "makes the exception raised, and its return annotation names no class errdex can read"
+    assert scanned.notes == [
+        f"pkg/tags.py:36: _fail() {said}; skipped",
+        f"pkg/tags.py:38: _anything() {said}; skipped",
     ]

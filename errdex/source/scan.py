@@ -635,6 +635,8 @@ class _Finder:
         self.path = str(PurePosixPath(path))
         self.lines = lines
         self.factories = factories or {}
+        self.classes: list[str] = []
+        """The classes around the statement walked now, innermost last (``A``, ``A.B``)."""
         """The module's functions that a raise may call to make its exception: each
         with the class it returns (``_factories``)."""
         self.scope: list[str] = []
@@ -666,11 +668,15 @@ class _Finder:
             self.conditions.pop()
         elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             self.scope.append(node.name)
+            outer_classes = self.classes
+            if isinstance(node, ast.ClassDef):  # ``A.B`` for a class in a class, as keyed
+                self.classes = [*self.classes, ".".join(self.scope)]
             outer, self.conditions = self.conditions, []
             outer_named, self.named = self.named, [{}]
             outer_caught, self.caught = self.caught, {}
             self._statements(node.body)
             self.conditions, self.named, self.caught = outer, outer_named, outer_caught
+            self.classes = outer_classes
             self.scope.pop()
         else:
             self._assigned(node)
@@ -781,16 +787,18 @@ class _Finder:
                 return
             exception = self.caught.get(typed)
         made = False
-        if exception is not None and (called := exception.rpartition(".")[2]) in self.factories:
+        maker = self._maker(exception) if exception is not None else None
+        if exception is not None and maker in self.factories:
             # ``raise self._invalid(msg)``: a function of this module makes the exception.
-            returned = self.factories[called]
+            returned = self.factories[maker]
             owner = exception.rpartition(".")[0]
             if returned == _SELF or (returned is None and owner and _class_like(owner)):
-                returned = owner or None  # a class's own maker: ``Error.from_value(…)``
+                returned = owner if owner not in ("self", "cls") else None
             if returned is None or not _class_like(returned):
+                called = exception.rpartition(".")[2]
                 self.notes.append(
                     f"{where}: {called}() makes the exception raised, and its return "
-                    "annotation names no class; skipped"
+                    "annotation names no class errdex can read; skipped"
                 )
                 return
             exception, made = returned, True
@@ -822,6 +830,14 @@ class _Finder:
             return
         self.sites.append(site)
 
+    def _maker(self, called: str) -> str:
+        """The name ``_factories`` gives what a raise calls: ``self.x`` and ``cls.x`` are the
+        enclosing class's (``Reader.x``); any other name is as written."""
+        head, _, rest = called.partition(".")
+        if head in ("self", "cls") and rest and "." not in rest and self.classes:
+            return f"{self.classes[-1]}.{rest}"
+        return called
+
     def _site(self, node: ast.Raise, exception: str, template: str) -> RaiseSite:
         end = node.end_lineno or node.lineno
         start = max(1, node.lineno - EXCERPT_CONTEXT)
@@ -844,27 +860,71 @@ _SELF = "\0Self"
 
 
 def _factories(tree: ast.Module) -> dict[str, str | None]:
-    """The functions and methods a module defines, by name, each with the class its
-    return annotation names (``-> InvalidMetadata``, ``-> "errors.Invalid"``, ``_SELF``
-    for ``Self``), or None: none, or names defined twice that return different ones."""
+    """The functions a module defines and the methods of its classes, by the name a raise
+    calls them by (``make_error``, ``Reader._invalid``, ``Error.from_value``), each with
+    the class its return annotation names (``-> InvalidMetadata``, ``-> "errors.Invalid"``,
+    ``-> Optional[Invalid]``, ``-> type[Invalid]``; ``_SELF`` for ``Self``), or None: no
+    class, a type variable, ``NoReturn``, or one name defined twice to return two.
+    A definition without an annotation keeps what one before it said (``@overload``)."""
+    typevars = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and _last_name(node.value.func) == "TypeVar"
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
     found: dict[str, str | None] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        returns = node.returns
-        if isinstance(returns, ast.Constant) and isinstance(returns.value, str):
-            try:
-                returns = ast.parse(returns.value, mode="eval").body
-            except SyntaxError:
-                returns = None
-        named = exception_name(returns) if isinstance(returns, ast.Name | ast.Attribute) else None
-        last = named.rpartition(".")[2] if named is not None else ""
-        if last == "Self":
-            named = _SELF
-        elif last in ("NoReturn", "Never"):
-            named = None  # it raises, itself, what it makes
-        found[node.name] = named if found.get(node.name, named) == named else None
+
+    def walk(body: list[ast.stmt], within: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                walk(node.body, f"{within}{node.name}.")
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                key = within + node.name
+                if node.returns is None and key in found:
+                    continue  # ``@overload`` stubs said it, the body does not
+                named = _returned(node.returns, typevars)
+                found[key] = named if found.get(key, named) == named else None
+
+    walk(tree.body, "")
     return found
+
+
+def _returned(node: ast.expr | None, typevars: set[str]) -> str | None:
+    """The class a return annotation names (see ``_factories``), or None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # ``Invalid | None``
+        sides = [n for n in (node.left, node.right) if not _is_none(n)]
+        return _returned(sides[0], typevars) if len(sides) == 1 else None
+    if isinstance(node, ast.Subscript):
+        wrapper = _last_name(node.value)
+        return _returned(node.slice, typevars) if wrapper in ("Optional", "type", "Type") else None
+    if not isinstance(node, ast.Name | ast.Attribute):
+        return None
+    named = exception_name(node)
+    last = (named or "").rpartition(".")[2]
+    if last == "Self":
+        return _SELF
+    if last in ("NoReturn", "Never") or named in typevars:
+        return None  # it raises, itself, what it makes; or any class its caller gives
+    return named
+
+
+def _last_name(node: ast.expr) -> str:
+    """``TypeVar`` of ``typing.TypeVar``; "" for what is no name."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        return (exception_name(node) or "").rpartition(".")[2]
+    return ""
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _class_like(name: str) -> bool:
