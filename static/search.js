@@ -61,6 +61,7 @@
           errorLevel: new RegExp(p.error_level),
           repeated: new RegExp(p.repeated, "y"),
           grouped: new RegExp(p.grouped, "y"),
+          inGroup: new RegExp("^(?:" + p.in_group + ")"),
           afterFrames: new RegExp(p.after_frames),
           frames: p.frames.map(function (f) { return new RegExp(f); }),
           frameStop: new RegExp(p.frame_stop),
@@ -163,8 +164,16 @@
     var text = chars.slice(-p.paste_limit).join("").replace(patterns.ansi, "")
       .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
     var raw = text.split("\n");
-    var grouped = raw.some(function (line) { return line.indexOf(GROUP_HEAD) >= 0; });
-    var stripped = raw.map(function (line) { return stripPrefixes(line, grouped); });
+    var stripped = raw.map(function (line) { return stripPrefixes(line, false); });
+    if (raw.some(function (line) { return line.indexOf(GROUP_HEAD) >= 0; })) {
+      // An exception group's lines: from its head, each that starts with "|" or "+".
+      var inside = false;
+      raw.forEach(function (line, k) {
+        if (line.indexOf(GROUP_HEAD) >= 0) { inside = true; }
+        else if (inside) { inside = patterns.inGroup.test(stripped[k][0]); }
+        if (inside) { stripped[k] = stripPrefixes(line, true); }
+      });
+    }
     var lines = stripped.map(function (s) { return s[0]; });
     var out = [];
     var wrappers = [];

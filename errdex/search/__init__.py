@@ -88,8 +88,10 @@ PATTERNS: dict[str, Any] = {
         r"[ \t]*Exception Group (?=Traceback \(most recent call last\):)",
     ],
     # The margin of an exception group's traceback ("  | ", "    | ", "  + "), taken off
-    # every line of a paste that holds such a head (a table's "| " elsewhere is kept).
+    # the lines of the group: from its head, each line that starts with "|" or "+" (a
+    # table's "| " elsewhere is kept).
     "margin": r"[ \t]*[|+](?: |$)",
+    "in_group": r"[ \t]*[|+]",
     # Prefixes that start a new log record: timestamps and levels.
     "starts": [
         r"[ \t]*\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
@@ -234,6 +236,7 @@ _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
 _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
 _PREFIXES = [*_TAGS, *_RECORD_STARTS]
 _GROUPED_PREFIXES = [*_TAGS, re.compile(PATTERNS["margin"]), *_RECORD_STARTS]
+_IN_GROUP = re.compile(PATTERNS["in_group"])
 GROUP_HEAD = "Exception Group Traceback (most recent call last):"
 """The head of an exception group's traceback (Python 3.11 and later)."""
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
@@ -331,8 +334,8 @@ class Stripped(NamedTuple):
 def strip_prefixes(line: str, grouped: bool = False) -> Stripped:
     """A log line without timestamps, levels, locations and process tags (indentation
     kept), and without Ray's ``[repeated 6x across
-    cluster]`` or a group's `` (2 sub-exceptions)`` at its end. ``grouped``: the paste
-    holds an exception group's traceback, whose margin goes too."""
+    cluster]`` or a group's `` (2 sub-exceptions)`` at its end. ``grouped``: the line is
+    one of an exception group's traceback, whose margin goes too."""
     starts_record = error = False
     start = 0
     changed = True
@@ -382,8 +385,16 @@ def readings(paste: str) -> list[Extracted]:
 
 def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
     """``readings`` of the lines ``_read_part`` gives."""
-    grouped = any(GROUP_HEAD in line for line in raw)
-    stripped = [strip_prefixes(line, grouped) for line in raw]
+    stripped = [strip_prefixes(line) for line in raw]
+    if any(GROUP_HEAD in line for line in raw):
+        inside = False
+        for index, line in enumerate(raw):
+            if GROUP_HEAD in line:
+                inside = True
+            elif inside:
+                inside = _IN_GROUP.match(stripped[index].text) is not None
+            if inside:
+                stripped[index] = strip_prefixes(line, grouped=True)
     lines = [line.text for line in stripped]
     out: list[Extracted] = []
     wrappers: list[Extracted] = []
