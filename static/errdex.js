@@ -102,7 +102,7 @@
     // in a new tab.
     function go(href, event) {
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) {
-        window.open(href, "_blank", "noopener");
+        window.open(href);
       } else {
         window.location.href = href;
       }
@@ -153,9 +153,10 @@
         // a click or Enter opens the address it carries, in a new tab as a link's would.
         var link = el("span", "result-link");
         item.setAttribute("data-href", pageUrl(m.id, result.query.message));
-        item.addEventListener("click", function (event) { go(item.getAttribute("data-href"), event); });
-        item.addEventListener("auxclick", function (event) {
-          if (event.button === 1) { event.preventDefault(); go(item.getAttribute("data-href"), event); }
+        ["click", "auxclick"].forEach(function (type) {
+          item.addEventListener(type, function (event) {
+            if (event.button < 2) { event.preventDefault(); go(item.getAttribute("data-href"), event); }
+          });
         });
         var head = el("span", "result-head");
         head.appendChild(el("span", "badge", m.exception));

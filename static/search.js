@@ -45,23 +45,24 @@
       meta = fetchJSON("meta.json").then(function (m) {
         var p = m.patterns;
         var pythons = "^(?:" + p.pythons.join("|") + ")" + p.pythons_hint + "$";
+        // Sticky: tried at a position of the line, as Python's match(line, pos).
+        var sticky = function (s) { return new RegExp(s, "y"); };
+        var prefixes = p.tags.concat(p.starts).map(sticky);
+        var tags = p.tags.length;
         patterns = {
           ansi: new RegExp(p.ansi, "g"),
-          // Sticky: tried at a position of the line, as Python's match(line, pos).
-          prefixes: p.tags.concat(p.starts).map(function (s) { return new RegExp(s, "y"); }),
-          tags: p.tags.length,
-          // A paste that holds an exception group's traceback loses its margin too.
-          groupedPrefixes: p.tags.concat([p.margin], p.starts).map(function (s) {
-            return new RegExp(s, "y");
-          }),
+          prefixes: prefixes,
+          tags: tags,
+          // The lines of an exception group's traceback lose its margin too.
+          groupedPrefixes: prefixes.slice(0, tags).concat([sticky(p.margin)], prefixes.slice(tags)),
           exception: new RegExp(p.exception),
           // Global: searched from a position, as Python's search(line, pos).
           inline: new RegExp(p.inline, "g"),
           quotes: p.quotes,
           errorLevel: new RegExp(p.error_level),
-          repeated: new RegExp(p.repeated, "y"),
-          grouped: new RegExp(p.grouped, "y"),
-          inGroup: new RegExp("^(?:" + p.in_group + ")"),
+          repeated: sticky(p.repeated),
+          grouped: sticky(p.grouped),
+          inGroup: new RegExp(p.in_group),
           afterFrames: new RegExp(p.after_frames),
           frames: p.frames.map(function (f) { return new RegExp(f); }),
           frameStop: new RegExp(p.frame_stop),
@@ -116,16 +117,14 @@
       }
     }
     var text = strip(line.slice(start), BLANK, true);
-    var at = text.lastIndexOf("[");
-    patterns.repeated.lastIndex = Math.max(at, 0);
-    if (at >= 0 && patterns.repeated.exec(text) && patterns.repeated.lastIndex === text.length) {
-      text = strip(text.slice(0, at), BLANK, true);
-    }
-    at = text.lastIndexOf(" (");
-    patterns.grouped.lastIndex = Math.max(at, 0);
-    if (at >= 0 && patterns.grouped.exec(text) && patterns.grouped.lastIndex === text.length) {
-      text = strip(text.slice(0, at), BLANK, true);
-    }
+    // Notes at the line's end: Ray's, then a group's count.
+    [["[", patterns.repeated], [" (", patterns.grouped]].forEach(function (note) {
+      var at = text.lastIndexOf(note[0]);
+      note[1].lastIndex = Math.max(at, 0);
+      if (at >= 0 && note[1].exec(text) && note[1].lastIndex === text.length) {
+        text = strip(text.slice(0, at), BLANK, true);
+      }
+    });
     return [text, startsRecord, error];
   }
 
@@ -164,16 +163,13 @@
     var text = chars.slice(-p.paste_limit).join("").replace(patterns.ansi, "")
       .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
     var raw = text.split("\n");
-    var stripped = raw.map(function (line) { return stripPrefixes(line, false); });
-    if (raw.some(function (line) { return line.indexOf(GROUP_HEAD) >= 0; })) {
-      // An exception group's lines: from its head, each that starts with "|" or "+".
-      var inside = false;
-      raw.forEach(function (line, k) {
-        if (line.indexOf(GROUP_HEAD) >= 0) { inside = true; }
-        else if (inside) { inside = patterns.inGroup.test(stripped[k][0]); }
-        if (inside) { stripped[k] = stripPrefixes(line, true); }
-      });
-    }
+    // An exception group's lines: from its head, each that starts with "|" or "+".
+    var inside = false;
+    var stripped = raw.map(function (line) {
+      var plain = stripPrefixes(line);
+      inside = line.indexOf(GROUP_HEAD) >= 0 || (inside && patterns.inGroup.test(plain[0]));
+      return inside ? stripPrefixes(line, true) : plain;
+    });
     var lines = stripped.map(function (s) { return s[0]; });
     var out = [];
     var wrappers = [];

@@ -91,7 +91,7 @@ PATTERNS: dict[str, Any] = {
     # the lines of the group: from its head, each line that starts with "|" or "+" (a
     # table's "| " elsewhere is kept).
     "margin": r"[ \t]*[|+](?: |$)",
-    "in_group": r"[ \t]*[|+]",
+    "in_group": r"^[ \t]*[|+]",
     # Prefixes that start a new log record: timestamps and levels.
     "starts": [
         r"[ \t]*\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
@@ -351,14 +351,11 @@ def strip_prefixes(line: str, grouped: bool = False) -> Stripped:
                 changed = True
                 break
     text = line[start:].rstrip(BLANK)
-    at = text.rfind("[")
-    repeated = _REPEATED.match(text, at) if at >= 0 else None
-    if repeated and repeated.end() == len(text):
-        text = text[:at].rstrip(BLANK)
-    at = text.rfind(" (")
-    count = _GROUPED.match(text, at) if at >= 0 else None
-    if count and count.end() == len(text):
-        text = text[:at].rstrip(BLANK)
+    for mark, note in (("[", _REPEATED), (" (", _GROUPED)):  # Ray's, then a group's count
+        at = text.rfind(mark)
+        found = note.match(text, at) if at >= 0 else None
+        if found and found.end() == len(text):
+            text = text[:at].rstrip(BLANK)
     return Stripped(text, starts_record, error)
 
 
@@ -385,16 +382,12 @@ def readings(paste: str) -> list[Extracted]:
 
 def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
     """``readings`` of the lines ``_read_part`` gives."""
-    stripped = [strip_prefixes(line) for line in raw]
-    if any(GROUP_HEAD in line for line in raw):
-        inside = False
-        for index, line in enumerate(raw):
-            if GROUP_HEAD in line:
-                inside = True
-            elif inside:
-                inside = _IN_GROUP.match(stripped[index].text) is not None
-            if inside:
-                stripped[index] = strip_prefixes(line, grouped=True)
+    stripped = []
+    inside = False  # in an exception group's lines: from its head, each "|" or "+" one
+    for line in raw:
+        plain = strip_prefixes(line)
+        inside = GROUP_HEAD in line or (inside and _IN_GROUP.match(plain.text) is not None)
+        stripped.append(strip_prefixes(line, grouped=True) if inside else plain)
     lines = [line.text for line in stripped]
     out: list[Extracted] = []
     wrappers: list[Extracted] = []
