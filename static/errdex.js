@@ -102,7 +102,7 @@
     // in a new tab.
     function go(href, event) {
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) {
-        window.open(href);
+        window.open(href, "_blank", "noopener");
       } else {
         window.location.href = href;
       }

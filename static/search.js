@@ -163,12 +163,12 @@
     var text = chars.slice(-p.paste_limit).join("").replace(patterns.ansi, "")
       .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
     var raw = text.split("\n");
-    // An exception group's lines: from its head, each that starts with "|" or "+".
-    var inside = false;
+    // From a group's head on, lines that start with "|" or "+" lose them.
+    var grouped = false;
     var stripped = raw.map(function (line) {
       var plain = stripPrefixes(line);
-      inside = line.indexOf(GROUP_HEAD) >= 0 || (inside && patterns.inGroup.test(plain[0]));
-      return inside ? stripPrefixes(line, true) : plain;
+      grouped = grouped || line.indexOf(GROUP_HEAD) >= 0;
+      return grouped && patterns.inGroup.test(plain[0]) ? stripPrefixes(line, true) : plain;
     });
     var lines = stripped.map(function (s) { return s[0]; });
     var out = [];

@@ -88,8 +88,8 @@ PATTERNS: dict[str, Any] = {
         r"[ \t]*Exception Group (?=Traceback \(most recent call last\):)",
     ],
     # The margin of an exception group's traceback ("  | ", "    | ", "  + "), taken off
-    # the lines of the group: from its head, each line that starts with "|" or "+" (a
-    # table's "| " elsewhere is kept).
+    # each line that starts with "|" or "+" from a group's head on (other processes' log
+    # lines may come between; a table's "| " above the head is kept).
     "margin": r"[ \t]*[|+](?: |$)",
     "in_group": r"^[ \t]*[|+]",
     # Prefixes that start a new log record: timestamps and levels.
@@ -383,11 +383,12 @@ def readings(paste: str) -> list[Extracted]:
 def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
     """``readings`` of the lines ``_read_part`` gives."""
     stripped = []
-    inside = False  # in an exception group's lines: from its head, each "|" or "+" one
+    grouped = False  # from a group's head on, lines that start with "|" or "+" lose them
     for line in raw:
         plain = strip_prefixes(line)
-        inside = GROUP_HEAD in line or (inside and _IN_GROUP.match(plain.text) is not None)
-        stripped.append(strip_prefixes(line, grouped=True) if inside else plain)
+        grouped = grouped or GROUP_HEAD in line
+        margin = grouped and _IN_GROUP.match(plain.text) is not None
+        stripped.append(strip_prefixes(line, grouped=True) if margin else plain)
     lines = [line.text for line in stripped]
     out: list[Extracted] = []
     wrappers: list[Extracted] = []

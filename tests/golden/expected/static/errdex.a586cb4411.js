@@ -10,7 +10,7 @@ function setUp(form){var box=form.querySelector("input, textarea");var id=box.id
 function expand(open){if(combo){box.setAttribute("aria-expanded",open);}}
 expand(false);var active=-1;var timer=null;var pasted=null;var serial=0;function options(){return Array.prototype.slice.call(list.querySelectorAll("[role=option]"));}
 function hide(){list.hidden=true;expand(false);}
-function go(href,event){if(event.ctrlKey||event.metaKey||event.shiftKey||event.button===1){window.open(href);}else{window.location.href=href;}}
+function go(href,event){if(event.ctrlKey||event.metaKey||event.shiftKey||event.button===1){window.open(href,"_blank","noopener");}else{window.location.href=href;}}
 function open(event){var all=options();if(all.length){event.preventDefault();go(all[Math.max(active,0)].getAttribute("data-href"),event);}}
 function select(index){var all=options();if(!all.length){return;}
 active=(index+all.length)%all.length;all.forEach(function(o,i){o.setAttribute("aria-selected",i===active?"true":"false");});box.setAttribute("aria-activedescendant",all[active].id);all[active].scrollIntoView({block:"nearest"});}
