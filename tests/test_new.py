@@ -707,6 +707,20 @@ def test_only_the_last_frames_own_raise_of_the_class_names_placeholders(
     assert message == "port must be below {number}, got {number_2} for example.org"
 
 
+def test_pytests_marked_raise_names_the_placeholders(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    content = make_content(tmp_path, {})
+    paste = (
+        "    def open(port, host):\n"
+        "        if port > 65535:\n"
+        '>           raise ValueError(f"port must be below 65536, got {port!r} for {host}")\n'
+        "E           ValueError: port must be below 65536, got 70000 for example.org\n"
+    )
+    result = run("new", paste, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    message = yaml.safe_load(Path(result.out.strip()).read_text())["message"]
+    assert message == "port must be below 65536, got {port} for {host}"
+
+
 def test_an_exception_groups_raise_names_the_placeholders_too(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     content = make_content(tmp_path, {})
     paste = (

@@ -128,7 +128,8 @@ def _as_raised(
 ) -> tuple[str, tuple[tuple[str, str], ...]] | None:
     """The template the traceback's own raise writes (``raise ValueError(f"got {x!r}")``,
     the code line under its last frame, right above the error but for Python's ``^``
-    marks), its placeholders named as scan names them, when it raises the pasted class
+    marks, or the one pytest marks ``>``), its placeholders named as scan names them,
+    when it raises the pasted class
     and its words are the pasted message's; with the value each took. None otherwise."""
     from errdex.source.scan import exception_name, template_of
 
@@ -142,8 +143,9 @@ def _as_raised(
     if index < 1:
         return None
     code = strip_prefixes(lines[index], grouped).text.strip()
+    ran = lines[index].lstrip().startswith(">")  # pytest's mark on the line that ran
     frame = strip_prefixes(lines[index - 1], grouped).text
-    if not code.startswith("raise ") or not any(p.search(frame) for p in FRAMES):
+    if not code.startswith("raise ") or not (ran or any(p.search(frame) for p in FRAMES)):
         return None
     try:
         node = ast.parse(code).body[0]
