@@ -1221,13 +1221,36 @@ def test_a_raise_of_what_a_function_makes_records_the_class_it_returns() -> None
         "        if value == '*':\n"
         '            raise self._anything("a star is no tag")\n'
     )
-    scanned = scan_source(code, "pkg/tags.py")
+    more = (
+        "class Base:\n"
+        "    def _bad(self, msg) -> BadTag:\n"
+        "        return BadTag(msg)\n"
+        "class Child(Base):\n"
+        "    def read(self, value):\n"
+        '        raise self._bad(f"inherited: {value}")\n'
+        "def outer():\n"
+        "    def _nested(msg) -> NestedTag:\n"
+        "        return NestedTag(msg)\n"
+        '    raise _nested("made in a function")\n'
+        "class Other:\n"
+        "    def read(self):\n"
+        '        raise type(self)._nested("made through type(self)")\n'
+        "    def imported(self):\n"
+        '        raise Elsewhere.from_value("a class of another module")\n'
+        "def deep(msg) -> " + " | ".join(["None"] * 1200) + ":\n"
+        "    return None\n"
+    )
+    scanned = scan_source(code + more, "pkg/tags.py")
     assert [(s.exception, s.template) for s in scanned.sites] == [
         ("InvalidTag", "{field} needs a value"),
         ("InvalidTag", "{value} is no tag for {field}"),
         ("InvalidTag", "a plus is no tag"),
         ("InvalidTag", "a minus is no tag"),
         ("TagError", "a hash is no tag"),
+        ("BadTag", "inherited: {value}"),
+        ("NestedTag", "made in a function"),
+        ("NestedTag", "made through type(self)"),
+        ("Elsewhere.from_value", "a class of another module"),
     ]
     said = "makes the exception raised, and its return annotation names no class errdex can read"
     assert scanned.notes == [

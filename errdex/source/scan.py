@@ -788,7 +788,7 @@ class _Finder:
             exception = self.caught.get(typed)
         made = False
         maker = self._maker(exception) if exception is not None else None
-        if exception is not None and maker in self.factories:
+        if exception is not None and maker is not None:
             # ``raise self._invalid(msg)``: a function of this module makes the exception.
             returned = self.factories[maker]
             owner = exception.rpartition(".")[0]
@@ -830,13 +830,21 @@ class _Finder:
             return
         self.sites.append(site)
 
-    def _maker(self, called: str) -> str:
+    def _maker(self, called: str) -> str | None:
         """The name ``_factories`` gives what a raise calls: ``self.x`` and ``cls.x`` are the
-        enclosing class's (``Reader.x``); any other name is as written."""
+        enclosing class's (``Reader.x``), a dotted name its class's; else any function of
+        the module named so (``\0x``); None for none."""
         head, _, rest = called.partition(".")
         if head in ("self", "cls") and rest and "." not in rest and self.classes:
-            return f"{self.classes[-1]}.{rest}"
-        return called
+            key = f"{self.classes[-1]}.{rest}"
+        else:
+            key = called
+        if key in self.factories:
+            return key
+        owner, _, name = called.rpartition(".")
+        if owner and _class_like(owner):
+            return None  # another module's class's maker: its name is the record's
+        return f"\0{name}" if f"\0{name}" in self.factories else None
 
     def _site(self, node: ast.Raise, exception: str, template: str) -> RaiseSite:
         end = node.end_lineno or node.lineno
@@ -885,11 +893,28 @@ def _factories(tree: ast.Module) -> dict[str, str | None]:
                 key = within + node.name
                 if node.returns is None and key in found:
                     continue  # ``@overload`` stubs said it, the body does not
-                named = _returned(node.returns, typevars)
+                named = _returned_safely(node.returns, typevars)
                 found[key] = named if found.get(key, named) == named else None
 
     walk(tree.body, "")
+    # Any other definition by its bare name, last: a maker a class inherits, one in a
+    # function or under ``if``/``try``, ``type(self).make``, ``self.errors.make``.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
+            node.returns is not None or node.name not in found
+        ):
+            named = _returned_safely(node.returns, typevars)
+            key = f"\0{node.name}"
+            found[key] = named if found.get(key, named) == named else None
     return found
+
+
+def _returned_safely(node: ast.expr | None, typevars: set[str]) -> str | None:
+    """``_returned``, None for an annotation too deep to walk (a thousand ``| None``s)."""
+    try:
+        return _returned(node, typevars)
+    except RecursionError:
+        return None
 
 
 def _returned(node: ast.expr | None, typevars: set[str]) -> str | None:
