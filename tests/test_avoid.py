@@ -1475,6 +1475,26 @@ def test_a_test_below_the_new_value_that_reads_as_one_above_still_reads_the_new_
     assert _ways_of(code) == ["Set `m` to `10` or less, and set `n` to `5` or less."]
 
 
+@pytest.mark.parametrize(
+    ("signature", "above", "ways"),
+    [
+        ("m, size", "    n = compute(m)\n", ["Make `n` at most `5`."]),  # the code's own
+        ("m, size", "    n = size\n", ["Set `n` (`size`) to `5` or less."]),  # a setting
+        ("m, n", "    n += m\n", []),  # remade from the caller's: nothing to say of it
+    ],
+)
+def test_a_test_above_a_new_value_reads_what_the_lines_above_it_left(
+    signature: str, above: str, ways: list[str]
+) -> None:
+    code = (
+        f"def f({signature}):\n" + above + "    if n > 5:\n"
+        "        n = other(m)\n"
+        "        if n > 7:\n"
+        "            raise ValueError('x')\n"
+    )
+    assert _ways_of(code) == ways
+
+
 def test_a_value_worked_out_in_place_of_the_callers_is_not_asked_of_the_caller() -> None:
     code = (
         "def resume(path):\n"

@@ -543,6 +543,7 @@ def aliases_of(
     record: Record,
     reads: AbstractSet[str] | None = None,
     tested: dict[str, set[int]] | None = None,
+    at: int | None = None,
 ) -> dict[str, str | None]:
     """The names that statements on the way to the raise bind: each to the setting it
     reads (``tp = self.tensor_parallel_size``), or to None where the name no longer holds
@@ -551,7 +552,8 @@ def aliases_of(
 
     A name the code works out anew under a test of what it held (``if n is None: n =
     count(x)``) is None too; ``tested`` then gets the lines of the headers of those tests,
-    which read the caller's ``n``, by the name.
+    which read the caller's ``n``, by the name. ``at``: the names as the statements above
+    that line of the excerpt (a test's header) leave them, instead of the raise's.
 
     Only statements that run before the raise count: those of the blocks that enclose
     it, not those inside an earlier branch. Given ``reads`` (the words of the tests that
@@ -560,7 +562,7 @@ def aliases_of(
     if excerpt is None:
         return {}
     lines = excerpt.lines
-    raise_index = record.source.line - excerpt.start
+    raise_index = record.source.line - excerpt.start if at is None else at
     if not 0 <= raise_index < len(lines):
         return {}
     found: dict[str, str | None] = {}
@@ -1104,14 +1106,11 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
     aliases = aliases_of(record, reads, tested)
     each = None
     if tested:  # the tests above where a name is worked out anew read what it held there
-        read_at = _guard_lines(record, guards)
+        above = set().union(*tested.values())
+        held = {at: aliases_of(record, reads, at=at) for at in above}
         each = [
-            {
-                name: alias
-                for name, alias in aliases.items()
-                if at is None or at not in tested.get(name, ())
-            }
-            for at in read_at
+            held.get(at, aliases) if at is not None else aliases
+            for at in _guard_lines(record, guards)
         ]
     ways = ways_out(guards, aliases, each)
     return Avoid(guards, ways) if ways else None
