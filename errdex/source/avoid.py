@@ -735,6 +735,8 @@ def aliases_of(
 def _says(text: str, name: str) -> bool:
     """Whether the code ``text`` names ``name`` (``n`` or ``self.n``), outside its strings
     (``"n" in kwargs`` reads a key, not ``n``)."""
+    if name not in text:
+        return False
     code = _STRINGS.sub("''", text)
     return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", code) is not None
 
