@@ -672,6 +672,17 @@ def test_the_raise_a_traceback_shows_names_the_placeholders(run, tmp_path: Path)
 _NET_FRAME = '  File "/venv/lib/python3.12/site-packages/loader/net.py", line 9, in open\n'
 
 
+_FROM_THE_RAISE = "port must be below 65536, got {port} for {host}"
+
+
+def _message_of_new(run, tmp_path: Path, paste: str) -> str:  # type: ignore[no-untyped-def]
+    """The message of the record ``new`` writes from ``paste``."""
+    content = make_content(tmp_path, {})
+    result = run("new", paste, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    return str(yaml.safe_load(Path(result.out.strip()).read_text())["message"])
+
+
 @pytest.mark.parametrize(
     "shape",
     [
@@ -700,29 +711,21 @@ def test_only_the_last_frames_own_raise_of_the_class_names_placeholders(
     run,  # type: ignore[no-untyped-def]
     tmp_path: Path,
 ) -> None:
-    content = make_content(tmp_path, {})
-    result = run("new", shape, "--repo", REPO, "--content", content)
-    assert result.code == 0, result.err
-    message = yaml.safe_load(Path(result.out.strip()).read_text())["message"]
+    message = _message_of_new(run, tmp_path, shape)
     assert message == "port must be below {number}, got {number_2} for example.org"
 
 
 def test_pytests_marked_raise_names_the_placeholders(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    content = make_content(tmp_path, {})
     paste = (
         "    def open(port, host):\n"
         "        if port > 65535:\n"
         '>           raise ValueError(f"port must be below 65536, got {port!r} for {host}")\n'
         "E           ValueError: port must be below 65536, got 70000 for example.org\n"
     )
-    result = run("new", paste, "--repo", REPO, "--content", content)
-    assert result.code == 0, result.err
-    message = yaml.safe_load(Path(result.out.strip()).read_text())["message"]
-    assert message == "port must be below 65536, got {port} for {host}"
+    assert _message_of_new(run, tmp_path, paste) == _FROM_THE_RAISE
 
 
 def test_an_exception_groups_raise_names_the_placeholders_too(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    content = make_content(tmp_path, {})
     paste = (
         "  + Exception Group Traceback (most recent call last):\n"
         '  |   File "/home/me/app.py", line 9, in <module>\n'
@@ -736,7 +739,4 @@ def test_an_exception_groups_raise_names_the_placeholders_too(run, tmp_path: Pat
         "    | ValueError: port must be below 65536, got 70000 for example.org\n"
         "    +------------------------------------\n"
     )
-    result = run("new", paste, "--repo", REPO, "--content", content)
-    assert result.code == 0, result.err
-    message = yaml.safe_load(Path(result.out.strip()).read_text())["message"]
-    assert message == "port must be below 65536, got {port} for {host}"
+    assert _message_of_new(run, tmp_path, paste) == _FROM_THE_RAISE
