@@ -1223,7 +1223,9 @@ def test_a_raise_of_what_a_function_makes_records_the_class_it_returns() -> None
     )
     more = (
         "class Base:\n"
-        "    def _bad(self, msg) -> BadTag:\n"
+        "    @overload\n"
+        "    def _bad(self, msg: str) -> BadTag: ...\n"
+        "    def _bad(self, msg):\n"
         "        return BadTag(msg)\n"
         "class Child(Base):\n"
         "    def read(self, value):\n"

@@ -635,10 +635,10 @@ class _Finder:
         self.path = str(PurePosixPath(path))
         self.lines = lines
         self.factories = factories or {}
-        self.classes: list[str] = []
-        """The classes around the statement walked now, innermost last (``A``, ``A.B``)."""
         """The module's functions that a raise may call to make its exception: each
         with the class it returns (``_factories``)."""
+        self.classes: list[str] = []
+        """The classes around the statement walked now, innermost last (``A``, ``A.B``)."""
         self.scope: list[str] = []
         self.conditions: list[tuple[ast.expr, bool]] = []
         """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
@@ -900,12 +900,13 @@ def _factories(tree: ast.Module) -> dict[str, str | None]:
     # Any other definition by its bare name, last: a maker a class inherits, one in a
     # function or under ``if``/``try``, ``type(self).make``, ``self.errors.make``.
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
-            node.returns is not None or node.name not in found
-        ):
-            named = _returned_safely(node.returns, typevars)
-            key = f"\0{node.name}"
-            found[key] = named if found.get(key, named) == named else None
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        key = f"\0{node.name}"
+        if node.returns is None and key in found:
+            continue  # as above: ``@overload`` stubs said it
+        named = _returned_safely(node.returns, typevars)
+        found[key] = named if found.get(key, named) == named else None
     return found
 
 
