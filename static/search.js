@@ -63,6 +63,7 @@
           repeated: sticky(p.repeated),
           grouped: sticky(p.grouped),
           inGroup: new RegExp(p.in_group),
+          groupRule: new RegExp(p.group_rule),
           afterFrames: new RegExp(p.after_frames),
           frames: p.frames.map(function (f) { return new RegExp(f); }),
           frameStop: new RegExp(p.frame_stop),
@@ -163,11 +164,11 @@
     var text = chars.slice(-p.paste_limit).join("").replace(patterns.ansi, "")
       .replace(/\r\n/g, "\n").replace(/\r/g, "\n");
     var raw = text.split("\n");
-    // From a group's head on, lines that start with "|" or "+" lose them.
+    // From a group's head (or its first rule) on, lines that start with "|" or "+" lose them.
     var grouped = false;
     var stripped = raw.map(function (line) {
       var plain = stripPrefixes(line);
-      grouped = grouped || line.indexOf(GROUP_HEAD) >= 0;
+      grouped = grouped || line.indexOf(GROUP_HEAD) >= 0 || patterns.groupRule.test(plain[0]);
       return grouped && patterns.inGroup.test(plain[0]) ? stripPrefixes(line, true) : plain;
     });
     var lines = stripped.map(function (s) { return s[0]; });

@@ -92,6 +92,9 @@ PATTERNS: dict[str, Any] = {
     # lines may come between; a table's "| " above the head is kept).
     "margin": r"[ \t]*[|+](?: |$)",
     "in_group": r"^[ \t]*[|+]",
+    # A group's rule before each of its errors ("+-+---- 1 ----"): where a paste cut
+    # above the head starts the group.
+    "group_rule": r"^[ \t]*\+(?:-\+)?-+ [0-9]+ -+$",
     # Prefixes that start a new log record: timestamps and levels.
     "starts": [
         r"[ \t]*\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
@@ -237,6 +240,7 @@ _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
 _PREFIXES = [*_TAGS, *_RECORD_STARTS]
 _GROUPED_PREFIXES = [*_TAGS, re.compile(PATTERNS["margin"]), *_RECORD_STARTS]
 _IN_GROUP = re.compile(PATTERNS["in_group"])
+_GROUP_RULE = re.compile(PATTERNS["group_rule"])
 GROUP_HEAD = "Exception Group Traceback (most recent call last):"
 """The head of an exception group's traceback (Python 3.11 and later)."""
 _EXCEPTION_LINE = re.compile(PATTERNS["exception"])
@@ -386,7 +390,7 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
     grouped = False  # from a group's head on, lines that start with "|" or "+" lose them
     for line in raw:
         plain = strip_prefixes(line)
-        grouped = grouped or GROUP_HEAD in line
+        grouped = grouped or GROUP_HEAD in line or _GROUP_RULE.match(plain.text) is not None
         margin = grouped and _IN_GROUP.match(plain.text) is not None
         stripped.append(strip_prefixes(line, grouped=True) if margin else plain)
     lines = [line.text for line in stripped]
