@@ -885,28 +885,33 @@ def _factories(tree: ast.Module) -> dict[str, str | None]:
     }
     found: dict[str, str | None] = {}
 
-    def walk(body: list[ast.stmt], within: str) -> None:
-        for node in body:
-            if isinstance(node, ast.ClassDef):
-                walk(node.body, f"{within}{node.name}.")
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                key = within + node.name
-                if node.returns is None and key in found:
-                    continue  # ``@overload`` stubs said it, the body does not
-                named = _returned_safely(node.returns, typevars)
-                found[key] = named if found.get(key, named) == named else None
-
-    walk(tree.body, "")
-    # Any other definition by its bare name, last: a maker a class inherits, one in a
-    # function or under ``if``/``try``, ``type(self).make``, ``self.errors.make``.
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        key = f"\0{node.name}"
+    def note(key: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if node.returns is None and key in found:
-            continue  # as above: ``@overload`` stubs said it
+            return  # ``@overload`` stubs said it, the body does not
         named = _returned_safely(node.returns, typevars)
         found[key] = named if found.get(key, named) == named else None
+
+    def walk(body: list[Any], within: str | None) -> None:
+        """The statements of ``body``, and of the blocks they hold (not their
+        expressions: no definition is one); ``within``, ``Class.`` where a definition
+        is a method of a module's class, ``""`` at the module's top, else None."""
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                walk(node.body, None if within is None else f"{within}{node.name}.")
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if within is not None:
+                    note(within + node.name, node)
+                # Any definition by its bare name too: a maker a class inherits, one in
+                # a function or under ``if``/``try``, ``type(self).make``.
+                note(f"\0{node.name}", node)
+                walk(node.body, None)
+            else:
+                for field in ("body", "orelse", "finalbody"):
+                    walk(getattr(node, field, None) or [], None)
+                for inner in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
+                    walk(inner.body, None)
+
+    walk(tree.body, "")
     return found
 
 
