@@ -49,12 +49,14 @@
         var sticky = function (s) { return new RegExp(s, "y"); };
         var prefixes = p.tags.concat(p.starts).map(sticky);
         var tags = p.tags.length;
+        var margin = sticky(p.margin);
         patterns = {
           ansi: new RegExp(p.ansi, "g"),
           prefixes: prefixes,
           tags: tags,
           // The lines of an exception group's traceback lose its margin too.
-          groupedPrefixes: prefixes.slice(0, tags).concat([sticky(p.margin)], prefixes.slice(tags)),
+          groupedPrefixes: prefixes.slice(0, tags).concat([margin], prefixes.slice(tags)),
+          margin: margin,
           exception: new RegExp(p.exception),
           // Global: searched from a position, as Python's search(line, pos).
           inline: new RegExp(p.inline, "g"),
@@ -62,7 +64,6 @@
           errorLevel: new RegExp(p.error_level),
           repeated: sticky(p.repeated),
           grouped: sticky(p.grouped),
-          inGroup: new RegExp(p.in_group),
           groupRule: new RegExp(p.group_rule),
           afterFrames: new RegExp(p.after_frames),
           frames: p.frames.map(function (f) { return new RegExp(f); }),
@@ -169,7 +170,8 @@
     var stripped = raw.map(function (line) {
       var plain = stripPrefixes(line);
       grouped = grouped || line.indexOf(GROUP_HEAD) >= 0 || patterns.groupRule.test(plain[0]);
-      return grouped && patterns.inGroup.test(plain[0]) ? stripPrefixes(line, true) : plain;
+      patterns.margin.lastIndex = 0;
+      return grouped && patterns.margin.test(plain[0]) ? stripPrefixes(line, true) : plain;
     });
     var lines = stripped.map(function (s) { return s[0]; });
     var out = [];

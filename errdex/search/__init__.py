@@ -91,7 +91,6 @@ PATTERNS: dict[str, Any] = {
     # each line that starts with "|" or "+" from a group's head on (other processes' log
     # lines may come between; a table's "| " above the head is kept).
     "margin": r"[ \t]*[|+](?: |$)",
-    "in_group": r"^[ \t]*[|+]",
     # A group's rule before each of its errors ("+-+---- 1 ----"): where a paste cut
     # above the head starts the group.
     "group_rule": r"^[ \t]*\+(?:-\+)?-+ [0-9]+ -+$",
@@ -238,8 +237,8 @@ _ANSI = re.compile(PATTERNS["ansi"])
 _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
 _RECORD_STARTS = [re.compile(p) for p in PATTERNS["starts"]]
 _PREFIXES = [*_TAGS, *_RECORD_STARTS]
-_GROUPED_PREFIXES = [*_TAGS, re.compile(PATTERNS["margin"]), *_RECORD_STARTS]
-_IN_GROUP = re.compile(PATTERNS["in_group"])
+_MARGIN = re.compile(PATTERNS["margin"])
+_GROUPED_PREFIXES = [*_TAGS, _MARGIN, *_RECORD_STARTS]
 _GROUP_RULE = re.compile(PATTERNS["group_rule"])
 GROUP_HEAD = "Exception Group Traceback (most recent call last):"
 """The head of an exception group's traceback (Python 3.11 and later)."""
@@ -391,7 +390,7 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
     for line in raw:
         plain = strip_prefixes(line)
         grouped = grouped or GROUP_HEAD in line or _GROUP_RULE.match(plain.text) is not None
-        margin = grouped and _IN_GROUP.match(plain.text) is not None
+        margin = grouped and _MARGIN.match(plain.text) is not None
         stripped.append(strip_prefixes(line, grouped=True) if margin else plain)
     lines = [line.text for line in stripped]
     out: list[Extracted] = []
@@ -790,6 +789,20 @@ _AFTER_INDEX = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))
 """An entry's fields but its index, in order."""
 
 
+def literals_of(template: str) -> tuple[list[str], list[str]]:
+    """A template's literal parts and its placeholders' names, one name between each
+    two literals (``fit_placeholders`` fits a message to them). Raises TemplateError."""
+    literals: list[str] = [""]
+    names: list[str] = []
+    for part in parse_template(template).parts:
+        if part.placeholder:
+            names.append(part.text)
+            literals.append("")
+        else:
+            literals[-1] += part.text
+    return literals, names
+
+
 def make_entry(
     index: int,
     id: str,
@@ -800,16 +813,7 @@ def make_entry(
     file: str = "",
     line: int = 0,
 ) -> Entry:
-    parsed = parse_template(template)
-    literals: list[str] = [""]
-    names: list[str] = []
-    for part in parsed.parts:
-        if part.placeholder:
-            names.append(part.text)
-            literals.append("")
-        else:
-            literals[-1] += part.text
-    literals, names, cut = _cut(literals, names)
+    literals, names, cut = _cut(*literals_of(template))
     last = len(literals) - 1
     normalized = [normalized_text(lit, i > 0, i < last) for i, lit in enumerate(literals)]
     words: list[str] = []

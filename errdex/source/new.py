@@ -26,6 +26,7 @@ from errdex.search import (
     Extracted,
     Frame,
     fit_placeholders,
+    literals_of,
     paste_lines,
     raised_at,
     readings,
@@ -158,19 +159,11 @@ def _as_raised(
             return None
         raised = exception_name(node.exc.func)
         template = template_of(node.exc.args[0])
-        parts = parse_template(template).parts if template is not None else ()
+        literals, names = literals_of(template) if template is not None else ([], [])
     except (SyntaxError, ValueError, RecursionError, MemoryError, TemplateError):
         return None  # a raise over lines the traceback does not show, say
     if template is None or raised is None or not same_class(raised, found.exception):
         return None
-    literals = [""]
-    names = []
-    for part in parts:
-        if part.placeholder:
-            names.append(part.text)
-            literals.append("")
-        else:
-            literals[-1] += part.text
     if not _WORD.search("".join(literals)):
         return None  # ``f"{exc}"``: no words of its own that search could find it by
     spans = fit_placeholders(literals, message)  # linear, as search fits a paste
