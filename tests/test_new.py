@@ -555,10 +555,28 @@ def test_only_a_plain_installed_path_and_a_real_line_are_filled_in() -> None:
         assert "  # function: Loader._parse  # as the paste names it\n" in place
 
 
+_NET_FRAME = '  File "/venv/lib/python3.12/site-packages/loader/net.py", line 9, in open\n'
+
+
+_FROM_THE_RAISE = "port must be below 65536, got {port} for {host}"
+
+
+def _scaffold(run, tmp_path: Path, paste: str) -> str:  # type: ignore[no-untyped-def]
+    """The record file ``new`` writes from ``paste``, in a content folder of its own."""
+    content = make_content(tmp_path, {})
+    result = run("new", paste, "--repo", REPO, "--content", content)
+    assert result.code == 0, result.err
+    return Path(result.out.strip()).read_text()
+
+
+def _message_of_new(run, tmp_path: Path, paste: str) -> str:  # type: ignore[no-untyped-def]
+    """The message of the record ``new`` writes from ``paste``."""
+    return str(yaml.safe_load(_scaffold(run, tmp_path, paste))["message"])
+
+
 def test_a_vs_code_frame_gives_the_scaffold_its_method(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """VS Code's copy of IPython's frame makes its place a link; the function after it
     is the frame's, named with its class."""
-    content = make_content(tmp_path, {})
     paste = (
         "File [~/venv/lib/python3.11/site-packages/loader/parse.py:214]"
         "(file:///home/me/venv/lib/python3.11/site-packages/loader/parse.py:214),"
@@ -566,20 +584,14 @@ def test_a_vs_code_frame_gives_the_scaffold_its_method(run, tmp_path: Path) -> N
         "---> [214](file:///home/me/venv/lib/python3.11/site-packages/loader/parse.py:214)"
         "     raise ParseError(msg)\n\nParseError: unknown tag '!include'\n"
     )
-    result = run("new", paste, "--repo", REPO, "--content", content)
-    assert result.code == 0, result.err
-    source = Path(result.out.strip()).read_text()
+    source = _scaffold(run, tmp_path, paste)
     assert 'path: "loader/parse.py"' in source and "line: 214" in source
     assert "  # function: Loader._parse  # as the paste names it\n" in source
 
 
 def test_a_number_that_ends_a_sentence_is_a_placeholder(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    content = make_content(tmp_path, {})
     paste = "ValueError: The limit must be less than 1.0. Got 1.2. A version 1.0.3 is kept."
-    result = run("new", paste, "--repo", REPO, "--content", content)
-    assert result.code == 0, result.err
-    data = yaml.safe_load(Path(result.out.strip()).read_text())
-    assert data["message"] == (
+    assert _message_of_new(run, tmp_path, paste) == (
         "The limit must be less than {number}. Got {number_2}. A version 1.0.3 is kept."
     )
 
@@ -588,7 +600,6 @@ def test_an_exception_groups_sub_exception_becomes_the_record(run, tmp_path: Pat
     """Python 3.11 prints a group's tracebacks behind a margin (``  | ``) and ends the
     group's message with how many errors it holds: the error inside is the record, with
     its frame's place, not the group's margin and all."""
-    content = make_content(tmp_path, {})
     paste = (
         "  + Exception Group Traceback (most recent call last):\n"
         '  |   File "/home/me/app.py", line 9, in <module>\n'
@@ -602,9 +613,7 @@ def test_an_exception_groups_sub_exception_becomes_the_record(run, tmp_path: Pat
         "    | loader.errors.BadTag: unknown tag '!include'\n"
         "    +------------------------------------\n"
     )
-    result = run("new", paste, "--repo", REPO, "--content", content)
-    assert result.code == 0, result.err
-    data = yaml.safe_load(Path(result.out.strip()).read_text())
+    data = yaml.safe_load(_scaffold(run, tmp_path, paste))
     assert data["exception"] == "loader.errors.BadTag"
     assert data["message"].startswith("unknown tag ")
     assert (data["source"]["path"], data["source"]["line"]) == ("loader/parse.py", 214)
@@ -667,20 +676,6 @@ def test_the_raise_a_traceback_shows_names_the_placeholders(run, tmp_path: Path)
         message = yaml.safe_load(Path(guessed.out.strip()).read_text())["message"]
         assert message == "port must be below {number}, got {number_2} for example.org"
         Path(guessed.out.strip()).unlink()
-
-
-_NET_FRAME = '  File "/venv/lib/python3.12/site-packages/loader/net.py", line 9, in open\n'
-
-
-_FROM_THE_RAISE = "port must be below 65536, got {port} for {host}"
-
-
-def _message_of_new(run, tmp_path: Path, paste: str) -> str:  # type: ignore[no-untyped-def]
-    """The message of the record ``new`` writes from ``paste``."""
-    content = make_content(tmp_path, {})
-    result = run("new", paste, "--repo", REPO, "--content", content)
-    assert result.code == 0, result.err
-    return str(yaml.safe_load(Path(result.out.strip()).read_text())["message"])
 
 
 @pytest.mark.parametrize(
