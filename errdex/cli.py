@@ -1190,6 +1190,7 @@ def _reconciled(
                 "moved",
                 "reworded",
                 "removed",
+                "still removed",
                 *(("renamed", "new") if release else ()),
                 "back",
             )

@@ -75,7 +75,10 @@ def walk(run, upstream: Path, content: Path):  # type: ignore[no-untyped-def]
 
 def test_pin_through_releases_writes_each_records_history(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
     pinned = walk(run, upstream, content)
-    assert "1 unchanged, 0 moved, 1 reworded, 0 removed, 0 renamed, 1 new" in pinned.err
+    assert (
+        "1 unchanged, 0 moved, 1 reworded, 0 removed, 0 still removed, 0 renamed, 1 new"
+        in pinned.err
+    )
     assert "(release v1.1)" in pinned.err and "(release v1.2)" in pinned.err
     site = yaml.safe_load((content / "site.yaml").read_text())
     assert [(r["repo"], r["name"]) for r in site["releases"]] == [
@@ -116,6 +119,28 @@ def test_scanning_old_and_pinning_forward_matches_scanning_the_newest(  # type: 
         assert ours["source"] == record["source"]
 
 
+def test_a_record_removed_on_the_way_counts_once_as_removed(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
+    # v1.3 changes nothing that v1.2 removed: "size is too big" is gone at both, removed
+    # once (at v1.2), then still removed; the totals over the steps say so.
+    git(upstream, "commit", "-q", "--allow-empty", "-m", "v1.3")
+    git(upstream, "tag", "v1.3")
+    scanned = run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content)
+    assert scanned.code == 0, scanned.err
+    pinned = run(
+        "pin", upstream, "--repo", REPO, "--ref", "v1.1..v1.3", "--content", content, "--json"
+    )
+    assert pinned.code == 0, pinned.err
+    document = json.loads(pinned.out)
+    steps = [
+        (s["release"], s["counts"]["removed"], s["counts"]["still_removed"])
+        for s in document["steps"]
+    ]
+    assert steps == [("v1.1", 0, 0), ("v1.2", 1, 0), ("v1.3", 0, 1)]
+    assert (document["counts"]["removed"], document["counts"]["still_removed"]) == (1, 1)
+    [last] = [line for line in pinned.err.splitlines() if "(release v1.3)" in line]
+    assert "0 reworded, 0 removed, 1 still removed, 0 renamed" in last, pinned.err
+
+
 def test_an_older_release_is_refused(run, upstream, content) -> None:  # type: ignore[no-untyped-def]
     walk(run, upstream, content)
     before = (content / "site.yaml").read_text()
@@ -125,7 +150,10 @@ def test_an_older_release_is_refused(run, upstream, content) -> None:  # type: i
     assert (content / "site.yaml").read_text() == before
     again = run("pin", upstream, "--repo", REPO, "--ref", "v1.2", "--content", content)
     assert again.code == 0, again.err
-    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed, 0 renamed, 0 new" in again.err
+    assert (
+        "errdex pin: 2 unchanged, 0 moved, 0 reworded, 0 removed, 1 still removed, 0 renamed, 0 new"
+        in again.err
+    )
 
 
 def test_pages_say_which_releases_raise_each_error(run, upstream, content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -417,7 +445,10 @@ def test_an_error_removed_earlier_is_not_reworded_into_a_later_raise_near_it(  #
     walk(run, upstream, content)
     done = run("pin", upstream, "--repo", REPO, "--ref", "v1.3", "--content", content)
     assert done.code == 0, done.err
-    assert "errdex pin: 2 unchanged, 0 moved, 0 reworded, 1 removed, 0 renamed, 1 new" in done.err
+    assert (
+        "errdex pin: 2 unchanged, 0 moved, 0 reworded, 0 removed, 1 still removed, 0 renamed, 1 new"
+        in done.err
+    )
     found = records(content)
     gone = found["size is too big"]
     assert gone["source"]["removed_in"] == git(upstream, "rev-parse", "v1.2")
@@ -498,7 +529,10 @@ def test_copies_of_a_message_get_the_ids_a_scan_of_the_newest_gives(  # type: ig
         ("v1.1", "pkg/m.py"),
         ("v1.2", "pkg/m.py"),
     ]
-    assert "errdex pin: 3 unchanged, 0 moved, 0 reworded, 0 removed, 0 renamed, 2 new" in pinned.err
+    assert (
+        "errdex pin: 3 unchanged, 0 moved, 0 reworded, 0 removed, 0 still removed, 0 renamed, 2 new"
+        in pinned.err
+    )
     out = tmp_path / "public"
     built = run("build", "--content", content, "--out", out)
     assert built.code == 0, built.err

@@ -574,7 +574,8 @@ def pin(
             changes[record.path] = _placed(record, site, commit, release, renamed.get(record.path))
         elif record.path in gone:
             line, blocks = gone[record.path]
-            changes[record.path] = ("removed", line, blocks)
+            # Removed at an earlier pin (no line, nothing to write): still removed.
+            changes[record.path] = ("removed" if line else "still removed", line, blocks)
     # An id a record takes is no longer another's alias (a link to it now means it).
     taken_ids = {renamed[p] for p in renamed} | {record_id for _, record_id, _, _ in new}
     if taken_ids:
