@@ -1415,11 +1415,17 @@ def _lookup(ns: argparse.Namespace) -> int:
                 "   " + ", ".join(f"{name} = {value or '(empty)'}" for name, value in m["values"])
             )
         if m["elsewhere"]:
-            ids = [url.rstrip("/").rsplit("/", 1)[-1] for url in m["also"]]
-            among = ", among them: " if m["elsewhere"] > len(ids) else ": "
-            among = among if ids else ""
-            print(f"   also raised at {m['elsewhere']} other place(s){among}" + ", ".join(ids))
+            # The pages of a few, a line each (an id alone says nothing); --json has all.
+            shown = m["also"][:ALSO_SHOWN]
+            among = ", among them:" if m["elsewhere"] > len(shown) else ":"
+            print(f"   also raised at {m['elsewhere']} other place(s){among if shown else ''}")
+            for url in shown:
+                print(f"     {url}")
     return finder.FOUND
+
+
+ALSO_SHOWN = 5
+"""How many of the other places raising a message ``lookup`` names, a page address each."""
 
 
 def _triage(ns: argparse.Namespace) -> int:
