@@ -992,7 +992,7 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             "    layers += extra\n"
             "    if len(self.blocks) > 4:\n"
             "        raise ValueError('x')\n",
-            ["Give `self.blocks` at most `4` items."],
+            ["Make sure `self.blocks` has at most `4` items."],
         ),
         (
             "def f(layers, head):\n"
@@ -1000,7 +1000,7 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             "    layers.append(head)\n"
             "    if len(blocks) > 4:\n"
             "        raise ValueError('x')\n",
-            ["Give `blocks` at most `4` items."],
+            ["Make sure `blocks` has at most `4` items."],
         ),
         (
             # The standard library's functions that change the list they are given.
@@ -1009,7 +1009,7 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             "    heapq.heappush(layers, head)\n"
             "    if len(blocks) > 4:\n"
             "        raise ValueError('x')\n",
-            ["Give `blocks` at most `4` items."],
+            ["Make sure `blocks` has at most `4` items."],
         ),
         (
             "def f(layers, head):\n"
@@ -1017,7 +1017,7 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             "    insort(layers, head)\n"
             "    if len(blocks) > 4:\n"
             "        raise ValueError('x')\n",
-            ["Give `blocks` at most `4` items."],
+            ["Make sure `blocks` has at most `4` items."],
         ),
         (
             # A call written over lines, as black writes a long one.
@@ -1028,7 +1028,7 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             "    )\n"
             "    if len(blocks) > 4:\n"
             "        raise ValueError('x')\n",
-            ["Give `blocks` at most `4` items."],
+            ["Make sure `blocks` has at most `4` items."],
         ),
         (
             "def f(layers, rng):\n"
@@ -1036,7 +1036,7 @@ def test_a_paste_finds_the_number_a_copied_name_holds() -> None:
             "    rng.shuffle(layers)\n"
             "    if len(blocks) > 4:\n"
             "        raise ValueError('x')\n",
-            ["Give `blocks` at most `4` items."],
+            ["Make sure `blocks` has at most `4` items."],
         ),
         (
             # Read, not changed: the copy still holds the setting.
@@ -1274,7 +1274,8 @@ def test_an_excerpt_that_starts_inside_a_call_reads_no_argument_as_a_statement()
         "    if trim_offsets:\n"
         "        raise NotImplementedError('trim_offsets is not supported')\n"
     )
-    assert _ways_of_cut(code, 3) == ["Set `trim_offsets` to a false or empty value."]
+    # Without the signature in view, the parameter may be a value bound above: "make".
+    assert _ways_of_cut(code, 3) == ["Make `trim_offsets` false or empty."]
 
 
 def test_an_excerpt_that_starts_inside_a_docstring_reads_no_example_as_a_statement() -> None:
@@ -1288,8 +1289,8 @@ def test_an_excerpt_that_starts_inside_a_docstring_reads_no_example_as_a_stateme
         "        raise ValueError('Need to specify either input_ids or inputs_embeds.')\n"
     )
     assert _ways_of_cut(code, 3) == [
-        "Leave `input_ids` unset (`None`), and give `inputs_embeds` a value (not `None`).",
-        "Give `input_ids` a value (not `None`), and leave `inputs_embeds` unset (`None`).",
+        "Make sure `input_ids` is `None`, and make sure `inputs_embeds` is not `None`.",
+        "Make sure `input_ids` is not `None`, and make sure `inputs_embeds` is `None`.",
     ]
 
 
@@ -1323,7 +1324,7 @@ _RAISE = "    if n < 1:\n        raise ValueError('x')\n"
         (
             'def f(self, n):\n    """Doc.\n\n        n = n - 1\n    """\n' + _RAISE,
             3,
-            ["Set `n` to `1` or more."],
+            ["Make `n` at least `1`."],  # the signature is cut off
         ),
         # A string continued with a backslash inside a call closes no bracket.
         ("def f(self, n):\n    warn('n is \\\n  small')\n" + _RESHAPED + _RAISE, 1, []),
@@ -1417,7 +1418,7 @@ def test_shapes_a_review_of_brackets_and_docstrings_found(
             "def f(self, layers):\n    blocks = layers\n    del layers[-1]\n"
             "    if len(blocks) < 4:\n        raise ValueError('x')\n",
             1,
-            ["Give `blocks` at least `4` items."],
+            ["Make sure `blocks` has at least `4` items."],
         ),
     ],
 )
@@ -1456,10 +1457,11 @@ def test_a_test_above_where_a_name_is_worked_out_reads_what_it_held_there(cut: i
         "        if count > total:\n"
         "            raise ValueError('more frames than the video has')\n"
     )
-    assert _ways_of_cut(code, cut) == [
-        "Give `count` a value (not `None`).",
-        "Leave `fps` unset (`None`).",
-    ]
+    assert _ways_of_cut(code, cut) == (
+        ["Give `count` a value (not `None`).", "Leave `fps` unset (`None`)."]
+        if cut == 1  # the signature shows them as the caller's
+        else ["Make sure `count` is not `None`.", "Make sure `fps` is `None`."]
+    )
 
 
 def test_a_test_below_the_new_value_that_reads_as_one_above_still_reads_the_new_one() -> None:
@@ -1519,5 +1521,109 @@ def test_a_key_named_in_a_string_is_not_the_name_the_code_binds() -> None:
     )
     assert _ways_of(code) == [
         "Make `kwargs` not contain `'labels'`.",
-        "Give `labels` exactly `n` items.",
+        "Make sure `labels` has exactly `n` items.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("code", "cut", "ways"),
+    [
+        # Bound above the excerpt (scan cuts 15 lines above the raise): a value the code
+        # works out, as far as the excerpt tells; not "Set `y_type` to 'binary'".
+        (
+            "def roc(y_true, pos_label):\n"
+            "    y_type = type_of_target(y_true)\n"
+            "    check(y_true)\n"
+            "    if y_type != 'binary':\n"
+            "        raise ValueError('only binary targets')\n",
+            3,
+            ["Make `y_type` equal to `'binary'`."],
+        ),
+        # The same test with the signature in view: the caller's parameter, set.
+        (
+            "def roc(y_type, pos_label):\n"
+            "    check(y_type)\n"
+            "    if y_type != 'binary':\n"
+            "        raise ValueError('only binary targets')\n",
+            1,
+            ["Set `y_type` to `'binary'`."],
+        ),
+        # A parameter of a private helper is what the code passes it, not the user.
+        (
+            "def _fit(self, X, for_partial_fit=False):\n"
+            "    if self.early_stopping and for_partial_fit:\n"
+            "        raise ValueError('early stopping is not supported in partial_fit')\n",
+            1,
+            [
+                "Set `early_stopping` to a false or empty value.",
+                "Make `for_partial_fit` false or empty.",
+            ],
+        ),
+        # An attribute fitting sets (``classes_``) or a private one is no setting.
+        (
+            "def predict(self, X):\n"
+            "    if self.n_classes_ > 2:\n"
+            "        raise ValueError('binary only')\n",
+            1,
+            ["Make `self.n_classes_` at most `2`."],
+        ),
+        (
+            "def __exit__(self, *args):\n"
+            "    if not self._entered:\n"
+            "        raise RuntimeError('not entered')\n",
+            1,
+            ["Make `self._entered` true or non-empty."],
+        ),
+        # An attribute of a loop's item; a computed value's items, said with "make sure".
+        (
+            "def check(parameters):\n"
+            "    for p in parameters:\n"
+            "        if p.kind == p.VAR_POSITIONAL:\n"
+            "            raise RuntimeError('no *args')\n",
+            1,
+            ["Make `p.kind` different from `p.VAR_POSITIONAL`."],
+        ),
+        (
+            "def split(groups):\n"
+            "    unique_groups = np.unique(groups)\n"
+            "    if len(unique_groups) <= 1:\n"
+            "        raise ValueError('one group')\n",
+            1,
+            ["Make sure `unique_groups` has more than `1` items."],
+        ),
+        (
+            "def search(refit, results):\n"
+            "    best_index = refit(results)\n"
+            "    if not isinstance(best_index, numbers.Integral):\n"
+            "        raise TypeError('best_index must be an int')\n",
+            1,
+            ["Make sure `best_index` is a `numbers.Integral`."],
+        ),
+    ],
+)
+def test_a_value_the_caller_may_not_set_is_said_as_one_to_make(
+    code: str, cut: int, ways: list[str]
+) -> None:
+    assert _ways_of_cut(code, cut) == ways
+
+
+def test_a_name_the_excerpt_does_not_show_given_is_set_where_the_site_knows_its_flag() -> None:
+    code = (
+        "def verify(self, parallel_config):\n"
+        "    tensor_parallel_size = parallel_config.tensor_parallel_size\n"
+        "    check(parallel_config)\n"
+        "    if tensor_parallel_size > 8:\n"
+        "        raise ValueError('too many')\n"
+    )
+    record = scanned(code, 5)
+    from errdex.records.model import Excerpt
+
+    cut = Excerpt(3, "".join(code.splitlines(keepends=True)[2:]))
+    record = replace(record, source=replace(record.source, condition=None, excerpt=cut))
+    found = avoid.avoid_of(record)
+    assert found is not None
+    flags = {"tensor_parallel_size": ["--tensor-parallel-size"]}
+    assert [avoid.said(way, avoid.flag_of(flags)) for way in found.ways] == [
+        "Set `tensor_parallel_size` (`--tensor-parallel-size`) to `8` or less."
+    ]
+    assert [avoid.said(way) for way in found.ways] == ["Make `tensor_parallel_size` at most `8`."]

@@ -110,6 +110,10 @@ class Operand:
     defaulted: bool = False
     """Whether the code may put a value of its own in place of the caller's (``x = x if
     x is not None else default``): no way out may ask for it unset, false or different."""
+    unsure: bool = False
+    """Whether its setting may be a value the code works out instead: a plain name the
+    excerpt neither binds nor shows the caller giving (bound above the excerpt, say).
+    It is said as set only where the site knows the setting's flag."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1114,8 +1118,38 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
             held.get(at, aliases) if at is not None else aliases
             for at in _guard_lines(record, guards)
         ]
-    ways = ways_out(guards, aliases, each)
+    ways = ways_out(guards, aliases, each, _callers(record))
     return Avoid(guards, ways) if ways else None
+
+
+def _callers(record: Record) -> frozenset[str]:
+    """The names the caller gives the code around ``record``'s raise: the parameters of
+    its function, when the excerpt shows the signature and the function is no private
+    helper (``_check``, which only the code calls); else none is known."""
+    excerpt = record.source.excerpt
+    function = (record.source.function or "").rpartition(".")[2]
+    if excerpt is None or _internal(function):
+        return frozenset()
+    lines = excerpt.lines
+    raise_index = record.source.line - excerpt.start
+    if not 0 <= raise_index < len(lines):
+        return frozenset()
+    start = _function_start(lines, raise_index)
+    named = _DEF_NAME.match(lines[start].lstrip())
+    if named is not None and _internal(named.group(1)):
+        return frozenset()  # the record may not name its function
+    return _parameters(lines, start) or frozenset()
+
+
+_DEF_NAME = re.compile(r"(?:async\s+)?def\s+(\w+)")
+
+
+def _internal(name: str) -> bool:
+    """Whether a name is the code's own by its spelling: private (``_cache``), or, as
+    an attribute, one that fitting sets (``classes_``); ``__init__`` is neither."""
+    if name.startswith("__") and name.endswith("__"):
+        return False
+    return name.startswith("_") or name.endswith("_")
 
 
 def _guard_lines(record: Record, guards: Sequence[str]) -> list[int | None]:
@@ -1133,9 +1167,12 @@ def ways_out(
     guards: Sequence[str],
     aliases: Mapping[str, str | None] | None = None,
     each: Sequence[Mapping[str, str | None]] | None = None,
+    callers: AbstractSet[str] | None = None,
 ) -> tuple[Way, ...]:
     """The ways out of ``guards`` all holding: each a conjunction of terms. ``each``:
-    the aliases of each guard, where they differ (by default ``aliases``).
+    the aliases of each guard, where they differ (by default ``aliases``). ``callers``:
+    the plain names that are the caller's to set (``_callers``); others are said as
+    values the code works out. None: every name the code does not bind is.
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
@@ -1145,7 +1182,7 @@ def ways_out(
         tests = [ast.parse(guard, mode="eval").body for guard in guards]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    words = _Words(aliases or {})
+    words = _Words(aliases or {}, callers)
     found: list[frozenset[_Literal]] = []
     for number, test in enumerate(tests):
         if each is not None:
@@ -1276,8 +1313,12 @@ class _Words:
     """Turns one test into the term that says it holds (or, ``holds=False``, that it
     does not)."""
 
-    def __init__(self, aliases: Mapping[str, str | None]) -> None:
+    def __init__(
+        self, aliases: Mapping[str, str | None], callers: AbstractSet[str] | None = None
+    ) -> None:
         self.aliases = aliases
+        self.callers = callers
+        """The plain names that are the caller's (``ways_out``); None: all are."""
         self.seen: dict[str, int] = {}
         """Each test met, in the order the code has them: the order of a way's terms."""
 
@@ -1495,10 +1536,12 @@ class _Words:
             if field in ("self", "cls"):
                 raise _Unsafe
             keys = tuple(dict.fromkeys((text, _shown(text), read, _shown(read), field)))
-            if computed:
+            whose = "computed" if computed else self._whose(read)
+            if whose == "computed":
                 # Not a setting: shown as written, ``self.`` kept, no flag looked up.
                 return Operand(text, keys=keys)
-            return Operand(_shown(text), field=field, keys=keys, defaulted=defaulted)
+            unsure = whose == "unsure"
+            return Operand(_shown(text), field=field, keys=keys, defaulted=defaulted, unsure=unsure)
         if _plain_expression(node):
             text = _SELF.sub("", ast.unparse(node))
             if len(text) > MAX_TEXT:
@@ -1544,6 +1587,28 @@ class _Words:
         return ast.dump(one) == ast.dump(other) or (
             (read := self._setting(one)) is not None and read == self._setting(other)
         )
+
+    def _whose(self, read: str, depth: int = 0) -> str:
+        """Whose value the name ``read`` (a setting's, as ``operand`` follows it) is:
+        "caller" for an attribute of the object (``self.size``) but the code's own
+        (``self._cache``, ``self.classes_``), of a setting (``config.size``), a name the
+        caller gives (``callers``) or one bound to such a name (``dim = size``);
+        "computed" for a value the code works out or an attribute of one (``p.kind``
+        after ``for p in params``); "unsure" for a plain name the excerpt does not show
+        bound (above it, or by the caller: the signature is not in view)."""
+        if self.callers is None:
+            return "caller"
+        root, _, rest = read.partition(".")
+        if root in ("self", "cls"):
+            return "computed" if not rest or _internal(rest.partition(".")[0]) else "caller"
+        alias = self.aliases.get(root, root)
+        if alias is not None and alias.startswith(DEFAULTED):
+            alias = alias.removeprefix(DEFAULTED).strip() or root
+        if alias == root:  # not bound in the excerpt (or only defaulted there)
+            return "caller" if rest or root in self.callers else "unsure"
+        if alias is None or alias.startswith("\0") or depth > MAX_NEGATED:
+            return "computed"
+        return self._whose(alias + (f".{rest}" if rest else ""), depth + 1)
 
     def _setting(self, node: ast.expr) -> str | None:
         """The setting a name reads (its alias, or itself); None for anything else."""
@@ -1825,6 +1890,10 @@ _VERSIONED = {
 def _said(term: Term, spell: Spell) -> str:
     subject = term.subject
     kind = term.kind
+    # A setting is set, passed or given; a value the code works out is "made" so.
+    settable = bool(subject.env) or bool(
+        subject.field and (not subject.unsure or spell(subject.field))
+    )
     if kind == "compare":
         assert term.op is not None and term.other is not None
         other = _value(term.other, spell)
@@ -1832,13 +1901,15 @@ def _said(term: Term, spell: Spell) -> str:
             other = _code(term.other.keys[0]) if term.other.keys else other
         if subject.length:
             counted = _name(subject, spell, counted=True)
+            give = "give" if settable else "make sure"
+            counted = counted if settable else f"{counted} has"
             if term.other.number in ("0", "1") and (term.op, term.other.number) in _NONE:
-                return f"give {counted} {_NONE[term.op, term.other.number]}"
+                return f"{give} {counted} {_NONE[term.op, term.other.number]}"
             if term.other.length:
                 other = _name(term.other, spell, counted=True)
-                return f"give {counted} {_AS_MANY[term.op].format(other)}"
-            return f"give {counted} {_COUNTED[term.op].format(other)}"
-        if subject.field or subject.env:
+                return f"{give} {counted} {_AS_MANY[term.op].format(other)}"
+            return f"{give} {counted} {_COUNTED[term.op].format(other)}"
+        if settable:
             return f"set {_name(subject, spell)} {_COMPARED[term.op].format(other)}"
         return f"make {_name(subject, spell)} {_MADE[term.op].format(other)}"
     if kind == "python":
@@ -1848,24 +1919,32 @@ def _said(term: Term, spell: Spell) -> str:
         assert term.other is not None
         if subject.literal and not term.other.literal:  # ``64 % heads``: the divisor is asked
             whole = _value(subject, spell)
+            divisor = _name(term.other, spell)
+            mine = term.other.env or (term.other.field and not term.other.unsure)
+            to = "set {} to" if mine or spell(term.other.field or "") else "make {}"
             if kind == "divisible":
-                return f"set {_name(term.other, spell)} to a divisor of {whole}"
-            return f"set {_name(term.other, spell)} to a number that does not divide {whole}"
+                return f"{to.format(divisor)} a divisor of {whole}"
+            return f"{to.format(divisor)} a number that does not divide {whole}"
         how = "divisible" if kind == "divisible" else "not divisible"
         return f"make {_name(subject, spell)} {how} by {_value(term.other, spell)}"
+    named = _name(subject, spell)
+    if not settable:
+        made = _MADE_SO.get(kind)
+        if made is not None:
+            return f"make sure {named} {made(term, spell)}"
     if kind in ("one_of", "none_of"):
         if term.other is not None:  # ``x in self.choices``: what it holds is not in the code
             inside = "in" if kind == "one_of" else "not in"
-            return f"set {_name(subject, spell)} to a value {inside} {_value(term.other, spell)}"
+            return f"set {named} to a value {inside} {_value(term.other, spell)}"
         values = [_value(value, spell) for value in term.values]
         if kind == "one_of":
-            return f"set {_name(subject, spell)} to {_either(values)}"
-        return f"set {_name(subject, spell)} to something other than {_either(values)}"
+            return f"set {named} to {_either(values)}"
+        return f"set {named} to something other than {_either(values)}"
     if kind == "unset":
-        return f"leave {_name(subject, spell)} unset (`None`)"
+        return f"leave {named} unset (`None`)"
     if kind == "set":
-        return f"give {_name(subject, spell)} a value (not `None`)"
-    if kind in ("true", "false") and not (subject.field or subject.env):
+        return f"give {named} a value (not `None`)"
+    if kind in ("true", "false") and not settable:
         # A value the code works out, not a setting (as ``make`` for a comparison).
         truth = "true or non-empty" if kind == "true" else "false or empty"
         return f"make {_name(subject, spell)} {truth}"
@@ -1911,6 +1990,44 @@ def _said(term: Term, spell: Spell) -> str:
     if kind == "callable":
         return f"pass a callable as {_name(subject, spell)}"
     raise ValueError(f"no words for {kind!r}")
+
+
+def _made_one_of(term: Term, spell: Spell) -> str:
+    negated = "" if term.kind == "one_of" else " not"
+    if term.other is not None:
+        return f"is{negated} in {_value(term.other, spell)}"
+    return f"is{negated} {_either([_value(value, spell) for value in term.values])}"
+
+
+def _made_type(term: Term, spell: Spell) -> str:
+    negated = "" if term.kind == "type" else " not"
+    return f"is{negated} a {_either([_code(t.text) for t in term.values])}"
+
+
+def _made_affix(term: Term, spell: Spell) -> str:
+    verb = "start" if "starts" in term.kind else "end"
+    does = f"does not {verb}" if term.kind.startswith("not_") else f"{verb}s"
+    return f"{does} with {_code(term.values[0].text)}"
+
+
+_MADE_SO: dict[str, Callable[[Term, Spell], str]] = {
+    "one_of": _made_one_of,
+    "none_of": _made_one_of,
+    "unset": lambda term, spell: "is `None`",
+    "set": lambda term, spell: "is not `None`",
+    "type": _made_type,
+    "not_type": _made_type,
+    "starts": _made_affix,
+    "not_starts": _made_affix,
+    "ends": _made_affix,
+    "not_ends": _made_affix,
+    "has_attr": lambda term, spell: f"has an attribute {_code(term.values[0].text)}",
+    "no_attr": lambda term, spell: f"has no attribute {_code(term.values[0].text)}",
+    "callable": lambda term, spell: "is callable",
+}
+"""How ``_said`` words a term of a value that may not be the caller's to set (one the
+code works out, or a name the excerpt does not show the caller giving): "make sure `x`
+is …", true whoever sets it, where a setting is set, passed or given."""
 
 
 # --- As data, and with the user's values ---------------------------------------------
