@@ -1559,6 +1559,27 @@ def test_a_key_named_in_a_string_is_not_the_name_the_code_binds() -> None:
                 "Make `for_partial_fit` false or empty.",
             ],
         ),
+        # Nor an attribute of one of its arguments (``coef`` is the code's warm start).
+        (
+            "def _path(X, coef=None):\n"
+            "    if coef is not None and coef.size != 3:\n"
+            "        raise ValueError('bad initial coef')\n",
+            1,
+            ["Make sure `coef` is `None`.", "Make `coef.size` equal to `3`."],
+        ),
+        # The length of a name the excerpt does not show given: "make sure", as its test.
+        (
+            "def fit(self, y, class_weight):\n"
+            "    n_outputs = y.shape[1]\n"
+            "    check(y)\n"
+            "    if isinstance(class_weight, list) and len(class_weight) != n_outputs:\n"
+            "        raise ValueError('one weight an output')\n",
+            3,
+            [
+                "Make sure `class_weight` is not a `list`.",
+                "Make sure `class_weight` has exactly `n_outputs` items.",
+            ],
+        ),
         # An attribute fitting sets (``classes_``) or a private one is no setting.
         (
             "def predict(self, X):\n"

@@ -1118,17 +1118,20 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
             held.get(at, aliases) if at is not None else aliases
             for at in _guard_lines(record, guards)
         ]
-    ways = ways_out(guards, aliases, each, _callers(record))
+    callers = _callers(record)
+    ways = ways_out(guards, aliases, each, callers or frozenset(), private=callers is None)
     return Avoid(guards, ways) if ways else None
 
 
-def _callers(record: Record) -> frozenset[str]:
+def _callers(record: Record) -> frozenset[str] | None:
     """The names the caller gives the code around ``record``'s raise: the parameters of
-    its function, when the excerpt shows the signature and the function is no private
-    helper (``_check``, which only the code calls); else none is known."""
+    its function, when the excerpt shows the signature; none known where it does not;
+    None in a private helper (``_check``), whose arguments the code gives it."""
     excerpt = record.source.excerpt
     function = (record.source.function or "").rpartition(".")[2]
-    if excerpt is None or _internal(function):
+    if _internal(function):
+        return None
+    if excerpt is None:
         return frozenset()
     lines = excerpt.lines
     raise_index = record.source.line - excerpt.start
@@ -1137,7 +1140,7 @@ def _callers(record: Record) -> frozenset[str]:
     start = _function_start(lines, raise_index)
     named = _DEF_NAME.match(lines[start].lstrip())
     if named is not None and _internal(named.group(1)):
-        return frozenset()  # the record may not name its function
+        return None  # the record may not name its function
     return _parameters(lines, start) or frozenset()
 
 
@@ -1168,11 +1171,13 @@ def ways_out(
     aliases: Mapping[str, str | None] | None = None,
     each: Sequence[Mapping[str, str | None]] | None = None,
     callers: AbstractSet[str] | None = None,
+    private: bool = False,
 ) -> tuple[Way, ...]:
     """The ways out of ``guards`` all holding: each a conjunction of terms. ``each``:
     the aliases of each guard, where they differ (by default ``aliases``). ``callers``:
     the plain names that are the caller's to set (``_callers``); others are said as
-    values the code works out. None: every name the code does not bind is.
+    values the code works out. None: every name the code does not bind is. ``private``:
+    in a private helper, no argument is the caller's, nor an attribute of one.
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
@@ -1182,7 +1187,7 @@ def ways_out(
         tests = [ast.parse(guard, mode="eval").body for guard in guards]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    words = _Words(aliases or {}, callers)
+    words = _Words(aliases or {}, callers, private)
     found: list[frozenset[_Literal]] = []
     for number, test in enumerate(tests):
         if each is not None:
@@ -1314,10 +1319,14 @@ class _Words:
     does not)."""
 
     def __init__(
-        self, aliases: Mapping[str, str | None], callers: AbstractSet[str] | None = None
+        self,
+        aliases: Mapping[str, str | None],
+        callers: AbstractSet[str] | None = None,
+        private: bool = False,
     ) -> None:
         self.aliases = aliases
         self.callers = callers
+        self.private = private
         """The plain names that are the caller's (``ways_out``); None: all are."""
         self.seen: dict[str, int] = {}
         """Each test met, in the order the code has them: the order of a way's terms."""
@@ -1508,6 +1517,7 @@ class _Words:
                     length=True,
                     keys=(_SELF.sub("", ast.unparse(node)),),
                     defaulted=counted.defaulted,
+                    unsure=counted.unsure,
                 )
             if (
                 name == "getattr"
@@ -1605,7 +1615,9 @@ class _Words:
         if alias is not None and alias.startswith(DEFAULTED):
             alias = alias.removeprefix(DEFAULTED).strip() or root
         if alias == root:  # not bound in the excerpt (or only defaulted there)
-            return "caller" if rest or root in self.callers else "unsure"
+            if rest:  # an attribute of a setting (``config.size``), in a public function
+                return "unsure" if self.private else "caller"
+            return "caller" if root in self.callers else "unsure"
         if alias is None or alias.startswith("\0") or depth > MAX_NEGATED:
             return "computed"
         return self._whose(alias + (f".{rest}" if rest else ""), depth + 1)
