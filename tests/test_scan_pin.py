@@ -110,6 +110,13 @@ def records(content: Path) -> dict[str, dict]:
         ('f"set { {a, b} } here"', "set { {a, b}} here"),
         ('"%(a{b)s and %(})s" % mapping', "{} and {}"),
         ('"{²} and {a}".format(x, a=y)', "{²} and {y}"),
+        # A string marked for translation is the words the code writes.
+        ('_("{editor}: Editing failed").format(editor=ed)', "{ed}: Editing failed"),
+        ('gettext("No such file: %s") % path', "No such file: {path}"),
+        ('translation.gettext_lazy("Enter a valid value.")', "Enter a valid value."),
+        ('_(f"not {x}")', "not {x}"),
+        ("_(message)", None),
+        ('ngettext("one", "many", n)', None),
     ],
 )
 def test_message_expressions_become_templates(source: str, template: str | None) -> None:
@@ -180,6 +187,31 @@ def test_a_raise_that_gives_its_context_as_none_is_recorded_by_its_problem() -> 
         (10, "MarkedError", "while constructing"),
     ]
     assert scanned.unread == ["pkg/construct.py:12", "pkg/construct.py:13"]
+
+
+NAMED_FIRST = """\
+class BadOptionUsage(Exception):
+    def __init__(self, option_name, message, ctx=None):
+        super().__init__(message)
+
+
+def parse(opt, value, ctx):
+    if value is not None:
+        raise BadOptionUsage(opt, _("Option {name!r} does not take a value.").format(name=opt))
+    if not opt:
+        raise ValueError(opt, "an empty option")
+    raise BadOptionUsage(opt, ctx.message)
+"""
+
+
+def test_a_raise_that_names_what_it_is_about_first_is_recorded_by_its_message() -> None:
+    """A codebase's class that takes an option's name before its message (click's
+    ``BadOptionUsage``) prints the message; a builtin given two prints both, as a tuple."""
+    scanned = scan_source(NAMED_FIRST, "pkg/parser.py")
+    assert [(s.line, s.exception, s.template) for s in scanned.sites] == [
+        (8, "BadOptionUsage", "Option {opt} does not take a value."),
+    ]
+    assert scanned.unread == ["pkg/parser.py:10", "pkg/parser.py:11"]
 
 
 def test_a_scan_says_which_raises_it_could_not_record(

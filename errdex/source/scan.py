@@ -11,6 +11,7 @@ a cut message) or skipped, and each such change is reported with its file and li
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import fnmatch
 import hashlib
@@ -21,7 +22,7 @@ import string
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -803,6 +804,10 @@ class _Finder:
                 return
             exception, made = returned, True
         template = template_of(self._message_of(given[0])) if given else None
+        if given and template is None and exception is not None and not _builtin(exception):
+            # ``BadOptionUsage(option_name, _("…"))``: a class of the codebase that takes
+            # what the message is about first (a builtin's would print the tuple).
+            template = _message_after_names(given[1:3], self._message_of, given[0])
         if made and template is not None:
             # Braces the code wrote for the function to fill in (``"{field} is required"``,
             # ``f"{x} is invalid for {{field}}"``) are placeholders of what it prints.
@@ -1080,8 +1085,11 @@ def template_of(node: ast.expr) -> str | None:
     """The message of a raise as a template, or None when it is not built from strings.
 
     Literals, f-strings, implicit and ``+`` concatenation, ``"...".format(...)`` and
-    ``"..." % (...)`` are understood; placeholders are named after their expressions.
+    ``"..." % (...)`` are understood, each also of a string marked for translation
+    (``_("...")``, ``gettext("...")``: the words the code writes, which the users of a
+    program that is not translated see); placeholders are named after their expressions.
     """
+    node = _untranslated(node)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _escape(node.value)
     if isinstance(node, ast.JoinedStr):
@@ -1106,18 +1114,61 @@ def template_of(node: ast.expr) -> str | None:
             right if right is not None else _field(node.right)
         )
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-        if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
-            return _percent(node.left.value, node.right)
+        text = _untranslated(node.left)
+        if isinstance(text, ast.Constant) and isinstance(text.value, str):
+            return _percent(text.value, node.right)
         return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        text = _untranslated(node.func.value)
+        if node.func.attr == "format" and isinstance(text, ast.Constant):
+            return _format(text.value, node) if isinstance(text.value, str) else None
+    return None
+
+
+def _builtin(exception: str) -> bool:
+    """Whether a raise's class is Python's own (``ValueError``, ``builtins.KeyError``)."""
+    return isinstance(getattr(builtins, exception.removeprefix("builtins."), None), type)
+
+
+def _message_after_names(
+    rest: list[ast.expr], message_of: Callable[[ast.expr], ast.expr], first: ast.expr
+) -> str | None:
+    """The template of the first argument after plain names (``first``, the ones before
+    it in ``rest``) that is a message written in the raise; None if there is none."""
+    if not isinstance(first, ast.Name | ast.Attribute):
+        return None
+    for argument in rest:
+        template = template_of(message_of(argument))
+        if template is not None:
+            return template
+        if not isinstance(argument, ast.Name | ast.Attribute):
+            return None
+    return None
+
+
+_GETTEXT = frozenset(
+    ("_", "gettext", "gettext_lazy", "gettext_noop", "ugettext", "ugettext_lazy", "lazy_gettext")
+)
+"""The names a codebase marks a string for translation with (``_("No such option.")``)."""
+
+
+def _untranslated(node: ast.expr) -> ast.expr:
+    """The string ``node`` marks for translation (``_("...")``, ``gettext("...")``,
+    ``translation.gettext_lazy("...")``), else ``node`` itself."""
     if (
         isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "format"
-        and isinstance(node.func.value, ast.Constant)
-        and isinstance(node.func.value.value, str)
+        and len(node.args) == 1
+        and not node.keywords
+        and (
+            isinstance(node.args[0], ast.JoinedStr)
+            or (isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+        )
     ):
-        return _format(node.func.value.value, node)
-    return None
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name in _GETTEXT:
+            return node.args[0]
+    return node
 
 
 def _format(text: str, call: ast.Call) -> str | None:
