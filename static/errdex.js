@@ -73,6 +73,7 @@
 
   function setUp(form) {
     var box = form.querySelector("input, textarea");
+    var main = form.classList.contains("search-main");
     // The box is a combobox only with this script: the page is written without these.
     var id = box.id.replace(/^q-/, "results-");
     form.insertAdjacentHTML("beforeend", '<p class="search-status" role="status" aria-live="polite">' +
@@ -109,11 +110,25 @@
     }
 
     // Enter, or the form's button: the chosen result's page (the first if none is chosen).
+    // With none, the search page answers below its box; another page's box opens the
+    // search page, a long paste handed over in the tab's storage (a whole traceback in
+    // the address is more than servers take).
     function open(event) {
       var all = options();
       if (all.length) {
         event.preventDefault();
         go(all[Math.max(active, 0)].getAttribute("data-href"), event);
+      } else if (main) {
+        event.preventDefault();
+        run();
+      } else if ((pasted || box.value).length > LONG) {
+        try {
+          sessionStorage.setItem(HANDED, pasted || box.value);
+          event.preventDefault();
+          window.location.href = form.action;
+        } catch (e) {
+          box.value = box.value.slice(-LONG);  // the error is at a paste's end
+        }
       }
     }
 
@@ -240,11 +255,20 @@
     });
     form.addEventListener("submit", open);
     var query = new URLSearchParams(window.location.search).get("q");
-    if (query && form.classList.contains("search-main")) {
+    if (main && !query) {
+      try {
+        query = sessionStorage.getItem(HANDED);
+        sessionStorage.removeItem(HANDED);
+      } catch (e) { query = null; }
+    }
+    if (query && main) {
       box.value = query;
       run();
     }
   }
+
+  var LONG = 2000;  // the characters of a paste an address may carry to the search page
+  var HANDED = "errdex-paste";
 
   if (search) {
     document.querySelectorAll("form[data-search]").forEach(setUp);

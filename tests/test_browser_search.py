@@ -344,3 +344,46 @@ def test_a_result_opens_in_a_new_tab_as_a_link_would(page: Page, site_url: str) 
         tab.close()
         assert page.url.endswith("errors/9c019ab65f8b8d16/")
         expect(box).to_have_value("parallelism")
+
+
+def _long_paste(last_line: str) -> str:
+    """A traceback of some 4,000 characters, more than an address carries."""
+    frames = "".join(
+        f'  File "/srv/app/step_{n}.py", line {n}, in run_{n}\n    run_{n + 1}(config)\n'
+        for n in range(60)
+    )
+    return "Traceback (most recent call last):\n" + frames + last_line + "\n"
+
+
+def test_the_search_button_answers_a_long_paste_without_leaving_the_page(
+    page: Page, site_url: str
+) -> None:
+    """The button sent the paste in the address (GET ?q=…), and a long traceback with
+    no match got the server's "414 Request-URI Too Long" instead of the answer."""
+    paste = _long_paste("KeyError: 'no_such_setting_anywhere'")
+    assert len(paste) > 3000
+    page.goto(site_url + "search/")
+    page.locator("#q-main").fill(paste)
+    page.get_by_role("button", name="Find my error").click()
+    expect(page.locator(".search-main .search-status")).to_contain_text(
+        "No error in this index matches"
+    )
+    assert page.url == site_url + "search/"
+
+
+def test_a_long_paste_in_the_header_box_is_handed_to_the_search_page(
+    page: Page, site_url: str
+) -> None:
+    paste = _long_paste("KeyError: 'no_such_setting_anywhere'")
+    page.goto(site_url + "errors/9c019ab65f8b8d16/")
+    box = page.locator("#q-header")
+    box.fill(paste)
+    expect(page.locator(".search-header .search-status")).to_contain_text(
+        "No error in this index matches"
+    )
+    box.press("Enter")
+    page.wait_for_url(site_url + "search/")
+    expect(page.locator("#q-main")).to_have_value(paste.replace("\n", " ").strip())
+    expect(page.locator(".search-main .search-status")).to_contain_text(
+        "No error in this index matches"
+    )

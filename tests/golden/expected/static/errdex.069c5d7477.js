@@ -6,12 +6,12 @@ document.querySelectorAll(".copyable").forEach(addCopyButton);var search=window.
 if(text!==undefined){node.textContent=text;}
 return node;}
 function pageUrl(id,message){return root+"errors/"+id+"/?q="+encodeURIComponent(message);}
-function setUp(form){var box=form.querySelector("input, textarea");var id=box.id.replace(/^q-/,"results-");form.insertAdjacentHTML("beforeend",'<p class="search-status" role="status" aria-live="polite">'+'</p><ul class="results" id="'+id+'" role="listbox" aria-label="Matching errors" hidden></ul>');var status=form.querySelector(".search-status");var list=form.querySelector(".results");var combo=box.tagName=="INPUT";box.setAttribute("aria-controls",id);if(combo){box.setAttribute("role","combobox");box.setAttribute("aria-autocomplete","list");}
+function setUp(form){var box=form.querySelector("input, textarea");var main=form.classList.contains("search-main");var id=box.id.replace(/^q-/,"results-");form.insertAdjacentHTML("beforeend",'<p class="search-status" role="status" aria-live="polite">'+'</p><ul class="results" id="'+id+'" role="listbox" aria-label="Matching errors" hidden></ul>');var status=form.querySelector(".search-status");var list=form.querySelector(".results");var combo=box.tagName=="INPUT";box.setAttribute("aria-controls",id);if(combo){box.setAttribute("role","combobox");box.setAttribute("aria-autocomplete","list");}
 function expand(open){if(combo){box.setAttribute("aria-expanded",open);}}
 expand(false);var active=-1;var timer=null;var pasted=null;var serial=0;function options(){return Array.prototype.slice.call(list.querySelectorAll("[role=option]"));}
 function hide(){list.hidden=true;expand(false);}
 function go(href,event){if(event.ctrlKey||event.metaKey||event.shiftKey||event.button===1){window.open(href,"_blank","noopener");}else{window.location.href=href;}}
-function open(event){var all=options();if(all.length){event.preventDefault();go(all[Math.max(active,0)].getAttribute("data-href"),event);}}
+function open(event){var all=options();if(all.length){event.preventDefault();go(all[Math.max(active,0)].getAttribute("data-href"),event);}else if(main){event.preventDefault();run();}else if((pasted||box.value).length>LONG){try{sessionStorage.setItem(HANDED,pasted||box.value);event.preventDefault();window.location.href=form.action;}catch(e){box.value=box.value.slice(-LONG);}}}
 function select(index){var all=options();if(!all.length){return;}
 active=(index+all.length)%all.length;all.forEach(function(o,i){o.setAttribute("aria-selected",i===active?"true":"false");});box.setAttribute("aria-activedescendant",all[active].id);all[active].scrollIntoView({block:"nearest"});}
 function show(result,partial){var chosen=active>=0&&options()[active]?options()[active].getAttribute("data-href"):null;list.textContent="";list.setAttribute("aria-busy",partial?"true":"false");active=-1;box.removeAttribute("aria-activedescendant");var matches=result.matches;var note=result.query.cut?" Only the end of this long paste was read.":"";if(!matches.length){status.textContent="No error in this index matches. Try the message line alone, or fewer words."+note;hide();return;}
@@ -27,8 +27,9 @@ box.addEventListener("paste",function(event){var text=(event.clipboardData||wind
 pasted=null;later();});box.addEventListener("input",function(){pasted=null;later();});box.addEventListener("focus",function(){search.load().catch(function(){});});box.addEventListener("keydown",function(event){if(event.key==="ArrowDown"){event.preventDefault();select(active+1);}
 else if(event.key==="ArrowUp"){event.preventDefault();select(active-1);}
 else if(event.key==="Escape"){hide();}
-else if(event.key==="Enter"&&!event.shiftKey){open(event);}});form.addEventListener("submit",open);var query=new URLSearchParams(window.location.search).get("q");if(query&&form.classList.contains("search-main")){box.value=query;run();}}
-if(search){document.querySelectorAll("form[data-search]").forEach(setUp);}
+else if(event.key==="Enter"&&!event.shiftKey){open(event);}});form.addEventListener("submit",open);var query=new URLSearchParams(window.location.search).get("q");if(main&&!query){try{query=sessionStorage.getItem(HANDED);sessionStorage.removeItem(HANDED);}catch(e){query=null;}}
+if(query&&main){box.value=query;run();}}
+var LONG=2000;var HANDED="errdex-paste";if(search){document.querySelectorAll("form[data-search]").forEach(setUp);}
 document.addEventListener("keydown",function(event){var tag=(event.target.tagName||"").toLowerCase();if(event.key!=="/"||tag==="input"||tag==="textarea"||event.target.isContentEditable){return;}
 var box=document.querySelector(".search-main textarea, .search-header input");if(box){event.preventDefault();box.focus();}});var article=document.querySelector("article.error[data-id]");function tableOfContents(){var headings=article.querySelectorAll("section > h2[id]");var layout=article.parentNode;if(headings.length<2||!layout.classList.contains("layout")||layout.querySelector(".toc")){return;}
 var nav=layout.appendChild(el("aside","toc")).appendChild(el("nav"));nav.setAttribute("aria-label","On this page");nav.appendChild(el("p","toc-title","On this page"));var list=nav.appendChild(el("ul"));headings.forEach(function(h){list.appendChild(el("li")).appendChild(el("a","",h.textContent)).href="#"+h.id;});}
