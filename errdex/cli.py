@@ -1030,10 +1030,10 @@ def _rebuilt(
     The planner's line before it says why (``errdex: update: 1 record changed``)."""
     done, again = ("rebuilt", "re-rendered") if changed else ("built", "rendered")
     records = [name for name in changed if name.endswith((".yaml", ".yml"))]
-    cause = f" (changed: {', '.join(records)})" if records else ""
+    cause = f" (changed: {words.listed(records)})" if records else ""
     if changed and not rendered and (files is None or (files[0], files[2]) == (0, 0)):
         # The planner said "nothing changed": a file saved as it was, or put back.
-        saved = f" (saved: {', '.join(records)})" if records else ""
+        saved = f" (saved: {words.listed(records)})" if records else ""
         return f"errdex: checked in {seconds:.2f}s: the site is as it was{saved}"
     written = ""
     if files is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import socket
@@ -222,3 +223,34 @@ def test_serve_stops_on_sigterm_as_on_ctrl_c(tmp_path: Path) -> None:
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=10) == 0
     assert "errdex: stopped" in process.stderr.read()
+
+
+def test_a_command_rewriting_many_records_is_said_in_one_short_line(tmp_path: Path) -> None:
+    """pin rewrote 60 records while serve ran, each written aside first: serve listed the
+    hidden files too, on one line of several KB. Now five names, then how many more."""
+    names = [f"r{n:02d}.yaml" for n in range(8)]
+    records = {name: MINIMAL.replace("size=", f"size{n}=") for n, name in enumerate(names)}
+    content = make_content(tmp_path, records)
+    command = [sys.executable, str(ROOT / "build.py"), "serve", "--port", "0"]
+    command += ["--content", str(content), "--out", str(tmp_path / "served"), "--no-cache"]
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_stops
+    )
+    lines = _lines_of(process)
+    try:
+        _said(lines, "errdex: built in ")
+        # As pin writes them: each staged beside its record, then all put in place.
+        folder = content / "errors"
+        for name in names:
+            text = (folder / name).read_text() + "meaning: Rewritten.\n"
+            (folder / f".{name}.1-ab.tmp").write_text(text)
+        for name in names:
+            os.replace(folder / f".{name}.1-ab.tmp", folder / name)
+        (changed,) = _said(lines, "errdex: changed: ")
+        assert ".tmp" not in changed, changed
+        assert re.search(r"changed: r0\d\.yaml(, r0\d\.yaml){4} and 3 more; rebuilding", changed)
+        (rebuilt,) = _said(lines, "errdex: rebuilt in ")
+        assert "(changed: r00.yaml, r01.yaml, r02.yaml, r03.yaml, r04.yaml and 3 more)" in rebuilt
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 0

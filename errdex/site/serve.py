@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from errdex.site.write import MARKER, read_marker
+from errdex.util import words
 
 RELOAD_PATH = "/__errdex/reload.js"
 EVENTS_PATH = "/__errdex/events"
@@ -461,6 +462,11 @@ def _identity(folder: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+def _aside(name: str) -> bool:
+    """Whether a file's name is that of one written aside to take another's place."""
+    return name.startswith(".") and name.endswith(".tmp")
+
+
 def _watch(
     folders: list[Path],
     rebuild: Callable[[list[str]], None],
@@ -500,10 +506,14 @@ def _watch(
                     if [_identity(f) for f in folders] != seen:
                         replaced = True
                         break  # watch what is there now, then rebuild
-                    if not (changes or replaced):
+                    # A file written aside to replace another (``.x.yaml.12-ab.tmp``, as
+                    # errdex's commands write) is no change of its own: the file it
+                    # replaces is one.
+                    names = sorted({n for _, path in changes if not _aside(n := Path(path).name)})
+                    if not (names or replaced):
                         continue
-                    names = sorted({Path(path).name for _, path in changes}) or ["a folder"]
-                    what = ", ".join(names) + (" (replaced)" if replaced else "")
+                    names = names or ["a folder"]
+                    what = words.listed(names) + (" (replaced)" if replaced else "")
                     if not quiet:
                         print(f"errdex: changed: {what}; rebuilding", file=sys.stderr, flush=True)
                     replaced = False
