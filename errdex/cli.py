@@ -1412,7 +1412,11 @@ def _lookup(ns: argparse.Namespace) -> int:
         print(f"   {m['url']}")
         if m["values"]:
             print(
-                "   " + ", ".join(f"{name} = {value or '(empty)'}" for name, value in m["values"])
+                "   "
+                + ", ".join(  # a placeholder said twice with one value is shown once
+                    f"{name} = {value or '(empty)'}"
+                    for name, value in dict.fromkeys(tuple(pair) for pair in m["values"])
+                )
             )
         if m["elsewhere"]:
             # The pages of a few, a line each (an id alone says nothing); --json has all.

@@ -181,9 +181,13 @@
         var title = m.template.length > 400 ? m.template.slice(0, 400) + "\u2026" : m.template;
         link.appendChild(el("span", "result-title", title));
         if (m.values.length) {
-          var values = el("span", "result-values");
-          m.values.forEach(function (pair, k) {
-            if (k) { values.appendChild(document.createTextNode(", ")); }
+          var values = el("span", "result-values"), said = {};
+          m.values.forEach(function (pair) {
+            // A placeholder the message says twice, with the same value, is shown once.
+            var key = JSON.stringify(pair);
+            if (said[key]) { return; }
+            if (values.firstChild) { values.appendChild(document.createTextNode(", ")); }
+            said[key] = true;
             values.appendChild(el("var", "ph-name", pair[0]));
             values.appendChild(document.createTextNode(" = "));
             values.appendChild(el("code", "", pair[1] === "" ? "(empty)" : pair[1]));

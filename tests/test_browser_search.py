@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import build_site, http_server
+from conftest import MINIMAL, build_site, http_server, make_content
 from playwright.sync_api import Browser, Page, Response, expect
 from test_search import VECTORS, as_plain, check_vector, index, search_content, vector_content
 
@@ -387,3 +387,18 @@ def test_a_long_paste_in_the_header_box_is_handed_to_the_search_page(
     expect(page.locator(".search-main .search-status")).to_contain_text(
         "No error in this index matches"
     )
+
+
+def test_a_result_shows_a_placeholder_the_message_says_twice_once(
+    page: Page, tmp_path: Path
+) -> None:
+    twice = MINIMAL.replace(
+        'message: "size={size} must be positive"',
+        'message: "size={size} must be positive, and {size} is {kind}"',
+    )
+    content = make_content(tmp_path, {"size.yaml": twice})
+    with http_server(build_site(content, tmp_path)) as url:
+        page.goto(url + "search/")
+        page.locator("#q-main").fill("ValueError: size=-1 must be positive, and -1 is odd")
+        values = page.locator("#results-main [role=option] .result-values").first
+        expect(values).to_have_text("size = -1, kind = odd")

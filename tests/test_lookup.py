@@ -533,3 +533,19 @@ def test_a_name_the_system_cannot_look_up_says_why(run, tmp_path: Path) -> None:
     assert result.code == 3, result.err
     assert "has no address" not in result.err and "Traceback" not in result.err
     assert "label" in result.err or "idna" in result.err.lower(), result.err
+
+
+def test_a_placeholder_the_message_says_twice_is_shown_once(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    twice = MINIMAL.replace(
+        'message: "size={size} must be positive"',
+        'message: "size={size} must be positive, and {size} is {kind}"',
+    )
+    make_content(tmp_path, {"a/b/size.yaml": twice})
+    monkeypatch.chdir(tmp_path)
+    said = run("lookup", "ValueError: size=-1 must be positive, and -1 is negative")
+    assert said.code == 0, said.err
+    assert "   size = -1, kind = negative\n" in said.out, said.out
+    as_json = json.loads(run("lookup", "--json", "size=-1 must be positive, and -1 is odd").out)
+    assert as_json["matches"][0]["values"] == [["size", "-1"], ["size", "-1"], ["kind", "odd"]]

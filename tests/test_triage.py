@@ -1647,3 +1647,19 @@ def test_triages_flags_default_to_the_rules_the_benchmarks_measured() -> None:
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"]
     assert float(action["min-confidence"]["default"]) == rules.min_confidence
     assert int(action["min-own-text"]["default"]) == rules.min_own_text
+
+
+def test_an_issue_whose_pull_request_field_is_null_is_triaged_as_an_issue(  # type: ignore[no-untyped-def]
+    triage, api: FakeGitHub, site: Built, tmp_path: Path
+) -> None:
+    """Some tools send an issue with ``"pull_request": null``: it is no pull request."""
+    event = json.loads((EVENTS / "opened.json").read_text())
+    event["issue"]["pull_request"] = None
+    path = tmp_path / "null-pull-request.json"
+    path.write_text(json.dumps(event))
+
+    result = triage(str(path))
+
+    assert result.code == 0, result.err
+    assert "pull request" not in result.summary
+    assert result.matches[0]["id"] == site.page_of("example/serve/divisible.yaml")["id"]

@@ -134,7 +134,7 @@ def read_event(path: Path, name: str | None) -> Event:
             author=_utf8(str(who.get("login") or "")),
             author_is_bot=who.get("type") == "Bot" or str(who.get("login")).endswith("[bot]"),
             labels=tuple(_utf8(str(label.get("name"))) for label in issue.get("labels") or ()),
-            pull_request=name.startswith("pull_request") or "pull_request" in issue,
+            pull_request=name.startswith("pull_request") or bool(issue.get("pull_request")),
             command=_utf8(str(comment.get("body") or "")) if isinstance(comment, dict) else None,
         )
     except (KeyError, TypeError, ValueError, AttributeError):
