@@ -402,3 +402,18 @@ def test_a_result_shows_a_placeholder_the_message_says_twice_once(
         page.locator("#q-main").fill("ValueError: size=-1 must be positive, and -1 is odd")
         values = page.locator("#results-main [role=option] .result-values").first
         expect(values).to_have_text("size = -1, kind = odd")
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 375])
+def test_the_header_results_stay_inside_the_window(page: Page, site_url: str, width: int) -> None:
+    """At 1280 pixels the header's list of results ended at x=1356: cut off, and the page
+    scrolled sideways."""
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(site_url + "errors/9c019ab65f8b8d16/")
+    page.locator("#q-header").fill("parallelism")
+    results = page.locator("#results-header")
+    expect(results.locator("[role=option]").first).to_be_visible()
+    box = results.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, width)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
