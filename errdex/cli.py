@@ -868,6 +868,12 @@ def _new(ns: argparse.Namespace) -> int:
         return 1
     print(path)
     _note(ns, f"errdex: wrote {shown_path(path)}: {item.exception}: {item.template}")
+    if item.unnamed:
+        _note(
+            ns,
+            "errdex: the paste names no exception class: wrote Exception; replace it with "
+            "the class the code raises, or give it with --exception",
+        )
     for name, value in item.guessed:
         if item.from_raise:
             _note(ns, f"errdex: placeholder {{{name}}} as the pasted raise names it, was {value!r}")
@@ -883,7 +889,7 @@ def _init(ns: argparse.Namespace) -> int:
         defaults,
         init,
         readable,
-        written_repository,
+        written_setting,
     )
 
     def ask(question: str, default: str) -> str:
@@ -925,10 +931,22 @@ def _init(ns: argparse.Namespace) -> int:
             f"errdex: in {site}, {said}: put your own there ('Report an issue' links "
             "and the site's address come from them)",
         )
+    elif asking is None and (ns.title is None or ns.base_url is None):
+        # The repository was given; what was made from it and the folder's name was not.
+        made = [
+            f"{key}: {written_setting(ns.folder, key)} ({why})"
+            for key, given, why in (
+                ("title", ns.title, "from the folder's name"),
+                ("base_url", ns.base_url, f"the GitHub Pages address of {ns.repo}"),
+            )
+            if given is None
+        ]
+        site = readable(str(ns.folder / "content" / "site.yaml"))
+        _note(ns, f"errdex: in {site}, {' and '.join(made)}: change them there if they are not so")
     where = "" if ns.folder.resolve() == Path.cwd() else f"cd {cd_argument(str(ns.folder))} && "
     repo = ns.repo or "OWNER/NAME"
     if ns.repo is None and asking is not None:  # the repository typed at init's question
-        repo = written_repository(ns.folder) or repo
+        repo = written_setting(ns.folder, "repository") or repo
     _note(ns, f"Next: {where}errdex scan PROJECT --repo {repo} --ref HEAD, then errdex serve")
     return 0
 

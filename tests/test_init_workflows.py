@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from errdex import __version__
-from errdex.site.init import init, written_repository
+from errdex.site.init import init, written_setting
 
 
 def _repository(tmp_path: Path) -> Path:
@@ -188,7 +188,7 @@ def test_on_a_terminal_init_asks_about_triage_and_where_workflows_go(tmp_path: P
     done = init(root / "site", ask=answer)
     readme = (root / "site" / "README.md").read_text()
     assert "errdex scan ../project --repo me/site --ref HEAD" in readme  # the default taken
-    assert written_repository(root / "site") == "me/site"  # what the Next hint names
+    assert written_setting(root / "site", "repository") == "me/site"  # what the Next hint names
     assert any("links new issues" in q for q in asked)
     assert any(str(root / ".github" / "workflows") in q for q in asked)
     assert not (root / ".github").exists()
@@ -217,6 +217,23 @@ def test_init_says_which_settings_are_guesses_when_nobody_was_asked(
     assert "ours/content/site.yaml, repository: me/ours is a placeholder:" in addressed.err
     given = run("init", tmp_path / "theirs", "--repo", "acme/widgets")
     assert given.code == 0 and "placeholder" not in given.err
+    # What was made from the repository and the folder's name is said too, as such.
+    assert (
+        'theirs/content/site.yaml, title: "theirs errors" (from the folder\'s name) and '
+        "base_url: https://acme.github.io/widgets/ (the GitHub Pages address of "
+        "acme/widgets): change them there if they are not so"
+    ) in given.err
+    titled = run(
+        "init",
+        tmp_path / "named",
+        "--repo",
+        "acme/widgets",
+        "--title",
+        "Widgets errors",
+        "--base-url",
+        "https://errors.example.org/",
+    )
+    assert titled.code == 0 and "change them there" not in titled.err
     # The README's commands name a repository only when somebody gave one.
     readme = (tmp_path / "mysite" / "README.md").read_text()
     assert "--repo OWNER/NAME --ref HEAD" in readme and "me/mysite" not in readme

@@ -735,3 +735,27 @@ def test_an_exception_groups_raise_names_the_placeholders_too(run, tmp_path: Pat
         "    +------------------------------------\n"
     )
     assert _message_of_new(run, tmp_path, paste) == _FROM_THE_RAISE
+
+
+def test_a_paste_that_names_no_class_says_exception_is_a_stand_in(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A command-line program's output (``Error: Missing argument 'TARGET'.``) names no
+    class: the record says ``Exception`` for the author to replace, and ``new`` says so."""
+    content = make_content(tmp_path, {})
+    paste = "Usage: tool deploy [OPTIONS] TARGET\n\nError: Missing argument 'TARGET'.\n"
+    made = run("new", paste, "--repo", "a/b", "--content", content)
+    assert made.code == 0, made.err
+    text = Path(made.out.strip()).read_text()
+    assert "exception: Exception  # TODO: the paste names no class" in text
+    assert "the paste names no exception class: wrote Exception" in made.err
+    named = run(
+        "new",
+        paste.replace("TARGET", "NAME"),
+        "--repo",
+        "a/b",
+        "--exception",
+        "UsageError",
+        "--content",
+        content,
+    )
+    assert named.code == 0 and "names no exception class" not in named.err
+    assert "exception: UsageError\n" in Path(named.out.strip()).read_text()

@@ -275,10 +275,11 @@ def repository_root(folder: Path) -> Path | None:
     return None
 
 
-def written_repository(folder: Path) -> str | None:
-    """The repository the site folder's ``content/site.yaml`` names, as init wrote it."""
+def written_setting(folder: Path, key: str) -> str | None:
+    """A setting of the site folder's ``content/site.yaml`` (``repository``, ``title``,
+    ``base_url``) as init wrote it, on a line of its own."""
     text = (folder / "content" / "site.yaml").read_text(encoding="utf-8")
-    found = re.search(r"^repository: (\S+)$", text, re.M)
+    found = re.search(rf"^{re.escape(key)}: (\S.*)$", text, re.M)
     return found.group(1) if found else None
 
 

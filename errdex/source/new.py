@@ -71,6 +71,9 @@ class PastedError:
     from_raise: bool = False
     """The template is the one the traceback's raise writes: its placeholders are the
     code's, not guesses."""
+    unnamed: bool = False
+    """Neither the paste nor ``--exception`` named the class (a program's ``Error: …``
+    line): ``exception`` is ``Exception``, for the author to replace."""
 
 
 def in_repository(frame: Frame) -> str | None:
@@ -120,7 +123,13 @@ def draft(paste: str, exception: str | None) -> PastedError:
     raised = _as_raised(paste, found, message)
     template, guessed = raised or _placeholders(message)
     return PastedError(
-        name, template, guessed, message, raised_at(paste, found), from_raise=raised is not None
+        name,
+        template,
+        guessed,
+        message,
+        raised_at(paste, found),
+        from_raise=raised is not None,
+        unnamed=not (exception or found.exception),
     )
 
 
@@ -267,6 +276,9 @@ def quoted(text: str) -> str:
     )
 
 
+_UNNAMED = "  # TODO: the paste names no class: the one the code raises"
+
+
 def _name(exception: str) -> str:
     # YAML reads a few names as something else: ``Null``, ``True``, ``No``.
     return exception if yaml.safe_load(exception) == exception else quoted(exception)
@@ -287,7 +299,7 @@ def scaffold(repo: str, item: PastedError, today: datetime.date) -> str:
     return f"""# yaml-language-server: $schema=../../../{SCHEMA_FILE}
 # A new errdex record. Fill in what you know; `errdex check` says what is left.
 repo: {repo}
-exception: {_name(item.exception)}
+exception: {_name(item.exception)}{_UNNAMED if item.unnamed else ""}
 # The message; {{name}} marks a placeholder, named after the source expression.
 message: {quoted(item.template)}
 {confirm}source:
