@@ -7,7 +7,7 @@ record's ``releases``); this module reads them as pages, search and the JSON sho
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from errdex.records.model import Raised, Record, Release
 
@@ -20,6 +20,8 @@ class Span:
     last: str
     removed_in: str | None
     """The next release, which no longer raises it (None: the newest pinned raises it)."""
+    oldest: bool = False
+    """Whether it starts at the oldest release pinned: the error may be older."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +58,15 @@ class History:
         return tuple(w for w in reversed(self.wordings) if not w.current)
 
     def said(self) -> str:
-        """'Raised since v2', 'Raised in v1 to v3; removed in v4', as the page says it."""
+        """'Raised since v2', 'Raised in v1 to v3; removed in v4', as the page says it; 'in
+        v1 to v3' too for what the oldest release pinned raises, which may be older."""
         parts = []
         for span in self.spans:
             between = span.first if span.first == span.last else f"{span.first} to {span.last}"
-            if span.removed_in is None:
+            if span.removed_in is None and not span.oldest:
                 parts.append(f"since {span.first}")
+            elif span.removed_in is None:  # no release before it is known: not "since"
+                parts.append(f"in {between}")
             else:
                 parts.append(f"in {between}; removed in {span.removed_in}")
         return "Raised " + "; again ".join(parts)
@@ -86,6 +91,7 @@ def history(record: Record, releases: tuple[Release, ...]) -> History | None:
         previous = at
     removed = releases[previous + 1].name if previous + 1 < len(releases) else None
     spans.append(Span(releases[start].name, releases[previous].name, removed))
+    spans[0] = replace(spans[0], oldest=order[raised[0].release] == 0)
     wordings: list[Wording] = []
     current = record.message.source
     for entry in raised:
