@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import CONTENT, soup
+from conftest import CONTENT, build_site, make_content, soup
 
 from errdex.records.load import load_file
 from errdex.records.model import record_from
@@ -1648,3 +1648,98 @@ def test_a_name_the_excerpt_does_not_show_given_is_set_where_the_site_knows_its_
         "Set `tensor_parallel_size` (`--tensor-parallel-size`) to `8` or less."
     ]
     assert [avoid.said(way) for way in found.ways] == ["Make `tensor_parallel_size` at most `8`."]
+
+
+@pytest.mark.parametrize(
+    ("code", "caught"),
+    [
+        (
+            "def version(package_name):\n"
+            "    try:\n"
+            "        return metadata.version(package_name)\n"
+            "    except metadata.PackageNotFoundError:\n"
+            "        raise RuntimeError(f'{package_name!r} is not installed') from None\n",
+            ("metadata.PackageNotFoundError",),
+        ),
+        (
+            "def load(path):\n"
+            "    try:\n"
+            "        data = read(path)\n"
+            "    except (KeyError, IndexError) as exc:  # the table is short\n"
+            "        try:\n"
+            "            data = fallback(path)\n"
+            "        except:\n"
+            "            raise ValueError('no table in ' + path)\n",
+            ("any exception", "KeyError, IndexError"),
+        ),
+        (
+            "def get(table, key):\n"
+            "    try:\n"
+            "        return table[key]\n"
+            "    except KeyError: raise LookupError('no ' + key)\n",
+            ("KeyError",),
+        ),
+        # Not a handler of the raise: a branch after it, and a function's own body.
+        (
+            "def f(x):\n"
+            "    try:\n"
+            "        g(x)\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "    if x:\n"
+            "        raise ValueError('x')\n",
+            (),
+        ),
+        (
+            "try:\n"
+            "    import yaml\n"
+            "except ImportError:\n"
+            "    def load(text):\n"
+            "        raise RuntimeError('no yaml')\n",
+            (),
+        ),
+    ],
+)
+def test_the_except_clauses_around_a_raise_are_what_it_handles(
+    code: str, caught: tuple[str, ...]
+) -> None:
+    assert avoid.handling_of(scanned(code, len(code.splitlines()))) == caught
+
+
+HANDLED = """\
+repo: pallets/click
+exception: RuntimeError
+message: "{package_name} is not installed. Try passing 'package_name' instead."
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: src/click/decorators.py
+  line: 6
+  function: version_option
+  excerpt:
+    start: 1
+    code: |
+      def version_option(version=None, package_name=None):
+          if version is None and package_name is not None:
+              try:
+                  version = metadata.version(package_name)
+              except metadata.PackageNotFoundError:
+                  raise RuntimeError(
+                      f"{package_name!r} is not installed. Try passing 'package_name' instead."
+                  ) from None
+"""
+
+
+def test_a_raise_in_an_except_clause_says_what_it_handles(tmp_path: Path) -> None:
+    """ "Raised when `version is None and package_name is not None`" read as if the test
+    were enough: the raise runs only once ``metadata.version`` raised what it catches."""
+    site = build_site(make_content(tmp_path, {"handled.yaml": HANDLED}), tmp_path)
+    (page,) = (site / "errors").glob("*/index.html")
+    when = soup(page).select_one("dl.when")
+    assert when is not None
+    terms = [dt.get_text() for dt in when.select("dt")]
+    assert terms[:2] == ["Raised when", "Raised while handling"]
+    assert when.select("dd")[1].get_text() == (
+        "metadata.PackageNotFoundError: the code in the try above raised it first"
+    )
+    (document,) = (site / "api" / "errors").glob("*.json")
+    assert json.loads(document.read_text())["handling"] == ["metadata.PackageNotFoundError"]

@@ -267,6 +267,14 @@ def schema_document(base_url: str, nearby: int) -> dict[str, Any]:
         **ids,
         "description": "The errors whose related errors link to this one.",
     }
+    derived["handling"] = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "What the except clauses around the raise catch, innermost first, as "
+        "the page's 'Raised while handling' says it ('KeyError, IndexError'; 'any "
+        "exception' for a bare except): the raise runs once the code in their try raised "
+        "one. Empty when no except clause the excerpt shows holds it.",
+    }
     derived["avoid"] = _AVOID_SCHEMA
     derived["review"] = {
         "type": ["object", "null"],

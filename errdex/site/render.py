@@ -469,7 +469,12 @@ class Renderer:
         return html.encode()
 
     def error_page(
-        self, record: Record, context: ErrorContext, avoided: dict[str, Any] | None, near: _Near
+        self,
+        record: Record,
+        context: ErrorContext,
+        avoided: dict[str, Any] | None,
+        near: _Near,
+        handling: tuple[str, ...] = (),
     ) -> bytes:
         # By id: a build of a few pages shows a fresh record among the summaries of the others.
         in_file = context.by_file[(record.repo, record.source.path)]
@@ -502,6 +507,7 @@ class Renderer:
             history=history(record, context.config.releases_of(record.repo)),
             reported=context.config.reported_of(record.id),
             avoid=avoided,
+            handling=handling,
             noindex=unlisted(record, context.config),
         )
 
@@ -513,6 +519,7 @@ class Renderer:
         guards = avoid.guards_of(record)
         found = avoid.avoid_of(record, guards) or (avoid.Avoid(guards, ()) if guards else None)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
+        handling = avoid.handling_of(record)
         near = neighbours(
             record,
             context.by_file[(record.repo, record.source.path)],
@@ -535,6 +542,7 @@ class Renderer:
             "same_function": [r.id for r in same_function],
             "same_file": [r.id for r in nearest],
             "linked_from": [r.id for r in context.backlinks.get(record.id, ())],
+            "handling": list(handling),
         }
         document = mirror.dumps(
             mirror.record_document(
@@ -547,7 +555,7 @@ class Renderer:
                 more,
             )
         )
-        page = self.error_page(record, context, avoided, near)
+        page = self.error_page(record, context, avoided, near, handling)
         files = {page_url(record.id) + "index.html": page}
         files.update(dict.fromkeys(json_paths(record.id, context.config.host), document))
         return files

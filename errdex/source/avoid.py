@@ -180,6 +180,44 @@ def guards_of(record: Record) -> tuple[str, ...]:
     return (recorded,)
 
 
+def handling_of(record: Record) -> tuple[str, ...]:
+    """The exceptions the ``except`` clauses around ``record``'s raise catch, innermost
+    first, up to its function (``("metadata.PackageNotFoundError",)``): the raise runs
+    only once the code in their ``try`` has raised one. ``except:`` catches any."""
+    excerpt = record.source.excerpt
+    if excerpt is None:
+        return ()
+    lines = excerpt.lines
+    index = record.source.line - excerpt.start
+    if not 0 <= index < len(lines):
+        return ()
+    caught: list[str] = []
+    own = _EXCEPT.match(lines[index].strip())  # ``except KeyError: raise …`` on one line
+    if own is not None and own.end() < len(lines[index].strip()):
+        caught.append(own.group(1).strip("() ") or "any exception")
+    indent = _indent(lines[index])
+    for line in reversed(lines[:index]):
+        text = line.strip()
+        if not text or text.startswith("#") or _indent(line) >= indent:
+            continue
+        header = _HEADER.match(text)
+        if header is None:
+            continue  # inside the brackets of a statement above
+        if header.group(1) in ("def", "class") or _DEF.match(text):
+            break
+        if header.group(1) == "except":
+            handled = _EXCEPT.fullmatch(text)
+            if handled is None:
+                break  # a clause that runs on over lines: what it catches is not read
+            caught.append(handled.group(1).strip("() ") or "any exception")
+        indent = _indent(line)
+    return tuple(caught)
+
+
+_EXCEPT = re.compile(r"except\*?\s*(.*?)\s*(?:\bas\s+\w+)?\s*:\s*(?:#.*)?")
+"""An ``except`` clause's header on one line, with what it catches."""
+
+
 def _same(a: str, b: str) -> bool:
     """Whether two expressions are one, however spaced (most are written alike: 5,506
     of 6,081 on transformers' records, and then parse neither)."""
