@@ -1118,6 +1118,16 @@ def _reconcile(ns: argparse.Namespace, told: Told) -> int:
     try:
         git = scan.Tree.is_git(ns.source)
         steps = _releases(ns, git, told)
+        wheel = None if git else next(Path(ns.source).glob("*.dist-info"), None)
+        if wheel is not None:
+            # A wheel holds the package without the repository's layout (``src/``, say):
+            # paths from it may name no file on GitHub, and "View on GitHub" would 404.
+            _note(
+                ns,
+                f"errdex {ns.command}: {ns.source} holds {wheel.name}, an installed package: "
+                "paths are written from there, and may not be the repository's (src/…); "
+                "scan a checkout of the repository, or its sdist, for links that work",
+            )
         for n, (commit, release) in enumerate(steps):
             earlier = [r for _c, r in steps[:n] if r]
             refused = release and pin.release_problem(

@@ -234,6 +234,24 @@ def test_a_scan_says_which_raises_it_could_not_record(
     assert "no constructor for the tag {node.tag}" in records(content)
 
 
+def test_a_scan_of_an_unpacked_wheel_says_its_paths_may_not_be_the_repositorys(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """click's wheel holds ``click/core.py``, its repository ``src/click/core.py``: the
+    pages' "View on GitHub" links of a scan of the wheel lead nowhere."""
+    source = tmp_path / "wheel"
+    (source / "pkg").mkdir(parents=True)
+    (source / "pkg" / "construct.py").write_text(CONTEXT_FIRST)
+    scan_args = ["scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content]
+    assert "installed package" not in run_ok(run, *scan_args, "--dry-run").err
+    (source / "pkg-1.0.dist-info").mkdir()
+    said = run_ok(run, *scan_args).err
+    assert f"{source} holds pkg-1.0.dist-info, an installed package: paths are written" in said
+    assert "scan a checkout of the repository, or its sdist" in said
+
+
 def test_a_site_knows_its_function_condition_and_excerpt() -> None:
     sites = scan_text(FIRST, "pkg/config.py")
     assert [(s.line, s.exception) for s in sites] == [
