@@ -195,23 +195,31 @@ class BadOptionUsage(Exception):
         super().__init__(message)
 
 
-def parse(opt, value, ctx):
+def parse(opt, value, ctx, proc, section, msg):
     if value is not None:
         raise BadOptionUsage(opt, _("Option {name!r} does not take a value.").format(name=opt))
     if not opt:
         raise ValueError(opt, "an empty option")
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, "git")
+    if not section:
+        raise ConfigError(section, opt, "must be positive")
+    if not msg:
+        raise ConfigError(msg, "see https://example.test/config")
     raise BadOptionUsage(opt, ctx.message)
 """
 
 
 def test_a_raise_that_names_what_it_is_about_first_is_recorded_by_its_message() -> None:
     """A codebase's class that takes an option's name before its message (click's
-    ``BadOptionUsage``) prints the message; a builtin given two prints both, as a tuple."""
+    ``BadOptionUsage``) prints the message, which the code marks for translation. Other
+    arguments after a name are not read as one: a builtin given two prints both as a
+    tuple, and ``CalledProcessError(code, "git")`` words its own message."""
     scanned = scan_source(NAMED_FIRST, "pkg/parser.py")
     assert [(s.line, s.exception, s.template) for s in scanned.sites] == [
         (8, "BadOptionUsage", "Option {opt} does not take a value."),
     ]
-    assert scanned.unread == ["pkg/parser.py:10", "pkg/parser.py:11"]
+    assert scanned.unread == [f"pkg/parser.py:{n}" for n in (10, 12, 14, 16, 17)]
 
 
 def test_a_scan_says_which_raises_it_could_not_record(

@@ -22,7 +22,7 @@ import string
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -807,7 +807,7 @@ class _Finder:
         if given and template is None and exception is not None and not _builtin(exception):
             # ``BadOptionUsage(option_name, _("…"))``: a class of the codebase that takes
             # what the message is about first (a builtin's would print the tuple).
-            template = _message_after_names(given[1:3], self._message_of, given[0])
+            template = _message_after_names(given)
         if made and template is not None:
             # Braces the code wrote for the function to fill in (``"{field} is required"``,
             # ``f"{x} is invalid for {{field}}"``) are placeholders of what it prints.
@@ -1130,20 +1130,27 @@ def _builtin(exception: str) -> bool:
     return isinstance(getattr(builtins, exception.removeprefix("builtins."), None), type)
 
 
-def _message_after_names(
-    rest: list[ast.expr], message_of: Callable[[ast.expr], ast.expr], first: ast.expr
-) -> str | None:
-    """The template of the first argument after plain names (``first``, the ones before
-    it in ``rest``) that is a message written in the raise; None if there is none."""
-    if not isinstance(first, ast.Name | ast.Attribute):
+def _message_after_names(given: list[ast.expr]) -> str | None:
+    """The template of a raise's second argument, after a plain name (``opt``), when the
+    code marks it for translation (``_("Option {name!r} does not take a value.")``, its
+    ``.format`` or ``%``): a message for people, as ``CalledProcessError(code, "git")``'s
+    second argument is not (that class words its own message). None otherwise."""
+    if len(given) < 2 or not isinstance(given[0], ast.Name) or not _marked(given[1]):
         return None
-    for argument in rest:
-        template = template_of(message_of(argument))
-        if template is not None:
-            return template
-        if not isinstance(argument, ast.Name | ast.Attribute):
-            return None
-    return None
+    return template_of(given[1])
+
+
+def _marked(node: ast.expr) -> bool:
+    """Whether ``node`` is a string marked for translation, or one formatted from it."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        node = node.left
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+    ):
+        node = node.func.value
+    return _untranslated(node) is not node
 
 
 _GETTEXT = frozenset(
