@@ -1576,9 +1576,46 @@ def test_a_key_named_in_a_string_is_not_the_name_the_code_binds() -> None:
             "        raise ValueError('one weight an output')\n",
             3,
             [
-                "Make sure `class_weight` is not a `list`.",
+                "Make sure `class_weight` is not of type `list`.",
                 "Make sure `class_weight` has exactly `n_outputs` items.",
             ],
+        ),
+        # A public function whose name ends in "_" works in place; it is no private one.
+        (
+            "def clip_grad_norm_(parameters, max_norm, error_if_nonfinite=False):\n"
+            "    if error_if_nonfinite and total.isnan():\n"
+            "        raise RuntimeError('the total norm is not finite')\n",
+            1,
+            ["Set `error_if_nonfinite` to a false or empty value."],
+        ),
+        # A closure reads the parameters of the function around it.
+        (
+            "def make_validator(mode):\n"
+            "    def validate(value):\n"
+            "        if mode not in ('strict', 'lax'):\n"
+            "            raise ValueError('unknown mode')\n",
+            1,
+            ["Set `mode` to `'strict'` or `'lax'`."],
+        ),
+        # Cut inside a long signature, as scan cuts one: its last parameters are in view.
+        (
+            "    def __init__(\n"
+            "        self,\n"
+            "        size=None,\n"
+            "        mode='a',\n"
+            "        **kwargs,\n"
+            "    ):\n"
+            "        super().__init__(**kwargs)\n"
+            "        if mode not in ('a', 'b'):\n"
+            "            raise ValueError('bad mode')\n",
+            3,
+            ["Set `mode` to `'a'` or `'b'`."],
+        ),
+        # A default's name is no parameter: ``size`` is the module's.
+        (
+            "def f(x, n=size):\n    if size > 3:\n        raise ValueError('too big')\n",
+            1,
+            ["Make `size` at most `3`."],
         ),
         # An attribute fitting sets (``classes_``) or a private one is no setting.
         (
@@ -1618,7 +1655,7 @@ def test_a_key_named_in_a_string_is_not_the_name_the_code_binds() -> None:
             "    if not isinstance(best_index, numbers.Integral):\n"
             "        raise TypeError('best_index must be an int')\n",
             1,
-            ["Make sure `best_index` is a `numbers.Integral`."],
+            ["Make sure `best_index` is of type `numbers.Integral`."],
         ),
     ],
 )

@@ -322,7 +322,26 @@ def _parameters(lines: Sequence[str], start: int) -> frozenset[str] | None:
     if not _DEF.match(text):
         return None
     end = _first_logical_line(lines[start : start + 200])
-    return frozenset(_WORDS.findall("\n".join(lines[start : start + 1 + (end or 0)])))
+    signature = textwrap.dedent("\n".join(lines[start : start + 1 + (end or 0)]))
+    named = _signature_names(signature + "\n    pass\n")
+    # A signature that does not parse alone (a one-line body after it): any of its words.
+    return named if named is not None else frozenset(_WORDS.findall(signature))
+
+
+def _signature_names(text: str) -> frozenset[str] | None:
+    """The parameter names of the function ``text`` defines first; None if it does not
+    parse. Defaults and annotations name no parameter (``n=size`` gives ``n``)."""
+    if len(text) > MAX_PARSED:
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    args = tree.body[0].args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return frozenset(arg.arg for arg in every if arg is not None)
 
 
 _DEF = re.compile(r"(async\s+)?def\b")
@@ -1167,7 +1186,7 @@ def _callers(record: Record) -> frozenset[str] | None:
     None in a private helper (``_check``), whose arguments the code gives it."""
     excerpt = record.source.excerpt
     function = (record.source.function or "").rpartition(".")[2]
-    if _internal(function):
+    if _private(function):
         return None
     if excerpt is None:
         return frozenset()
@@ -1177,12 +1196,48 @@ def _callers(record: Record) -> frozenset[str] | None:
         return frozenset()
     start = _function_start(lines, raise_index)
     named = _DEF_NAME.match(lines[start].lstrip())
-    if named is not None and _internal(named.group(1)):
+    if named is not None and _private(named.group(1)):
         return None  # the record may not name its function
-    return _parameters(lines, start) or frozenset()
+    given = _parameters(lines, start)
+    if given is None:  # the excerpt may start inside the signature, below its ``def``
+        return _signature_tail(lines[:raise_index]) or frozenset()
+    # A closure's code reads the enclosing functions' parameters too.
+    indent = _indent(lines[start])
+    for index in range(start - 1, -1, -1):
+        line = lines[index]
+        if line.strip() and _indent(line) < indent and _DEF.match(line.lstrip()):
+            given |= _parameters(lines, index) or frozenset()
+            indent = _indent(line)
+    return given
+
+
+def _signature_tail(lines: Sequence[str]) -> frozenset[str] | None:
+    """The parameters of a signature an excerpt starts inside (``mode='a',`` … ``):``),
+    read from its lines up to the bracket it closes; None when it does not so start."""
+    depth, quote = 1, ""  # inside the signature's parenthesis
+    for number, line in enumerate(lines[:MAX_SIGNATURE_LINES]):
+        depth, quote = scan_line(line, depth, quote)
+        if quote:
+            return None
+        if depth == 0:
+            if not _ENDS_HEADER.search(line):
+                return None
+            text = "def _(\n" + "\n".join(lines[: number + 1]) + "\n    pass\n"
+            return _signature_names(text)
+    return None
+
+
+_ENDS_HEADER = re.compile(r":\s*(?:#.*)?$")
+MAX_SIGNATURE_LINES = 60
 
 
 _DEF_NAME = re.compile(r"(?:async\s+)?def\s+(\w+)")
+
+
+def _private(name: str) -> bool:
+    """Whether a function's name marks it private (``_check``; not ``__init__``, nor a
+    public ``clip_grad_norm_``, which works in place)."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _internal(name: str) -> bool:
@@ -2051,7 +2106,7 @@ def _made_one_of(term: Term, spell: Spell) -> str:
 
 def _made_type(term: Term, spell: Spell) -> str:
     negated = "" if term.kind == "type" else " not"
-    return f"is{negated} a {_either([_code(t.text) for t in term.values])}"
+    return f"is{negated} of type {_either([_code(t.text) for t in term.values])}"
 
 
 def _made_affix(term: Term, spell: Spell) -> str:
