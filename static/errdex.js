@@ -110,25 +110,28 @@
     }
 
     // Enter, or the form's button: the chosen result's page (the first if none is chosen).
-    // With none, the search page answers below its box; another page's box opens the
-    // search page, a long paste handed over in the tab's storage (a whole traceback in
-    // the address is more than servers take).
+    // With none, the search page answers below its box, and the address keeps the paste
+    // for a reload; another page's box opens the search page. A paste longer than an
+    // address may carry (servers refuse a whole traceback in one) goes in the tab's
+    // storage, the address marked #pasted.
     function open(event) {
       var all = options();
+      var text = pasted || box.value;
+      var fits = encodeURIComponent(text).length <= LONG;
       if (all.length) {
         event.preventDefault();
         go(all[Math.max(active, 0)].getAttribute("data-href"), event);
+      } else if (event.type !== "submit") {
+        return;  // Enter: the box's own (a new line in the big one), then the form's submit
       } else if (main) {
         event.preventDefault();
         run();
-      } else if ((pasted || box.value).length > LONG) {
-        try {
-          sessionStorage.setItem(HANDED, pasted || box.value);
-          event.preventDefault();
-          window.location.href = form.action;
-        } catch (e) {
-          box.value = box.value.slice(-LONG);  // the error is at a paste's end
+        if (fits || hand(text)) {
+          history.replaceState(null, "", fits ? "?q=" + encodeURIComponent(text) : PASTED);
         }
+      } else if (!fits && hand(text)) {  // (with no storage, the address it is)
+        event.preventDefault();
+        window.location.href = form.action + PASTED;
       }
     }
 
@@ -181,13 +184,9 @@
         var title = m.template.length > 400 ? m.template.slice(0, 400) + "\u2026" : m.template;
         link.appendChild(el("span", "result-title", title));
         if (m.values.length) {
-          var values = el("span", "result-values"), said = {};
-          m.values.forEach(function (pair) {
-            // A placeholder the message says twice, with the same value, is shown once.
-            var key = JSON.stringify(pair);
-            if (said[key]) { return; }
-            if (values.firstChild) { values.appendChild(document.createTextNode(", ")); }
-            said[key] = true;
+          var values = el("span", "result-values");
+          once(m.values).forEach(function (pair, k) {
+            if (k) { values.appendChild(document.createTextNode(", ")); }
             values.appendChild(el("var", "ph-name", pair[0]));
             values.appendChild(document.createTextNode(" = "));
             values.appendChild(el("code", "", pair[1] === "" ? "(empty)" : pair[1]));
@@ -259,11 +258,8 @@
     });
     form.addEventListener("submit", open);
     var query = new URLSearchParams(window.location.search).get("q");
-    if (main && !query) {
-      try {
-        query = sessionStorage.getItem(HANDED);
-        sessionStorage.removeItem(HANDED);
-      } catch (e) { query = null; }
+    if (main && !query && window.location.hash === PASTED) {
+      try { query = sessionStorage.getItem(HANDED); } catch (e) { query = null; }
     }
     if (query && main) {
       box.value = query;
@@ -271,8 +267,25 @@
     }
   }
 
-  var LONG = 2000;  // the characters of a paste an address may carry to the search page
+  var LONG = 2000;  // the characters of an encoded paste an address may carry
   var HANDED = "errdex-paste";
+  var PASTED = "#pasted";
+
+  // Each (name, value) pair once: a placeholder a message says twice shows once.
+  function once(pairs) {
+    var seen = {};
+    return pairs.filter(function (p) { var k = JSON.stringify(p); return !seen[k] && (seen[k] = 1); });
+  }
+
+  // A paste kept in the tab's storage for the search page; false where there is none.
+  function hand(text) {
+    try {
+      sessionStorage.setItem(HANDED, text);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
 
   if (search) {
     document.querySelectorAll("form[data-search]").forEach(setUp);
@@ -493,7 +506,7 @@
       });
       yours.appendChild(code);
       var list = el("dl", "yours-values");
-      values.forEach(function (pair) {
+      once(values).forEach(function (pair) {
         list.appendChild(el("dt", "", pair[0]));
         list.appendChild(el("dd", "", pair[1] === "" ? "(empty)" : pair[1]));
       });

@@ -368,7 +368,16 @@ def test_the_search_button_answers_a_long_paste_without_leaving_the_page(
     expect(page.locator(".search-main .search-status")).to_contain_text(
         "No error in this index matches"
     )
-    assert page.url == site_url + "search/"
+    assert page.url == site_url + "search/#pasted"  # kept in the tab, for a reload
+    page.reload()
+    expect(page.locator("#q-main")).to_have_value(paste)
+    expect(page.locator(".search-main .search-status")).to_contain_text(
+        "No error in this index matches"
+    )
+    # A short one goes in the address, as a link to the answer.
+    page.locator("#q-main").fill("KeyError: 'no_such_setting_anywhere'")
+    page.get_by_role("button", name="Find my error").click()
+    expect(page).to_have_url(site_url + "search/?q=KeyError%3A%20%27no_such_setting_anywhere%27")
 
 
 def test_a_long_paste_in_the_header_box_is_handed_to_the_search_page(
@@ -382,11 +391,36 @@ def test_a_long_paste_in_the_header_box_is_handed_to_the_search_page(
         "No error in this index matches"
     )
     box.press("Enter")
-    page.wait_for_url(site_url + "search/")
+    page.wait_for_url(site_url + "search/#pasted")
     expect(page.locator("#q-main")).to_have_value(paste.replace("\n", " ").strip())
     expect(page.locator(".search-main .search-status")).to_contain_text(
         "No error in this index matches"
     )
+    # The paste kept for this page leaks into no other: the home page's box is empty.
+    page.goto(site_url)
+    page.wait_for_timeout(300)
+    expect(page.locator("#q-main")).to_have_value("")
+
+
+def test_a_paste_long_once_encoded_is_handed_over_too(page: Page, site_url: str) -> None:
+    """1,500 Chinese characters are 13,500 in an address, which servers refuse."""
+    page.goto(site_url + "errors/9c019ab65f8b8d16/")
+    box = page.locator("#q-header")
+    box.fill("错误" * 750)
+    expect(page.locator(".search-header .search-status")).to_contain_text("No error")
+    box.press("Enter")
+    page.wait_for_url(site_url + "search/#pasted")
+
+
+def test_enter_in_the_big_box_starts_a_new_line(page: Page, site_url: str) -> None:
+    page.goto(site_url + "search/")
+    box = page.locator("#q-main")
+    box.click()
+    page.keyboard.type("KeyError: 'zz_none'")
+    expect(page.locator(".search-main .search-status")).to_contain_text("No error")
+    page.keyboard.press("Enter")
+    page.keyboard.type("more")
+    expect(box).to_have_value("KeyError: 'zz_none'\nmore")
 
 
 def test_a_result_shows_a_placeholder_the_message_says_twice_once(
@@ -402,6 +436,9 @@ def test_a_result_shows_a_placeholder_the_message_says_twice_once(
         page.locator("#q-main").fill("ValueError: size=-1 must be positive, and -1 is odd")
         values = page.locator("#results-main [role=option] .result-values").first
         expect(values).to_have_text("size = -1, kind = odd")
+        # The page it opens lists the user's values once each too.
+        page.locator("#results-main [role=option]").first.click()
+        expect(page.locator("dl.yours-values dt")).to_have_text(["size", "kind"])
 
 
 @pytest.mark.parametrize("width", [1280, 1024, 375])
