@@ -10,6 +10,7 @@ import pytest
 import yaml
 from conftest import SITE_YAML, git, git_repository, snapshot
 
+from errdex.records.history import History, Span
 from errdex.records.model import derive_id
 from errdex.records.validate import MAX_OUTPUT_PATH
 
@@ -164,7 +165,7 @@ def test_pages_say_which_releases_raise_each_error(run, upstream, content, tmp_p
     new_id = derive_id(REPO, "ValueError", NEW)
     page = text_of(out / "errors" / new_id / "index.html")
     # v1.0 is the oldest release pinned: the error may be older, so no "since".
-    assert "Raised in v1.0 to v1.2." in page and "Raised since" not in page
+    assert "Raised in every release pinned, v1.0 to v1.2." in page and "Raised since" not in page
     taken = text_of(out / "errors" / derive_id(REPO, "KeyError", "five is taken") / "index.html")
     assert "Raised since v1.1." in taken  # v1.0 did not raise it
     assert f"Until v1.0 this read: {OLD}" in page
@@ -224,7 +225,8 @@ def test_release_names_a_commit_or_renames_a_tag_for_scan_and_pin(  # type: igno
     out = tmp_path / "public"
     assert run("build", "--content", content, "--out", out).code == 0
     page = text_of(out / "errors" / derive_id(REPO, "ValueError", NEW) / "index.html")
-    assert "Raised in r1 to r3." in page and f"Until r1 this read: {OLD}" in page
+    assert "Raised in every release pinned, r1 to r3." in page
+    assert f"Until r1 this read: {OLD}" in page
     releases = out / "repos" / "example" / "up" / "releases"
     assert sorted(p.name for p in releases.iterdir() if p.is_dir()) == ["r1", "r2", "r3"]
     assert "3 releases pinned" in text_of(releases / "index.html")
@@ -811,3 +813,20 @@ def test_a_release_whose_page_is_past_the_bound_is_refused_by_check(  # type: ig
         f"{longest[:60]!r}… 201 bytes long; at most 200 fit every file system [E206]"
     ) in result.err, result.err
     assert result.err.count("[E206]") == 1
+
+
+@pytest.mark.parametrize(
+    ("spans", "said"),
+    [
+        ([Span("v1", "v3", None, oldest=True)], "Raised in every release pinned, v1 to v3"),
+        ([Span("v1", "v1", None, oldest=True)], "Raised in v1, the only release pinned"),
+        ([Span("v2", "v3", None)], "Raised since v2"),
+        (
+            [Span("v1", "v2", "v3", oldest=True), Span("v5", "v6", None)],
+            "Raised in v1 to v2; removed in v3; again since v5",
+        ),
+    ],
+)
+def test_a_page_says_since_only_of_a_release_after_the_oldest(spans, said) -> None:  # type: ignore[no-untyped-def]
+    """The oldest release pinned may not be the first to raise the error."""
+    assert History(tuple(spans), (), ()).said() == said

@@ -58,17 +58,20 @@ class History:
         return tuple(w for w in reversed(self.wordings) if not w.current)
 
     def said(self) -> str:
-        """'Raised since v2', 'Raised in v1 to v3; removed in v4', as the page says it; 'in
-        v1 to v3' too for what the oldest release pinned raises, which may be older."""
+        """'Raised since v2', 'Raised in v1 to v3; removed in v4', as the page says it.
+        What the oldest release pinned raises may be older: not "since" it, but 'in every
+        release pinned, v1 to v3' (or 'in v1, the only release pinned')."""
         parts = []
         for span in self.spans:
             between = span.first if span.first == span.last else f"{span.first} to {span.last}"
-            if span.removed_in is None and not span.oldest:
-                parts.append(f"since {span.first}")
-            elif span.removed_in is None:  # no release before it is known: not "since"
-                parts.append(f"in {between}")
-            else:
+            if span.removed_in is not None:
                 parts.append(f"in {between}; removed in {span.removed_in}")
+            elif not span.oldest:
+                parts.append(f"since {span.first}")
+            elif span.first == span.last:
+                parts.append(f"in {span.first}, the only release pinned")
+            else:
+                parts.append(f"in every release pinned, {between}")
         return "Raised " + "; again ".join(parts)
 
 
