@@ -181,7 +181,7 @@ KNOWN: dict[str, Any] = {
 DERIVED = {
     *("id", "title", "placeholders", "url", "json_url", "permalink", "related_ids"),
     *("issues", "avoid", "review", "removed_in_release"),
-    *("options", "same_function", "same_file", "linked_from"),
+    *("options", "same_function", "same_file", "linked_from", "handling"),
 }
 
 
