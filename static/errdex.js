@@ -117,7 +117,7 @@
     function open(event) {
       var all = options();
       var text = pasted || box.value;
-      var fits = encodeURIComponent(text).length <= LONG;
+      var fits = new URLSearchParams({ q: text }).toString().length <= LONG;
       if (all.length) {
         event.preventDefault();
         go(all[Math.max(active, 0)].getAttribute("data-href"), event);
@@ -127,7 +127,7 @@
         event.preventDefault();
         run();
         if (fits || hand(text)) {
-          history.replaceState(null, "", fits ? "?q=" + encodeURIComponent(text) : PASTED);
+          history.replaceState(null, "", fits ? "?q=" + encodeURIComponent(text) : location.pathname + PASTED);
         }
       } else if (!fits && hand(text)) {  // (with no storage, the address it is)
         event.preventDefault();

@@ -1597,6 +1597,35 @@ def test_a_key_named_in_a_string_is_not_the_name_the_code_binds() -> None:
             1,
             ["Set `mode` to `'strict'` or `'lax'`."],
         ),
+        # Not the caller's: an outer parameter bound anew, a private outer function's, and
+        # a function above a class (which encloses none of its methods).
+        (
+            "def make(size):\n"
+            "    size = len(size)\n"
+            "    def check(x):\n"
+            "        if size > 3:\n"
+            "            raise ValueError('too many')\n",
+            1,
+            ["Make `size` at most `3`."],
+        ),
+        (
+            "def _build(mode):\n"
+            "    def validate(value):\n"
+            "        if mode not in ('strict', 'lax'):\n"
+            "            raise ValueError('unknown mode')\n",
+            1,
+            ["Make sure `mode` is `'strict'` or `'lax'`."],
+        ),
+        (
+            "def helper(mode):\n"
+            "    return mode\n"
+            "class Reader:\n"
+            "    def read(self, path):\n"
+            "        if mode not in ('a', 'b'):\n"
+            "            raise ValueError('unknown mode')\n",
+            1,
+            ["Make sure `mode` is `'a'` or `'b'`."],
+        ),
         # Cut inside a long signature, as scan cuts one: its last parameters are in view.
         (
             "    def __init__(\n"

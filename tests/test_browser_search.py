@@ -378,6 +378,12 @@ def test_the_search_button_answers_a_long_paste_without_leaving_the_page(
     page.locator("#q-main").fill("KeyError: 'no_such_setting_anywhere'")
     page.get_by_role("button", name="Find my error").click()
     expect(page).to_have_url(site_url + "search/?q=KeyError%3A%20%27no_such_setting_anywhere%27")
+    # Then a long one again: the address keeps no stale ?q= that a reload would answer.
+    page.locator("#q-main").fill(paste)
+    page.get_by_role("button", name="Find my error").click()
+    expect(page).to_have_url(site_url + "search/#pasted")
+    page.reload()
+    expect(page.locator("#q-main")).to_have_value(paste)
 
 
 def test_a_long_paste_in_the_header_box_is_handed_to_the_search_page(

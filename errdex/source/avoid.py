@@ -1201,14 +1201,32 @@ def _callers(record: Record) -> frozenset[str] | None:
     given = _parameters(lines, start)
     if given is None:  # the excerpt may start inside the signature, below its ``def``
         return _signature_tail(lines[:raise_index]) or frozenset()
-    # A closure's code reads the enclosing functions' parameters too.
+    # A closure's code reads the enclosing functions' parameters too, those no line
+    # between binds anew; a private one's are the code's, and a class encloses none.
     indent = _indent(lines[start])
     for index in range(start - 1, -1, -1):
         line = lines[index]
-        if line.strip() and _indent(line) < indent and _DEF.match(line.lstrip()):
-            given |= _parameters(lines, index) or frozenset()
-            indent = _indent(line)
+        if not line.strip() or _indent(line) >= indent:
+            continue
+        text = line.lstrip()
+        if text.startswith("class") or not _DEF.match(text):
+            break
+        named = _DEF_NAME.match(text)
+        outer = _parameters(lines, index) or frozenset()
+        if named is None or _private(named.group(1)):
+            break
+        between = "\n".join(lines[index + 1 : start])
+        given |= {name for name in outer if not _rebinds(between, name)}
+        indent = _indent(line)
     return given
+
+
+def _rebinds(code: str, name: str) -> bool:
+    """Whether ``code`` may bind ``name`` anew (``size = len(size)``, ``for size in``)."""
+    return (
+        re.search(rf"(?m)^\s*(?:for\s+)?{re.escape(name)}\b\s*(?:[^=\s]*=(?!=)|,|in\b)", code)
+        is not None
+    )
 
 
 def _signature_tail(lines: Sequence[str]) -> frozenset[str] | None:
@@ -1227,7 +1245,8 @@ def _signature_tail(lines: Sequence[str]) -> frozenset[str] | None:
     return None
 
 
-_ENDS_HEADER = re.compile(r":\s*(?:#.*)?$")
+_ENDS_HEADER = re.compile(r"^\s*\)\s*(?:->.*)?:\s*(?:#.*)?$")
+"""The line that ends a signature written a parameter a line: ``):``, ``) -> int:``."""
 MAX_SIGNATURE_LINES = 60
 
 
