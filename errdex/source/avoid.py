@@ -1438,8 +1438,9 @@ class _Words:
     ) -> None:
         self.aliases = aliases
         self.callers = callers
-        self.private = private
         """The plain names that are the caller's (``ways_out``); None: all are."""
+        self.private = private
+        """Whether the test is a private helper's: no argument of it is the caller's."""
         self.seen: dict[str, int] = {}
         """Each test met, in the order the code has them: the order of a way's terms."""
 
