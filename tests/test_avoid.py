@@ -1809,3 +1809,138 @@ def test_a_raise_in_an_except_clause_says_what_it_handles(tmp_path: Path) -> Non
     )
     (document,) = (site / "api" / "errors").glob("*.json")
     assert json.loads(document.read_text())["handling"] == ["metadata.PackageNotFoundError"]
+
+
+# --- What scan reads of the whole function: ``source.parameters`` ---------------------
+
+
+FILLER = "    width = 1\n" * 20
+"""Lines enough to push a signature above the excerpt scan keeps (15 above a raise)."""
+
+
+def from_scan(tmp_path: Path, code: str, words: str) -> Any:
+    """The record scan writes for the raise of ``code`` whose message holds ``words``,
+    read back from its file as a build reads it."""
+    from errdex.source.scan import scan_text
+    from errdex.source.update import new_record
+
+    site = next(s for s in scan_text(code, "pkg/m.py") if words in s.template)
+    content = tmp_path / "content"
+    path = content / "errors" / "record.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(new_record("o/n", site, "0" * 40, None), encoding="utf-8")
+    doc, problems = load_file(path)
+    assert doc is not None and problems == []
+    return record_from(doc, content)
+
+
+def ways(found: Any) -> list[str]:
+    avoided = avoid.avoid_of(found)
+    return [] if avoided is None else [avoid.said(w) for w in avoided.ways]
+
+
+def test_a_parameter_whose_signature_lies_above_the_excerpt_is_the_callers(
+    tmp_path: Path,
+) -> None:
+    code = (
+        "def generate(self, input_ids=None, inputs_embeds=None, *args, **kwargs):\n"
+        + FILLER
+        + "    if input_ids is None and inputs_embeds is None:\n"
+        + "        raise ValueError('give input_ids or inputs_embeds')\n"
+    )
+    found = from_scan(tmp_path, code, "give input_ids")
+    assert found.source.excerpt.start > 1  # the excerpt does not show the signature
+    text = (tmp_path / "content" / found.content_path).read_text()
+    assert "  parameters: [input_ids, inputs_embeds]\n" in text
+    assert ways(found) == [
+        "Give `input_ids` a value (not `None`).",
+        "Give `inputs_embeds` a value (not `None`).",
+    ]
+    # Without what scan read, the excerpt alone cannot tell whose the names are.
+    unknown = replace(found, source=replace(found.source, parameters=None))
+    assert ways(unknown) == [
+        "Make sure `input_ids` is not `None`.",
+        "Make sure `inputs_embeds` is not `None`.",
+    ]
+
+
+def test_a_parameter_bound_anew_above_the_excerpt_is_the_codes(tmp_path: Path) -> None:
+    code = (
+        "def fit(self, batch=None, rounds=None):\n"
+        + "    batch = batch or self.default_batch\n"
+        + FILLER
+        + "    if batch is None or rounds is None:\n"
+        + "        raise ValueError('batch and rounds are both needed')\n"
+    )
+    found = from_scan(tmp_path, code, "both needed")
+    assert found.source.parameters == ("rounds",)
+    assert ways(found) == [
+        "Make sure `batch` is not `None`, and give `rounds` a value (not `None`)."
+    ]
+
+
+def test_a_helper_defined_in_a_function_takes_the_outer_codes_values(tmp_path: Path) -> None:
+    # The helper's parameters are what the outer code passes it, not the caller's; the
+    # outer function's parameters are the caller's.
+    code = """\
+def draw(graph, labels, size=12):
+    def check(value, name):
+        if isinstance(value, dict):
+            if len(value) != len(labels):
+                raise ValueError('a value for every label')
+    check(size, "size")
+"""
+    found = from_scan(tmp_path, code, "every label")
+    assert found.source.parameters == ("graph", "labels", "size")
+    said_ways = ways(found)
+    assert said_ways and not any(w.startswith(("Pass `value`", "Give `value`")) for w in said_ways)
+    # A record without what scan read (written by hand, or by an older scan): the
+    # excerpt shows the outer ``def``, and tells as much.
+    unknown = replace(found, source=replace(found.source, parameters=None))
+    assert ways(unknown) == said_ways
+
+
+def test_a_wrapper_a_function_returns_takes_the_callers_values(tmp_path: Path) -> None:
+    code = """\
+def retried(func):
+    def wrapper(attempts=None):
+        if attempts is None:
+            raise TypeError('attempts must be given to a retried call')
+        return func(attempts)
+    return wrapper
+"""
+    found = from_scan(tmp_path, code, "retried call")
+    assert found.source.parameters == ("attempts", "func")
+    assert ways(found) == ["Give `attempts` a value (not `None`)."]
+    unknown = replace(found, source=replace(found.source, parameters=None))
+    assert ways(unknown) == ["Give `attempts` a value (not `None`)."]
+
+
+def test_scan_reads_every_way_a_function_binds_a_name() -> None:
+    import ast as python
+
+    from errdex.source.scan import bindings
+
+    tree = python.parse(
+        """\
+def f(a, b, c, d, e, g, h, k, m, n):
+    a = 1
+    for b in []: pass
+    with open(x) as c: pass
+    import d
+    try: pass
+    except E as e: pass
+    del g
+    match x:
+        case [*h]: pass
+        case {**k}: pass
+    def m(): n = 1
+    [n for n in []]
+"""
+    )
+    function = tree.body[0]
+    assert isinstance(function, python.FunctionDef)
+    bound = {name for _, name in bindings(function)}
+    # ``n`` is bound only in the nested function and in the comprehension: scopes of
+    # their own.
+    assert bound == set("abcdeghkm")

@@ -48,6 +48,16 @@ CASES = {
         MINIMAL.replace("  line: 3", "  line: three"),
         "errors/bad.yaml:7: source.line must be a whole number, not str",
     ),
+    "parameters that are no names": case(
+        MINIMAL.replace("  line: 3\n", "  line: 3\n  parameters: [size, 3, max-size]\n"),
+        "errors/bad.yaml:8: source.parameters.1 must be text, not int",
+        "errors/bad.yaml:8: source.parameters.2 must be a Python name such as input_ids, "
+        "not 'max-size'",
+    ),
+    "parameters that are no list": case(
+        MINIMAL.replace("  line: 3\n", "  line: 3\n  parameters: size\n"),
+        "errors/bad.yaml:8: source.parameters must be a list, not str",
+    ),
     "number where text is needed": case(
         MINIMAL.replace("commit: 0123456789abcdef0123456789abcdef01234567", "commit: 1234567"),
         "errors/bad.yaml:5: source.commit must be text, not int; put it in quotes",

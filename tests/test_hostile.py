@@ -168,6 +168,7 @@ KNOWN: dict[str, Any] = {
         "path": None,
         "line": None,
         "function": None,
+        "parameters": None,
         "condition": None,
         "removed_in": None,
         "excerpt": {"start": None, "code": None},

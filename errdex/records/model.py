@@ -184,6 +184,9 @@ class Source:
     removed_in: str | None
     """The commit where upstream no longer raises it; commit and excerpt are as last seen."""
     excerpt: Excerpt | None
+    parameters: tuple[str, ...] | None = None
+    """The names whose values are still the caller's where the excerpt starts, as scan
+    read them from the whole function (``source.parameters``); None where it did not."""
 
     @property
     def short_commit(self) -> str:
@@ -301,7 +304,7 @@ class Record:
             example_fix=(),
             trigger=None,
             situations=None,
-            source=replace(self.source, excerpt=None, condition=None),
+            source=replace(self.source, excerpt=None, condition=None, parameters=None),
             data={},
         )
 
@@ -315,6 +318,7 @@ def record_from(doc: Document, content: Path) -> Record:
     written = unscaffolded(data)
     source = data["source"]
     excerpt = source.get("excerpt")
+    given = source.get("parameters")
     when = written.get("when") or {}
     analysis = written.get("analysis")
     message = parse_template(data["message"])
@@ -345,6 +349,7 @@ def record_from(doc: Document, content: Path) -> Record:
             condition=source.get("condition"),
             removed_in=source.get("removed_in"),
             excerpt=Excerpt(excerpt["start"], excerpt["code"]) if excerpt else None,
+            parameters=None if given is None else tuple(given),
         ),
         solutions=solutions,
         example_fix=fixes,

@@ -100,6 +100,21 @@ RECORD = Field(
                 Field("line", "int", "The line of the raise statement.", True, minimum=1),
                 Field("function", "text", "The function or method that raises it."),
                 Field(
+                    "parameters",
+                    "list",
+                    "Written by `scan` where the excerpt cannot tell: the names whose "
+                    "values are still the caller's where the excerpt starts (the parameters "
+                    "of `function` when its signature lies above the excerpt; of the outer "
+                    "function for one defined in another).",
+                    items=Field(
+                        "parameter",
+                        "text",
+                        "A parameter's name.",
+                        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+                        pattern_hint="a Python name such as input_ids",
+                    ),
+                ),
+                Field(
                     "condition",
                     "text",
                     "The test of the `if` that leads to the raise, as in the source.",

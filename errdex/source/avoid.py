@@ -1181,13 +1181,16 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
 
 
 def _callers(record: Record) -> frozenset[str] | None:
-    """The names the caller gives the code around ``record``'s raise: the parameters of
-    its function, when the excerpt shows the signature; none known where it does not;
-    None in a private helper (``_check``), whose arguments the code gives it."""
+    """The names the caller gives the code around ``record``'s raise: those scan read
+    from the whole function (``source.parameters``); else the parameters of its
+    function, when the excerpt shows the signature; none known where it does not; None
+    in a private helper (``_check``), whose arguments the code gives it."""
     excerpt = record.source.excerpt
     function = (record.source.function or "").rpartition(".")[2]
     if _private(function):
         return None
+    if record.source.parameters is not None:  # as scan read them from the whole function
+        return frozenset(record.source.parameters)
     if excerpt is None:
         return frozenset()
     lines = excerpt.lines
@@ -1202,7 +1205,10 @@ def _callers(record: Record) -> frozenset[str] | None:
     if given is None:  # the excerpt may start inside the signature, below its ``def``
         return _signature_tail(lines[:raise_index]) or frozenset()
     # A closure's code reads the enclosing functions' parameters too, those no line
-    # between binds anew; a private one's are the code's, and a class encloses none.
+    # between binds anew; a private one's are the code's, and a class encloses none. A
+    # function defined in another is the outer code's helper: its own parameters are
+    # what that code gives it, unless the outer returns it (a decorator's wrapper).
+    inner = named.group(1) if named is not None else ""
     indent = _indent(lines[start])
     for index in range(start - 1, -1, -1):
         line = lines[index]
@@ -1211,6 +1217,9 @@ def _callers(record: Record) -> frozenset[str] | None:
         text = line.lstrip()
         if text.startswith("class") or not _DEF.match(text):
             break
+        if inner and not _returned(lines[start:], inner, indent):
+            given = frozenset()
+        inner = ""
         named = _DEF_NAME.match(text)
         outer = _parameters(lines, index) or frozenset()
         if named is None or _private(named.group(1)):
@@ -1219,6 +1228,15 @@ def _callers(record: Record) -> frozenset[str] | None:
         given |= {name for name in outer if not _rebinds(between, name)}
         indent = _indent(line)
     return given
+
+
+def _returned(lines: Sequence[str], name: str, indent: int) -> bool:
+    """Whether ``lines`` (from a nested ``def`` on, at ``indent``) return the function
+    it defines, at that indent: ``return name``."""
+    wanted = f"return {name}"
+    return any(
+        _indent(line) == indent and line.strip().split("#")[0].strip() == wanted for line in lines
+    )
 
 
 def _rebinds(code: str, name: str) -> bool:

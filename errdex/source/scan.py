@@ -61,6 +61,9 @@ class RaiseSite:
     """The test of the innermost ``if`` that leads to the raise."""
     excerpt_start: int
     excerpt: str
+    parameters: tuple[str, ...] | None = None
+    """The names whose values are still the caller's where the excerpt starts, where the
+    excerpt does not tell (``_Finder._callers_values``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,11 +586,17 @@ def _bad_path(path: str) -> str | None:
     return None
 
 
+class Names(list[str]):
+    """A list of names, written on one line (``parameters: [input_ids, mask]``)."""
+
+
 def source_data(site: RaiseSite, commit: str) -> dict[str, Any]:
     """The ``source`` block of the record for ``site``, pinned to ``commit``."""
     source: dict[str, Any] = {"commit": commit, "path": site.path, "line": site.line}
     if site.function:
         source["function"] = site.function
+    if site.parameters is not None:
+        source["parameters"] = Names(site.parameters)
     if site.condition:
         source["condition"] = site.condition
     source["excerpt"] = {"start": site.excerpt_start, "code": site.excerpt}
@@ -641,6 +650,10 @@ class _Finder:
         self.classes: list[str] = []
         """The classes around the statement walked now, innermost last (``A``, ``A.B``)."""
         self.scope: list[str] = []
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef | None] = []
+        """The functions around the statement walked now, innermost last (None for a class)."""
+        self.bindings: dict[int, list[tuple[int, str]]] = {}
+        """Each function's own bindings (``bindings``), found once: keyed by its ``id``."""
         self.conditions: list[tuple[ast.expr, bool]] = []
         """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
         self.sites: list[RaiseSite] = []
@@ -669,6 +682,7 @@ class _Finder:
             self.conditions.pop()
         elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             self.scope.append(node.name)
+            self.functions.append(None if isinstance(node, ast.ClassDef) else node)
             outer_classes = self.classes
             if isinstance(node, ast.ClassDef):  # ``A.B`` for a class in a class, as keyed
                 self.classes = [*self.classes, ".".join(self.scope)]
@@ -678,6 +692,7 @@ class _Finder:
             self._statements(node.body)
             self.conditions, self.named, self.caught = outer, outer_named, outer_caught
             self.classes = outer_classes
+            self.functions.pop()
             self.scope.pop()
         else:
             self._assigned(node)
@@ -865,7 +880,137 @@ class _Finder:
             condition=self._condition(),
             excerpt_start=start,
             excerpt=validate.escape_refused("\n".join(self.lines[start - 1 : stop]) + "\n"),
+            parameters=self._callers_values(start),
         )
+
+    def _callers_values(self, start: int) -> tuple[str, ...] | None:
+        """The names whose values at line ``start`` (the excerpt's first) are those the
+        caller of the innermost function gave: its parameters, when its signature lies
+        above that line; for a function defined in another (a helper the outer code
+        calls), the outer's, and its own only when the outer returns it (a decorator's
+        wrapper, a factory's function). None where the excerpt tells as much."""
+        chain = []
+        for function in reversed(self.functions):
+            if function is None:
+                break  # a class's body: its methods' callers are the class's users
+            chain.append(function)
+        if not chain:
+            return None
+        inner = chain[0]
+        if len(chain) == 1:
+            return callers_values(inner, start, self._bindings(inner)) or None
+        given: list[str] = []
+        shadowed: set[str] = set()
+        for depth, function in enumerate(chain):
+            parent = chain[depth + 1] if depth + 1 < len(chain) else None
+            bound = self._bindings(function)
+            # A function's parameters are its caller's when it is no helper of the code
+            # around it: the outermost, or one its parent returns.
+            if not _private_name(function.name) and (
+                parent is None or _returns(parent, function.name)
+            ):
+                if function is inner:
+                    values = callers_values(inner, start, bound, shown=True)
+                else:
+                    names = {name for _, name in bound}
+                    values = tuple(a.arg for a in _arguments(function) if a.arg not in names)
+                given += [v for v in values if v not in shadowed and v not in ("self", "cls")]
+            # A name a nested function binds or takes is its own all through it.
+            shadowed |= {a.arg for a in _all_arguments(function)} | {n for _, n in bound}
+        return tuple(dict.fromkeys(given))
+
+    def _bindings(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
+        if id(function) not in self.bindings:
+            self.bindings[id(function)] = bindings(function)
+        return self.bindings[id(function)]
+
+
+def _arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    """The named parameters of ``function`` (not ``*args`` nor ``**kwargs``)."""
+    args = function.args
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs]
+
+
+def _all_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    args = function.args
+    return [a for a in (*_arguments(function), args.vararg, args.kwarg) if a is not None]
+
+
+def _private_name(name: str) -> bool:
+    """Whether a function's name marks it private (``_check``; not ``__call__``)."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _returns(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether ``outer`` returns the function it defines as ``name`` (``return name``)."""
+    stack: list[ast.AST] = list(outer.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if (
+            isinstance(node, ast.Return)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+        ):
+            return True
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def callers_values(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    start: int,
+    bound: Sequence[tuple[int, str]] | None = None,
+    shown: bool = False,
+) -> tuple[str, ...]:
+    """The parameters of ``function`` whose values are still those its caller gave at
+    line ``start`` (an excerpt's first line): those no line of the function above
+    ``start`` binds anew (``x = x or 0``, ``for x in``, ``del x``); none when its ``def``
+    is at or below that line (the excerpt shows them), unless ``shown``. ``self``,
+    ``cls``, ``*args`` and ``**kwargs`` are none: the caller sets no such name.
+    ``bound``: ``bindings(function)``."""
+    if function.lineno >= start and not shown:
+        return ()
+    bound = bindings(function) if bound is None else bound
+    taken = {name for line, name in bound if line < start}
+    return tuple(
+        arg.arg
+        for arg in _arguments(function)
+        if arg.arg not in taken and arg.arg not in ("self", "cls")
+    )
+
+
+def bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
+    """Each name the body of ``function`` binds in its own scope, with the line where it
+    does: assigned, deleted, a loop's or a ``with``'s target, an import, a caught
+    exception, a match's capture, a function or class defined. A nested function's or
+    class's body and a comprehension's own targets bind in scopes of their own."""
+    found: list[tuple[int, str]] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.append((line, node.name))
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.comprehension):
+            stack += [node.iter, *node.ifs]  # a walrus there binds here
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found.append((line, node.id))
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found.append((line, node.name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            found += [(line, (alias.asname or alias.name).split(".")[0]) for alias in node.names]
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            found.append((line, node.name))
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            found.append((line, node.rest))
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 _SELF = "\0Self"

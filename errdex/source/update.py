@@ -23,7 +23,7 @@ from errdex.records.model import derive_id
 from errdex.records.problems import Problem, Severity
 from errdex.records.schema import RECORD, Field
 from errdex.records.validate import check_shape, rule_lengths, rule_source_path
-from errdex.source.scan import RaiseSite, source_data
+from errdex.source.scan import Names, RaiseSite, source_data
 from errdex.util import parallel
 
 _IDENTITY = ("id", "repo", "exception", "message")
@@ -123,6 +123,13 @@ def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _text)
 
 
+def _names(dumper: yaml.SafeDumper, value: Names) -> yaml.SequenceNode:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=True)
+
+
+_Dumper.add_representer(Names, _names)
+
+
 def dump(data: dict[str, Any]) -> str:
     """``data`` as YAML: the text PyYAML writes with ``_Dumper``, byte for byte.
 
@@ -130,6 +137,10 @@ def dump(data: dict[str, Any]) -> str:
     excerpt in Python: the mappings of text and numbers the tools write are written here
     directly, and anything else (tabs, quotes that need escapes, long lines) by PyYAML.
     """
+    source = data.get("source")
+    if isinstance(source, dict) and type(source.get("parameters")) is list:
+        # As read from a record file: written on one line again, as scan writes it.
+        data = {**data, "source": {**source, "parameters": Names(source["parameters"])}}
     out: list[str] = []
     if _emit(data, 0, out):
         # A last block scalar that keeps its trailing line breaks leaves the document open.
@@ -162,6 +173,13 @@ def _emit(data: dict[str, Any], indent: int, out: list[str]) -> bool:
             out.append(f"{pad}{key}:\n")
             if not _emit(value, indent + 2, out):
                 return False
+        elif isinstance(value, Names):
+            if not all(_PLAIN_KEY.match(name) for name in value):
+                return False
+            line = f"{pad}{key}: [{', '.join(n if _is_str(n) else repr(n) for n in value)}]"
+            if len(line) > _LONGEST:
+                return False  # PyYAML folds it
+            out.append(line + "\n")
         elif isinstance(value, int) and not isinstance(value, bool):
             out.append(f"{pad}{key}: {value}\n")
         elif isinstance(value, str):
