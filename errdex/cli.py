@@ -1384,6 +1384,7 @@ def _release_name_problem(repo: str, name: str) -> str | None:
 def _lookup(ns: argparse.Namespace) -> int:
     """Exit status: 0 a page matches, 1 none does, 2 a usage error, 3 the index, site or
     records cannot be read (``sources.FOUND`` …, docs/exit-codes.md)."""
+    from errdex.records.model import display_of
     from errdex.search import PASTE_LIMIT
     from errdex.search import sources as finder
 
@@ -1432,10 +1433,11 @@ def _lookup(ns: argparse.Namespace) -> int:
     for rank, m in enumerate(matches, start=1):
         how = "whole message matches" if m["exact"] else f"partial match, score {m['score']:.2f}"
         print(f"{rank}. {m['exception']} · {m['repo']} · {how}")
-        print(f"   {m['message']}")
+        # As a reader sees it (``{{`` as ``{``), each line under the one before.
+        print("   " + display_of(m["message"]).replace("\n", "\n   "))
         if m["wording"]:
             w = m["wording"]
-            since = f"since {w['since']} it reads: {w['now']}"
+            since = f"since {w['since']} it reads: {display_of(w['now'])}"
             print(f"   You pasted the wording of {w['until']}; {since}")
         print(f"   {m['url']}")
         if m["values"]:

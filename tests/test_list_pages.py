@@ -318,3 +318,30 @@ def test_rows_that_read_alike_say_their_file(
         for r in soup(out / "exceptions/ValueError/index.html").select("ul.rows li")
     ]
     assert not any("src/project/mod" in r for r in rows), rows
+
+
+def test_an_earlier_wording_reads_as_the_error_said_it_not_as_the_record_escapes_it(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # The record writes a literal brace doubled (``{{``); its page, its release's page
+    # and lookup show the message as the code raised it.
+    old = "Old setting {{n}} for {key} must be positive"
+    content = make_content(
+        tmp_path,
+        {"r.yaml": REWORDED.format(n=7, line=3, old=old)},
+        SITE_YAML + RELEASES.rsplit("- {repo", 1)[0],
+    )
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    page = soup(out / "errors" / f"{7:016x}" / "index.html")
+    earlier = page.select_one("p.earlier")
+    assert earlier is not None
+    assert earlier.get_text() == "Until v1 this read: Old setting {n} for {key} must be positive"
+    release = soup(out / "repos/example/project/releases/v2/index.html").select_one("li.was")
+    assert release is not None
+    assert release.get_text().strip() == "until v1: Old setting {n} for {key} must be positive"
+    shown = run("lookup", "ValueError: Old setting {n} for port must be positive", "--site", out)
+    assert shown.code == 0, shown.err
+    assert "   Old setting {n} for {key} must be positive\n" in shown.out
+    assert "{{" not in shown.out

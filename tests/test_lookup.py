@@ -549,3 +549,16 @@ def test_a_placeholder_the_message_says_twice_is_shown_once(  # type: ignore[no-
     assert "   size = -1, kind = negative\n" in said.out, said.out
     as_json = json.loads(run("lookup", "--json", "size=-1 must be positive, and -1 is odd").out)
     assert as_json["matches"][0]["values"] == [["size", "-1"], ["size", "-1"], ["kind", "odd"]]
+
+
+def test_a_message_of_two_lines_is_printed_under_its_heading(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path
+) -> None:
+    two_lines = MINIMAL.replace(
+        'message: "size={size} must be positive"',
+        'message: "size={size} must be positive\\nSee the sizing guide for {what}"',
+    )
+    content = make_content(tmp_path, {"two.yaml": two_lines})
+    shown = run("lookup", "ValueError: size=3 must be positive", "--content", content)
+    assert shown.code == 0, shown.err
+    assert "   size={size} must be positive\n   See the sizing guide for {what}\n" in shown.out

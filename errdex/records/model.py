@@ -67,6 +67,15 @@ class Template:
 _BRACE = re.compile(r"[{}]")
 
 
+def display_of(source: str) -> str:
+    """The message template ``source`` as a reader sees it (``{{`` as ``{``); the text
+    itself where it is no template."""
+    try:
+        return parse_template(source).display
+    except TemplateError:
+        return source
+
+
 def parse_template(source: str) -> Template:
     """Split a message into literal parts and placeholders.
 

@@ -24,7 +24,15 @@ from errdex.github.issues import most_reported
 from errdex.records.codes import CODES
 from errdex.records.history import ReleaseChanges, changes, history
 from errdex.records.link import RelatedLink, Site
-from errdex.records.model import Record, SiteConfig, Template, short_title, unpublished
+from errdex.records.model import (
+    Record,
+    SiteConfig,
+    Template,
+    TemplateError,
+    parse_template,
+    short_title,
+    unpublished,
+)
 from errdex.site import markdown, mirror
 from errdex.site.highlight import Highlighter, stylesheet
 from errdex.site.hosts import HOSTS, json_paths
@@ -165,8 +173,14 @@ def xml_text(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
-def message_html(template: Template) -> Markup:
-    """The message with each placeholder marked, so a reader sees what varies."""
+def message_html(template: Template | str) -> Markup:
+    """The message with each placeholder marked, so a reader sees what varies; given as
+    written in a record (an earlier wording), read as a template first."""
+    if isinstance(template, str):
+        try:
+            template = parse_template(template)
+        except TemplateError:
+            return escape(template)
     # Joined once: adding Markup to Markup copies it, so a message of many placeholders
     # would cost time in the square of its length.
     return Markup("").join(
