@@ -1098,6 +1098,43 @@ def test_pin_places_a_record_new_wrote_from_a_traceback_and_follows_a_renamed_fu
     assert (second["line"], second["function"]) == (8, "load")
 
 
+MAPPED_V1 = """\
+class ConnectError(Exception):
+    pass
+
+
+def send(kind, message):
+    mapped = {"connect": ConnectError}.get(kind, RuntimeError)
+    raise mapped(message)
+"""
+
+
+def test_pin_follows_a_record_of_a_raise_whose_class_is_picked_as_it_runs(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """``new`` writes the class the traceback prints (``ConnectError``) for a raise that
+    names none (``raise mapped(message)``): pin follows that raise, rather than saying
+    the error is no longer raised."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/net.py": MAPPED_V1}))
+    (repo / "pkg" / "net.py").write_text("import os\n\n" + MAPPED_V1)
+    git(repo, "commit", "-qam", "moved")
+    git(repo, "tag", "v2")
+    (content / "errors").mkdir(parents=True, exist_ok=True)
+    (content / "errors" / "net.yaml").write_text(
+        "repo: example/up\nexception: pkg.net.ConnectError\n"
+        'message: "All connection attempts failed"\n'
+        'source:\n  commit: "0000000"\n  path: pkg/net.py\n  line: 7\n'
+    )
+    for tag, line in (("v1", 7), ("v2", 9)):
+        said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", tag, "--content", content)
+        assert "0 removed" in said.err, said.err
+        source = yaml.safe_load((content / "errors" / "net.yaml").read_text())["source"]
+        assert (source["line"], source["function"]) == (line, "send")
+        assert "removed_in" not in source
+
+
 HELPERS_V1 = """\
 def f(msg):
     raise ValueError(msg)

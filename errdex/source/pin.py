@@ -26,6 +26,7 @@ from errdex.source.scan import (
     Scanned,
     SourceError,
     Tree,
+    class_like,
     glob_for_test,
     is_ancestor,
     looks_like_test,
@@ -730,13 +731,17 @@ def _own_raise(
     record: update.Existing, sites: list[RaiseSite], anywhere: bool = False
 ) -> RaiseSite | None:
     """The raise of ``sites`` (raises that write no message) that is ``record``'s, if the
-    record was written by hand for one (``_written_by_hand``, asked after): of its class,
-    the nearest in the function it names; for a record that names none (``new`` writes
+    record was written by hand for one (``_written_by_hand``, asked after): of its class
+    (or, where none is, of a class held in a name, ``raise mapped(msg)``), the nearest in
+    the function it names; for a record that names none (``new`` writes
     none), the one at its line, or with ``anywhere`` the only one in the file. Several
     records may say the messages of one such raise (a helper's ``raise ValueError(msg)``)."""
     source = record.data["source"]
     line, function = source["line"], source.get("function")
     found = [s for s in sites if same_class(s.exception, str(record.data["exception"]))]
+    if not found:
+        # ``raise mapped_exc(message)``: a class the code picks as it runs may be any.
+        found = [s for s in sites if not class_like(s.exception)]
     if function is not None:
         found = [s for s in found if s.function == function]
         return min(found, key=lambda s: abs(s.line - line), default=None)

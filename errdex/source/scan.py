@@ -808,9 +808,9 @@ class _Finder:
             # ``raise self._invalid(msg)``: a function of this module makes the exception.
             returned = self.factories[maker]
             owner = exception.rpartition(".")[0]
-            if returned == _SELF or (returned is None and owner and _class_like(owner)):
+            if returned == _SELF or (returned is None and owner and class_like(owner)):
                 returned = owner if owner not in ("self", "cls") else None
-            if returned is None or not _class_like(returned):
+            if returned is None or not class_like(returned):
                 called = exception.rpartition(".")[2]
                 self.notes.append(
                     f"{where}: {called}() makes the exception raised, and its return "
@@ -862,7 +862,7 @@ class _Finder:
         if key in self.factories:
             return key
         owner, _, name = called.rpartition(".")
-        if owner and _class_like(owner):
+        if owner and class_like(owner):
             return None  # another module's class's maker: its name is the record's
         return f"\0{name}" if f"\0{name}" in self.factories else None
 
@@ -1108,7 +1108,7 @@ def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
-def _class_like(name: str) -> bool:
+def class_like(name: str) -> bool:
     """Whether the last part of a dotted name is written as a class is (``InvalidName``)."""
     last = name.rpartition(".")[2].lstrip("_")
     return last[:1].isupper()
