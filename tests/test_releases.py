@@ -103,6 +103,29 @@ def test_pin_through_releases_writes_each_records_history(run, upstream, content
     assert [(r["release"], r["line"]) for r in added["releases"]] == [("v1.1", 7), ("v1.2", 5)]
 
 
+@pytest.mark.parametrize("command", ["pin", "scan"])
+def test_a_record_pinned_to_a_release_that_lists_none_keeps_that_release(  # type: ignore[no-untyped-def]
+    run, upstream, content, tmp_path: Path, command: str
+) -> None:
+    """``new`` writes a record at the commit a traceback ran, with no ``releases``: when
+    that commit is a release the site lists, pinning (or scanning) the next release keeps
+    it, rather than saying the error came in with the next one."""
+    first = run("scan", upstream, "--repo", REPO, "--ref", "v1.0", "--content", content)
+    assert first.code == 0, first.err
+    path = records(content)["size is too big"]["_file"]
+    text = path.read_text()
+    path.write_text(text[: text.index("releases:")])  # as ``new`` writes it
+    again = run(command, upstream, "--repo", REPO, "--ref", "v1.1", "--content", content)
+    assert again.code == 0, again.err
+    kept = records(content)["size is too big"]
+    assert [r["release"] for r in kept["releases"]] == ["v1.0", "v1.1"]
+    assert kept["releases"][0]["commit"] == git(upstream, "rev-parse", "v1.0^{commit}")
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    page = text_of(out / "errors" / derive_id(REPO, "ValueError", "size is too big") / "index.html")
+    assert "Raised in every release pinned, v1.0 to v1.1." in page
+
+
 def test_scanning_old_and_pinning_forward_matches_scanning_the_newest(  # type: ignore[no-untyped-def]
     run, upstream, content, tmp_path: Path
 ) -> None:

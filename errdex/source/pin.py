@@ -246,6 +246,7 @@ def scan_into(
     report.test_globs = sorted({glob_for_test(path) for path in tests})
     records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
+    earlier = _earlier_releases(content, repo, release) if release else []
     by_id = {r.id: r for r in records}
     by_place = {
         (r.data["exception"], r.data["message"], r.data["source"]["path"]): r for r in records
@@ -283,7 +284,7 @@ def scan_into(
         source = source_data(site, commit)
         blocks = {"source": source} if source != record.data["source"] else {}
         if release:
-            raised = _raised(record.data, release, commit, site)
+            raised = _raised(record.data, release, commit, site, earlier)
             if raised["releases"] != record.data.get("releases"):
                 blocks.update(raised)
         if not blocks:
@@ -308,7 +309,7 @@ def scan_into(
         if blocks["source"] == record.data["source"]:
             blocks = {}
         if release:
-            raised = _raised(record.data, release, commit, site)
+            raised = _raised(record.data, release, commit, site, earlier)
             if raised["releases"] != record.data.get("releases"):
                 blocks.update(raised)
         if not blocks:
@@ -434,6 +435,7 @@ def pin(
         if walk is not None:
             walk.start(list(records))
     writes = _Writes(report, dry_run, walk)
+    earlier = _earlier_releases(content, repo, release) if release else []
     ids = {r.id for r in records} | {
         a for r in records for a in r.data.get("aliases", ()) if isinstance(a, str)
     }
@@ -572,7 +574,9 @@ def pin(
     for record in records:
         if record.path in placed:
             site = placed[record.path]
-            changes[record.path] = _placed(record, site, commit, release, renamed.get(record.path))
+            changes[record.path] = _placed(
+                record, site, commit, release, renamed.get(record.path), earlier
+            )
         elif record.path in gone:
             line, blocks = gone[record.path]
             # Removed at an earlier pin (no line, nothing to write): still removed.
@@ -603,10 +607,11 @@ def _placed(
     commit: str,
     release: str | None,
     new_id: str | None,
+    earlier: Sequence[tuple[str, str]] = (),
 ) -> tuple[str, str | None, dict[str, Any]]:
     """What a record raised at ``site`` reports and has written: its source, its words
     when they changed (under ``new_id`` when it takes one, the old id kept as an alias),
-    and with ``release``, that release's entry."""
+    and with ``release``, that release's entry (``earlier``: see ``_raised``)."""
     data = record.data
     reworded = site.template != data["message"]
     blocks: dict[str, Any] = {}
@@ -621,7 +626,7 @@ def _placed(
     if reworded or source != data["source"]:
         blocks["source"] = source
     if release:
-        raised = _raised(data, release, commit, site)
+        raised = _raised(data, release, commit, site, earlier)
         if reworded or raised["releases"] != data.get("releases"):
             blocks.update(raised)
     elif reworded and data.get("releases"):
@@ -648,13 +653,52 @@ def _read(
     return scan_cached(tree, paths, cache if cache is not None else {}, progress)
 
 
-def _raised(data: dict[str, Any], release: str, commit: str, site: RaiseSite) -> dict[str, Any]:
+def _raised(
+    data: dict[str, Any],
+    release: str,
+    commit: str,
+    site: RaiseSite,
+    earlier: Sequence[tuple[str, str]] = (),
+) -> dict[str, Any]:
     """The ``releases`` block of a record that ``release`` raises at ``site``: the entries
     before, this one added (or put in place of the one of that name), each with the
-    wording of its release unless it is the record's message from now on."""
+    wording of its release unless it is the record's message from now on. ``earlier``:
+    the releases the site lists before ``release`` (name, commit), for a record pinned to
+    one of them that lists none (``_pinned_release``)."""
+    data = _pinned_release(data, release, earlier)
     entries = _reworded(data, site.template, drop=release)
     entries.append({"release": release, "commit": commit, "path": site.path, "line": site.line})
     return {"releases": entries}
+
+
+def _pinned_release(
+    data: dict[str, Any], release: str, earlier: Sequence[tuple[str, str]]
+) -> dict[str, Any]:
+    """``data``, with the entry of the release whose commit it is pinned to when it lists
+    none yet and that release comes before ``release`` (``new`` writes a record at the
+    commit a traceback ran, and lists no release): raised there, as its source says."""
+    source = data.get("source")
+    if data.get("releases") or not isinstance(source, dict):
+        return data
+    pinned = str(source.get("commit") or "")
+    for name, commit in earlier:
+        if name != release and len(pinned) >= 7 and commit.startswith(pinned):
+            entry: dict[str, Any] = {"release": name, "commit": commit}
+            entry.update(path=source.get("path"), line=source.get("line"))
+            return {**data, "releases": [entry]}
+    return data
+
+
+def _earlier_releases(content: Path, repo: str, release: str | None) -> list[tuple[str, str]]:
+    """The releases ``site.yaml`` lists for ``repo`` before ``release`` (all of them when
+    it lists none of that name), oldest first: (name, commit)."""
+    listed = [
+        (str(r.get("name")), str(r.get("commit")))
+        for r in _site_releases(content)
+        if r.get("repo") == repo and r.get("name") and r.get("commit")
+    ]
+    names = [name for name, _ in listed]
+    return listed[: names.index(release)] if release in names else listed
 
 
 def _reworded(data: dict[str, Any], message: str, drop: str | None = None) -> list[dict[str, Any]]:
