@@ -490,31 +490,41 @@
   // Python's fit_placeholders: each literal at its leftmost place, linear time, no backtracking;
   // a value left empty between two spaces (when another is not), and a closing full stop
   // left out (when the last value ends no sentence), still fit.
-  function place(literals, text) {
+  // Python's fit_placeholders: each literal at its leftmost place after the one before;
+  // where that gives a placeholder said twice two values, _agreeing_fit: later places
+  // too, until they agree (or the leftmost fit, after fits_tried places).
+  function place(literals, text, names) {
     var first = literals[0];
     var last = literals[literals.length - 1];
     if (literals.length === 1) { return text === first ? [] : null; }
-    if (!text.startsWith(first)) { return null; }
     var stop = !text.endsWith(last) && last.endsWith(".") && text.endsWith(last.slice(0, -1));
     if (stop) { last = last.slice(0, -1); }
-    if (!text.endsWith(last)) { return null; }
+    if (!text.startsWith(first) || !text.endsWith(last)) { return null; }
     var endLimit = text.length - last.length;
-    var position = first.length;
-    var spans = [];
-    var collapsed = false;
-    for (var i = 1; i < literals.length - 1; i++) {
-      var found = text.slice(0, endLimit).indexOf(literals[i], sharedSpace(text, position, literals[i]));
-      if (found < 0) { return null; }
-      collapsed = collapsed || found < position;
-      spans.push([position, found]);
-      position = found + literals[i].length;
+    var head = text.slice(0, endLimit);
+    var tries = 0;
+    var leftmost = null;
+    function rest(index, position, spans, collapsed) {
+      if (index === literals.length - 1) {
+        if (endLimit < sharedSpace(text, position, last)) { return null; }
+        if (stop && /[.!?] /.test(text.slice(position, endLimit))) { return null; }
+        var done = spans.concat([[position, endLimit]]);
+        if ((collapsed || endLimit < position) && done.every(function (s) { return s[1] <= s[0]; })) { return null; }
+        leftmost = leftmost || done;
+        return agrees(names, done, text) ? done : null;
+      }
+      var literal = literals[index];
+      var found = head.indexOf(literal, sharedSpace(text, position, literal));
+      while (found >= 0 && (!leftmost || tries < M.params.fits_tried)) {
+        tries += 1;
+        var fit = rest(index + 1, found + literal.length, spans.concat([[position, found]]),
+          collapsed || found < position);
+        if (fit || !leftmost) { return fit; }
+        found = head.indexOf(literal, found + 1);
+      }
+      return null;
     }
-    if (endLimit < sharedSpace(text, position, last)) { return null; }
-    collapsed = collapsed || endLimit < position;
-    if (stop && /[.!?] /.test(text.slice(position, endLimit))) { return null; }
-    spans.push([position, endLimit]);
-    if (collapsed && spans.every(function (s) { return s[1] <= s[0]; })) { return null; }
-    return spans;
+    return rest(1, first.length, [], false) || leftmost;
   }
 
   // Python's pythons_own: blanks collapsed, lowercased, quotes kept.
@@ -534,8 +544,18 @@
       ? position - 1 : position;
   }
 
+  // Python's _agrees: each placeholder said more than once has one value.
+  function agrees(names, spans, text) {
+    var seen = new Map();
+    return spans.every(function (span, g) {
+      var value = text.slice(span[0], span[1]);
+      if (!seen.has(names[g])) { seen.set(names[g], value); }
+      return seen.get(names[g]) === value;
+    });
+  }
+
   function exactValues(entry, message, normalized, where) {
-    var spans = !entry.cut && place(entry.literals, normalized);
+    var spans = !entry.cut && place(entry.literals, normalized, entry.names);
     if (!spans) { return null; }
     return entry.names.map(function (name, g) {
       var span = spans[g];

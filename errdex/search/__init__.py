@@ -1088,6 +1088,7 @@ class Index:
                     "prefix": PREFIX,
                     "rarity_scale": RARITY_SCALE,
                     "align_cells": ALIGN_CELLS,
+                    "fits_tried": FITS_TRIED,
                 },
             }
         }
@@ -1333,6 +1334,8 @@ def exact_values(
     spans = None if entry.cut else fit_placeholders(entry.literals, normalized)
     if spans is None:
         return None
+    if not _agrees(entry.names, spans, normalized):
+        spans = _agreeing_fit(entry.literals, entry.names, normalized) or spans
     values = []
     for (start, end), name in zip(spans, entry.names, strict=True):
         value = message[where[start] : where[end - 1] + 1] if end > start else ""
@@ -1387,6 +1390,63 @@ def fit_placeholders(literals: Sequence[str], text: str) -> list[tuple[int, int]
 
 
 _SENTENCE_END = re.compile(r"[.!?] ")
+
+FITS_TRIED = 64
+"""Places of a template's literals tried, at most, for a fit in which a placeholder said
+twice (``{code} … /Status/{code}``) has one value."""
+
+
+def _agrees(names: Sequence[str], spans: Sequence[tuple[int, int]], text: str) -> bool:
+    """Whether each placeholder said more than once has one value in ``spans``."""
+    seen: dict[str, str] = {}
+    return all(
+        seen.setdefault(name, text[start:end]) == text[start:end]
+        for name, (start, end) in zip(names, spans, strict=True)
+    )
+
+
+def _agreeing_fit(
+    literals: Sequence[str], names: Sequence[str], text: str
+) -> list[tuple[int, int]] | None:
+    """A fit of ``literals`` to ``text`` as ``fit_placeholders`` makes one, but where a
+    literal may sit at a later place than its leftmost, in which every placeholder said
+    twice has one value: the first such, each literal as far left as it can be; None
+    when none is found within FITS_TRIED places. (The leftmost fit may give an adjacent
+    placeholder an empty value and the next the words of both: ``{a} '{b} {c}'``.)"""
+    first, last = literals[0], literals[-1]
+    stop = not text.endswith(last) and last.endswith(".") and text.endswith(last[:-1])
+    if stop:
+        last = last[:-1]
+    end_limit = len(text) - len(last)
+    tries = 0
+
+    def rest(
+        index: int, position: int, spans: list[tuple[int, int]], collapsed: bool
+    ) -> list[tuple[int, int]] | None:
+        nonlocal tries
+        if index == len(literals) - 1:
+            if end_limit < _shared_space(text, position, last):
+                return None
+            if stop and _SENTENCE_END.search(text, position, end_limit):
+                return None
+            done = [*spans, (position, end_limit)]
+            if (collapsed or end_limit < position) and all(end <= start for start, end in done):
+                return None
+            return done if _agrees(names, done, text) else None
+        literal = literals[index]
+        found = text.find(literal, _shared_space(text, position, literal), end_limit)
+        while found >= 0 and tries < FITS_TRIED:
+            tries += 1
+            shared = collapsed or found < position
+            fit = rest(index + 1, found + len(literal), [*spans, (position, found)], shared)
+            if fit is not None:
+                return fit
+            found = text.find(literal, found + 1, end_limit)
+        return None
+
+    if not text.startswith(first) or not text.endswith(last):
+        return None
+    return rest(1, len(first), [], False)
 
 
 def _shared_space(text: str, position: int, literal: str) -> int:

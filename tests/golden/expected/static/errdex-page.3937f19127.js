@@ -1,4 +1,4 @@
-(function(){"use strict";var root=document.documentElement.getAttribute("data-root")||"";var DROPPED=new Set(["'","\"","`","\u2018","\u2019","\u201c","\u201d","\u200b","\u200c","\u200d","\ufeff"]);var SPACE=/^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;var TOKEN=/[\p{L}\p{N}_]+/gu;var TRACEBACK="Traceback (most recent call last):";var GROUP_HEAD="Exception Group "+TRACEBACK;var CHAIN=["During handling of the above exception","The above exception was the direct cause"];var meta=null;var M=null;var shards=new Map();var chunks=new Map();var entries=new Map();var places=new Map();var patterns=null;var reload=false;function Stale(message){this.message=message;}
+;(function(){"use strict";var root=document.documentElement.getAttribute("data-root")||"";var DROPPED=new Set(["'","\"","`","\u2018","\u2019","\u201c","\u201d","\u200b","\u200c","\u200d","\ufeff"]);var SPACE=/^[ \t\n\r\f\v\u00a0\u2028\u2029\u3000\u2000-\u200a]$/;var TOKEN=/[\p{L}\p{N}_]+/gu;var TRACEBACK="Traceback (most recent call last):";var GROUP_HEAD="Exception Group "+TRACEBACK;var CHAIN=["During handling of the above exception","The above exception was the direct cause"];var meta=null;var M=null;var shards=new Map();var chunks=new Map();var entries=new Map();var places=new Map();var patterns=null;var reload=false;function Stale(message){this.message=message;}
 function fetchJSON(path){return fetch(root+"search/"+path,reload?{cache:"reload"}:{}).then(function(r){if(!r.ok){var said="search index: "+path+" "+r.status;throw reload?new Error(said):new Stale(said);}
 return r.json();});}
 function load(){if(!meta){meta=fetchJSON("meta.json").then(function(m){var p=m.patterns;var pythons="^(?:"+p.pythons.join("|")+")"+p.pythons_hint+"$";var sticky=function(s){return new RegExp(s,"y");};var prefixes=p.tags.concat(p.starts).map(sticky);var tags=p.tags.length;var margin=sticky(p.margin);patterns={ansi:new RegExp(p.ansi,"g"),prefixes:prefixes,tags:tags,groupedPrefixes:prefixes.slice(0,tags).concat([margin],prefixes.slice(tags)),margin:margin,exception:new RegExp(p.exception),inline:new RegExp(p.inline,"g"),quotes:p.quotes,errorLevel:new RegExp(p.error_level),repeated:sticky(p.repeated),grouped:sticky(p.grouped),groupRule:new RegExp(p.group_rule),afterFrames:new RegExp(p.after_frames),frames:p.frames.map(function(f){return new RegExp(f);}),frameStop:new RegExp(p.frame_stop),pytestPlace:new RegExp(p.pytest_place),pytestError:new RegExp(p.pytest_error),errorLine:new RegExp(p.error_line),listing:new RegExp(p.listing),pydantic:new RegExp(p.pydantic),body:new RegExp(p.body),repr:new RegExp(p.repr),wrapper:new RegExp(p.wrapper),stop:new RegExp(p.stop),pythons:new RegExp(pythons.split("%q").join("'[^']*'")),pythonsSaid:new RegExp(pythons.split("%q").join("\\S+"))};M=m;return m;});}
@@ -70,20 +70,23 @@ return{literals:literals,names:names};}
 function makeEntry(index,row){var place=row[4]||["",1,0];var parsed=parseTemplate(row[3]);var names=parsed.names;var cut=false;var room=M.params.search_message_limit;for(var k=0;k<parsed.literals.length;k++){var size=cpLength(parsed.literals[k]);if(size>room||(k<names.length&&size===room)){parsed.literals=parsed.literals.slice(0,k).concat([Array.from(parsed.literals[k]).slice(0,room).join("")]);names=names.slice(0,k);cut=true;break;}
 room-=size+1;}
 var lastLiteral=parsed.literals.length-1;var literals=parsed.literals.map(function(lit,i){return normalize(lit,i>0,i<lastLiteral)[0];});var words=[];literals.forEach(function(lit,position){words.push.apply(words,tokens(lit));if(position<names.length&&words[words.length-1]!=="*"){words.push("*");}});return{index:index,id:row[0],exception:M.exceptions[row[1]],repo:M.repos[row[2]],template:row[3],literals:literals,names:names,words:words,cut:cut,file:place[0],shared:place[1],line:place[2],old:row.length>5?{until:row[5],since:row[6],now:row[7]}:null};}
-function place(literals,text){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
-if(!text.startsWith(first)){return null;}
+function place(literals,text,names){var first=literals[0];var last=literals[literals.length-1];if(literals.length===1){return text===first?[]:null;}
 var stop=!text.endsWith(last)&&last.endsWith(".")&&text.endsWith(last.slice(0,-1));if(stop){last=last.slice(0,-1);}
-if(!text.endsWith(last)){return null;}
-var endLimit=text.length-last.length;var position=first.length;var spans=[];var collapsed=false;for(var i=1;i<literals.length-1;i++){var found=text.slice(0,endLimit).indexOf(literals[i],sharedSpace(text,position,literals[i]));if(found<0){return null;}
-collapsed=collapsed||found<position;spans.push([position,found]);position=found+literals[i].length;}
-if(endLimit<sharedSpace(text,position,last)){return null;}
-collapsed=collapsed||endLimit<position;if(stop&&/[.!?] /.test(text.slice(position,endLimit))){return null;}
-spans.push([position,endLimit]);if(collapsed&&spans.every(function(s){return s[1]<=s[0];})){return null;}
-return spans;}
+if(!text.startsWith(first)||!text.endsWith(last)){return null;}
+var endLimit=text.length-last.length;var head=text.slice(0,endLimit);var tries=0;var leftmost=null;function rest(index,position,spans,collapsed){if(index===literals.length-1){if(endLimit<sharedSpace(text,position,last)){return null;}
+if(stop&&/[.!?] /.test(text.slice(position,endLimit))){return null;}
+var done=spans.concat([[position,endLimit]]);if((collapsed||endLimit<position)&&done.every(function(s){return s[1]<=s[0];})){return null;}
+leftmost=leftmost||done;return agrees(names,done,text)?done:null;}
+var literal=literals[index];var found=head.indexOf(literal,sharedSpace(text,position,literal));while(found>=0&&(!leftmost||tries<M.params.fits_tried)){tries+=1;var fit=rest(index+1,found+literal.length,spans.concat([[position,found]]),collapsed||found<position);if(fit||!leftmost){return fit;}
+found=head.indexOf(literal,found+1);}
+return null;}
+return rest(1,first.length,[],false)||leftmost;}
 function pythonsOwn(text){return patterns.pythons.test(text.trim().split(/\s+/).join(" ").toLowerCase());}
 function saysPythons(template){var said=parseTemplate(template).literals.join("x");return patterns.pythonsSaid.test(normalize(said,false,false)[0]);}
 function sharedSpace(text,position,literal){return literal.charAt(0)===" "&&position>0&&text.charAt(position-1)===" "?position-1:position;}
-function exactValues(entry,message,normalized,where){var spans=!entry.cut&&place(entry.literals,normalized);if(!spans){return null;}
+function agrees(names,spans,text){var seen=new Map();return spans.every(function(span,g){var value=text.slice(span[0],span[1]);if(!seen.has(names[g])){seen.set(names[g],value);}
+return seen.get(names[g])===value;});}
+function exactValues(entry,message,normalized,where){var spans=!entry.cut&&place(entry.literals,normalized,entry.names);if(!spans){return null;}
 return entry.names.map(function(name,g){var span=spans[g];if(span[1]<=span[0]){return[name,""];}
 var lastChar=where[span[1]-1];var end=lastChar+(message.codePointAt(lastChar)>0xffff?2:1);return[name,strip(message.slice(where[span[0]],end),BLANK+"\n")];});}
 function sameWord(pasted,word,first,last,short){if(pasted===word){return true;}
@@ -176,3 +179,76 @@ groups.get(key).push(r);});var out=await Promise.all(Array.from(groups.values())
 var first=group[0];var also=group.slice(1).map(function(r){return r.entry.id;});var placed=await raisedIn(extracted,first,also,frame);var entry=placed?placed.entry:first.entry;if(placed){also=[first.entry.id].concat(also.filter(function(id){return id!==entry.id;}));}
 return{id:entry.id,exception:entry.exception,repo:entry.repo,template:entry.template,exact:first.exact,score:first.score,values:placed?placed.values:first.values,also:also,elsewhere:Math.max(also.length,entry.shared-1),wording:entry.old};}));return{query:extracted,matches:out};}
 window.errdexSearch={load:load,lookup:lookup,extract:extract,normalize:normalize,tokens:tokens,parseTemplate:parseTemplate,fnv1a:fnv1a,exactValues:async function(template,message){await load();var entry=makeEntry(0,["",0,0,template]);var norm=normalize(message,false,false);return exactValues(entry,message,norm[0],norm[1]);}};})();
+;(function(){"use strict";function copyText(text){if(navigator.clipboard&&window.isSecureContext){return navigator.clipboard.writeText(text);}
+return new Promise(function(resolve,reject){var area=document.createElement("textarea");area.value=text;area.setAttribute("readonly","");area.style.position="fixed";area.style.opacity="0";document.body.appendChild(area);area.select();var ok=document.execCommand("copy");document.body.removeChild(area);if(ok){resolve();}else{reject(new Error("copy refused"));}});}
+function addCopyButton(block){var pre=block.querySelector("pre");if(!pre){return;}
+var button=document.createElement("button");button.type="button";button.className="copy";var label=block.dataset.copy?"Copy fix":"Copy";button.textContent=label;button.setAttribute("aria-label",label+" code");var status=document.createElement("span");status.className="visually-hidden";status.setAttribute("role","status");button.addEventListener("click",function(){copyText(block.dataset.copy||pre.innerText.replace(/\n$/,"")).then(function(){button.textContent="Copied";status.textContent="Code copied";},function(){button.textContent="Press Ctrl+C";var range=document.createRange();range.selectNodeContents(pre);var selection=window.getSelection();selection.removeAllRanges();selection.addRange(range);});window.setTimeout(function(){button.textContent=label;status.textContent="";},2000);});block.appendChild(button);block.appendChild(status);}
+document.querySelectorAll(".copyable").forEach(addCopyButton);var search=window.errdexSearch;var root=document.documentElement.getAttribute("data-root")||"";function el(tag,className,text){var node=document.createElement(tag);if(className){node.className=className;}
+if(text!==undefined){node.textContent=text;}
+return node;}
+function pageUrl(id,message){return root+"errors/"+id+"/?q="+encodeURIComponent(message);}
+function setUp(form){var box=form.querySelector("input, textarea");var main=form.classList.contains("search-main");var id=box.id.replace(/^q-/,"results-");form.insertAdjacentHTML("beforeend",'<p class="search-status" role="status" aria-live="polite">'+'</p><ul class="results" id="'+id+'" role="listbox" aria-label="Matching errors" hidden></ul>');var status=form.querySelector(".search-status");var list=form.querySelector(".results");var combo=box.tagName=="INPUT";box.setAttribute("aria-controls",id);if(combo){box.setAttribute("role","combobox");box.setAttribute("aria-autocomplete","list");}
+function expand(open){if(combo){box.setAttribute("aria-expanded",open);}}
+expand(false);var active=-1;var timer=null;var pasted=null;var serial=0;function options(){return Array.prototype.slice.call(list.querySelectorAll("[role=option]"));}
+function hide(){list.hidden=true;expand(false);}
+function go(href,event){if(event.ctrlKey||event.metaKey||event.shiftKey||event.button===1){window.open(href,"_blank","noopener");}else{window.location.href=href;}}
+function open(event){var all=options();var text=pasted||box.value;var fits=new URLSearchParams({q:text}).toString().length<=LONG;if(all.length){event.preventDefault();go(all[Math.max(active,0)].getAttribute("data-href"),event);}else if(event.type!=="submit"){return;}else if(main){event.preventDefault();run();if(fits||hand(text)){history.replaceState(null,"",fits?"?q="+encodeURIComponent(text):location.pathname+PASTED);}}else if(!fits&&hand(text)){event.preventDefault();window.location.href=form.action+PASTED;}}
+function select(index){var all=options();if(!all.length){return;}
+active=(index+all.length)%all.length;all.forEach(function(o,i){o.setAttribute("aria-selected",i===active?"true":"false");});box.setAttribute("aria-activedescendant",all[active].id);all[active].scrollIntoView({block:"nearest"});}
+function show(result,partial){var chosen=active>=0&&options()[active]?options()[active].getAttribute("data-href"):null;list.textContent="";list.setAttribute("aria-busy",partial?"true":"false");active=-1;box.removeAttribute("aria-activedescendant");var matches=result.matches;var note=result.query.cut?" Only the end of this long paste was read.":"";if(!matches.length){status.textContent="No error in this index matches. Try the message line alone, or fewer words."+note;hide();return;}
+status.textContent=(matches.length===1?"1 matching error":matches.length+" matching errors")+note;matches.forEach(function(m,i){var item=el("li","result");item.id=list.id+"-"+i;item.setAttribute("role","option");item.setAttribute("aria-selected","false");var link=el("span","result-link");item.setAttribute("data-href",pageUrl(m.id,result.query.message));["click","auxclick"].forEach(function(type){item.addEventListener(type,function(event){if(event.button<2){event.preventDefault();go(item.getAttribute("data-href"),event);}});});var head=el("span","result-head");head.appendChild(el("span","badge",m.exception));head.appendChild(el("span","result-repo",m.repo+(m.exact?"":" · partial match")));link.appendChild(head);var title=m.template.length>400?m.template.slice(0,400)+"\u2026":m.template;link.appendChild(el("span","result-title",title));if(m.values.length){var values=el("span","result-values");once(m.values).forEach(function(pair,k){if(k){values.appendChild(document.createTextNode(", "));}
+values.appendChild(el("var","ph-name",pair[0]));values.appendChild(document.createTextNode(" = "));values.appendChild(el("code","",pair[1]===""?"(empty)":pair[1]));});link.appendChild(values);}
+if(m.wording){link.appendChild(el("span","result-wording","You pasted the wording of "+m.wording.until+"; since "+m.wording.since+" it reads: "+m.wording.now));}
+if(m.elsewhere){link.appendChild(el("span","result-also","Also raised at "+m.elsewhere+" other place"+(m.elsewhere===1?"":"s")));}
+item.appendChild(link);list.appendChild(item);});list.hidden=false;expand(true);var again=options().map(function(o){return o.getAttribute("data-href");}).indexOf(chosen);if(again>=0){select(again);}}
+function run(){var text=pasted!==null?pasted:box.value;var mine=++serial;if(!text.trim()){hide();status.textContent="";return;}
+var early=function(result){if(mine===serial){show(result,true);}};search.lookup(text,8,early).then(function(result){if(mine===serial){show(result,false);}},function(){status.textContent="Search is not available right now.";});}
+function later(){window.clearTimeout(timer);timer=window.setTimeout(run,60);}
+box.addEventListener("paste",function(event){var text=(event.clipboardData||window.clipboardData).getData("text");if(box.tagName==="INPUT"&&text.indexOf("\n")>=0){event.preventDefault();pasted=text;search.load().then(function(){box.value=search.extract(text).message;run();});return;}
+pasted=null;later();});box.addEventListener("input",function(){pasted=null;later();});box.addEventListener("focus",function(){search.load().catch(function(){});});box.addEventListener("keydown",function(event){if(event.key==="ArrowDown"){event.preventDefault();select(active+1);}
+else if(event.key==="ArrowUp"){event.preventDefault();select(active-1);}
+else if(event.key==="Escape"){hide();}
+else if(event.key==="Enter"&&!event.shiftKey){open(event);}});form.addEventListener("submit",open);var query=new URLSearchParams(window.location.search).get("q");if(main&&!query&&window.location.hash===PASTED){try{query=sessionStorage.getItem(HANDED);}catch(e){query=null;}}
+if(query&&main){box.value=query;run();}}
+var LONG=2000;var HANDED="errdex-paste";var PASTED="#pasted";function once(pairs){var seen={};return pairs.filter(function(p){var k=JSON.stringify(p);return!seen[k]&&(seen[k]=1);});}
+function hand(text){try{sessionStorage.setItem(HANDED,text);return true;}catch(e){return false;}}
+if(search){document.querySelectorAll("form[data-search]").forEach(setUp);}
+document.addEventListener("keydown",function(event){var tag=(event.target.tagName||"").toLowerCase();if(event.key!=="/"||tag==="input"||tag==="textarea"||event.target.isContentEditable){return;}
+var box=document.querySelector(".search-main textarea, .search-header input");if(box){event.preventDefault();box.focus();}});var article=document.querySelector("article.error[data-id]");function tableOfContents(){var headings=article.querySelectorAll("section > h2[id]");var layout=article.parentNode;if(headings.length<2||!layout.classList.contains("layout")||layout.querySelector(".toc")){return;}
+var nav=layout.appendChild(el("aside","toc")).appendChild(el("nav"));nav.setAttribute("aria-label","On this page");nav.appendChild(el("p","toc-title","On this page"));var list=nav.appendChild(el("ul"));headings.forEach(function(h){list.appendChild(el("li")).appendChild(el("a","",h.textContent)).href="#"+h.id;});}
+function prefillReport(link){var url=new URL(link.href);var title=document.querySelector("meta[property='og:title']");var page=document.querySelector("link[rel=canonical]")||window.location;url.searchParams.set("title","["+article.dataset.id+"] "+(title?title.content:document.title));url.searchParams.set("body","Page: "+page.href+"\n\nWhat is wrong or missing on this page?\n");link.href=url.href;}
+if(article){tableOfContents();var report="a[href$='/issues/new?title=%5B"+article.dataset.id+"%5D']";document.querySelectorAll(report).forEach(prefillReport);}
+function box(className,after){var found=article.querySelector("."+className);if(!found&&after){found=el("div",className);after.parentNode.insertBefore(found,after.nextSibling);}
+return found;}
+var paste=new URLSearchParams(window.location.search).get("q");function valuesIn(templates,paste){if(!templates.length){return Promise.resolve(null);}
+return search.exactValues(templates[0],paste).then(function(values){return values?{template:templates[0],values:values}:valuesIn(templates.slice(1),paste);});}
+var INTEGER=/^-?[0-9]{1,15}$/;var MAX_DIVISORS=12;var MAX_FACTORED=1e12;function either(items){if(items.length===1){return items[0];}
+return items.slice(0,-1).join(", ")+" or "+items[items.length-1];}
+function lookupValue(operand,values){if(!operand){return null;}
+if(operand.number!==undefined){return String(operand.number);}
+var keys=operand.keys||[];for(var i=0;i<keys.length;i++){if(Object.prototype.hasOwnProperty.call(values,keys[i])){return values[keys[i]];}}
+return null;}
+function integer(text){return text!==null&&INTEGER.test(text)?parseInt(text,10):null;}
+function divisors(number){var small=[],large=[];for(var step=1;step*step<=number;step++){if(number%step===0){small.push(step);if(step*step!==number){large.push(number/step);}}}
+return small.concat(large.reverse());}
+function nearest(found,near){if(found.length<=MAX_DIVISORS){return found;}
+var centre=near===null?0:near;var chosen=found.slice().sort(function(a,b){return Math.abs(a-centre)-Math.abs(b-centre)||a-b;}).slice(0,MAX_DIVISORS);return chosen.sort(function(a,b){return a-b;});}
+function hint(term,values){var subject=term.subject,other=term.other;var mine=subject.length?null:lookupValue(subject,values);var yours=mine===null||subject.number!==undefined?"":"; yours is "+mine;if(term.kind==="divisible"&&other){var whole=integer(mine);var part=integer(lookupValue(other,values));if(whole!==null&&whole>0&&whole<=MAX_FACTORED){var told=part===null||other.number!==undefined?"":"; yours is "+part;return other.label+": "+either(nearest(divisors(whole),part).map(String))+" (the divisors of "+subject.label+" = "+whole+")"+told;}
+if(part!==null&&part>0&&mine===null&&other.number===undefined){return subject.label+": a multiple of "+part;}
+return null;}
+if(term.kind==="compare"&&other){var bound=lookupValue(other,values);if(bound===null||other.number!==undefined){return null;}
+if([">",">=","<","<=","==","!="].indexOf(term.op)<0){return null;}
+var number=integer(bound);var wanted=number!==null?{">":(number+1)+" or more",">=":number+" or more","<":(number-1)+" or less","<=":number+" or less","==":String(number),"!=":"anything but "+number}[term.op]:{">":"above "+bound,">=":bound+" or more","<":"below "+bound,"<=":bound+" or less","==":bound,"!=":"anything but "+bound}[term.op];if(subject.length){return subject.label+": "+wanted+" items";}
+return subject.label+": "+wanted+yours;}
+return null;}
+function avoidHints(ways,values){return ways.map(function(terms){return terms.map(function(term){return hint(term,values);}).filter(function(found){return found!==null;});});}
+window.errdexAvoid={hints:avoidHints};function showAvoidHints(avoid,values){var section=document.querySelector("section.avoid");if(!section||!avoid){return;}
+var named={};values.forEach(function(pair){named[pair[0]]=pair[1];});var ways=avoid.ways.map(function(way){return way.terms;});var found=avoidHints(ways,named);var lines=[];found.forEach(function(hints){lines=lines.concat(hints);});if(!lines.length){return;}
+var shown=box("yours-avoid",section.querySelector("ul.ways"));if(!shown){return;}
+shown.appendChild(el("p","yours-label","With your values:"));var list=el("ul","yours-hints");lines.forEach(function(line){list.appendChild(el("li","",line));});shown.appendChild(list);shown.hidden=false;}
+function pageDocument(){var url=root+"api/errors/"+article.getAttribute("data-id")+".json";return fetch(url).then(function(response){return response.ok?response.json():null;});}
+if(search&&article&&paste){var earlier=JSON.parse(article.getAttribute("data-earlier")||"[]");var avoid=null;pageDocument().then(function(record){if(!record){return null;}
+avoid=record.avoid;var wordings=[record.message].concat(earlier);return valuesIn(wordings,paste).then(function(found){if(found){return found;}
+var message=search.extract(paste).message;return message&&message!==paste?valuesIn(wordings,message):null;});}).then(function(found){if(!found){return;}
+var template=found.template;var values=found.values;showAvoidHints(avoid,values);var yours=box("yours",article.querySelector("h1.message"));if(!yours){return;}
+yours.appendChild(el("p","yours-label","Your error, with your values:"));var code=el("code","yours-message");var parts=search.parseTemplate(template);parts.literals.forEach(function(literal,i){code.appendChild(document.createTextNode(literal));if(i<values.length){var value=el("mark","value",values[i][1]);value.title=values[i][0];code.appendChild(value);}});yours.appendChild(code);var list=el("dl","yours-values");once(values).forEach(function(pair){list.appendChild(el("dt","",pair[0]));list.appendChild(el("dd","",pair[1]===""?"(empty)":pair[1]));});yours.appendChild(list);yours.hidden=false;});}})();
