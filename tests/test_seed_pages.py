@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import soup
+from conftest import MINIMAL, make_content, soup
 
 from errdex.site.render import fix_to_copy
 
@@ -339,3 +339,20 @@ def test_every_bundled_github_link_names_a_real_commit(built_site: Path) -> None
             assert commit in {"c794754062", *VLLM_RELEASES.values()}, link["href"]
     assert said["23b4373e94335665"] == "Raised since v0.27.0."
     assert len(said) == 7
+
+
+def test_a_record_with_prose_and_no_analysis_block_is_not_said_unanalysed(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # Prose written by hand without saying who wrote it: the home page counts it
+    # analysed, and its page says nowhere that it has no analysis.
+    written = MINIMAL + "meaning: The size must be one or more.\n"
+    content = make_content(tmp_path, {"written.yaml": written})
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    (page_file,) = (out / "errors").glob("*/index.html")
+    page = soup(page_file)
+    assert "No analysis yet" not in words(page)
+    assert words(page.select_one("footer .provenance")).startswith("Source pinned to ")
+    assert "1 analysed" in words(soup(out / "index.html"))
