@@ -1663,3 +1663,32 @@ def test_an_issue_whose_pull_request_field_is_null_is_triaged_as_an_issue(  # ty
     assert result.code == 0, result.err
     assert "pull request" not in result.summary
     assert result.matches[0]["id"] == site.page_of("example/serve/divisible.yaml")["id"]
+
+
+def test_of_one_message_raised_twice_in_a_file_the_traceback_names_the_nearest(
+    tmp_path: Path,
+) -> None:
+    # A client and its async twin raise the same words in one file: the traceback's line
+    # names which, in triage as in lookup.
+    def at(line: int, owner: str) -> str:
+        text = record("TooManyRedirects", "Exceeded maximum allowed redirects.")
+        text = text.replace("  line: 2\n", f"  line: {line}\n  function: {owner}.send\n")
+        return f'id: "00000000000{line:05d}"\n' + text.replace("start: 1", f"start: {line - 1}")
+
+    content = make_content(
+        tmp_path, {"sync.yaml": at(40, "Client"), "async.yaml": at(90, "AsyncClient")}, SITE
+    )
+    out = build_site(content, tmp_path)
+    source = sources.site_source(sources.FolderStore(out))
+    for line, wanted in ((41, 40), (88, 90)):
+        paste = (
+            "Traceback (most recent call last):\n"
+            f'  File "/app/serve/config.py", line {line}, in send\n'
+            "    raise TooManyRedirects(\n"
+            "TooManyRedirects: Exceeded maximum allowed redirects.\n"
+        )
+        (found,) = found_in(source, issue(paste))
+        document = json.loads((out / "api" / "errors" / f"{found.id}.json").read_text())
+        assert document["source"]["line"] == wanted
+        looked_up = search.find(source.index, paste)[1]
+        assert looked_up[0].entry.id == found.id  # lookup names the same record

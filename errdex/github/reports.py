@@ -248,9 +248,9 @@ def _goes_on_otherwise(entry: search.Entry, reading: search.Extracted, lines: li
 
 def _fitting_first(matches: list[search.Match], fits: Fits) -> list[search.Match]:
     """The matches with, of records that say the same, the one raised where the paste's
-    traceback says first, and one that fits the paste before one that does not (a lazy
-    module's unquoted words and a migration's quoted ones): ``one_per_message`` keeps the first
-    of each message."""
+    traceback says first (nearest its line), and one that fits the paste before one that
+    does not (a lazy module's unquoted words and a migration's quoted ones):
+    ``one_per_message`` keeps the first of each message."""
     groups: dict[tuple[str, ...], list[search.Match]] = {}
     for match in matches:
         groups.setdefault(search.same_message(match.entry), []).append(match)
@@ -258,7 +258,8 @@ def _fitting_first(matches: list[search.Match], fits: Fits) -> list[search.Match
     for group in groups.values():
         if len(group) > 1:
             if fits.frames:
-                group.sort(key=lambda match: not fits.shown(match))
+                # In the file a frame names, the one nearest its line, as lookup chooses.
+                group.sort(key=lambda match: (not fits.shown(match), fits.distance(match)))
             if not fits(group[0]):
                 fitting = next((m for m in group[1:] if fits(m)), None)
                 if fitting is not None:
@@ -822,6 +823,13 @@ class Fits:
     def where(self, match: search.Match) -> bool:
         page = self.source.page(match.entry.id)
         return not self.frames or self._raised_there(page, match.entry.template)
+
+    def distance(self, match: search.Match) -> int:
+        """How far the record's line is from the nearest line a frame in its file shows
+        (0 where none shows one)."""
+        entry = match.entry
+        lines = [f.line for f in self.frames if f.file == entry.file and f.line is not None]
+        return min((abs(entry.line - line) for line in lines), default=0)
 
     def shown(self, match: search.Match) -> bool:
         """Whether a frame of the paste is in the record's file (and function)."""
