@@ -1944,3 +1944,63 @@ def f(a, b, c, d, e, g, h, k, m, n):
     # ``n`` is bound only in the nested function and in the comprehension: scopes of
     # their own.
     assert bound == set("abcdeghkm")
+
+
+def test_an_else_whose_chain_starts_above_the_excerpt_is_said_from_every_test(
+    tmp_path: Path,
+) -> None:
+    # scan records the ``else`` of an ``if``/``elif`` chain as none of the chain's tests
+    # (it read only the last one): each test that does not raise is a way out.
+    code = (
+        "def transport(proxy, kind):\n"
+        "    if proxy is None:\n"
+        + FILLER.replace("    ", "        ")
+        + "        pool = None\n"
+        + "    elif proxy.scheme in ('http', 'https'):\n"
+        + "        pool = 1\n"
+        + "    elif proxy.scheme == 'socks5':\n"
+        + "        pool = 2\n"
+        + "    elif proxy.scheme == 'ftp':\n"
+        + "        raise ValueError('ftp proxies are gone')\n"
+        + "    else:\n"
+        + "        raise ValueError('the proxy protocol must be http, https or socks5')\n"
+    )
+    found = from_scan(tmp_path, code, "proxy protocol")
+    assert found.source.excerpt.start > 2  # the excerpt does not reach the chain's ``if``
+    assert found.source.condition == (
+        "not (proxy is None or proxy.scheme in ('http', 'https') or proxy.scheme == 'socks5')"
+    )
+    assert ways(found) == [
+        "Leave `proxy` unset (`None`).",
+        "Set `proxy.scheme` to `'http'` or `'https'`.",
+        "Set `proxy.scheme` to `'socks5'`.",
+    ]
+
+
+def test_a_record_scanned_before_the_chain_was_recorded_whole_reads_as_it_did() -> None:
+    # An older scan recorded the ``else`` as ``not (…)`` of the test before it alone: the
+    # excerpt, which shows the whole chain, is read as before.
+    code = """\
+def kind_of(value, strict):
+    if strict:
+        if value is None:
+            return 0
+        elif isinstance(value, int):
+            return 1
+        else:
+            raise TypeError("value must be an int or None")
+"""
+    found = scanned(code, 8)
+    old = replace(found, source=replace(found.source, condition="not (isinstance(value, int))"))
+    new = replace(
+        found,
+        source=replace(found.source, condition="not (value is None or isinstance(value, int))"),
+    )
+    assert (
+        avoid.guards_of(old)
+        == avoid.guards_of(new)
+        == (
+            "strict",
+            "not (value is None or isinstance(value, int))",
+        )
+    )

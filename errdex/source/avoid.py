@@ -170,12 +170,12 @@ def guards_of(record: Record) -> tuple[str, ...]:
     source = record.source
     chain: list[str] = []
     kept: list[str] = []
-    innermost = ""
+    innermost: tuple[str, ...] = ()
     if source.excerpt is not None:
         at = source.line - source.excerpt.start
         chain, kept, innermost, _ = _enclosing(source.excerpt.lines, at)
     recorded = source.condition
-    if recorded is None or (chain and _same(innermost, recorded)):
+    if recorded is None or (chain and any(_same(form, recorded) for form in innermost)):
         return tuple(kept)
     return (recorded,)
 
@@ -244,25 +244,25 @@ def enclosing_tests(lines: Sequence[str], raise_index: int) -> list[str]:
 
 def _enclosing(
     lines: Sequence[str], raise_index: int
-) -> tuple[list[str], list[str], str, list[int]]:
+) -> tuple[list[str], list[str], tuple[str, ...], list[int]]:
     """``enclosing_tests``; those tests less the ones of branches before the raise's own
-    that end in a raise; the innermost branch's test as scan records it (``not (…)`` of
-    the test before an ``else``); and the line of the header each kept test is read from."""
+    that end in a raise; the innermost branch's test in each form scan records it
+    (``_branch_tests``); and the line of the header each kept test is read from."""
     if not 0 <= raise_index < len(lines):
-        return [], [], "", []
+        return [], [], (), []
     end = _statement_end(lines, raise_index)
     if end is None:
-        return [], [], "", []
+        return [], [], (), []
     tests: list[str] = []
     kept: list[str] = []
     kept_at: list[int] = []
-    innermost = ""
+    innermost: tuple[str, ...] = ()
     line = lines[raise_index]
     indent = _indent(line)
     if _starts(line, "if"):  # ``if x: raise …`` on one line
         found = _branch_tests(lines, raise_index, end)
         if found is None:
-            return [], [], "", []
+            return [], [], (), []
         tests.extend(found[0][::-1])
         kept.extend(found[1][::-1])
         kept_at.extend([raise_index] * len(found[1]))
@@ -509,13 +509,14 @@ def _first_logical_line(lines: Sequence[str]) -> int | None:
 
 def _branch_tests(
     lines: Sequence[str], header: int, end: int
-) -> tuple[list[str], list[str], str] | None:
+) -> tuple[list[str], list[str], tuple[str, ...]] | None:
     """The tests under which the branch starting at line ``header`` runs: an ``if``'s
     own; for an ``elif``, ``not (…)`` of the tests before it, then its own; for an
     ``else``, ``not (…)`` of them all. Then the same tests but for those of branches
     before it that end in a raise: making one true raises another error, which avoids
-    nothing. Then the branch's test as scan records it: its own, or for an ``else``
-    ``not (…)`` of the test just before it."""
+    nothing. Then the branch's test as scan records it (``source.condition``): its own,
+    or for an ``else`` ``not (…)`` of the chain's tests but those of branches that raise
+    (and ``not (…)`` of the test just before it, as scan recorded it before)."""
     line = lines[header]
     indent = _indent(line)
     word = _HEADER.match(line.lstrip())
@@ -551,8 +552,8 @@ def _branch_tests(
             own = node.test
             break
         before.append(node.test)
-        raising.append(_always_raises(node.body))
-        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and _is_elif(node):
+        raising.append(always_raises(node.body))
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and is_elif(node):
             node = node.orelse[0]
         else:
             break
@@ -560,23 +561,26 @@ def _branch_tests(
         return None
     not_before = _none_of(before)
     not_before_kept = _none_of([t for t, r in zip(before, raising, strict=True) if not r])
+    # An ``else``'s as scan records it: ``not (…)`` of the chain's tests but those whose
+    # branch raises; as an errdex before 2026-12-07 recorded it, of the test before it.
     recorded = _unparse(own) if own is not None else _none_of(before[-1:])
     if not_before is None or not_before_kept is None or not recorded:
         return None
     own_test = recorded if own is not None else ""  # an ``else`` has none of its own
     tests = [t for t in (not_before, own_test) if t]
     kept = [t for t in (not_before_kept, own_test) if t]
-    return tests, kept, recorded
+    forms = (recorded,) if own is not None else (not_before_kept, recorded)
+    return tests, kept, tuple(form for form in forms if form)
 
 
-def _always_raises(body: list[ast.stmt]) -> bool:
+def always_raises(body: list[ast.stmt]) -> bool:
     """Whether ``body`` ends in a raise on every path through its last statement (an
     ``if`` whose branches all do, a ``with`` whose body does)."""
     last = body[-1]
     if isinstance(last, ast.If):
-        return bool(last.orelse) and _always_raises(last.body) and _always_raises(last.orelse)
+        return bool(last.orelse) and always_raises(last.body) and always_raises(last.orelse)
     if isinstance(last, ast.With | ast.AsyncWith):
-        return _always_raises(last.body)
+        return always_raises(last.body)
     return isinstance(last, ast.Raise)
 
 
@@ -588,7 +592,7 @@ def _none_of(tests: list[ast.expr]) -> str | None:
     return None if text is None else f"not ({text})"
 
 
-def _is_elif(node: ast.If) -> bool:
+def is_elif(node: ast.If) -> bool:
     inner = node.orelse[0]
     return isinstance(inner, ast.If) and inner.col_offset == node.col_offset
 

@@ -35,6 +35,7 @@ from errdex.records.load import MAX_FILE_BYTES
 from errdex.records.model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from errdex.records.problems import Severity
 from errdex.search import PATTERNS as SEARCH_PATTERNS
+from errdex.source.avoid import always_raises, is_elif
 from errdex.util.progress import Start, silent
 
 EXCERPT_CONTEXT = 15
@@ -654,7 +655,7 @@ class _Finder:
         """The functions around the statement walked now, innermost last (None for a class)."""
         self.bindings: dict[int, list[tuple[int, str]]] = {}
         """Each function's own bindings (``bindings``), found once: keyed by its ``id``."""
-        self.conditions: list[tuple[ast.expr, bool]] = []
+        self.conditions: list[tuple[ast.If, bool]] = []
         """The innermost ``if`` tests: each with whether the raise is in its ``else``."""
         self.sites: list[RaiseSite] = []
         self.notes: list[str] = []
@@ -675,9 +676,9 @@ class _Finder:
         if isinstance(node, ast.Raise):
             self.visit_Raise(node)
         elif isinstance(node, ast.If):
-            self.conditions.append((node.test, False))
+            self.conditions.append((node, False))
             self._block(node.body)
-            self.conditions[-1] = (node.test, True)
+            self.conditions[-1] = (node, True)
             self._block(node.orelse)
             self.conditions.pop()
         elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
@@ -770,14 +771,24 @@ class _Finder:
                 self._block(node.body)
 
     def _condition(self) -> str | None:
-        """The test of the innermost ``if`` that leads here (``not (…)`` in its else)."""
+        """The test of the innermost ``if`` that leads here; in its ``else``, ``not (…)`` of
+        the tests of its chain (``if a: … elif b: … else:``) but those whose branch ends in
+        a raise (making one true raises that error instead), as ``avoid`` reads them."""
         if not self.conditions:
             return None
-        test, otherwise = self.conditions[-1]
-        text = _unparse(test)
-        if not text:
+        node, otherwise = self.conditions[-1]
+        if not otherwise:
+            return _unparse(node.test) or None
+        chain = [node]
+        for outer, outer_otherwise in reversed(self.conditions[:-1]):
+            if not outer_otherwise or outer.orelse != [chain[0]] or not is_elif(outer):
+                break
+            chain.insert(0, outer)
+        tests = [n.test for n in chain if not always_raises(n.body)]
+        if not tests:
             return None
-        return f"not ({text})" if otherwise else text
+        text = _unparse(tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.Or(), values=tests))
+        return f"not ({text})" if text else None
 
     def visit_Raise(self, node: ast.Raise) -> None:
         call = node.exc
