@@ -123,9 +123,11 @@ PATTERNS: dict[str, Any] = {
     # "Type: message" where Type looks like an exception, a line of its own (Python's own
     # Exception too: "Exception: …" starting a line is what ``raise Exception(…)`` prints)...
     "exception": rf"^({_NAME}|{_QUALIFIED}|Exception(?=: ))(?:: ?([^\n]*))?$",
-    # ...or inside a line, after a blank, a quote or any mark that is not part of a name
-    # (a class named with its module, whatever its name ends in: ``httpx.InvalidURL: …``).
-    "inline": rf"(^|[^A-Za-z0-9_.])({_NAME}|(?:[a-z_]{_W}*\.)+[A-Z]{_W}*):[ \t]+(?=[^ \t])",
+    # ...or inside a line, after a blank, a quote or any mark that is not part of a name;
+    # a class named with its module, whatever its name ends in, right after a colon or
+    # in quotes (``upload failed: httpx.InvalidURL: …``; not ``to torch.Tensor: …``).
+    "inline": rf"(^|[^A-Za-z0-9_.])({_NAME}|(?:(?<=: )|(?<=[`'\"(]))"
+    rf"(?:[a-z_]{_W}*\.)+[A-Z]{_W}*):[ \t]+(?=[^ \t])",
     # ...and any dotted name right after a traceback's frames.
     "after_frames": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:: ?([^\n]*))?$",
     # The mark that closes the quote an inline exception opens with.
