@@ -58,6 +58,13 @@ CASES = {
         MINIMAL.replace("  line: 3\n", "  line: 3\n  parameters: size\n"),
         "errors/bad.yaml:8: source.parameters must be a list, not str",
     ),
+    "an earlier wording that is no template": case(
+        MINIMAL
+        + "releases:\n- {release: v1, commit: '0123456789', path: src/project/config.py, "
+        + "line: 3, message: 'size {size must be positive'}\n",
+        "errors/bad.yaml:15: releases[0].message: unclosed '{' (write '{{' for a literal "
+        "brace) at column 6",
+    ),
     "number where text is needed": case(
         MINIMAL.replace("commit: 0123456789abcdef0123456789abcdef01234567", "commit: 1234567"),
         "errors/bad.yaml:5: source.commit must be text, not int; put it in quotes",

@@ -232,6 +232,22 @@ def rule_message(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
         )
 
 
+def rule_release_messages(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    """Each release's wording is a template, as the message is: search reads it so."""
+    for index, item in enumerate(data.get("releases", ())):
+        if not isinstance(item, dict) or "message" not in item:
+            continue
+        try:
+            parse_template(item["message"])
+        except TemplateError as exc:
+            yield Problem(
+                doc.shown,
+                doc.line("releases", index, "message"),
+                f"releases[{index}].message: {exc} at column {exc.column + 1}",
+                code="E300",
+            )
+
+
 def rule_aliases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     seen: set[str] = set()
     for index, alias in enumerate(data.get("aliases", ())):
@@ -522,6 +538,7 @@ RULES: tuple[tuple[tuple[Key, ...], Rule], ...] = (
     ((("exception",),), rule_exception_page),
     ((("repo",), ("source", "path")), rule_file_page),
     ((("message",),), rule_message),
+    ((("releases",),), rule_release_messages),
     # An id of the wrong type is no alias's: the aliases alone are read.
     ((("aliases",),), rule_aliases),
     ((("source", "path"),), rule_source_path),
