@@ -1851,7 +1851,7 @@ def test_a_parameter_whose_signature_lies_above_the_excerpt_is_the_callers(
     found = from_scan(tmp_path, code, "give input_ids")
     assert found.source.excerpt.start > 1  # the excerpt does not show the signature
     text = (tmp_path / "content" / found.content_path).read_text()
-    assert "  parameters: [input_ids, inputs_embeds]\n" in text
+    assert "  parameters: [input_ids, inputs_embeds, args, kwargs]\n" in text
     assert ways(found) == [
         "Give `input_ids` a value (not `None`).",
         "Give `inputs_embeds` a value (not `None`).",
@@ -2004,3 +2004,49 @@ def kind_of(value, strict):
             "not (value is None or isinstance(value, int))",
         )
     )
+
+
+def test_a_parameter_the_excerpt_binds_anew_where_its_reader_cannot_see_is_the_codes(
+    tmp_path: Path,
+) -> None:
+    # The excerpt's reader does not follow a ``with`` body, a ``;`` or a ``match``: scan,
+    # which reads the whole function, leaves such a name out of what the caller gives.
+    in_with = "    with lock:\n        value = compute(path)\n"
+    for binds in (in_with, "    y = 1; value = f(path)\n"):
+        code = (
+            "def with_block(path, value, lock=None):\n"
+            + FILLER
+            + binds
+            + "    if value is None:\n"
+            + "        raise ValueError('with_block failed')\n"
+        )
+        found = from_scan(tmp_path, code, "with_block failed")
+        assert found.source.parameters == ("path", "lock")
+        assert ways(found) == ["Make sure `value` is not `None`."]
+
+
+def test_a_parameter_named_in_any_script_is_written_and_read(tmp_path: Path) -> None:
+    code = (
+        "def f(caf\u00e9, na\u00efve=None):\n"
+        + FILLER
+        + "    if na\u00efve is None:\n"
+        + "        raise ValueError('naive missing')\n"
+    )
+    found = from_scan(tmp_path, code, "naive missing")
+    assert found.source.parameters == ("caf\u00e9", "na\u00efve")
+    assert ways(found) == ["Give `na\u00efve` a value (not `None`)."]
+
+
+def test_a_wrapper_returned_wrapped_takes_the_callers_values(tmp_path: Path) -> None:
+    code = """\
+import functools
+def retried(func):
+    def wrapper(attempts=None):
+        if attempts is None:
+            raise TypeError('attempts must be given to a wrapped call')
+        return func(attempts)
+    return functools.wraps(func)(wrapper)
+"""
+    found = from_scan(tmp_path, code, "wrapped call")
+    assert found.source.parameters == ("attempts", "func")
+    assert ways(found) == ["Give `attempts` a value (not `None`)."]

@@ -194,7 +194,7 @@ class Source:
     """The commit where upstream no longer raises it; commit and excerpt are as last seen."""
     excerpt: Excerpt | None
     parameters: tuple[str, ...] | None = None
-    """The names whose values are still the caller's where the excerpt starts, as scan
+    """The names whose values at the raise are still the caller's, as scan
     read them from the whole function (``source.parameters``); None where it did not."""
 
     @property

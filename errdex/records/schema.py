@@ -103,14 +103,14 @@ RECORD = Field(
                     "parameters",
                     "list",
                     "Written by `scan` where the excerpt cannot tell: the names whose "
-                    "values are still the caller's where the excerpt starts (the parameters "
-                    "of `function` when its signature lies above the excerpt; of the outer "
+                    "values at the raise are still the caller's (the parameters of "
+                    "`function` when its signature lies above the excerpt; of the outer "
                     "function for one defined in another).",
                     items=Field(
                         "parameter",
                         "text",
                         "A parameter's name.",
-                        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+                        pattern=r"^[^\W\d]\w*$",
                         pattern_hint="a Python name such as input_ids",
                     ),
                 ),

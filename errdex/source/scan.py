@@ -63,7 +63,7 @@ class RaiseSite:
     excerpt_start: int
     excerpt: str
     parameters: tuple[str, ...] | None = None
-    """The names whose values are still the caller's where the excerpt starts, where the
+    """The names whose values at the raise are still the caller's, where the
     excerpt does not tell (``_Finder._callers_values``)."""
 
 
@@ -891,13 +891,13 @@ class _Finder:
             condition=self._condition(),
             excerpt_start=start,
             excerpt=validate.escape_refused("\n".join(self.lines[start - 1 : stop]) + "\n"),
-            parameters=self._callers_values(start),
+            parameters=self._callers_values(start, node.lineno),
         )
 
-    def _callers_values(self, start: int) -> tuple[str, ...] | None:
-        """The names whose values at line ``start`` (the excerpt's first) are those the
-        caller of the innermost function gave: its parameters, when its signature lies
-        above that line; for a function defined in another (a helper the outer code
+    def _callers_values(self, start: int, line: int) -> tuple[str, ...] | None:
+        """The names whose values at line ``line`` (a raise) are those the caller of the
+        innermost function gave: its parameters, when its signature lies above line
+        ``start`` (the excerpt's first); for a function defined in another (a helper the outer code
         calls), the outer's, and its own only when the outer returns it (a decorator's
         wrapper, a factory's function). None where the excerpt tells as much."""
         chain = []
@@ -909,7 +909,7 @@ class _Finder:
             return None
         inner = chain[0]
         if len(chain) == 1:
-            return callers_values(inner, start, self._bindings(inner)) or None
+            return callers_values(inner, start, line, self._bindings(inner)) or None
         given: list[str] = []
         shadowed: set[str] = set()
         for depth, function in enumerate(chain):
@@ -921,10 +921,10 @@ class _Finder:
                 parent is None or _returns(parent, function.name)
             ):
                 if function is inner:
-                    values = callers_values(inner, start, bound, shown=True)
+                    values = callers_values(inner, start, line, bound, shown=True)
                 else:
                     names = {name for _, name in bound}
-                    values = tuple(a.arg for a in _arguments(function) if a.arg not in names)
+                    values = tuple(a.arg for a in _all_arguments(function) if a.arg not in names)
                 given += [v for v in values if v not in shadowed and v not in ("self", "cls")]
             # A name a nested function binds or takes is its own all through it.
             shadowed |= {a.arg for a in _all_arguments(function)} | {n for _, n in bound}
@@ -953,18 +953,16 @@ def _private_name(name: str) -> bool:
 
 
 def _returns(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """Whether ``outer`` returns the function it defines as ``name`` (``return name``)."""
+    """Whether ``outer`` returns the function it defines as ``name``, as it is or wrapped."""
     stack: list[ast.AST] = list(outer.body)
     while stack:
         node = stack.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        if (
-            isinstance(node, ast.Return)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == name
+        if isinstance(node, ast.Return) and any(
+            isinstance(part, ast.Name) and part.id == name for part in ast.walk(node)
         ):
-            return True
+            return True  # ``return wrapper``, ``return functools.wraps(func)(wrapper)``
         stack.extend(ast.iter_child_nodes(node))
     return False
 
@@ -972,22 +970,23 @@ def _returns(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
 def callers_values(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     start: int,
+    line: int,
     bound: Sequence[tuple[int, str]] | None = None,
     shown: bool = False,
 ) -> tuple[str, ...]:
     """The parameters of ``function`` whose values are still those its caller gave at
-    line ``start`` (an excerpt's first line): those no line of the function above
-    ``start`` binds anew (``x = x or 0``, ``for x in``, ``del x``); none when its ``def``
-    is at or below that line (the excerpt shows them), unless ``shown``. ``self``,
-    ``cls``, ``*args`` and ``**kwargs`` are none: the caller sets no such name.
+    line ``line`` (a raise): those no line of the function above it binds anew (``x = x
+    or 0``, ``for x in``, ``with … as x``, ``del x``, a ``match`` capture); none when its
+    ``def`` is at or below ``start`` (the excerpt's first line, which then shows them),
+    unless ``shown``. ``self`` and ``cls`` are none: the caller names no such thing.
     ``bound``: ``bindings(function)``."""
     if function.lineno >= start and not shown:
         return ()
     bound = bindings(function) if bound is None else bound
-    taken = {name for line, name in bound if line < start}
+    taken = {name for at, name in bound if at < line}
     return tuple(
         arg.arg
-        for arg in _arguments(function)
+        for arg in _all_arguments(function)
         if arg.arg not in taken and arg.arg not in ("self", "cls")
     )
 
