@@ -1135,6 +1135,62 @@ def test_pin_follows_a_record_of_a_raise_whose_class_is_picked_as_it_runs(
         assert "removed_in" not in source
 
 
+LOAD_V1 = """\
+def load(kind, msg):
+    handler = {"a": RuntimeError}.get(kind, ValueError)
+    if kind == "key":
+        raise KeyError(msg)
+    if kind == "other":
+        raise handler(msg)
+"""
+
+
+def test_pin_removes_a_record_whose_raise_is_gone_though_the_function_raises_another(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A record of ``raise KeyError(msg)`` whose raise a release deletes is removed: the
+    function's ``raise handler(msg)`` is no raise the record followed."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/m.py": LOAD_V1}))
+    (repo / "pkg" / "m.py").write_text(
+        LOAD_V1.replace("        raise KeyError(msg)\n", "        pass\n")
+    )
+    git(repo, "commit", "-qam", "no KeyError")
+    git(repo, "tag", "v2")
+    commit = git(repo, "rev-parse", "v1^{commit}")
+    (content / "errors").mkdir(parents=True, exist_ok=True)
+    (content / "errors" / "key.yaml").write_text(
+        "repo: example/up\nexception: KeyError\n"
+        'message: "no such kind: {kind}"\n'
+        f'source:\n  commit: "{commit}"\n  path: pkg/m.py\n  line: 4\n  function: load\n'
+    )
+    said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
+    assert "1 removed" in said.err, said.err
+
+
+def test_pin_follows_a_raise_of_a_class_in_a_name_when_another_function_names_the_class(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    later = MAPPED_V1 + "\n\ndef connect(reason):\n    raise ConnectError(reason)\n"
+    repo = git_repository(
+        tmp_path / "up", ("v1", {"pkg/net.py": MAPPED_V1}), ("v2", {"pkg/net.py": later})
+    )
+    (content / "errors").mkdir(parents=True, exist_ok=True)
+    (content / "errors" / "net.yaml").write_text(
+        "repo: example/up\nexception: pkg.net.ConnectError\n"
+        'message: "All connection attempts failed"\n'
+        'source:\n  commit: "0000000"\n  path: pkg/net.py\n  line: 7\n'
+    )
+    for tag in ("v1", "v2"):
+        said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", tag, "--content", content)
+        assert "0 removed" in said.err, said.err
+        source = yaml.safe_load((content / "errors" / "net.yaml").read_text())["source"]
+        assert (source["line"], source["function"]) == (7, "send")
+
+
 HELPERS_V1 = """\
 def f(msg):
     raise ValueError(msg)

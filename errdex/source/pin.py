@@ -7,9 +7,11 @@ record file (see errdex/source/update.py): prose a person wrote is never changed
 from __future__ import annotations
 
 import datetime
+import functools
+import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
@@ -299,7 +301,8 @@ def scan_into(
         found = scanned.get(record.data["source"]["path"])
         if record.path in matched or found is None or isinstance(found, str):
             continue
-        own = _own_raise(record, found.unread_sites, anywhere=True)
+        mapped = functools.partial(_held_in_a_name, record, tree, cache, trees)
+        own = _own_raise(record, found.unread_sites, anywhere=True, mapped=mapped)
         if own is None or not _written_by_hand(record, tree, cache, trees):
             continue
         own_places.add(unread_place(own.path, own.line))
@@ -536,7 +539,12 @@ def pin(
         site = at_line.nearest(line) if at_line else None
         if site is None and in_function is not None:
             site = in_function.nearest(line)
-        own = None if site is not None else _own_raise(record, unread_in(path), anywhere=True)
+        mapped = functools.partial(_held_in_a_name, record, tree, cache, trees)
+        own = (
+            None
+            if site is not None
+            else _own_raise(record, unread_in(path), anywhere=True, mapped=mapped)
+        )
         if own is not None and (by_hand or _written_by_hand(record, tree, cache, trees)):
             placed[record.path] = replace(own, template=record.data["message"])
             said_own.add(record.path)
@@ -772,27 +780,85 @@ def _as_scanned(
 
 
 def _own_raise(
-    record: update.Existing, sites: list[RaiseSite], anywhere: bool = False
+    record: update.Existing,
+    sites: list[RaiseSite],
+    anywhere: bool = False,
+    mapped: Callable[[], bool | None] | None = None,
 ) -> RaiseSite | None:
     """The raise of ``sites`` (raises that write no message) that is ``record``'s, if the
-    record was written by hand for one (``_written_by_hand``, asked after): of its class
-    (or, where none is, of a class held in a name, ``raise mapped(msg)``), the nearest in
-    the function it names; for a record that names none (``new`` writes
+    record was written by hand for one (``_written_by_hand``, asked after): of its class,
+    the nearest in the function it names; for a record that names none (``new`` writes
     none), the one at its line, or with ``anywhere`` the only one in the file. Several
-    records may say the messages of one such raise (a helper's ``raise ValueError(msg)``)."""
+    records may say the messages of one such raise (a helper's ``raise ValueError(msg)``).
+    Where none of its class is there, a raise of a class held in a name (``raise
+    mapped_exc(msg)``, which may raise any) is, when ``mapped`` says the record's raise
+    was one (``_held_in_a_name``), or cannot tell and the record names no function."""
     source = record.data["source"]
     line, function = source["line"], source.get("function")
-    found = [s for s in sites if same_class(s.exception, str(record.data["exception"]))]
-    if not found:
-        # ``raise mapped_exc(message)``: a class the code picks as it runs may be any.
-        found = [s for s in sites if not class_like(s.exception)]
+    exception = str(record.data["exception"])
+    found = [
+        s for s in sites if same_class(s.exception, exception) and function in (None, s.function)
+    ]
+    if not found and mapped is not None:
+        said = mapped()
+        if said or (said is None and function is None):
+            found = [
+                s for s in sites if not class_like(s.exception) and function in (None, s.function)
+            ]
     if function is not None:
-        found = [s for s in found if s.function == function]
         return min(found, key=lambda s: abs(s.line - line), default=None)
     here = [s for s in found if s.line == line]
     if here:
         return here[0]
     return found[0] if anywhere and len(found) == 1 else None
+
+
+_RAISE_CALL = re.compile(r"\s*raise\s+([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
+
+
+def _held_in_a_name(
+    record: update.Existing,
+    tree: Tree,
+    cache: dict[str, Scanned | str] | None,
+    trees: dict[str, Tree],
+) -> bool | None:
+    """Whether ``record``'s raise makes a class held in a name (``raise mapped(msg)``):
+    as its excerpt shows the raise, else as its commit's file has it; None when neither
+    tells (never pinned, a commit the checkout lacks)."""
+    source = record.data["source"]
+    excerpt = source.get("excerpt")
+    if isinstance(excerpt, dict) and isinstance(excerpt.get("code"), str):
+        lines = str(excerpt["code"]).splitlines()
+        at = int(source["line"]) - int(excerpt.get("start") or 1)
+        shown = _RAISE_CALL.match(lines[at]) if 0 <= at < len(lines) else None
+        if shown is not None:
+            return not class_like(shown.group(1))
+    pinned = _pinned_unread(record, tree, cache, trees)
+    if pinned is None:
+        return None
+    return any(s.line == source["line"] and not class_like(s.exception) for s in pinned)
+
+
+def _pinned_unread(
+    record: update.Existing,
+    tree: Tree,
+    cache: dict[str, Scanned | str] | None,
+    trees: dict[str, Tree],
+) -> list[RaiseSite] | None:
+    """The raises that write no message in ``record``'s file at the commit it is pinned
+    to, read from the checkout as scan reads it; None when the checkout lacks it."""
+    source = record.data["source"]
+    commit = source.get("commit")
+    if not tree.commit or not isinstance(commit, str) or not commit:
+        return None
+    try:
+        pinned = trees.setdefault(commit, Tree(tree.root, commit))  # read once a run
+        found = _read(pinned, [str(source["path"])], cache).get(source["path"])
+    except SourceError:
+        return None  # a commit this checkout does not have
+    if found is None or isinstance(found, str):
+        return None
+    return found.unread_sites
 
 
 def _written_by_hand(
@@ -808,17 +874,8 @@ def _written_by_hand(
     source = record.data["source"]
     if not isinstance(source.get("excerpt"), dict):
         return True
-    commit = source.get("commit")
-    if not tree.commit or not isinstance(commit, str) or not commit:
-        return False
-    try:
-        pinned = trees.setdefault(commit, Tree(tree.root, commit))  # read once a run
-        found = _read(pinned, [str(source["path"])], cache).get(source["path"])
-    except SourceError:
-        return False  # a commit this checkout does not have
-    if found is None or isinstance(found, str):
-        return False
-    return any(site.line == source["line"] for site in found.unread_sites)
+    pinned = _pinned_unread(record, tree, cache, trees)
+    return pinned is not None and any(site.line == source["line"] for site in pinned)
 
 
 def _removed(
