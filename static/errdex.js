@@ -60,6 +60,11 @@
   var search = window.errdexSearch;
   var root = document.documentElement.getAttribute("data-root") || "";
 
+  // A message template as a reader sees it: a brace written twice is one (Python's display).
+  function shown(template) {
+    return template.replace(/\{\{|\}\}/g, function (pair) { return pair.charAt(0); });
+  }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) { node.className = className; }
@@ -181,7 +186,8 @@
         head.appendChild(el("span", "result-repo", m.repo + (m.exact ? "" : " · partial match")));
         link.appendChild(head);
         // A message may run to thousands of words: laying all of it out costs every keystroke.
-        var title = m.template.length > 400 ? m.template.slice(0, 400) + "\u2026" : m.template;
+        var said = shown(m.template);
+        var title = said.length > 400 ? said.slice(0, 400) + "\u2026" : said;
         link.appendChild(el("span", "result-title", title));
         if (m.values.length) {
           var values = el("span", "result-values");
@@ -195,7 +201,7 @@
         }
         if (m.wording) {
           link.appendChild(el("span", "result-wording", "You pasted the wording of " + m.wording.until +
-            "; since " + m.wording.since + " it reads: " + m.wording.now));
+            "; since " + m.wording.since + " it reads: " + shown(m.wording.now)));
         }
         if (m.elsewhere) {
           link.appendChild(el("span", "result-also", "Also raised at " + m.elsewhere + " other place" + (m.elsewhere === 1 ? "" : "s")));

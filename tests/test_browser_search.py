@@ -460,3 +460,16 @@ def test_the_header_results_stay_inside_the_window(page: Page, site_url: str, wi
     assert box is not None
     assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, width)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_result_shows_a_literal_brace_once(page: Page, vector_site: str) -> None:
+    # The record writes a brace of the message twice (``{{name}}``): the reader sees it
+    # as the error says it.
+    page.goto(vector_site + "search/")
+    page.get_by_label("Paste an error message, a traceback or a log line").fill(
+        "KeyError: The field {name} of the schema for fetch is missing"
+    )
+    first = page.locator("#results-main [role=option]").first
+    expect(first.locator(".result-title")).to_have_text(
+        "The field {name} of the schema for {tool} is missing"
+    )

@@ -1692,3 +1692,31 @@ def test_of_one_message_raised_twice_in_a_file_the_traceback_names_the_nearest(
         assert document["source"]["line"] == wanted
         looked_up = search.find(source.index, paste)[1]
         assert looked_up[0].entry.id == found.id  # lookup names the same record
+
+
+def test_the_comment_shows_a_message_as_the_error_says_it() -> None:
+    """A record writes a literal brace twice (``{{``): the comment shows it once, in the
+    message and in the wording now of an earlier wording pasted."""
+    from errdex.github.reports import Found
+
+    line = "KeyError: field {name} of fetch is missing"
+    wording = {"until": "v1", "since": "v2", "now": "The field {{name}} of {tool} is gone"}
+    found = Found(
+        "1",
+        "https://e.test/a/",
+        "T",
+        "KeyError",
+        "field {{name}} of {tool} is missing",
+        1,
+        1,
+        (("tool", "fetch"),),
+        3,
+        line,
+        wording,
+    )
+    event = Event("issues", "opened", REPO, 1, "t", line, "open", "u", False, (), False, None)
+
+    text = comment(event, [found], Settings())
+
+    assert "- message: `field {name} of {tool} is missing`\n" in text
+    assert "it reads: `The field {name} of {tool} is gone`\n" in text

@@ -26,6 +26,7 @@ from typing import Any
 
 from errdex.github.api import API, TIMEOUT, GitHub, GitHubError
 from errdex.github.reports import Found, Rules, found_in
+from errdex.records.model import display_of
 from errdex.search.sources import Source, Unavailable
 
 MARKER = "<!-- errdex-triage -->"
@@ -263,7 +264,7 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
     body_lines = _lines(event.body).count("\n") + 1
     for f in found:
         lines.append(f"**[{_text(f.exception)}: {_text(f.title)}]({_link(f.url)})**")
-        lines.append(f"- message: {_code(f.message)}")
+        lines.append(f"- message: {_code(display_of(f.message))}")
         if f.values:
             said = ", ".join(
                 f"{_code(name)} = {_code(value) if value else '(empty)'}"
@@ -283,7 +284,7 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
             w = f.wording
             lines.append(
                 f"- you pasted the wording of {_text(w['until'])}; since {_text(w['since'])} "
-                f"it reads: {_code(w['now'])}"
+                f"it reads: {_code(display_of(w['now']))}"
             )
         lines.append("")
     skip = (
