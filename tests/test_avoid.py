@@ -654,10 +654,11 @@ def check(x, y, mode, kind):
 @pytest.mark.parametrize(
     ("line", "ways"),
     [
-        (3, ["Give `x` a value (not `None`)."]),
+        # Every branch after it raises: each way out of it is another error.
+        (3, []),
         # Every branch before it raises: each way out of it is another error.
         (5, []),
-        (9, ["Set `y` to `5` or less."]),
+        (9, []),
         (11, []),
         # A branch whose every path raises, inside an ``if``/``else``, raises as well.
         (18, ["Set `mode` to `0` or more."]),
@@ -2050,3 +2051,23 @@ def retried(func):
     found = from_scan(tmp_path, code, "wrapped call")
     assert found.source.parameters == ("attempts", "func")
     assert ways(found) == ["Give `attempts` a value (not `None`)."]
+
+
+def test_a_test_whose_other_branches_all_raise_gives_no_way_out() -> None:
+    # Making ``isinstance(rep, str)`` false leads into the ``else``'s raise: no way.
+    code = """\
+def read_literal(rep):
+    if isinstance(rep, str):
+        try:
+            return eval_literal(rep)
+        except SyntaxError as err:
+            raise ValueError("not a valid literal") from err
+    elif isinstance(rep, bytes):
+        raise TypeError("bytes are not read")
+    else:
+        raise ValueError("not a string")
+"""
+    assert avoid.avoid_of(scanned(code, 6)) is None
+    # A branch after it that does not raise is a way out.
+    kinder = code.replace('        raise TypeError("bytes are not read")\n', "        return rep\n")
+    assert ways(scanned(kinder, 6)) == ["Pass `rep` as something other than `str`."]

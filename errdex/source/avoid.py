@@ -559,6 +559,9 @@ def _branch_tests(
             break
     if own is None and word.group(1) != "else":
         return None
+    # Every branch after this one raises too (``if isinstance(x, str): … raise`` then
+    # ``else: raise``): making its test false avoids nothing either.
+    cornered = own is not None and _after_raises(lines, start, header - start, indent)
     not_before = _none_of(before)
     not_before_kept = _none_of([t for t, r in zip(before, raising, strict=True) if not r])
     # An ``else``'s as scan records it: ``not (…)`` of the chain's tests but those whose
@@ -568,9 +571,47 @@ def _branch_tests(
         return None
     own_test = recorded if own is not None else ""  # an ``else`` has none of its own
     tests = [t for t in (not_before, own_test) if t]
-    kept = [t for t in (not_before_kept, own_test) if t]
+    kept = [t for t in (not_before_kept, "" if cornered else own_test) if t]
     forms = (recorded,) if own is not None else (not_before_kept, recorded)
     return tests, kept, tuple(form for form in forms if form)
+
+
+def _after_raises(lines: Sequence[str], start: int, offset: int, indent: int) -> bool:
+    """Whether, in the ``if`` chain at line ``start``, every branch after the one whose
+    header is ``offset`` lines below it ends in a raise, an ``else`` among them."""
+    stop = start + 1
+    while stop < len(lines) and stop < start + MAX_CHAIN_LINES:
+        text = lines[stop].strip()
+        if text and not text.startswith("#") and _indent(lines[stop]) <= indent:
+            word = _HEADER.match(text)
+            if (
+                _indent(lines[stop]) < indent
+                or word is None
+                or word.group(1)
+                not in (
+                    "elif",
+                    "else",
+                )
+            ):
+                break
+        stop += 1
+    tree = _parse_block(list(lines[start:stop]))
+    if tree is None or not tree.body or not isinstance(tree.body[0], ast.If):
+        return False
+    node: ast.If = tree.body[0]
+    while node.lineno - 1 != offset:
+        if not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and is_elif(node)):
+            return False
+        node = node.orelse[0]
+    while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and is_elif(node):
+        node = node.orelse[0]
+        if not always_raises(node.body):
+            return False
+    return bool(node.orelse) and always_raises(node.orelse)
+
+
+MAX_CHAIN_LINES = 400
+"""Lines of an ``if`` chain read to tell whether its later branches all raise."""
 
 
 def always_raises(body: list[ast.stmt]) -> bool:
