@@ -345,3 +345,59 @@ def test_an_earlier_wording_reads_as_the_error_said_it_not_as_the_record_escapes
     assert shown.code == 0, shown.err
     assert "   Old setting {n} for {key} must be positive\n" in shown.out
     assert "{{" not in shown.out
+
+
+def test_a_row_says_when_upstream_no_longer_raises_the_error(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # Pinned to a release that dropped it, an error keeps its page ("Removed upstream"):
+    # the lists that show it say so too, where they read as the errors raised now.
+    gone = RECORD.format(n=1, file=0, line=3).replace(
+        "  line: 3\n", "  line: 3\n  removed_in: fedcba9876543210fedcba9876543210fedcba98\n"
+    )
+    content = make_content(
+        tmp_path, {"gone.yaml": gone, "kept.yaml": RECORD.format(n=2, file=0, line=9)}
+    )
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out).code == 0
+    kept_id = derive_id("example/project", "ValueError", "Setting number 2 must be positive")
+    pages = [
+        out / "repos/example/project/index.html",
+        out / "repos/example/project/files/src/project/mod0.py/index.html",
+        out / "errors" / kept_id / "index.html",
+    ]
+    for page in pages:
+        rows = {
+            li.select_one("code").get_text(): li.get_text(" ", strip=True)
+            for li in soup(page).select("li")
+            if li.select_one("a code")
+        }
+        assert "removed upstream" in rows["Setting number 1 must be positive"], page
+        assert "removed upstream" not in rows.get("Setting number 2 must be positive", ""), page
+
+
+def test_an_update_that_marks_an_error_removed_marks_its_rows_too(
+    tmp_path: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    from updates import builder, bytes_of, fresh_build
+
+    content = make_content(
+        tmp_path,
+        {
+            "gone.yaml": RECORD.format(n=1, file=0, line=3),
+            "kept.yaml": RECORD.format(n=2, file=0, line=9),
+        },
+    )
+    out, build = tmp_path / "public", builder(run, content, tmp_path, "-v")
+    build()
+    path = content / "errors" / "gone.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "  line: 3\n", "  line: 3\n  removed_in: fedcba9876543210fedcba9876543210fedcba98\n"
+        )
+    )
+    build()
+    assert "removed upstream" in (out / "repos/example/project/index.html").read_text()
+    assert bytes_of(out) == fresh_build(content, tmp_path, run)
