@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SITE_YAML, git, git_repository, snapshot
+from conftest import SITE_YAML, git, git_repository, snapshot, soup
 
 from errdex.records.history import History, Span
 from errdex.records.model import derive_id
@@ -213,6 +213,14 @@ def test_pages_say_which_releases_raise_each_error(run, upstream, content, tmp_p
     assert "0 introduced, 0 reworded, 1 removed" in last and "size is too big" in last
     listing = text_of(out / "repos" / "example" / "up" / "releases" / "index.html")
     assert "3 releases pinned" in listing
+    # The oldest release pinned has no release before it to count changes against.
+    rows = soup(out / "repos" / "example" / "up" / "releases" / "index.html").select("tbody tr")
+    cells = [[td.get_text() for td in row.select("td")] for row in rows]
+    assert cells == [
+        ["2", "0", "0", "1"],
+        ["3", "1", "1", "0"],
+        ["2", "the first pinned: nothing to compare with"],
+    ]
     feed = (out / "repos" / "example" / "up" / "releases" / "feed.xml").read_text()
     assert feed.index("v1.2: 0 introduced") < feed.index("v1.1: 1 introduced")
     assert f"Reworded: ValueError: {OLD} → {NEW}" in feed
