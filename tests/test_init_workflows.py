@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from errdex import __version__
@@ -238,3 +239,16 @@ def test_init_says_which_settings_are_guesses_when_nobody_was_asked(
     readme = (tmp_path / "mysite" / "README.md").read_text()
     assert "--repo OWNER/NAME --ref HEAD" in readme and "me/mysite" not in readme
     assert "errdex scan PROJECT --repo OWNER/NAME --ref HEAD" in guessed.err
+
+
+@pytest.mark.parametrize(
+    ("folder", "title"),
+    [("httpx-errors", "httpx errors"), ("widget_errors", "widget errors"), ("errors", "Errors")],
+)
+def test_a_folder_named_for_its_errors_is_not_titled_errors_twice(
+    run: Any, tmp_path: Path, folder: str, title: str
+) -> None:
+    made = run("init", tmp_path / folder, "--repo", "acme/widgets")
+    assert made.code == 0, made.err
+    site = yaml.safe_load((tmp_path / folder / "content" / "site.yaml").read_text())
+    assert site["title"] == title

@@ -200,8 +200,11 @@ def defaults(folder: Path) -> dict[str, str]:
     except (OSError, RuntimeError) as exc:  # a loop of links, say
         raise InitError(f"{folder}: cannot be a site folder ({exc})") from None
     name = _slug(shown)
+    said = shown if shown.isprintable() else name
+    # ``httpx-errors`` is titled "httpx errors", not "httpx-errors errors".
+    bare = re.sub(r"(?i)[\s_.-]*errors?$", "", said)
     return {
-        "title": f"{shown if shown.isprintable() else name} errors",
+        "title": f"{bare} errors" if bare else said.capitalize(),
         "repo": f"me/{name}",
         "base_url": f"https://{PLACEHOLDER_HOST}/{name}/",
     }
