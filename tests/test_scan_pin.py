@@ -1419,3 +1419,23 @@ def test_a_raise_of_what_a_function_makes_records_the_class_it_returns() -> None
         f"pkg/tags.py:36: _fail() {said}; skipped",
         f"pkg/tags.py:38: _anything() {said}; skipped",
     ]
+
+
+def test_a_release_pin_writes_no_second_record_beside_one_it_cannot_read(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A record file pin cannot read is left alone, and its raise gets no new record
+    beside it (two files of one id, which the build refuses): pin says to mend it."""
+    first = "def f(x):\n    if x:\n        raise ValueError('x must be false')\n"
+    later = {"pkg/m.py": first, "pkg/extra.py": "def g():\n    raise KeyError('no g here')\n"}
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/m.py": first}), ("v2", later))
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    (broken,) = sorted((content / "errors").rglob("*.yaml"))
+    broken.write_text(broken.read_text().replace("  function: f\n", "  function: 5\n"))
+    said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
+    assert f"{broken.name}: not read, so pkg/m.py:3 gets no record beside it" in said.err
+    written = sorted(p.name for p in broken.parent.glob("*.yaml"))
+    assert len(written) == 2 and broken.name in written  # and extra.py's new record
+    assert not list(broken.parent.glob("*-2.yaml"))

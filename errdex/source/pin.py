@@ -917,7 +917,8 @@ def _create(
     for r in records:
         exceptions.add((r.data["exception"],))
         paths.add(r.data["source"]["path"].split("/"))
-    used = {r.path for r in records}
+    readable = {r.path for r in records}
+    used = set(readable)
     for site, record_id, stated, was in new:
         clash = _spelling_clash(site, exceptions, paths)
         if clash:
@@ -930,6 +931,14 @@ def _create(
         text = update.new_record(repo, site, commit, record_id if stated else None, releases)
         # A record that took another id keeps its file: a new one beside it is numbered.
         path = update.file_name(content, repo, record_id)
+        if path not in readable and (path.exists() or path.is_symlink()):
+            # The file of this id, which pin could not read (said above): most likely
+            # this raise's record, to mend rather than write again beside it.
+            report.skipped.append(
+                f"{shown_path(path)}: not read, so {site.path}:{site.line} gets no record "
+                "beside it; mend it and pin again"
+            )
+            continue
         number = 2
         while path in used or path.exists() or path.is_symlink():
             path = path.with_name(f"{record_id}-{number}.yaml")
