@@ -2071,3 +2071,30 @@ def read_literal(rep):
     # A branch after it that does not raise is a way out.
     kinder = code.replace('        raise TypeError("bytes are not read")\n', "        return rep\n")
     assert ways(scanned(kinder, 6)) == ["Pass `rep` as something other than `str`."]
+
+
+def test_a_name_a_loop_binds_below_the_test_is_the_codes(tmp_path: Path) -> None:
+    # ``root = n`` below the test runs before it on the loop's next pass: the test reads
+    # the code's value, not the caller's, however far above the signature is.
+    body = """\
+    if root is None:
+        for n, degree in graph.in_degree:
+            if degree == 0:
+                if root is not None:
+                    raise ValueError("more than one source")
+                root = n
+"""
+    shown = "def find_root(graph, root=None):\n" + body
+    found = scanned(shown, 6)
+    assert avoid._callers(found) == {"graph"}
+    far = "def find_root(graph, root=None):\n" + FILLER + body
+    from_far = from_scan(tmp_path, far, "more than one source")
+    assert from_far.source.parameters == ("graph",)
+    for record in (found, from_far):
+        # Said of the code's ``root``, not asked of the caller ("Leave `root` unset"). The
+        # last still reads the test as of the first pass: not mended yet.
+        assert ways(record) == [
+            "Make sure `root` is not `None`.",
+            "Make `degree` different from `0`.",
+            "Make sure `root` is `None`.",
+        ]

@@ -1248,7 +1248,9 @@ def _callers(record: Record) -> frozenset[str] | None:
         return None  # the record may not name its function
     given = _parameters(lines, start)
     if given is None:  # the excerpt may start inside the signature, below its ``def``
-        return _signature_tail(lines[:raise_index]) or frozenset()
+        tail = _signature_tail(lines[:raise_index]) or frozenset()
+        looped = _loop_bodies(lines, raise_index)
+        return frozenset(name for name in tail if not _rebinds(looped, name))
     # A closure's code reads the enclosing functions' parameters too, those no line
     # between binds anew; a private one's are the code's, and a class encloses none. A
     # function defined in another is the outer code's helper: its own parameters are
@@ -1272,7 +1274,31 @@ def _callers(record: Record) -> frozenset[str] | None:
         between = "\n".join(lines[index + 1 : start])
         given |= {name for name in outer if not _rebinds(between, name)}
         indent = _indent(line)
-    return given
+    looped = _loop_bodies(lines, raise_index)
+    return frozenset(name for name in given if not _rebinds(looped, name))
+
+
+def _loop_bodies(lines: Sequence[str], raise_index: int) -> str:
+    """The lines of each ``for`` or ``while`` around line ``raise_index``, up to its
+    function: what they bind, they bind again before the raise runs a second time."""
+    bodies = []
+    indent = _indent(lines[raise_index])
+    for index in range(raise_index - 1, -1, -1):
+        line = lines[index]
+        if not line.strip() or _indent(line) >= indent:
+            continue
+        header = _HEADER.match(line.lstrip())
+        if header is None:
+            continue
+        if header.group(1) in ("def", "class") or _DEF.match(line.lstrip()):
+            break
+        indent = _indent(line)
+        if header.group(1) in ("for", "while"):
+            end = index + 1
+            while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
+                end += 1
+            bodies.append("\n".join(lines[index + 1 : end]))
+    return "\n".join(bodies)
 
 
 def _returned(lines: Sequence[str], name: str, indent: int) -> bool:

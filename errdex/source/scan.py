@@ -976,19 +976,44 @@ def callers_values(
 ) -> tuple[str, ...]:
     """The parameters of ``function`` whose values are still those its caller gave at
     line ``line`` (a raise): those no line of the function above it binds anew (``x = x
-    or 0``, ``for x in``, ``with … as x``, ``del x``, a ``match`` capture); none when its
+    or 0``, ``for x in``, ``with … as x``, ``del x``, a ``match`` capture), nor a line
+    of a loop around it (run again before it); none when its
     ``def`` is at or below ``start`` (the excerpt's first line, which then shows them),
     unless ``shown``. ``self`` and ``cls`` are none: the caller names no such thing.
     ``bound``: ``bindings(function)``."""
     if function.lineno >= start and not shown:
         return ()
     bound = bindings(function) if bound is None else bound
-    taken = {name for at, name in bound if at < line}
+    # A loop around the raise runs its lines below the raise before it again.
+    loops = _loops_around(function, line)
+    taken = {
+        name for at, name in bound if at < line or any(start <= at <= end for start, end in loops)
+    }
     return tuple(
         arg.arg
         for arg in _all_arguments(function)
         if arg.arg not in taken and arg.arg not in ("self", "cls")
     )
+
+
+def _loops_around(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, line: int
+) -> list[tuple[int, int]]:
+    """The lines (first, last) of each ``for`` or ``while`` of ``function`` whose body
+    holds line ``line``."""
+    found = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if not isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
+            continue
+        end = getattr(node, "end_lineno", None) or 0
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While) and node.lineno < line <= end:
+            found.append((node.lineno, end))
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
