@@ -580,21 +580,19 @@ def _after_raises(lines: Sequence[str], start: int, offset: int, indent: int) ->
     """Whether, in the ``if`` chain at line ``start``, every branch after the one whose
     header is ``offset`` lines below it ends in a raise, an ``else`` among them."""
     stop = start + 1
+    later = False  # an ``elif`` or ``else`` below the branch: most chains have none
     while stop < len(lines) and stop < start + MAX_CHAIN_LINES:
         text = lines[stop].strip()
         if text and not text.startswith("#") and _indent(lines[stop]) <= indent:
             word = _HEADER.match(text)
-            if (
-                _indent(lines[stop]) < indent
-                or word is None
-                or word.group(1)
-                not in (
-                    "elif",
-                    "else",
-                )
-            ):
+            if _indent(lines[stop]) < indent or word is None:
                 break
+            if word.group(1) not in ("elif", "else"):
+                break
+            later |= stop > start + offset
         stop += 1
+    if not later:
+        return False
     tree = _parse_block(list(lines[start:stop]))
     if tree is None or not tree.body or not isinstance(tree.body[0], ast.If):
         return False
@@ -1250,7 +1248,7 @@ def _callers(record: Record) -> frozenset[str] | None:
     if given is None:  # the excerpt may start inside the signature, below its ``def``
         tail = _signature_tail(lines[:raise_index]) or frozenset()
         looped = _loop_bodies(lines, raise_index)
-        return frozenset(name for name in tail if not _rebinds(looped, name))
+        return frozenset(name for name in tail if not (looped and _rebinds(looped, name)))
     # A closure's code reads the enclosing functions' parameters too, those no line
     # between binds anew; a private one's are the code's, and a class encloses none. A
     # function defined in another is the outer code's helper: its own parameters are
@@ -1275,7 +1273,7 @@ def _callers(record: Record) -> frozenset[str] | None:
         given |= {name for name in outer if not _rebinds(between, name)}
         indent = _indent(line)
     looped = _loop_bodies(lines, raise_index)
-    return frozenset(name for name in given if not _rebinds(looped, name))
+    return frozenset(name for name in given if not (looped and _rebinds(looped, name)))
 
 
 def _loop_bodies(lines: Sequence[str], raise_index: int) -> str:
