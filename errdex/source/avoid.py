@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any
@@ -299,6 +299,16 @@ def _enclosing(
 def _function_start(lines: Sequence[str], raise_index: int) -> int:
     """The line of the ``def`` (or ``class``) whose body holds line ``raise_index``, or
     0 when the excerpt starts inside it."""
+    for index, word in _headers_around(lines, raise_index):
+        if word in ("def", "class"):
+            return index
+    return 0
+
+
+def _headers_around(lines: Sequence[str], raise_index: int) -> Iterator[tuple[int, str]]:
+    """The line and keyword of each block header around line ``raise_index``, innermost
+    first, up to its function's ``def`` (or a ``class``), which comes last ("def" for an
+    ``async def`` too)."""
     indent = _indent(lines[raise_index])
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
@@ -308,9 +318,10 @@ def _function_start(lines: Sequence[str], raise_index: int) -> int:
         if header is None:
             continue
         if header.group(1) in ("def", "class") or _DEF.match(line.lstrip()):
-            return index
+            yield index, "class" if header.group(1) == "class" else "def"
+            return
+        yield index, header.group(1)
         indent = _indent(line)
-    return 0
 
 
 def _parameters(lines: Sequence[str], start: int) -> frozenset[str] | None:
@@ -1280,18 +1291,9 @@ def _loop_bodies(lines: Sequence[str], raise_index: int) -> str:
     """The lines of each ``for`` or ``while`` around line ``raise_index``, up to its
     function: what they bind, they bind again before the raise runs a second time."""
     bodies = []
-    indent = _indent(lines[raise_index])
-    for index in range(raise_index - 1, -1, -1):
-        line = lines[index]
-        if not line.strip() or _indent(line) >= indent:
-            continue
-        header = _HEADER.match(line.lstrip())
-        if header is None:
-            continue
-        if header.group(1) in ("def", "class") or _DEF.match(line.lstrip()):
-            break
-        indent = _indent(line)
-        if header.group(1) in ("for", "while"):
+    for index, word in _headers_around(lines, raise_index):
+        if word in ("for", "while"):
+            indent = _indent(lines[index])
             end = index + 1
             while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
                 end += 1
