@@ -1241,7 +1241,7 @@ def _callers(record: Record) -> frozenset[str] | None:
     in a private helper (``_check``), whose arguments the code gives it."""
     excerpt = record.source.excerpt
     function = (record.source.function or "").rpartition(".")[2]
-    if _private(function):
+    if is_private(function):
         return None
     if record.source.parameters is not None:  # as scan read them from the whole function
         return frozenset(record.source.parameters)
@@ -1253,7 +1253,7 @@ def _callers(record: Record) -> frozenset[str] | None:
         return frozenset()
     start = _function_start(lines, raise_index)
     named = _DEF_NAME.match(lines[start].lstrip())
-    if named is not None and _private(named.group(1)):
+    if named is not None and is_private(named.group(1)):
         return None  # the record may not name its function
     given = _parameters(lines, start)
     if given is None:  # the excerpt may start inside the signature, below its ``def``
@@ -1278,7 +1278,7 @@ def _callers(record: Record) -> frozenset[str] | None:
         inner = ""
         named = _DEF_NAME.match(text)
         outer = _parameters(lines, index) or frozenset()
-        if named is None or _private(named.group(1)):
+        if named is None or is_private(named.group(1)):
             break
         between = "\n".join(lines[index + 1 : start])
         given |= {name for name in outer if not _rebinds(between, name)}
@@ -1342,7 +1342,7 @@ MAX_SIGNATURE_LINES = 60
 _DEF_NAME = re.compile(r"(?:async\s+)?def\s+(\w+)")
 
 
-def _private(name: str) -> bool:
+def is_private(name: str) -> bool:
     """Whether a function's name marks it private (``_check``; not ``__init__``, nor a
     public ``clip_grad_norm_``, which works in place)."""
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))

@@ -35,7 +35,7 @@ from errdex.records.load import MAX_FILE_BYTES
 from errdex.records.model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from errdex.records.problems import Severity
 from errdex.search import PATTERNS as SEARCH_PATTERNS
-from errdex.source.avoid import always_raises, is_elif
+from errdex.source.avoid import always_raises, is_elif, is_private
 from errdex.util.progress import Start, silent
 
 EXCERPT_CONTEXT = 15
@@ -919,7 +919,7 @@ class _Finder:
             bound = self._bindings(function)
             # A function's parameters are its caller's when it is no helper of the code
             # around it: the outermost, or one its parent returns.
-            if not _private_name(function.name) and (
+            if not is_private(function.name) and (
                 parent is None or _returns(parent, function.name)
             ):
                 if function is inner:
@@ -948,11 +948,6 @@ def _arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg
 def _all_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
     args = function.args
     return [a for a in (*_arguments(function), args.vararg, args.kwarg) if a is not None]
-
-
-def _private_name(name: str) -> bool:
-    """Whether a function's name marks it private (``_check``; not ``__call__``)."""
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _returns(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
@@ -990,7 +985,7 @@ def callers_values(
     # A loop around the raise runs its lines below the raise before it again.
     loops = _loops_around(function, line)
     taken = {
-        name for at, name in bound if at < line or any(start <= at <= end for start, end in loops)
+        name for at, name in bound if at < line or any(first <= at <= last for first, last in loops)
     }
     return tuple(
         arg.arg
