@@ -1439,3 +1439,22 @@ def test_a_release_pin_writes_no_second_record_beside_one_it_cannot_read(
     written = sorted(p.name for p in broken.parent.glob("*.yaml"))
     assert len(written) == 2 and broken.name in written  # and extra.py's new record
     assert not list(broken.parent.glob("*-2.yaml"))
+
+
+def test_a_release_pin_numbers_a_new_record_beside_another_repositorys_file(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A file of the new record's name that holds another repository's record (its owner
+    renamed, say) is no record of this raise: the new one is written beside it."""
+    first = "def f(x):\n    if x:\n        raise ValueError('x must be false')\n"
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/m.py": first}))
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    (mine,) = sorted((content / "errors").rglob("*.yaml"))
+    text = mine.read_text()
+    mine.unlink()
+    mine.write_text(text.replace("repo: example/up", "repo: example/other"))
+    said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    assert "not read" not in said.err
+    assert (mine.parent / f"{mine.stem}-2.yaml").is_file()

@@ -931,7 +931,7 @@ def _create(
         text = update.new_record(repo, site, commit, record_id if stated else None, releases)
         # A record that took another id keeps its file: a new one beside it is numbered.
         path = update.file_name(content, repo, record_id)
-        if path not in readable and (path.exists() or path.is_symlink()):
+        if path not in readable and _unread_here(path, repo):
             # The file of this id, which pin could not read (said above): most likely
             # this raise's record, to mend rather than write again beside it.
             report.skipped.append(
@@ -959,6 +959,21 @@ def _create(
             continue
         report.add("new", where)
         report.files.append(path)
+
+
+def _unread_here(path: Path, repo: str) -> bool:
+    """Whether ``path`` is a record file of ``repo`` pin could not read: there, and not
+    YAML of a mapping, or one that names this repository (a record of another one, its
+    owner renamed, say, is no record of this raise)."""
+    import yaml
+
+    if not (path.exists() or path.is_symlink()):
+        return False
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeError, ValueError, yaml.YAMLError):
+        return True
+    return not isinstance(data, dict) or data.get("repo") == repo
 
 
 def _shown(record: update.Existing) -> str:
