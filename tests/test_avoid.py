@@ -654,11 +654,10 @@ def check(x, y, mode, kind):
 @pytest.mark.parametrize(
     ("line", "ways"),
     [
-        # Every branch after it raises: each way out of it is another error.
-        (3, []),
+        (3, ["Give `x` a value (not `None`)."]),
         # Every branch before it raises: each way out of it is another error.
         (5, []),
-        (9, []),
+        (9, ["Set `y` to `5` or less."]),
         (11, []),
         # A branch whose every path raises, inside an ``if``/``else``, raises as well.
         (18, ["Set `mode` to `0` or more."]),
@@ -2055,29 +2054,28 @@ def retried(func):
     assert ways(found) == ["Give `attempts` a value (not `None`)."]
 
 
-def test_a_test_whose_other_branches_all_raise_gives_no_way_out() -> None:
-    # Making ``isinstance(rep, str)`` false leads into the ``else``'s raise: no way.
+def test_a_test_whose_else_raises_is_still_said_as_what_raises_it() -> None:
+    # "When it happens" says the test that leads to the raise, whatever the ``else`` does
+    # (a rule that dropped it, and the way out with it, was taken back: an ``else`` that
+    # may return first still avoids this raise).
     code = """\
-def read_literal(rep):
+def read_literal(rep, fallback=None):
     if isinstance(rep, str):
-        try:
-            return eval_literal(rep)
-        except SyntaxError as err:
-            raise ValueError("not a valid literal") from err
-    elif isinstance(rep, bytes):
-        raise TypeError("bytes are not read")
+        raise TypeError("a string is not read here")
     else:
-        raise ValueError("not a string")
+        if fallback is not None:
+            return fallback
+        raise ValueError("no fallback")
 """
-    assert avoid.avoid_of(scanned(code, 6)) is None
-    # A branch after it that does not raise is a way out.
-    kinder = code.replace('        raise TypeError("bytes are not read")\n', "        return rep\n")
-    assert ways(scanned(kinder, 6)) == ["Pass `rep` as something other than `str`."]
+    assert avoid.guards_of(scanned(code, 3)) == ("isinstance(rep, str)",)
+    assert ways(scanned(code, 3)) == ["Pass `rep` as something other than `str`."]
 
 
 def test_a_name_a_loop_binds_below_the_test_is_the_codes(tmp_path: Path) -> None:
     # ``root = n`` below the test runs before it on the loop's next pass: the test reads
-    # the code's value, not the caller's, however far above the signature is.
+    # the code's value, not the caller's. scan, which reads the whole function, says so
+    # in ``source.parameters``; a loop's ``else``, run once after it, binds nothing
+    # before the test.
     body = """\
     if root is None:
         for n, degree in graph.in_degree:
@@ -2086,17 +2084,18 @@ def test_a_name_a_loop_binds_below_the_test_is_the_codes(tmp_path: Path) -> None
                     raise ValueError("more than one source")
                 root = n
 """
-    shown = "def find_root(graph, root=None):\n" + body
-    found = scanned(shown, 6)
-    assert avoid._callers(found) == {"graph"}
     far = "def find_root(graph, root=None):\n" + FILLER + body
     from_far = from_scan(tmp_path, far, "more than one source")
     assert from_far.source.parameters == ("graph",)
-    for record in (found, from_far):
-        # Said of the code's ``root``, not asked of the caller ("Leave `root` unset"). The
-        # last still reads the test as of the first pass: not mended yet.
-        assert ways(record) == [
-            "Make sure `root` is not `None`.",
-            "Make `degree` different from `0`.",
-            "Make sure `root` is `None`.",
-        ]
+    assert "Leave `root` unset (`None`)." not in ways(from_far)
+    after = """\
+    for item in items:
+        pass
+    else:
+        if mode is None:
+            raise ValueError("a mode is needed after the loop")
+        mode = mode.lower()
+"""
+    found = from_scan(tmp_path, "def find(items, mode=None):\n" + FILLER + after, "after the")
+    assert found.source.parameters == ("items", "mode")
+    assert ways(found) == ["Give `mode` a value (not `None`)."]

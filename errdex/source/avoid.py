@@ -570,9 +570,6 @@ def _branch_tests(
             break
     if own is None and word.group(1) != "else":
         return None
-    # Every branch after this one raises too (``if isinstance(x, str): … raise`` then
-    # ``else: raise``): making its test false avoids nothing either.
-    cornered = own is not None and _after_raises(lines, start, header - start, indent)
     not_before = _none_of(before)
     not_before_kept = _none_of([t for t, r in zip(before, raising, strict=True) if not r])
     # An ``else``'s as scan records it: ``not (…)`` of the chain's tests but those whose
@@ -582,45 +579,9 @@ def _branch_tests(
         return None
     own_test = recorded if own is not None else ""  # an ``else`` has none of its own
     tests = [t for t in (not_before, own_test) if t]
-    kept = [t for t in (not_before_kept, "" if cornered else own_test) if t]
+    kept = [t for t in (not_before_kept, own_test) if t]
     forms = (recorded,) if own is not None else (not_before_kept, recorded)
     return tests, kept, tuple(form for form in forms if form)
-
-
-def _after_raises(lines: Sequence[str], start: int, offset: int, indent: int) -> bool:
-    """Whether, in the ``if`` chain at line ``start``, every branch after the one whose
-    header is ``offset`` lines below it ends in a raise, an ``else`` among them."""
-    stop = start + 1
-    later = False  # an ``elif`` or ``else`` below the branch: most chains have none
-    while stop < len(lines) and stop < start + MAX_CHAIN_LINES:
-        text = lines[stop].strip()
-        if text and not text.startswith("#") and _indent(lines[stop]) <= indent:
-            word = _HEADER.match(text)
-            if _indent(lines[stop]) < indent or word is None:
-                break
-            if word.group(1) not in ("elif", "else"):
-                break
-            later |= stop > start + offset
-        stop += 1
-    if not later:
-        return False
-    tree = _parse_block(list(lines[start:stop]))
-    if tree is None or not tree.body or not isinstance(tree.body[0], ast.If):
-        return False
-    node: ast.If = tree.body[0]
-    while node.lineno - 1 != offset:
-        if not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and is_elif(node)):
-            return False
-        node = node.orelse[0]
-    while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and is_elif(node):
-        node = node.orelse[0]
-        if not always_raises(node.body):
-            return False
-    return bool(node.orelse) and always_raises(node.orelse)
-
-
-MAX_CHAIN_LINES = 400
-"""Lines of an ``if`` chain read to tell whether its later branches all raise."""
 
 
 def always_raises(body: list[ast.stmt]) -> bool:
@@ -1257,9 +1218,7 @@ def _callers(record: Record) -> frozenset[str] | None:
         return None  # the record may not name its function
     given = _parameters(lines, start)
     if given is None:  # the excerpt may start inside the signature, below its ``def``
-        tail = _signature_tail(lines[:raise_index]) or frozenset()
-        looped = _loop_bodies(lines, raise_index)
-        return frozenset(name for name in tail if not (looped and _rebinds(looped, name)))
+        return _signature_tail(lines[:raise_index]) or frozenset()
     # A closure's code reads the enclosing functions' parameters too, those no line
     # between binds anew; a private one's are the code's, and a class encloses none. A
     # function defined in another is the outer code's helper: its own parameters are
@@ -1283,22 +1242,7 @@ def _callers(record: Record) -> frozenset[str] | None:
         between = "\n".join(lines[index + 1 : start])
         given |= {name for name in outer if not _rebinds(between, name)}
         indent = _indent(line)
-    looped = _loop_bodies(lines, raise_index)
-    return frozenset(name for name in given if not (looped and _rebinds(looped, name)))
-
-
-def _loop_bodies(lines: Sequence[str], raise_index: int) -> str:
-    """The lines of each ``for`` or ``while`` around line ``raise_index``, up to its
-    function: what they bind, they bind again before the raise runs a second time."""
-    bodies = []
-    for index, word in _headers_around(lines, raise_index):
-        if word in ("for", "while"):
-            indent = _indent(lines[index])
-            end = index + 1
-            while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
-                end += 1
-            bodies.append("\n".join(lines[index + 1 : end]))
-    return "\n".join(bodies)
+    return given
 
 
 def _returned(lines: Sequence[str], name: str, indent: int) -> bool:

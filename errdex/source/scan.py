@@ -997,8 +997,8 @@ def callers_values(
 def _loops_around(
     function: ast.FunctionDef | ast.AsyncFunctionDef, line: int
 ) -> list[tuple[int, int]]:
-    """The lines (first, last) of each ``for`` or ``while`` of ``function`` whose body
-    holds line ``line``."""
+    """The lines (first, last) of the body of each ``for`` or ``while`` of ``function``
+    that holds line ``line``."""
     found = []
     stack: list[ast.AST] = list(function.body)
     while stack:
@@ -1007,9 +1007,11 @@ def _loops_around(
             continue
         if not isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
             continue
-        end = getattr(node, "end_lineno", None) or 0
-        if isinstance(node, ast.For | ast.AsyncFor | ast.While) and node.lineno < line <= end:
-            found.append((node.lineno, end))
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While):
+            # Its body, run again and again; not its ``else``, run once after it.
+            first, last = node.body[0].lineno, node.body[-1].end_lineno or 0
+            if first <= line <= last:
+                found.append((first, last))
         stack.extend(ast.iter_child_nodes(node))
     return found
 
