@@ -934,20 +934,15 @@ class _Finder:
 
     def _bindings(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
         if id(function) not in self.bindings:
-            code = self.lines[function.lineno - 1 : function.end_lineno]
-            self.bindings[id(function)] = bindings(function, any(":=" in c for c in code))
+            self.bindings[id(function)] = bindings(function)
         return self.bindings[id(function)]
 
 
-def _arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
-    """The named parameters of ``function`` (not ``*args`` nor ``**kwargs``)."""
-    args = function.args
-    return [*args.posonlyargs, *args.args, *args.kwonlyargs]
-
-
 def _all_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    """Every parameter of ``function``, ``*args`` and ``**kwargs`` too."""
     args = function.args
-    return [a for a in (*_arguments(function), args.vararg, args.kwarg) if a is not None]
+    every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+    return [a for a in every if a is not None]
 
 
 def _returns(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
@@ -1016,14 +1011,11 @@ def _loops_around(
     return found
 
 
-def bindings(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, walrus: bool = True
-) -> list[tuple[int, str]]:
+def bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
     """Each name the body of ``function`` binds in its own scope, with the line where it
     does: assigned, deleted, a loop's or a ``with``'s target, an import, a caught
     exception, a match's capture, a function or class defined. A nested function's or
-    class's body and a comprehension's own targets bind in scopes of their own. Without
-    ``walrus`` (its code writes no ``:=``), no expression but a target is read."""
+    class's body and a comprehension's own targets bind in scopes of their own."""
     found: list[tuple[int, str]] = []
     stack: list[ast.AST] = list(function.body)
     while stack:
@@ -1047,26 +1039,8 @@ def bindings(
             found.append((line, node.name))
         elif isinstance(node, ast.MatchMapping) and node.rest:
             found.append((line, node.rest))
-        if walrus or not isinstance(node, ast.stmt):
-            stack.extend(ast.iter_child_nodes(node))
-        else:
-            stack.extend(_binding_parts(node))
+        stack.extend(ast.iter_child_nodes(node))
     return found
-
-
-def _binding_parts(node: ast.stmt) -> list[ast.AST]:
-    """The parts of a statement that may bind a name, a walrus aside: its blocks, its
-    handlers and cases, and its targets."""
-    parts: list[ast.AST] = []
-    for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-        parts += getattr(node, name, None) or []
-    if isinstance(node, ast.Assign | ast.Delete):
-        parts += node.targets
-    elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
-        parts.append(node.target)
-    elif isinstance(node, ast.With | ast.AsyncWith):
-        parts += [item.optional_vars for item in node.items if item.optional_vars is not None]
-    return parts
 
 
 _SELF = "\0Self"
