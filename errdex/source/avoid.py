@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any
@@ -299,16 +299,6 @@ def _enclosing(
 def _function_start(lines: Sequence[str], raise_index: int) -> int:
     """The line of the ``def`` (or ``class``) whose body holds line ``raise_index``, or
     0 when the excerpt starts inside it."""
-    for index, word in _headers_around(lines, raise_index):
-        if word in ("def", "class"):
-            return index
-    return 0
-
-
-def _headers_around(lines: Sequence[str], raise_index: int) -> Iterator[tuple[int, str]]:
-    """The line and keyword of each block header around line ``raise_index``, innermost
-    first, up to its function's ``def`` (or a ``class``), which comes last ("def" for an
-    ``async def`` too)."""
     indent = _indent(lines[raise_index])
     for index in range(raise_index - 1, -1, -1):
         line = lines[index]
@@ -318,10 +308,9 @@ def _headers_around(lines: Sequence[str], raise_index: int) -> Iterator[tuple[in
         if header is None:
             continue
         if header.group(1) in ("def", "class") or _DEF.match(line.lstrip()):
-            yield index, "class" if header.group(1) == "class" else "def"
-            return
-        yield index, header.group(1)
+            return index
         indent = _indent(line)
+    return 0
 
 
 def _parameters(lines: Sequence[str], start: int) -> frozenset[str] | None:
