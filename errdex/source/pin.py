@@ -20,7 +20,7 @@ from typing import Any
 from errdex.records import validate
 from errdex.records.files import Staged, shown_path
 from errdex.records.link import Spellings
-from errdex.records.model import derive_id
+from errdex.records.model import derive_id, source_lines
 from errdex.search import same_class
 from errdex.source import update
 from errdex.source.scan import (
@@ -828,7 +828,7 @@ def _held_in_a_name(
     source = record.data["source"]
     excerpt = source.get("excerpt")
     if isinstance(excerpt, dict) and isinstance(excerpt.get("code"), str):
-        lines = str(excerpt["code"]).splitlines()
+        lines = source_lines(str(excerpt["code"]))
         at = int(source["line"]) - int(excerpt.get("start") or 1)
         shown = _RAISE_CALL.match(lines[at]) if 0 <= at < len(lines) else None
         if shown is not None:
