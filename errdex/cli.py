@@ -1431,7 +1431,13 @@ def _lookup(ns: argparse.Namespace) -> int:
         print(f"No error in this index matches: {extracted.message[:200]!r}")
         return finder.NOT_FOUND
     for rank, m in enumerate(matches, start=1):
-        how = "whole message matches" if m["exact"] else f"partial match, score {m['score']:.2f}"
+        how = (
+            "whole message matches"
+            if m["exact"]
+            else "first line matches"
+            if m["first_line"]
+            else f"partial match, score {m['score']:.2f}"
+        )
         print(f"{rank}. {m['exception']} · {m['repo']} · {how}")
         # As a reader sees it (``{{`` as ``{``), each line under the one before.
         print("   " + display_of(m["message"]).replace("\n", "\n   "))

@@ -183,7 +183,7 @@
         });
         var head = el("span", "result-head");
         head.appendChild(el("span", "badge", m.exception));
-        head.appendChild(el("span", "result-repo", m.repo + (m.exact ? "" : " · partial match")));
+        head.appendChild(el("span", "result-repo", m.repo + (m.exact ? "" : m.firstLine ? " · first line matches" : " · partial match")));
         link.appendChild(head);
         // A message may run to thousands of words: laying all of it out costs every keystroke.
         var said = shown(m.template);

@@ -918,6 +918,23 @@
     }, limit);
   }
 
+  function literalWords(entry) {
+    return entry.words.filter(function (w) { return w !== "*"; }).length;
+  }
+
+  // Python's first_line: a template's first line, when it runs over several.
+  function firstLine(template) {
+    var parsed = parseTemplate(template.replace(/^[ \t\r\n\f\v]+/, ""));
+    var said = "";
+    for (var k = 0; k < parsed.literals.length; k++) {
+      var literal = parsed.literals[k].split("\n");
+      said += literal[0].replace(/[{}]/g, "$&$&");
+      if (literal[1] !== undefined) { return said; }
+      if (k < parsed.names.length) { said += "{" + parsed.names[k] + "}"; }
+    }
+    return null;
+  }
+
   // Python's ranked_matches after the candidates: exact matches first, then scored alignments.
   function score(extracted, read, weight, rows) {
     var p = M.params;
@@ -933,34 +950,35 @@
     rows.forEach(function (entry) {
       var number = entry.index;
       var same = sameException(extracted.exception, entry.exception);
-      var literal = entry.literals.reduce(function (s, l) { return s + cpLength(l); }, 0);
-      var values = null;
-      if (literal >= p.min_literal || !entry.names.length) {
-        values = exactValues(entry, message, norm[0], norm[1]);
-      }
-      if (values && pythons && !saysPythons(entry.template)) { values = null; }
-      var literalWords = entry.words.filter(function (w) { return w !== "*"; }).length;
-      var normLength = cpLength(norm[0]);
-      if (values && (same >= 0 || literal >= p.min_literal_share_other_type * normLength)) {
-        if (literalWords < p.few_words && entry.names.length) {
-          // "{name} conflicts with {other}" fits many texts: as good as a fair partial match.
-          results.push({ key: [1, p.vague_exact, 1, same, -number], entry: entry, exact: true,
-            score: p.vague_exact, values: values });
-          return;
+      // The whole message; then, pasted alone, the first line of a message of several
+      // (Python's first_line_match: ranked below a whole one, no values).
+      var line = message.indexOf("\n") < 0 && firstLine(entry.template);
+      if ([entry].concat(line ? makeEntry(number, [entry.id, 0, 0, line]) : []).some(function (form, f) {
+        var literal = form.literals.reduce(function (s, l) { return s + cpLength(l); }, 0);
+        var values = null;
+        if (literal >= p.min_literal || !form.names.length) {
+          values = exactValues(form, message, norm[0], norm[1]);
         }
-        // A fit that left out the closing full stop ranks as if the paste had it.
-        var stop = entry.literals[entry.literals.length - 1].endsWith(".") &&
-          !norm[0].endsWith(".") ? 1 : 0;
-        var specific = round(1 + (literal - stop) / Math.max(1, normLength + stop), 6);
-        results.push({ key: [2, specific, same, -number], entry: entry, exact: true,
-          score: specific, values: values });
-        return;
-      }
+        if (!values || (pythons && !saysPythons(form.template)) ||
+            (same < 0 && literal < p.min_literal_share_other_type * cpLength(norm[0]))) { return false; }
+        var key = [1, p.vague_exact, 1, same, -number];
+        // "{name} conflicts with {other}" fits many texts: as good as a fair partial match.
+        if (literalWords(form) >= p.few_words || !form.names.length) {
+          // A fit that left out the closing full stop ranks as if the paste had it.
+          var stop = form.literals[form.literals.length - 1].endsWith(".") &&
+            !norm[0].endsWith(".") ? 1 : 0;
+          key = [f ? p.first_line : 2, round(1 + (literal - stop) / Math.max(1, cpLength(norm[0]) + stop), 6),
+            same, -number];
+        }
+        results.push({ key: key, entry: entry, exact: !f, firstLine: !!f, score: key[1],
+          values: f ? [] : values });
+        return true;
+      })) { return; }
       if (known <= 0 || pythons) { return; }
       var aligned = align(words, entry.words, weight, p, extracted.exception === null);
       var score = round(aligned[0] / known, 6);
-      var coverage = aligned[1] / Math.max(1, literalWords);
-      var needed = Math.min(p.min_matched, literalWords, words.length);
+      var coverage = aligned[1] / Math.max(1, literalWords(entry));
+      var needed = Math.min(p.min_matched, literalWords(entry), words.length);
       if (score < p.min_score || aligned[1] < needed || aligned[2] < p.min_precision * content) {
         return;
       }
@@ -1096,7 +1114,7 @@
       var entry = placed ? placed.entry : first.entry;
       if (placed) { also = [first.entry.id].concat(also.filter(function (id) { return id !== entry.id; })); }
       return { id: entry.id, exception: entry.exception, repo: entry.repo,
-        template: entry.template, exact: first.exact, score: first.score,
+        template: entry.template, exact: first.exact, firstLine: !!first.firstLine, score: first.score,
         values: placed ? placed.values : first.values, also: also,
         elsewhere: Math.max(also.length, entry.shared - 1), wording: entry.old };
     }));

@@ -38,7 +38,7 @@ def run_vectors(page: Page) -> list[dict[str, Any]]:
                 const result = await window.errdexSearch.lookup(v.paste);
                 out.push(result.matches.map((m) => ({
                     id: m.id, template: m.template, exception: m.exception, values: m.values,
-                    also: m.also, elsewhere: m.elsewhere,
+                    first_line: m.firstLine, also: m.also, elsewhere: m.elsewhere,
                 })));
             }
             return out;
@@ -473,3 +473,11 @@ def test_a_result_shows_a_literal_brace_once(page: Page, vector_site: str) -> No
     expect(first.locator(".result-title")).to_have_text(
         "The field {name} of the schema for {tool} is missing"
     )
+
+
+def test_a_first_line_pasted_says_so_in_the_results(page: Page, vector_site: str) -> None:
+    page.goto(vector_site + "search/")
+    page.locator(".search-main textarea").fill("Server fault '503 Service Unavailable' while fetching 'https://models.example.org/w'")
+    option = page.locator("#results-main [role=option]").first
+    expect(option).to_contain_text("first line matches")
+    expect(option).to_contain_text("while fetching")

@@ -71,6 +71,8 @@ def check_vector(vector: dict[str, Any], matches: list[dict[str, Any]]) -> None:
         assert first["exception"] == vector["exception"], vector["name"]
     if "values" in vector:
         assert dict(first["values"]) == vector["values"], vector["name"]
+    if "first_line" in vector:
+        assert first["first_line"] == vector["first_line"], vector["name"]
     assert len(first["also"]) == vector.get("also", 0), vector["name"]
     assert first["elsewhere"] == vector.get("elsewhere", vector.get("also", 0)), vector["name"]
 
@@ -83,6 +85,7 @@ def as_plain(matches: list[search.Match]) -> list[dict[str, Any]]:
             "template": m.entry.template,
             "exception": m.entry.exception,
             "values": [list(v) for v in m.values],
+            "first_line": m.first_line,
             "also": list(m.also),
             "elsewhere": m.elsewhere,
         }
@@ -189,6 +192,22 @@ def test_lookup_prints_the_page_and_the_values(run, vector_content: Path) -> Non
     assert lines[1] == "   tp_size={tp} must be divisible by dcp_size={dcp}."
     assert lines[2].startswith("   https://errdex.github.io/errdex/errors/")
     assert lines[3] == "   tp = 8, dcp = 3"
+
+
+def test_lookup_says_a_first_line_matches_and_claims_no_values(  # type: ignore[no-untyped-def]
+    run, vector_content: Path
+) -> None:
+    paste = "Server fault '503 Service Unavailable' while fetching 'https://models.example.org/w'"
+    result = run("lookup", paste, "--content", vector_content)
+    lines = result.out.splitlines()
+    assert lines[0] == "1. RuntimeError · vllm-project/vllm · first line matches"
+    assert lines[1] == "   {side} fault '{code} {reason}' while fetching '{address}'"
+    assert lines[2] == "   Every status code is described at https://status.example.org/codes/{code}"
+    assert lines[3].startswith("   https://errdex.github.io/errdex/errors/")
+    assert len(lines) == 4  # no values: quotes alone part {code} from {reason}
+    document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
+    first = document["matches"][0]
+    assert (first["exact"], first["first_line"], first["confidence"]) == (False, True, 0.85)
 
 
 def test_lookup_says_a_value_printed_as_an_empty_string_is_empty(  # type: ignore[no-untyped-def]

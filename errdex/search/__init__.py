@@ -1091,6 +1091,7 @@ class Index:
                     "rarity_scale": RARITY_SCALE,
                     "align_cells": ALIGN_CELLS,
                     "fits_tried": FITS_TRIED,
+                    "first_line": FIRST_LINE,
                 },
             }
         }
@@ -1242,6 +1243,9 @@ class Match:
     also: tuple[str, ...] = ()
     """Ids of records with the same exception and template (raised at other places), of
     those scored: ``entry.shared`` says how many records say its words in all."""
+    first_line: bool = False
+    """Whether the paste is the first line of a message of several, filled in
+    (``first_line_match``)."""
 
     @property
     def elsewhere(self) -> int:
@@ -1694,7 +1698,7 @@ def _raised_in(index: Searchable, extracted: Extracted, match: Match, frame: Fra
         normalized, where = normalize(extracted.message)
         values = exact_values(there, extracted.message, normalized, where) or values
     also = (entry.id, *(i for i in match.also if i != there.id))
-    return Match(there, match.exact, match.score, values, also)
+    return Match(there, match.exact, match.score, values, also, match.first_line)
 
 
 def ranked_matches(
@@ -1721,6 +1725,8 @@ def ranked_matches(
         entry = index.entries[number]
         same_type = same_exception(extracted.exception, entry.exception)
         whole = whole_match(entry, same_type, message, normalized, where)
+        if whole is None and "\n" not in message:
+            whole = first_line_match(entry, same_type, message, normalized, where)
         if whole is not None:
             ranked.append(whole)
             continue
@@ -1776,6 +1782,52 @@ def whole_match(
     stop = int(stop_left_out(entry, normalized))
     specific = round(1.0 + (literal - stop) / max(1, len(normalized) + stop), 6)
     return (2, specific, same_type, -entry.index), Match(entry, True, specific, values)
+
+
+def first_line_match(
+    entry: Entry, same_type: int, message: str, normalized: str, where: list[int]
+) -> tuple[tuple[float, ...], Match] | None:
+    """The rank key and match of ``entry`` when ``message`` (one line) is the first line
+    of its template filled in, as an issue's title or a log that keeps one line carries
+    it (``{kind} '{code}' for url '{url}'`` then a line of advice): below a whole message,
+    above any alignment; else None. It fills in no values: placeholders that only quotes
+    part (``{kind} '{code} {phrase}'``) fit a line more than one way once the quotes are
+    dropped, and only a placeholder the whole message says twice tells which is right."""
+    line = first_line(entry.template)
+    if line is None:
+        return None
+    found = whole_match(
+        make_entry(entry.index, entry.id, entry.exception, entry.repo, line, entry.title),
+        same_type,
+        message,
+        normalized,
+        where,
+    )
+    if found is None:
+        return None
+    key, match = found
+    key = (FIRST_LINE, *key[1:]) if key[0] == 2 else key
+    return key, Match(entry, False, match.score, (), first_line=True)
+
+
+FIRST_LINE = 1.5
+"""The rank of a first line that fits (``first_line_match``): between a whole message's
+(2) and an alignment's (1)."""
+
+
+def first_line(template: str) -> str | None:
+    """The first line of a template that runs over several lines (leading blank lines
+    skipped), as a template; None for a template of one line."""
+    said: list[str] = []
+    for part in parse_template(template.lstrip(" \t\r\n\f\v")).parts:
+        if part.placeholder:
+            said.append("{" + part.text + "}")
+            continue
+        text, newline, _ = part.text.partition("\n")
+        said.append(text.replace("{", "{{").replace("}", "}}"))
+        if newline:
+            return "".join(said)
+    return None
 
 
 def stop_left_out(entry: Entry, normalized: str) -> bool:
@@ -1998,6 +2050,7 @@ def one_per_message(matches: list[Match], limit: int, frame: Frame | None = None
                 first.score,
                 first.values,
                 tuple(m.entry.id for m in group[1:]),
+                first.first_line,
             )
         )
     return out[:limit]

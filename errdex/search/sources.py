@@ -737,6 +737,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "url": page.url,
                 "json_url": page.json_url,
                 "exact": m.exact,
+                "first_line": m.first_line,
                 "score": round(m.score, 4),
                 "confidence": confidence(m),
                 "matched": matched,
