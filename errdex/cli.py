@@ -1428,7 +1428,14 @@ def _lookup(ns: argparse.Namespace) -> int:
         print(json.dumps(document, indent=2, ensure_ascii=False))
         return finder.FOUND if matches else finder.NOT_FOUND
     if not matches:
-        print(f"No error in this index matches: {extracted.message[:200]!r}")
+        said = extracted.message or extracted.exception or ""
+        print(f"No error in this index matches: {said[:200]!r}")
+        for named in document.get("exceptions", ()):
+            # A class's name alone: no message to match, but the page of its errors.
+            if named["single"]:
+                print(f"   The one error raised as {named['name']} is at {named['path']}")
+            else:
+                print(f"   The site lists the errors raised as {named['name']} at {named['path']}")
         return finder.NOT_FOUND
     for rank, m in enumerate(matches, start=1):
         how = (

@@ -158,7 +158,14 @@
       list.setAttribute("aria-busy", partial ? "true" : "false");
       active = -1;
       box.removeAttribute("aria-activedescendant");
-      var matches = result.matches;
+      // A class's name alone: the page of each exception it names lists its errors.
+      var named = (result.named || []).map(function (name) {
+        var one = (result.alone || {})[name];  // its one error's page: no list of one
+        return { href: root + (one ? "errors/" + one : "exceptions/" + name) + "/", exception: name,
+          repo: "", exact: true, template: (one ? "The one error raised as " : "Every error raised as ") + name,
+          values: [] };
+      });
+      var matches = result.matches.length ? result.matches : named;
       // Search reads only the end of a very long paste: say so rather than cut it silently.
       var note = result.query.cut ? " Only the end of this long paste was read." : "";
       if (!matches.length) {
@@ -166,7 +173,8 @@
         hide();
         return;
       }
-      status.textContent = (matches.length === 1 ? "1 matching error" : matches.length + " matching errors") + note;
+      status.textContent = (named === matches ? "No message to match: the errors of the exception named" :
+        matches.length === 1 ? "1 matching error" : matches.length + " matching errors") + note;
       matches.forEach(function (m, i) {
         var item = el("li", "result");
         item.id = list.id + "-" + i;
@@ -175,7 +183,7 @@
         // An option holds no link of its own (no interactive element inside another):
         // a click or Enter opens the address it carries, in a new tab as a link's would.
         var link = el("span", "result-link");
-        item.setAttribute("data-href", pageUrl(m.id, result.query.message));
+        item.setAttribute("data-href", m.href || pageUrl(m.id, result.query.message));
         ["click", "auxclick"].forEach(function (type) {
           item.addEventListener(type, function (event) {
             if (event.button < 2) { event.preventDefault(); go(item.getAttribute("data-href"), event); }

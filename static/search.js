@@ -716,7 +716,10 @@
       if (first) { early(first); }
     }
     var chosen = await choose(all, function (r) { return ranked(all[r]); }, limit);
-    return chosen || { query: all[0], matches: [] };
+    // Python's exceptions_named: a class's name alone, whose errors a page lists.
+    var name = paste.trim().replace(/:$/, "");
+    return chosen || { query: all[0], matches: [], alone: M.alone, named: /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name) ?
+      M.exceptions.filter(function (e) { return sameException(name, e) > 0; }) : [] };
   }
 
   // The words of a reading: all of them (capped), and those looked up in the index.

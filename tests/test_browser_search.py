@@ -477,7 +477,26 @@ def test_a_result_shows_a_literal_brace_once(page: Page, vector_site: str) -> No
 
 def test_a_first_line_pasted_says_so_in_the_results(page: Page, vector_site: str) -> None:
     page.goto(vector_site + "search/")
-    page.locator(".search-main textarea").fill("Server fault '503 Service Unavailable' while fetching 'https://models.example.org/w'")
+    page.locator(".search-main textarea").fill(
+        "Server fault '503 Service Unavailable' while fetching 'https://models.example.org/w'"
+    )
     option = page.locator("#results-main [role=option]").first
     expect(option).to_contain_text("first line matches")
     expect(option).to_contain_text("while fetching")
+
+
+def test_a_class_name_alone_offers_the_list_of_its_errors(page: Page, vector_site: str) -> None:
+    page.goto(vector_site + "search/")
+    page.locator(".search-main textarea").fill("OSError")
+    expect(page.locator(".search-main .search-status")).to_contain_text("No message to match")
+    options = page.locator("#results-main [role=option]")
+    expect(options).to_have_count(2)  # EnvironmentError prints as OSError: both
+    expect(options.nth(0)).to_contain_text("Every error raised as EnvironmentError")
+    expect(options.nth(1)).to_contain_text("The one error raised as OSError")
+    options.nth(0).click()
+    page.wait_for_url("**/exceptions/EnvironmentError/")
+    expect(page.locator("h1")).to_contain_text("EnvironmentError")
+    page.go_back()
+    page.locator(".search-main textarea").fill("OSError")
+    page.locator("#results-main [role=option]").nth(1).click()
+    page.wait_for_url("**/errors/e48091ef8303f677/**")

@@ -162,6 +162,16 @@ def _set(key: str, value: Callable[[Any], Any]) -> Callable[[Any], Any]:
         ),
         (
             "search/meta.json",
+            _set("alone", lambda alone: {"ValueError": "../../etc/passwd"}),
+            'search/meta.json has "alone" that is not its exceptions\' record ids',
+        ),
+        (
+            "search/meta.json",
+            _set("alone", lambda alone: {"NoSuchError": "0123456789abcdef"}),
+            'search/meta.json has "alone" that is not its exceptions\' record ids',
+        ),
+        (
+            "search/meta.json",
             _set("count", lambda count: -count),
             'search/meta.json has no "count" of 0 or more',
         ),

@@ -202,12 +202,38 @@ def test_lookup_says_a_first_line_matches_and_claims_no_values(  # type: ignore[
     lines = result.out.splitlines()
     assert lines[0] == "1. RuntimeError · vllm-project/vllm · first line matches"
     assert lines[1] == "   {side} fault '{code} {reason}' while fetching '{address}'"
-    assert lines[2] == "   Every status code is described at https://status.example.org/codes/{code}"
+    assert (
+        lines[2] == "   Every status code is described at https://status.example.org/codes/{code}"
+    )
     assert lines[3].startswith("   https://errdex.github.io/errdex/errors/")
     assert len(lines) == 4  # no values: quotes alone part {code} from {reason}
     document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
     first = document["matches"][0]
     assert (first["exact"], first["first_line"], first["confidence"]) == (False, True, 0.85)
+
+
+def test_lookup_of_a_class_name_alone_points_to_the_lists_of_its_errors(  # type: ignore[no-untyped-def]
+    run, vector_content: Path
+) -> None:
+    # OSError prints EnvironmentError's errors as its own: both are offered, the list of
+    # EnvironmentError's two, and the page of OSError's one (a site lists no one error).
+    result = run("lookup", "OSError", "--content", vector_content)
+    assert result.code == 1
+    assert result.out.splitlines() == [
+        "No error in this index matches: 'OSError'",
+        "   The site lists the errors raised as EnvironmentError at exceptions/EnvironmentError/",
+        "   The one error raised as OSError is at errors/e48091ef8303f677/",
+    ]
+    document = json.loads(
+        run("lookup", "--json", " loom.ShuttleJam:", "--content", vector_content).out
+    )
+    assert document["exceptions"] == [
+        {"name": "ShuttleJam", "path": "errors/86b80211d56b684a/", "single": True}
+    ]
+    # A word that names no exception of the site, or a name with more after it, is no name.
+    for paste in ("shuttlejam", "ShuttleJam raised twice"):
+        document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
+        assert document["matches"] == [] and document["exceptions"] == [], paste
 
 
 def test_lookup_says_a_value_printed_as_an_empty_string_is_empty(  # type: ignore[no-untyped-def]

@@ -1030,6 +1030,14 @@ class Index:
     def placed(self, key: str) -> list[tuple[int, int]]:
         return self.places.get(key, [])
 
+    @property
+    def exceptions(self) -> list[str]:
+        return sorted({e.exception for e in self.entries})
+
+    @property
+    def alone(self) -> dict[str, str]:
+        return exceptions_alone(self.entries)
+
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
 
@@ -1063,6 +1071,7 @@ class Index:
                 "rarity": base64.b64encode(rarity(self.postings)).decode("ascii"),
                 "repos": repos,
                 "exceptions": exceptions,
+                "alone": exceptions_alone(self.entries),
                 "patterns": PATTERNS,
                 "params": {
                     "candidates": CANDIDATES,
@@ -1139,6 +1148,17 @@ class Searchable(Protocol):
 
     def placed(self, key: str) -> list[tuple[int, int]]:
         """The entries raised at ``key`` (``place_key``) and their lines, in line order."""
+        ...
+
+    @property
+    def exceptions(self) -> Sequence[str]:
+        """The exceptions of the entries, sorted."""
+        ...
+
+    @property
+    def alone(self) -> Mapping[str, str]:
+        """Exception → the id of its one record, for those raised by one record only: the
+        site lists the errors of the others on a page of their own (``exceptions_named``)."""
         ...
 
 
@@ -1834,6 +1854,30 @@ def stop_left_out(entry: Entry, normalized: str) -> bool:
     """Whether the message ``normalized`` fits ``entry`` whole only with its closing
     stop left out (``fit_placeholders``)."""
     return entry.literals[-1].endswith(".") and not normalized.endswith(".")
+
+
+def exceptions_named(paste: str, exceptions: Iterable[str]) -> list[str]:
+    """The exceptions of an index that a paste holding nothing but a class's name names
+    (``InvalidURL``, ``httpx.InvalidURL:``), as Python prints them: a search box given a
+    name and no message can offer the list of that exception's errors."""
+    name = paste.strip().removesuffix(":")
+    if not _CLASS_NAME.fullmatch(name):
+        return []
+    return [e for e in exceptions if same_exception(name, e) > 0]
+
+
+def exceptions_alone(entries: Iterable[Entry]) -> dict[str, str]:
+    """Exception → the id of its one record, for those only one record raises (a site
+    has no page listing the errors of one: its page is that error's)."""
+    ids: dict[str, list[str]] = {}
+    for entry in entries:
+        if entry.old is None:
+            ids.setdefault(entry.exception, []).append(entry.id)
+    return {name: found[0] for name, found in sorted(ids.items()) if len(found) == 1}
+
+
+_CLASS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""A class's name, dotted: what ``exceptions_named`` takes for a name alone."""
 
 
 def same_exception(named: str | None, exception: str) -> int:

@@ -345,6 +345,12 @@ class SiteIndex:
         self.common: dict[str, int] = common
         self.repos: list[str] = self._texts(meta, "repos")
         self.exceptions: list[str] = self._texts(meta, "exceptions")
+        alone, named = meta.get("alone", {}), set(self.exceptions)
+        if not isinstance(alone, dict) or not all(
+            name in named and isinstance(rid, str) and _is_id(rid) for name, rid in alone.items()
+        ):
+            raise _damaged(store, META, 'has "alone" that is not its exceptions\' record ids')
+        self.alone: dict[str, str] = alone
         self._shards: dict[int, dict[str, Any]] = {}
         self._postings: dict[str, list[int]] = {}
         self._rows: dict[int, dict[int, list[Any]]] = {}
@@ -750,6 +756,19 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
             for m, page in described
         ],
     }
+    if not matches:
+        from errdex.urls import exception_url, page_url
+
+        # A class's name and no message: the lists of that exception's errors.
+        alone = source.index.alone
+        document["exceptions"] = [
+            {
+                "name": name,
+                "path": page_url(alone[name]) if name in alone else exception_url(name),
+                "single": name in alone,
+            }
+            for name in search.exceptions_named(paste, source.index.exceptions)
+        ]
     source.say_notes()
     return extracted, document
 
