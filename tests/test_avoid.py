@@ -2097,3 +2097,54 @@ def test_a_name_a_loop_binds_below_the_test_is_the_codes(tmp_path: Path) -> None
     found = from_scan(tmp_path, "def find(items, mode=None):\n" + FILLER + after, "after the")
     assert found.source.parameters == ("items", "mode")
     assert ways(found) == ["Give `mode` a value (not `None`)."]
+
+
+NESTED_OR = """\
+repo: example/mirror
+exception: ValueError
+message: "Cannot keep the file '{name}' on Windows."
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: mirror/local.py
+  line: 4
+  function: local_name
+  excerpt:
+    start: 1
+    code: |
+      def local_name(name):
+          if os.name == "nt":
+              if name.startswith("..\\\\") or "\\\\..\\\\" in name:
+                  raise ValueError(f"Cannot keep the file '{name}' on Windows.")
+          return name
+"""
+
+
+def test_tests_joined_by_and_keep_an_or_of_their_own_whole(tmp_path: Path) -> None:
+    """An ``or`` nested under an ``if`` read "os.name == 'nt' and a or b": Python reads
+    that as ``(nt and a) or b``, as if the error came off Windows too."""
+    site = build_site(make_content(tmp_path, {"nested.yaml": NESTED_OR}), tmp_path)
+    (page,) = (site / "errors").glob("*/index.html")
+    when = soup(page).select_one("dl.when dd")
+    assert when is not None
+    assert [code.get_text() for code in when.select("code")][:2] == [
+        "os.name == 'nt'",
+        "(name.startswith('..\\\\') or '\\\\..\\\\' in name)",
+    ]
+    (document,) = (site / "api" / "errors").glob("*.json")
+    # The data keeps each test as the code has it: a list of tests that all hold.
+    assert json.loads(document.read_text())["avoid"]["guards"][1].startswith("name.startswith")
+
+
+@pytest.mark.parametrize(
+    ("tests", "said"),
+    [
+        (["a or b"], ["a or b"]),  # alone: nothing to join
+        (["x", "a or b", "c and d", "not e"], ["x", "(a or b)", "c and d", "not e"]),
+        (["x", "y if z else w", "(a or b)"], ["x", "(y if z else w)", "(a or b)"]),
+        (["x", "a or (b"], ["x", "(a or (b)"]),  # not Python: its "or" read as one
+    ],
+)
+def test_anded_puts_what_binds_looser_than_and_in_parentheses(
+    tests: list[str], said: list[str]
+) -> None:
+    assert avoid.anded(tests) == said

@@ -148,6 +148,7 @@ def make_env(
         code_rows=code_rows,
         code_gutter=code_gutter,
         fix_to_copy=fix_to_copy,
+        anded=avoid.anded,
         count=count,
         xml_text=xml_text,
     )

@@ -180,6 +180,27 @@ def guards_of(record: Record) -> tuple[str, ...]:
     return (recorded,)
 
 
+def anded(tests: Sequence[str]) -> list[str]:
+    """``tests`` as they read joined by "and": a test that binds looser than ``and`` (``a
+    or b``, ``x if c else y``) in parentheses, where there is more than one; else as is.
+    ``os.name == 'nt'`` and ``p.startswith('..') or '..' in p`` is no ``a and b or c``."""
+    if len(tests) < 2:
+        return list(tests)
+    return [f"({test})" if _looser_than_and(test) else test for test in tests]
+
+
+def _looser_than_and(test: str) -> bool:
+    test = test.strip()
+    node = _parsed(test) if len(test) <= MAX_PARSED else None
+    if node is None:
+        return " or " in test  # not Python as written: an ``or`` in it is read as one
+    if test.startswith("(") and test.endswith(")") and _parsed(test[1:-1]) is not None:
+        return False  # in parentheses already
+    return isinstance(node, ast.BoolOp | ast.IfExp | ast.Lambda | ast.NamedExpr) and not (
+        isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
+    )
+
+
 def handling_of(record: Record) -> tuple[str, ...]:
     """The exceptions the ``except`` clauses around ``record``'s raise catch, innermost
     first, up to its function (``("metadata.PackageNotFoundError",)``): the raise runs
