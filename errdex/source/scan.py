@@ -819,6 +819,18 @@ class _Finder:
             # ``raise self._invalid(msg)``: a function of this module makes the exception.
             returned = self.factories[maker]
             owner = exception.rpartition(".")[0]
+            head = given[0] if given else None
+            first = exception_name(head) if isinstance(head, ast.Name | ast.Attribute) else None
+            if returned == _GIVEN:
+                # ``raise _format(NotFoundError, message, response)``: the class given.
+                if not (first and class_like(first)) or first.rpartition(".")[2].isupper():
+                    called = exception.rpartition(".")[2]
+                    self.notes.append(
+                        f"{where}: {called}() makes the class given first, and no class's "
+                        "name is given; skipped"
+                    )
+                    return
+                returned, given = first, given[1:]
             if returned == _SELF or (returned is None and owner and class_like(owner)):
                 returned = owner if owner not in ("self", "cls") else None
             if returned is None or not class_like(returned):
@@ -1045,14 +1057,19 @@ def bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int
 
 _SELF = "\0Self"
 """``_factories``' mark of a function annotated to return ``Self``."""
+_GIVEN = "\0given"
+"""``_factories``' mark of a function that makes the class its first argument names:
+``def _format(error_type: Type[HTTPError], message: str, …) -> HTTPError``."""
 
 
 def _factories(tree: ast.Module) -> dict[str, str | None]:
     """The functions a module defines and the methods of its classes, by the name a raise
     calls them by (``make_error``, ``Reader._invalid``, ``Error.from_value``), each with
     the class its return annotation names (``-> InvalidMetadata``, ``-> "errors.Invalid"``,
-    ``-> Optional[Invalid]``, ``-> type[Invalid]``; ``_SELF`` for ``Self``), or None: no
-    class, a type variable, ``NoReturn``, or one name defined twice to return two.
+    ``-> Optional[Invalid]``, ``-> type[Invalid]``; ``_SELF`` for ``Self``; ``_GIVEN``
+    for one whose first parameter is annotated ``Type[X]``, which returns a call of it
+    and is annotated to return that ``X`` or nothing), or None: no class, a type
+    variable, ``NoReturn``, or one name defined twice to return two.
     A definition without an annotation keeps what one before it said (``@overload``)."""
     typevars = {
         target.id
@@ -1065,34 +1082,69 @@ def _factories(tree: ast.Module) -> dict[str, str | None]:
     }
     found: dict[str, str | None] = {}
 
-    def note(key: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def note(key: str, node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> None:
         if node.returns is None and key in found:
             return  # ``@overload`` stubs said it, the body does not
         named = _returned_safely(node.returns, typevars)
+        given = _class_given(node, method)
+        if given is not None and (
+            node.returns is None
+            or named == given
+            or (isinstance(node.returns, ast.Name) and node.returns.id == given)  # ``-> T``
+        ):
+            named = _GIVEN
         found[key] = named if found.get(key, named) == named else None
 
-    def walk(body: list[Any], within: str | None) -> None:
+    def walk(body: list[Any], within: str | None, in_class: bool = False) -> None:
         """The statements of ``body``, and of the blocks they hold (not their
         expressions: no definition is one); ``within``, ``Class.`` where a definition
-        is a method of a module's class, ``""`` at the module's top, else None."""
+        is a method of a module's class, ``""`` at the module's top, else None;
+        ``in_class``, whether a definition there is a method of any class."""
         for node in body:
             if isinstance(node, ast.ClassDef):
-                walk(node.body, None if within is None else f"{within}{node.name}.")
+                walk(node.body, None if within is None else f"{within}{node.name}.", True)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                static = any(_last_name(d) == "staticmethod" for d in node.decorator_list)
+                method = in_class and not static
                 if within is not None:
-                    note(within + node.name, node)
+                    note(within + node.name, node, method)
                 # Any definition by its bare name too: a maker a class inherits, one in
                 # a function or under ``if``/``try``, ``type(self).make``.
-                note(f"\0{node.name}", node)
+                note(f"\0{node.name}", node, method)
                 walk(node.body, None)
             else:
                 for field in ("body", "orelse", "finalbody"):
-                    walk(getattr(node, field, None) or [], None)
+                    walk(getattr(node, field, None) or [], None, in_class)
                 for inner in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
-                    walk(inner.body, None)
+                    walk(inner.body, None, in_class)
 
     walk(tree.body, "")
     return found
+
+
+def _class_given(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> str | None:
+    """The ``X`` of ``Type[X]`` (or ``type[X]``) that annotates the first parameter of
+    ``node`` (after ``self`` or ``cls`` of a ``method``), a type variable's name too,
+    when ``node`` returns a call of that parameter: the class it is given to make (a
+    function that makes another class, or raises, is no such maker); None."""
+    params = [*node.args.posonlyargs, *node.args.args][1 if method else 0 :]
+    annotation = params[0].annotation if params else None
+    if not isinstance(annotation, ast.Subscript) or _last_name(annotation.value) not in (
+        "Type",
+        "type",
+    ):
+        return None
+    given = params[0].arg
+    made = any(
+        isinstance(n, ast.Return)
+        and isinstance(n.value, ast.Call)
+        and isinstance(n.value.func, ast.Name)
+        and n.value.func.id == given
+        for n in ast.walk(node)
+    )
+    inner = annotation.slice
+    named = exception_name(inner) if isinstance(inner, ast.Name | ast.Attribute) else None
+    return named if made else None
 
 
 def _returned_safely(node: ast.expr | None, typevars: set[str]) -> str | None:
