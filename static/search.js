@@ -709,6 +709,8 @@
   async function lookupOnce(paste, limit, early) {
     await load();
     var all = readings(paste);
+    // A paste of one line may be all a template's first line says (Python's find: `single`).
+    all.forEach(function (r) { r.single = paste.trim().indexOf("\n") < 0; });
     if (early) {
       // First, alone: a browser fetches only a few files from a host at once.
       var first = null;
@@ -953,10 +955,13 @@
     rows.forEach(function (entry) {
       var number = entry.index;
       var same = sameException(extracted.exception, entry.exception);
-      // The whole message; then, pasted alone, the first line of a message of several
-      // (Python's first_line_match: ranked below a whole one, no values).
-      var line = message.indexOf("\n") < 0 && firstLine(entry.template);
-      if ([entry].concat(line ? makeEntry(number, [entry.id, 0, 0, line]) : []).some(function (form, f) {
+      // The whole message; else an alignment of words; else, of a paste of one line, the
+      // first line of a message of several (Python's first_line_match: no values).
+      if (fits(entry, 0) || aligned()) { return; }
+      var line = extracted.single && !pythons && !entry.cut && firstLine(entry.template);
+      if (line) { fits(makeEntry(number, [entry.id, 0, 0, line]), 1); }
+
+      function fits(form, f) {
         var literal = form.literals.reduce(function (s, l) { return s + cpLength(l); }, 0);
         var values = null;
         if (literal >= p.min_literal || !form.names.length) {
@@ -964,30 +969,31 @@
         }
         if (!values || (pythons && !saysPythons(form.template)) ||
             (same < 0 && literal < p.min_literal_share_other_type * cpLength(norm[0]))) { return false; }
-        var key = [1, p.vague_exact, 1, same, -number];
+        var key = f ? [1, p.min_score, 0, same, -number] : [1, p.vague_exact, 1, same, -number];
         // "{name} conflicts with {other}" fits many texts: as good as a fair partial match.
-        if (literalWords(form) >= p.few_words || !form.names.length) {
+        if (!f && (literalWords(form) >= p.few_words || !form.names.length)) {
           // A fit that left out the closing full stop ranks as if the paste had it.
           var stop = form.literals[form.literals.length - 1].endsWith(".") &&
             !norm[0].endsWith(".") ? 1 : 0;
-          key = [f ? p.first_line : 2, round(1 + (literal - stop) / Math.max(1, cpLength(norm[0]) + stop), 6),
-            same, -number];
+          key = [2, round(1 + (literal - stop) / Math.max(1, cpLength(norm[0]) + stop), 6), same, -number];
         }
         results.push({ key: key, entry: entry, exact: !f, firstLine: !!f, score: key[1],
           values: f ? [] : values });
         return true;
-      })) { return; }
-      if (known <= 0 || pythons) { return; }
-      var aligned = align(words, entry.words, weight, p, extracted.exception === null);
-      var score = round(aligned[0] / known, 6);
-      var coverage = aligned[1] / Math.max(1, literalWords(entry));
-      var needed = Math.min(p.min_matched, literalWords(entry), words.length);
-      if (score < p.min_score || aligned[1] < needed || aligned[2] < p.min_precision * content) {
-        return;
       }
-      if (same < 0 && coverage < p.min_coverage_other_type) { return; }
-      results.push({ key: [1, score, coverage, same, -number], entry: entry, exact: false,
-        score: score, values: [] });
+
+      function aligned() {
+        if (known <= 0 || pythons) { return false; }
+        var found = align(words, entry.words, weight, p, extracted.exception === null);
+        var score = round(found[0] / known, 6);
+        var coverage = found[1] / Math.max(1, literalWords(entry));
+        var needed = Math.min(p.min_matched, literalWords(entry), words.length);
+        if (score < p.min_score || found[1] < needed || found[2] < p.min_precision * content ||
+            (same < 0 && coverage < p.min_coverage_other_type)) { return false; }
+        results.push({ key: [1, score, coverage, same, -number], entry: entry, exact: false,
+          score: score, values: [] });
+        return true;
+      }
     });
     results.sort(function (a, b) { return compareKeys(a.key, b.key); });
     return results;

@@ -197,11 +197,11 @@ def test_lookup_prints_the_page_and_the_values(run, vector_content: Path) -> Non
 def test_lookup_says_a_first_line_matches_and_claims_no_values(  # type: ignore[no-untyped-def]
     run, vector_content: Path
 ) -> None:
-    paste = "Server fault '503 Service Unavailable' while fetching 'https://models.example.org/w'"
+    paste = "Server fault '503 Service Unavailable' for link 'https://models.test/w'"
     result = run("lookup", paste, "--content", vector_content)
     lines = result.out.splitlines()
     assert lines[0] == "1. RuntimeError · vllm-project/vllm · first line matches"
-    assert lines[1] == "   {side} fault '{code} {reason}' while fetching '{address}'"
+    assert lines[1] == "   {side} '{code} {reason}' for link '{address}'"
     assert (
         lines[2] == "   Every status code is described at https://status.example.org/codes/{code}"
     )
@@ -209,7 +209,7 @@ def test_lookup_says_a_first_line_matches_and_claims_no_values(  # type: ignore[
     assert len(lines) == 4  # no values: quotes alone part {code} from {reason}
     document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
     first = document["matches"][0]
-    assert (first["exact"], first["first_line"], first["confidence"]) == (False, True, 0.85)
+    assert (first["exact"], first["first_line"], first["confidence"]) == (False, True, 0.425)
 
 
 def test_lookup_of_a_class_name_alone_points_to_the_lists_of_its_errors(  # type: ignore[no-untyped-def]

@@ -28,7 +28,10 @@ the same answers, and the search benchmark compares them on thousands of pastes.
    into shards by word hash so the browser fetches only the shards it needs).
 4. Scoring: a template that matches the whole message (placeholders take any value)
    ranks first; otherwise an alignment of words in which placeholders absorb values
-   scores partial, retyped or reworded pastes. Below a threshold: no match.
+   scores partial, retyped or reworded pastes; last, a paste of one line may be the
+   whole first line of a message of several (``first_line_match``). Below a
+   threshold: no match, and a paste that is only a class's name names the pages of
+   that exception's errors (``exceptions_named``).
 """
 
 from __future__ import annotations
@@ -1100,7 +1103,6 @@ class Index:
                     "rarity_scale": RARITY_SCALE,
                     "align_cells": ALIGN_CELLS,
                     "fits_tried": FITS_TRIED,
-                    "first_line": FIRST_LINE,
                 },
             }
         }
@@ -1677,10 +1679,11 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     every = _readings(raw, skipped, len(paste) > PASTE_LIMIT)
     chosen: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
     whole: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
+    single = "\n" not in paste.strip()
     for extracted in every:
         if whole is not None and extracted.candidate != whole[0].candidate:
             break
-        ranked = ranked_matches(index, extracted)
+        ranked = ranked_matches(index, extracted, first_lines=single)
         if ranked and ranked[0][0][0] == 2:
             if whole is None or ranked[0][0] > whole[1][0][0]:
                 whole = (extracted, ranked)
@@ -1722,9 +1725,10 @@ def _raised_in(index: Searchable, extracted: Extracted, match: Match, frame: Fra
 
 
 def ranked_matches(
-    index: Searchable, extracted: Extracted
+    index: Searchable, extracted: Extracted, first_lines: bool = False
 ) -> list[tuple[tuple[float, ...], Match]]:
-    """Every candidate that matches one reading, with its rank key, best first."""
+    """Every candidate that matches one reading, with its rank key, best first; with
+    ``first_lines`` (a paste of one line), a template's first line too."""
     message = extracted.message
     normalized, where = normalize(message)
     words = tokens(normalized)[:MAX_WORDS]
@@ -1741,37 +1745,41 @@ def ranked_matches(
     ranked: list[tuple[tuple[float, ...], Match]] = []
     bounds = _Bounds(words, weight, free) if known > 0 else None
     pythons = pythons_own(message)
-    for number in candidates(index, looked_up, weight, cut):
-        entry = index.entries[number]
-        same_type = same_exception(extracted.exception, entry.exception)
-        whole = whole_match(entry, same_type, message, normalized, where)
-        if whole is None and "\n" not in message:
-            whole = first_line_match(entry, same_type, message, normalized, where)
-        if whole is not None:
-            ranked.append(whole)
-            continue
+
+    def aligned(entry: Entry, same_type: int) -> tuple[tuple[float, ...], Match] | None:
+        """The rank key and match of ``entry`` by an alignment of words, if it counts."""
+        assert bounds is not None
         literal_words = entry.literal_words
-        if bounds is None or pythons:
-            continue  # Python's own message: a record's whole message, or none
         # No alignment gains more than the weight of the paste's words the template has:
         # when that cannot pass, the alignment need not be made (the same answer, sooner).
         most, best, reachable = bounds.of(entry)
         if round(best / known, 6) < MIN_SCORE or most < MIN_PRECISION * content:
-            continue
+            return None
         if reachable < min(MIN_MATCHED, literal_words, len(words)) or (
             same_type < 0 and reachable / max(1, literal_words) < MIN_COVERAGE_OTHER_TYPE
         ):
-            continue
+            return None
         raw, matched, gained = align(words, entry.words, weight, free)
         score = round(raw / known, 6)
         coverage = matched / max(1, literal_words)
         needed = min(MIN_MATCHED, literal_words, len(words))
         if score < MIN_SCORE or matched < needed or gained < MIN_PRECISION * content:
-            continue
+            return None
         if same_type < 0 and coverage < MIN_COVERAGE_OTHER_TYPE:
-            continue
-        match = Match(entry, False, score, ())
-        ranked.append(((1, score, coverage, same_type, -number), match))
+            return None
+        return (1, score, coverage, same_type, -entry.index), Match(entry, False, score, ())
+
+    for number in candidates(index, looked_up, weight, cut):
+        entry = index.entries[number]
+        same_type = same_exception(extracted.exception, entry.exception)
+        found = whole_match(entry, same_type, message, normalized, where)
+        # Python's own message: a record's whole message, or none.
+        if found is None and bounds is not None and not pythons:
+            found = aligned(entry, same_type)
+        if found is None and first_lines and not pythons and not entry.cut:
+            found = first_line_match(entry, same_type, message, normalized, where)
+        if found is not None:
+            ranked.append(found)
     ranked.sort(key=lambda item: item[0], reverse=True)
     return ranked
 
@@ -1807,12 +1815,15 @@ def whole_match(
 def first_line_match(
     entry: Entry, same_type: int, message: str, normalized: str, where: list[int]
 ) -> tuple[tuple[float, ...], Match] | None:
-    """The rank key and match of ``entry`` when ``message`` (one line) is the first line
-    of its template filled in, as an issue's title or a log that keeps one line carries
-    it (``{kind} '{code}' for url '{url}'`` then a line of advice): below a whole message,
-    above any alignment; else None. It fills in no values: placeholders that only quotes
-    part (``{kind} '{code} {phrase}'``) fit a line more than one way once the quotes are
-    dropped, and only a placeholder the whole message says twice tells which is right."""
+    """The rank key and match of ``entry`` when ``message`` (a paste of one line) is the
+    first line of its template filled in, as an issue's title or a log that keeps one
+    line carries it (``{kind} '{code}' for url '{url}'`` then a line of advice); None
+    when it does not fit. It ranks below every other match: such a line is often mostly
+    placeholders, so that no alignment scores it, but ``Could not find {what}`` fits
+    "Could not find the checkpoint … in the cache folder" too, whose own template the
+    alignment finds. It fills in no values: placeholders that only quotes part (``{kind}
+    '{code} {phrase}'``) fit a line more than one way once the quotes are dropped, and
+    only a placeholder the whole message says twice tells which is right."""
     line = first_line(entry.template)
     if line is None:
         return None
@@ -1825,14 +1836,8 @@ def first_line_match(
     )
     if found is None:
         return None
-    key, match = found
-    key = (FIRST_LINE, *key[1:]) if key[0] == 2 else key
-    return key, Match(entry, False, match.score, (), first_line=True)
-
-
-FIRST_LINE = 1.5
-"""The rank of a first line that fits (``first_line_match``): between a whole message's
-(2) and an alignment's (1)."""
+    key = (1, MIN_SCORE, 0.0, same_type, -entry.index)  # under any alignment that counts
+    return key, Match(entry, False, MIN_SCORE, (), first_line=True)
 
 
 def first_line(template: str) -> str | None:

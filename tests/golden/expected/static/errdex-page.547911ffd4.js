@@ -114,7 +114,7 @@ var results=await resultsOf(r);if(results.length&&results[0].key[0]===2){if(!who
 var best=whole||chosen;return best?await answer(best[0],best[1],limit,all.lines):null;}
 async function lookup(paste,limit,early){try{return await lookupOnce(paste,limit,early);}catch(e){if(!(e instanceof Stale)||reload){throw e instanceof Stale?new Error(e.message):e;}
 reload=true;meta=null;[shards,chunks,entries,places].forEach(function(map){map.clear();});return lookupOnce(paste,limit,early);}}
-async function lookupOnce(paste,limit,early){await load();var all=readings(paste);if(early){var first=null;try{first=await quickAnswer(all,limit);}catch(e){}
+async function lookupOnce(paste,limit,early){await load();var all=readings(paste);all.forEach(function(r){r.single=paste.trim().indexOf("\n")<0;});if(early){var first=null;try{first=await quickAnswer(all,limit);}catch(e){}
 if(first){early(first);}}
 var chosen=await choose(all,function(r){return ranked(all[r]);},limit);var name=paste.trim().replace(/:$/,"");return chosen||{query:all[0],matches:[],alone:M.alone,named:/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name)?M.exceptions.filter(function(e){return sameException(name,e)>0;}):[]};}
 function wordsOf(extracted){var p=M.params;var norm=normalize(extracted.message,false,false);var words=tokens(norm[0]).slice(0,p.max_words);var lookedUp=Array.from(new Set(words)).filter(function(w){return!isDigits(w);}).slice(0,p.lookup_words);return{norm:norm,words:words,lookedUp:lookedUp};}
@@ -144,14 +144,15 @@ function literalWords(entry){return entry.words.filter(function(w){return w!=="*
 function firstLine(template){var parsed=parseTemplate(template.replace(/^[ \t\r\n\f\v]+/,""));var said="";for(var k=0;k<parsed.literals.length;k++){var literal=parsed.literals[k].split("\n");said+=literal[0].replace(/[{}]/g,"$&$&");if(literal[1]!==undefined){return said;}
 if(k<parsed.names.length){said+="{"+parsed.names[k]+"}";}}
 return null;}
-function score(extracted,read,weight,rows){var p=M.params;var message=extracted.message;var norm=read.norm;var words=read.words;var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var results=[];var pythons=pythonsOwn(message);rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);var line=message.indexOf("\n")<0&&firstLine(entry.template);if([entry].concat(line?makeEntry(number,[entry.id,0,0,line]):[]).some(function(form,f){var literal=form.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!form.names.length){values=exactValues(form,message,norm[0],norm[1]);}
+function score(extracted,read,weight,rows){var p=M.params;var message=extracted.message;var norm=read.norm;var words=read.words;var known=words.reduce(function(sum,w){return sum+(weight.get(w)||0);},0);var unknownWords=words.filter(function(w){return!weight.has(w)&&!isDigits(w);});var content=known+p.unknown*unknownWords.length;var results=[];var pythons=pythonsOwn(message);rows.forEach(function(entry){var number=entry.index;var same=sameException(extracted.exception,entry.exception);if(fits(entry,0)||aligned()){return;}
+var line=extracted.single&&!pythons&&!entry.cut&&firstLine(entry.template);if(line){fits(makeEntry(number,[entry.id,0,0,line]),1);}
+function fits(form,f){var literal=form.literals.reduce(function(s,l){return s+cpLength(l);},0);var values=null;if(literal>=p.min_literal||!form.names.length){values=exactValues(form,message,norm[0],norm[1]);}
 if(!values||(pythons&&!saysPythons(form.template))||(same<0&&literal<p.min_literal_share_other_type*cpLength(norm[0]))){return false;}
-var key=[1,p.vague_exact,1,same,-number];if(literalWords(form)>=p.few_words||!form.names.length){var stop=form.literals[form.literals.length-1].endsWith(".")&&!norm[0].endsWith(".")?1:0;key=[f?p.first_line:2,round(1+(literal-stop)/Math.max(1,cpLength(norm[0])+stop),6),same,-number];}
-results.push({key:key,entry:entry,exact:!f,firstLine:!!f,score:key[1],values:f?[]:values});return true;})){return;}
-if(known<=0||pythons){return;}
-var aligned=align(words,entry.words,weight,p,extracted.exception===null);var score=round(aligned[0]/known,6);var coverage=aligned[1]/Math.max(1,literalWords(entry));var needed=Math.min(p.min_matched,literalWords(entry),words.length);if(score<p.min_score||aligned[1]<needed||aligned[2]<p.min_precision*content){return;}
-if(same<0&&coverage<p.min_coverage_other_type){return;}
-results.push({key:[1,score,coverage,same,-number],entry:entry,exact:false,score:score,values:[]});});results.sort(function(a,b){return compareKeys(a.key,b.key);});return results;}
+var key=f?[1,p.min_score,0,same,-number]:[1,p.vague_exact,1,same,-number];if(!f&&(literalWords(form)>=p.few_words||!form.names.length)){var stop=form.literals[form.literals.length-1].endsWith(".")&&!norm[0].endsWith(".")?1:0;key=[2,round(1+(literal-stop)/Math.max(1,cpLength(norm[0])+stop),6),same,-number];}
+results.push({key:key,entry:entry,exact:!f,firstLine:!!f,score:key[1],values:f?[]:values});return true;}
+function aligned(){if(known<=0||pythons){return false;}
+var found=align(words,entry.words,weight,p,extracted.exception===null);var score=round(found[0]/known,6);var coverage=found[1]/Math.max(1,literalWords(entry));var needed=Math.min(p.min_matched,literalWords(entry),words.length);if(score<p.min_score||found[1]<needed||found[2]<p.min_precision*content||(same<0&&coverage<p.min_coverage_other_type)){return false;}
+results.push({key:[1,score,coverage,same,-number],entry:entry,exact:false,score:score,values:[]});return true;}});results.sort(function(a,b){return compareKeys(a.key,b.key);});return results;}
 function raisingFrame(lines,line){if(line===null||line===undefined){return null;}
 var above=frameAbove(lines,line);if(above!==null||line>=lines.length||!patterns.pytestError.test(lines[line])){return above;}
 for(var b=line+1;b<Math.min(lines.length,line+1+M.params.max_frame_gap);b++){var place=patterns.pytestPlace.exec(lines[b]);if(place){return frameOf(place);}
