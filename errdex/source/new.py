@@ -25,8 +25,11 @@ from errdex.search import (
     GROUP_HEAD,
     Extracted,
     Frame,
+    exact_values,
     fit_placeholders,
     literals_of,
+    make_entry,
+    normalize,
     paste_lines,
     raised_at,
     readings,
@@ -210,13 +213,19 @@ def already_recorded(item: PastedError, existing: Sequence[Existing]) -> Existin
 
 
 def _reads_as(template: str, message: str) -> bool:
-    """Whether ``message`` is what ``template`` says with some values in its placeholders."""
+    """Whether ``message`` is what ``template`` says with some values in its placeholders,
+    as search matches a whole message: its case, quotes and white space aside (a paste's
+    message over two lines is read as one line where a record's says a line break), each
+    literal at its leftmost place (linear, whatever the paste). A template with no words
+    of its own (``{problem}\n{advice}``) says no message of a paste."""
     try:
-        parts = parse_template(template).parts
+        entry = make_entry(0, "", "", "", template, "")
     except TemplateError:
         return False
-    pattern = "".join("(?:.+?)" if p.placeholder else re.escape(p.text) for p in parts)
-    return bool(message) and re.fullmatch(pattern, message, re.DOTALL) is not None
+    if not message or entry.cut or not _WORD.search("".join(entry.literals)):
+        return False
+    normalized, where = normalize(message)
+    return exact_values(entry, message, normalized, where) is not None
 
 
 def _has_surrogates(text: str) -> bool:
