@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 from conftest import least_cpu_time
 
-from errdex.records.model import Part, TemplateError, derive_id, parse_template, short_title
+from errdex.records.model import (
+    Part,
+    TemplateError,
+    derive_id,
+    options_in,
+    parse_template,
+    short_title,
+)
 from errdex.site.render import message_html
 
 
@@ -134,3 +141,30 @@ def test_source_lines_end_where_python_and_github_end_them() -> None:
     # A form feed, NEL or U+2028 ends no line: the lines after it keep their numbers.
     assert source_lines("a\x0cb\x85c\u2028d\ne") == ["a\x0cb\x85c\u2028d", "e"]
     assert source_lines("") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "prose", "keys"),
+    [
+        # An install command names pip's flags and packages, no option of the project.
+        (
+            "`max_retries` is too low. Try `pip install -U fast_fetch --no-build-isolation`.",
+            (),
+            ["max_retries"],
+        ),
+        ("Run pip install --upgrade fast_fetch to get `chunk_size`", (), ["chunk_size"]),
+        ("pip install fast_fetch, then set max_retries", (), ["max_retries"]),
+        (
+            "`chunk_size` must be set",
+            ("Run `uv pip install fast_fetch`, set `--chunk-size`",),
+            ["chunk_size"],
+        ),
+        # The project's own package is no option either.
+        ("fetch_hub cannot reach the hub: check `hub_url`", (), ["hub_url"]),
+    ],
+)
+def test_options_are_the_projects_settings_not_installs_nor_its_package(
+    message: str, prose: tuple[str, ...], keys: list[str]
+) -> None:
+    found = options_in(parse_template(message), prose, "example/fetch-hub")
+    assert sorted({key for key, _, _ in found}) == keys

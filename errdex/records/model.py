@@ -389,6 +389,7 @@ def record_from(doc: Document, content: Path) -> Record:
         options=options_in(
             message,
             (written.get("meaning"), when.get("trigger"), when.get("situations"), *solutions),
+            data["repo"],
         ),
     )
 
@@ -489,6 +490,12 @@ def analysis_of(data: dict[str, Any], message: Template) -> Analysis:
 _FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{3,}[a-z0-9]*)(?![\w-])")
 _KEY = re.compile(r"(?<![\w.{])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w(])")
 _CODE = re.compile(r"`([^`]+)`")
+_INSTALL = re.compile(
+    r"\b(?:pip3?|conda|mamba|uv pip|poetry|uv) (?:install|add)\b"
+    r"(?:(?!\s(?:and|or|to|then|before|after)\b)[^`'\"\n.;,])*"
+)
+"""An install command, up to the end of its quotes, clause or line: what it names is a
+package or the installer's flag."""
 MAX_OPTION = 80
 """Longer "flags" or keys are not options anyone types."""
 
@@ -498,19 +505,22 @@ def _short_words(text: str) -> str:
 
 
 def options_in(
-    message: Template, prose: tuple[str | None, ...]
+    message: Template, prose: tuple[str | None, ...], repo: str = ""
 ) -> frozenset[tuple[str, str, bool]]:
     """Command-line flags and config keys an error mentions: (key, as written, whether a
     flag or the message itself names it).
 
     Flags come from the message and the prose; a snake_case key from the message's own
     text or from code in the prose. ``--tensor-parallel-size`` and
-    ``tensor_parallel_size`` are one option.
+    ``tensor_parallel_size`` are one option. What an install command says (``pip install
+    -U hf_transfer``: pip's flags, a package) is none, nor the name of the ``repo``'s
+    package (``huggingface_hub`` of huggingface/huggingface_hub).
     """
     literal = "".join(part.text for part in message.parts if not part.placeholder)
     # Option pages are folders named after the key: keep to names a file system holds.
-    literal = _short_words(literal)
-    text = _short_words(" ".join(t for t in prose if t))
+    literal = _INSTALL.sub(" ", _short_words(literal))
+    text = _INSTALL.sub(" ", _short_words(" ".join(t for t in prose if t)))
+    package = repo.rpartition("/")[2].lower().replace("-", "_")
     found: set[tuple[str, str, bool]] = set()
     for words in (literal, text):
         for flag in _FLAG.findall(words):
@@ -519,7 +529,7 @@ def options_in(
         found.add((key, key, True))
     for key in _KEY.findall(" ".join(_CODE.findall(text))):
         found.add((key, key, False))
-    return frozenset(found)
+    return frozenset(option for option in found if option[0] != package)
 
 
 def _plain(value: Any) -> Any:
@@ -551,7 +561,7 @@ def unpublished(record: Record) -> Record:
         analysis=None,
         has_analysis=False,
         data=data,
-        options=options_in(record.message, ()),
+        options=options_in(record.message, (), record.repo),
     )
 
 
