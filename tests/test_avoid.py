@@ -60,6 +60,10 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("self.x * self.y != self.z", ["Make `x * y` equal to `z`."]),
         ("sys.version_info < (3, 10)", ["Use Python 3.10 or newer."]),
         ("sys.platform == 'win32'", ["Run on a system other than Windows."]),
+        # The system's other names: not a setting of the user's ("Set `os.name` to …").
+        ("os.name == 'nt'", ["Run on a system other than Windows."]),
+        ("os.name != 'posix'", ["Run on Linux or macOS."]),
+        ("platform.system() == 'Darwin'", ["Run on a system other than macOS."]),
         ("not current_platform.is_cuda()", ["Run on CUDA."]),
         ("current_platform.is_rocm()", ["Run on a platform other than ROCm."]),
         ("not torch.cuda.is_available()", ["Run on CUDA."]),

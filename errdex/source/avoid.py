@@ -55,6 +55,8 @@ _PLATFORMS = {
     "out_of_tree": "an out-of-tree platform",
 }
 _SYSTEMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
+_OS_NAMES = {"nt": "Windows", "posix": "Linux or macOS"}
+_PLATFORM_SYSTEMS = {"Windows": "Windows", "Linux": "Linux", "Darwin": "macOS"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NOT = {
     "<": ">=",
@@ -1830,9 +1832,17 @@ class _Words:
 
     @staticmethod
     def _system(left: ast.expr, right: ast.expr) -> str | None:
+        """The system a comparison of ``sys.platform``, ``os.name`` or
+        ``platform.system()`` with a string names (``Windows``); None for another."""
         for one, two in ((left, right), (right, left)):
-            if _dotted(one) == "sys.platform" and isinstance(two, ast.Constant):
-                return _SYSTEMS.get(str(two.value))
+            if not isinstance(two, ast.Constant):
+                continue
+            if isinstance(one, ast.Call) and not one.args and not one.keywords:
+                named = {"platform.system": _PLATFORM_SYSTEMS}.get(_dotted(one.func) or "")
+            else:
+                named = {"sys.platform": _SYSTEMS, "os.name": _OS_NAMES}.get(_dotted(one) or "")
+            if named is not None:
+                return named.get(str(two.value))
         return None
 
     @staticmethod
