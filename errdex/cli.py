@@ -947,7 +947,11 @@ def _init(ns: argparse.Namespace) -> int:
     repo = ns.repo or "OWNER/NAME"
     if ns.repo is None and asking is not None:  # the repository typed at init's question
         repo = written_setting(ns.folder, "repository") or repo
-    _note(ns, f"Next: {where}errdex scan PROJECT --repo {repo} --ref HEAD, then errdex serve")
+    _note(
+        ns,
+        f"Next: {where}errdex scan PROJECT --repo {repo} --ref HEAD (a plain tree, not a git "
+        "checkout: --commit SHA), then errdex serve",
+    )
     return 0
 
 
@@ -1324,7 +1328,18 @@ def _releases(ns: argparse.Namespace, git: bool, told: Told) -> list[tuple[str, 
             except scan.SourceError:
                 raise scan.SourceError(f"{ns.source}: no commit {ns.commit!r} there") from None
         if not re.fullmatch(r"[0-9a-f]{7,40}", commit or ""):
-            raise scan.SourceError(f"--commit must be 7 to 40 lowercase hex digits: {commit!r}")
+            # A tag's name given for a plain tree (a release unpacked from PyPI, say).
+            how = (
+                ""
+                if git
+                else (
+                    f" (a plain tree names no tag: give the commit {commit!r} was made from, or "
+                    "scan a git checkout with --ref)"
+                )
+            )
+            raise scan.SourceError(
+                f"--commit must be 7 to 40 lowercase hex digits: {commit!r}{how}"
+            )
         return [(commit, ns.release)]
     tags = scan.tags(ns.source)
     for ref in refs:

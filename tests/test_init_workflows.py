@@ -86,7 +86,10 @@ def test_no_workflows_writes_none(run: Any, tmp_path: Path) -> None:
     # The repository given is the one its commands scan and pin, here and in the hint.
     assert "errdex scan ../project --repo acme/widgets --ref HEAD\n" in readme
     assert "errdex pin ../project --repo acme/widgets --ref v1.2\n" in readme
-    assert "errdex scan PROJECT --repo acme/widgets --ref HEAD, then errdex serve" in made.err
+    assert (
+        "errdex scan PROJECT --repo acme/widgets --ref HEAD (a plain tree, not a git checkout: "
+        "--commit SHA), then errdex serve" in made.err
+    )
 
 
 def test_a_readme_and_a_gitignore_of_ones_own_are_kept(run: Any, tmp_path: Path) -> None:

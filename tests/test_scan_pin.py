@@ -1530,3 +1530,23 @@ def test_a_release_pin_numbers_a_new_record_beside_another_repositorys_file(
     said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
     assert "not read" not in said.err
     assert (mine.parent / f"{mine.stem}-2.yaml").is_file()
+
+
+def test_a_tag_given_as_the_commit_of_a_plain_tree_says_what_to_give(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A release unpacked from a package registry is a plain tree: its tag names no
+    commit there, and ``--ref`` needs a git checkout."""
+    tree = tmp_path / "unpacked"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "m.py").write_text("def f():\n    raise ValueError('no f here')\n")
+    said = run("scan", tree, "--repo", "example/up", "--commit", "v1.2.0", "--content", content)
+    assert said.code == 1
+    assert (
+        "--commit must be 7 to 40 lowercase hex digits: 'v1.2.0' (a plain tree names no tag: "
+        "give the commit 'v1.2.0' was made from, or scan a git checkout with --ref)"
+    ) in said.err
+    refused = run("scan", tree, "--repo", "example/up", "--ref", "v1.2.0", "--content", content)
+    assert refused.code == 1 and "--ref needs a git checkout; give --commit" in refused.err
