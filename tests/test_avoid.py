@@ -2152,3 +2152,82 @@ def test_anded_puts_what_binds_looser_than_and_in_parentheses(
     tests: list[str], said: list[str]
 ) -> None:
     assert avoid.anded(tests) == said
+
+
+@pytest.mark.parametrize(
+    ("code", "modules"),
+    [
+        (
+            "def load():\n"
+            "    try:\n"
+            "        import rjieba\n"
+            "    except ModuleNotFoundError as error:\n"
+            "        raise error.__class__('You need rjieba to cut words')\n",
+            ("rjieba",),
+        ),
+        (  # the top module of a dotted import; the clause of two that catches it
+            "try:\n"
+            "    from fast_fetch.hub import Client\n"
+            "    import zstandard\n"
+            "except ValueError:\n"
+            "    pass\n"
+            "except (ImportError, OSError):\n"
+            "    raise RuntimeError('the hub client needs fast_fetch')\n",
+            ("fast_fetch", "zstandard"),
+        ),
+        (  # a module of its own package is no install
+            "try:\n    from . import _speedups\nexcept ImportError:\n    raise ImportError('x')\n",
+            (),
+        ),
+        (  # a raise handling another error
+            "try:\n    import yaml\nexcept KeyError:\n    raise RuntimeError('x')\n",
+            (),
+        ),
+        (  # the try above the excerpt
+            "    import yaml\nexcept ImportError:\n    raise RuntimeError('x')\n",
+            (),
+        ),
+        (  # an import in the clause's own code, not in the try
+            "try:\n    load()\nexcept ImportError:\n    import sys\n    raise RuntimeError('x')\n",
+            (),
+        ),
+    ],
+)
+def test_a_raise_handling_a_failed_import_names_what_to_install(
+    code: str, modules: tuple[str, ...]
+) -> None:
+    assert avoid.imports_tried(scanned(code, len(code.splitlines()))) == modules
+
+
+TRIED = """\
+repo: example/words
+exception: ModuleNotFoundError
+message: "You need rjieba to cut words. See how to install it."
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: words/cut.py
+  line: 5
+  function: Cutter.load
+  excerpt:
+    start: 1
+    code: |
+      def load(self):
+          try:
+              import rjieba
+          except ModuleNotFoundError as error:
+              raise error.__class__("You need rjieba to cut words. See how to install it.")
+"""
+
+
+def test_a_page_of_a_failed_import_says_to_install_it(tmp_path: Path) -> None:
+    """A raise that handles a failed import led by no test had no "How to avoid it"
+    (48 pages of transformers 4.57.1); installing what the ``try`` imports avoids it."""
+    site = build_site(make_content(tmp_path, {"tried.yaml": TRIED}), tmp_path)
+    (page,) = (site / "errors").glob("*/index.html")
+    section = soup(page).select_one("section.avoid")
+    assert section is not None
+    assert [li.get_text() for li in section.select("li.derived")] == ["Install rjieba."]
+    assert "what the try above the raise imports" in section.get_text()
+    assert "under When it happens" not in section.get_text()  # no test leads to it
+    (document,) = (site / "api" / "errors").glob("*.json")
+    assert json.loads(document.read_text())["avoid"]["imports"] == ["rjieba"]

@@ -124,15 +124,23 @@ _OPERAND_SCHEMA = {
 _AVOID_SCHEMA = {
     "type": ["object", "null"],
     "description": "The tests that lead to the error's raise (what its page says it is "
-    "raised when), and how to avoid it, derived from them (negated): `ways` is empty where "
-    "no way out can be said safely; null where no test leads to the raise.",
-    "required": ["guards", "ways"],
+    "raised when), and how to avoid it, derived from them (negated) and from a failed "
+    "import the raise handles: `ways` is empty where no way out can be said safely; null "
+    "where no test leads to the raise and it handles no failed import.",
+    "required": ["guards", "ways", "imports"],
     "additionalProperties": False,
     "properties": {
         "guards": {
             "type": "array",
             "items": {"type": "string"},
             "description": "The tests that lead to the raise, outermost first.",
+        },
+        "imports": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "What the `try` around the raise imports, when the raise is in "
+            "its `except ImportError` (or `ModuleNotFoundError`): installing them is a way "
+            "out too.",
         },
         "ways": {
             "type": "array",

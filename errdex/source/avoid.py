@@ -153,6 +153,9 @@ class Avoid:
     guards: tuple[str, ...]
     """The tests that lead to the raise, outermost first, each as the code writes it."""
     ways: tuple[Way, ...]
+    imports: tuple[str, ...] = ()
+    """What the ``try`` around the raise imports, when the raise handles its failure
+    (``imports_tried``): one more way out, installing them."""
 
 
 class _Unsafe(Exception):
@@ -1185,10 +1188,14 @@ def _target_names(target: ast.expr) -> list[str]:
 
 def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | None:
     """How ``record``'s error is avoided, or None where its tests cannot be said safely.
-    ``guards``: ``guards_of(record)``, when already known."""
+    ``guards``: ``guards_of(record)``, when already known. A raise in the handling of a
+    failed import (``try: import rjieba`` / ``except ImportError: raise …``) is avoided
+    by installing what the ``try`` imports, too."""
     guards = guards_of(record) if guards is None else guards
+    imports = imports_tried(record)
+    install = Way(tuple(Term("installed", Operand(name, literal=True)) for name in imports))
     if not guards:
-        return None
+        return Avoid(guards, (install,), imports) if imports else None
     tests = " ".join(guards)
     # A test written by hand may spell a name otherwise than Python reads it: no filter.
     reads = frozenset(_WORDS.findall(tests)) if tests.isascii() else None
@@ -1204,7 +1211,58 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
         ]
     callers = _callers(record)
     ways = ways_out(guards, aliases, each, callers or frozenset(), private=callers is None)
-    return Avoid(guards, ways) if ways else None
+    ways = (*ways, install) if imports else ways
+    return Avoid(guards, ways, imports) if ways else None
+
+
+def imports_tried(record: Record) -> tuple[str, ...]:
+    """The modules the ``try`` around ``record``'s raise imports, when the raise is in
+    its ``except`` of ``ImportError`` or ``ModuleNotFoundError``: what is missing if the
+    raise runs (``rjieba`` of ``try: import rjieba``; ``a`` of ``from a.b import c``).
+    None where the clause or its ``try`` is not in the excerpt, or a relative import."""
+    excerpt = record.source.excerpt
+    if excerpt is None:
+        return ()
+    lines = excerpt.lines
+    index = record.source.line - excerpt.start
+    if not 0 <= index < len(lines):
+        return ()
+    indent = _indent(lines[index])
+    at = index
+    # The innermost clause around the raise: the first header above it, less indented.
+    while at > 0:
+        at -= 1
+        text = lines[at].strip()
+        below = text and not text.startswith("#") and _indent(lines[at]) < indent
+        if below and _HEADER.match(text) is not None:
+            break
+    handled = _EXCEPT.fullmatch(lines[at].strip())
+    if handled is None or not _IMPORT_ERRORS.search(handled.group(1)):
+        return ()
+    clause = _indent(lines[at])
+    body: list[str] = []
+    while at > 0:
+        at -= 1
+        text = lines[at].strip()
+        if not text or text.startswith("#") or _indent(lines[at]) > clause:
+            body.append(text)
+            continue
+        if _indent(lines[at]) < clause or text.startswith(("def ", "class ")):
+            return ()
+        if text == "try:":
+            break
+        if not text.startswith("except"):
+            return ()  # a line of the clause's own level that is no header: not a try
+        body = []  # another clause of the same try, above this one: its body goes
+    else:
+        return ()
+    found = [m.group(1) for line in reversed(body) if (m := _IMPORTED.match(line))]
+    return tuple(dict.fromkeys(name.partition(".")[0] for name in found))
+
+
+_IMPORT_ERRORS = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b")
+_IMPORTED = re.compile(r"(?:import|from)\s+([^\W\d][\w.]*)")
+"""A line that imports a module, not one of its own package (``from . import x``)."""
 
 
 def _callers(record: Record) -> frozenset[str] | None:
@@ -2232,7 +2290,11 @@ def document(avoid: Avoid, spell: Spell = _no_flag) -> dict[str, Any]:
                 if role in kept and role in more:
                     keys = kept[role].get("keys", []) + more[role].get("keys", [])
                     kept[role]["keys"] = list(dict.fromkeys(keys))
-    return {"guards": list(avoid.guards), "ways": list(ways.values())}
+    return {
+        "guards": list(avoid.guards),
+        "ways": list(ways.values()),
+        "imports": list(avoid.imports),
+    }
 
 
 def _operand_data(operand: Operand, spell: Spell) -> dict[str, Any]:
