@@ -160,10 +160,9 @@
       box.removeAttribute("aria-activedescendant");
       // A class's name alone: the page of each exception it names lists its errors.
       var named = (result.named || []).map(function (name) {
-        var one = (result.alone || {})[name];  // its one error's page: no list of one
-        return { href: root + (one ? "errors/" + one : "exceptions/" + name) + "/", exception: name,
-          repo: "", exact: true, template: (one ? "The one error raised as " : "Every error raised as ") + name,
-          values: [] };
+        var page = result.pages[name];  // an error's own page: a site lists no one error
+        return { href: root + page, exception: name, repo: "", exact: true, values: [],
+          template: (page.indexOf("errors/") ? "Every error raised as " : "The one error raised as ") + name };
       });
       var matches = result.matches.length ? result.matches : named;
       // Search reads only the end of a very long paste: say so rather than cut it silently.

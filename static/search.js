@@ -679,16 +679,19 @@
   async function choose(all, resultsOf, limit) {
     var whole = null;
     var chosen = null;
+    var weak = null;
     for (var r = 0; r < all.length; r++) {
       if (whole && all[r].candidate !== whole[0].candidate) { break; }
       var results = await resultsOf(r);
       if (results.length && results[0].key[0] === 2) {
         if (!whole || compareKeys(results[0].key, whole[1][0].key) < 0) { whole = [all[r], results]; }
-      } else if (results.length && !chosen) {
+      } else if (results.length && !chosen && !results[0].firstLine) {
         chosen = [all[r], results];
+      } else if (results.length && !weak) {
+        weak = [all[r], results];  // a template's first line: chosen last (Python's find)
       }
     }
-    var best = whole || chosen;
+    var best = whole || chosen || weak;
     return best ? await answer(best[0], best[1], limit, all.lines) : null;
   }
 
@@ -719,9 +722,13 @@
     }
     var chosen = await choose(all, function (r) { return ranked(all[r]); }, limit);
     // Python's exceptions_named: a class's name alone, whose errors a page lists.
-    var name = paste.trim().replace(/:$/, "");
-    return chosen || { query: all[0], matches: [], alone: M.alone, named: /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name) ?
-      M.exceptions.filter(function (e) { return sameException(name, e) > 0; }) : [] };
+    var pages = M.exception_pages || {};
+    // (Only a short paste: a blank at the end of a long one would cost a regular
+    // expression time in its square.)
+    var name = paste.length > M.params.max_name_paste ? "" :
+      paste.replace(/^[ \t\r\n\f\v]+|[ \t\r\n\f\v]+$/g, "").replace(/:$/, "");
+    return chosen || { query: all[0], matches: [], pages: pages, named: /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name) ?
+      Object.keys(pages).filter(function (e) { return sameException(name, e) > 0; }) : [] };
   }
 
   // The words of a reading: all of them (capped), and those looked up in the index.

@@ -162,13 +162,13 @@ def _set(key: str, value: Callable[[Any], Any]) -> Callable[[Any], Any]:
         ),
         (
             "search/meta.json",
-            _set("alone", lambda alone: {"ValueError": "../../etc/passwd"}),
-            'search/meta.json has "alone" that is not its exceptions\' record ids',
+            _set("exception_pages", lambda pages: {"ValueError": "../../etc/passwd"}),
+            'search/meta.json has "exception_pages" that are not its exceptions\' pages',
         ),
         (
             "search/meta.json",
-            _set("alone", lambda alone: {"NoSuchError": "0123456789abcdef"}),
-            'search/meta.json has "alone" that is not its exceptions\' record ids',
+            _set("exception_pages", lambda pages: {"NoSuchError": "errors/0123456789abcdef/"}),
+            'search/meta.json has "exception_pages" that are not its exceptions\' pages',
         ),
         (
             "search/meta.json",

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import CONTENT
+from conftest import CONTENT, build_site
 
 from errdex import search
 from errdex.search.sources import FolderStore, SiteIndex
@@ -234,6 +234,19 @@ def test_lookup_of_a_class_name_alone_points_to_the_lists_of_its_errors(  # type
     for paste in ("shuttlejam", "ShuttleJam raised twice"):
         document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
         assert document["matches"] == [] and document["exceptions"] == [], paste
+
+
+def test_an_index_an_earlier_errdex_wrote_offers_no_exception_pages(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path
+) -> None:
+    """Its exceptions' pages are not known: a list page it would name may not exist."""
+    out = build_site(search_content(tmp_path), tmp_path)
+    meta = out / "search" / "meta.json"
+    head = json.loads(meta.read_text())
+    assert head.pop("exception_pages")["OSError"] == "errors/e48091ef8303f677/"
+    meta.write_text(json.dumps(head))
+    result = run("lookup", "OSError", "--site", out)
+    assert result.out.splitlines() == ["No error in this index matches: 'OSError'"]
 
 
 def test_lookup_says_a_value_printed_as_an_empty_string_is_empty(  # type: ignore[no-untyped-def]

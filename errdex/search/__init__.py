@@ -1034,12 +1034,8 @@ class Index:
         return self.places.get(key, [])
 
     @property
-    def exceptions(self) -> list[str]:
-        return sorted({e.exception for e in self.entries})
-
-    @property
-    def alone(self) -> dict[str, str]:
-        return exceptions_alone(self.entries)
+    def exception_pages(self) -> dict[str, str]:
+        return exception_pages(self.entries)
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
@@ -1074,7 +1070,7 @@ class Index:
                 "rarity": base64.b64encode(rarity(self.postings)).decode("ascii"),
                 "repos": repos,
                 "exceptions": exceptions,
-                "alone": exceptions_alone(self.entries),
+                "exception_pages": exception_pages(self.entries),
                 "patterns": PATTERNS,
                 "params": {
                     "candidates": CANDIDATES,
@@ -1103,6 +1099,7 @@ class Index:
                     "rarity_scale": RARITY_SCALE,
                     "align_cells": ALIGN_CELLS,
                     "fits_tried": FITS_TRIED,
+                    "max_name_paste": MAX_NAME_PASTE,
                 },
             }
         }
@@ -1153,14 +1150,9 @@ class Searchable(Protocol):
         ...
 
     @property
-    def exceptions(self) -> Sequence[str]:
-        """The exceptions of the entries, sorted."""
-        ...
-
-    @property
-    def alone(self) -> Mapping[str, str]:
-        """Exception → the id of its one record, for those raised by one record only: the
-        site lists the errors of the others on a page of their own (``exceptions_named``)."""
+    def exception_pages(self) -> Mapping[str, str]:
+        """Exception → the page of its errors (``exception_pages``); none from an index
+        an errdex before 2026-12-07 wrote."""
         ...
 
 
@@ -1674,11 +1666,14 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     """The reading of a paste that matched and its matches: of the first candidate with a
     reading whose whole message matches a record, its most specific such reading (its
     first line alone, not its message with the prose after it that a placeholder took
-    in); else the first reading with any match; else the first reading and none."""
+    in); else the first reading with any match but a template's first line; else the
+    first with that; else the first reading and none."""
     raw, skipped = _read_part(paste)
     every = _readings(raw, skipped, len(paste) > PASTE_LIMIT)
     chosen: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
     whole: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
+    weak: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
+    """The first reading whose best match is a template's first line: chosen last."""
     single = "\n" not in paste.strip()
     for extracted in every:
         if whole is not None and extracted.candidate != whole[0].candidate:
@@ -1687,9 +1682,11 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
         if ranked and ranked[0][0][0] == 2:
             if whole is None or ranked[0][0] > whole[1][0][0]:
                 whole = (extracted, ranked)
-        elif ranked and chosen is None:
+        elif ranked and chosen is None and not ranked[0][1].first_line:
             chosen = (extracted, ranked)
-    best = whole or chosen
+        elif ranked and weak is None:
+            weak = (extracted, ranked)
+    best = whole or chosen or weak
     if best is None:
         return every[0], []
     frame = _frame_at(raw, skipped, best[0])
@@ -1865,22 +1862,31 @@ def exceptions_named(paste: str, exceptions: Iterable[str]) -> list[str]:
     """The exceptions of an index that a paste holding nothing but a class's name names
     (``InvalidURL``, ``httpx.InvalidURL:``), as Python prints them: a search box given a
     name and no message can offer the list of that exception's errors."""
-    name = paste.strip().removesuffix(":")
+    if len(paste) > MAX_NAME_PASTE:
+        return []
+    name = paste.strip(BLANK + "\n").removesuffix(":")
     if not _CLASS_NAME.fullmatch(name):
         return []
     return [e for e in exceptions if same_exception(name, e) > 0]
 
 
-def exceptions_alone(entries: Iterable[Entry]) -> dict[str, str]:
-    """Exception → the id of its one record, for those only one record raises (a site
-    has no page listing the errors of one: its page is that error's)."""
+def exception_pages(entries: Iterable[Entry]) -> dict[str, str]:
+    """Exception → the page, in the site, that lists its errors (``exceptions/<name>/``),
+    or for one only one record raises, that error's page (a site lists no one error)."""
+    from errdex.urls import exception_url, page_url
+
     ids: dict[str, list[str]] = {}
     for entry in entries:
         if entry.old is None:
             ids.setdefault(entry.exception, []).append(entry.id)
-    return {name: found[0] for name, found in sorted(ids.items()) if len(found) == 1}
+    return {
+        name: page_url(found[0]) if len(found) == 1 else exception_url(name)
+        for name, found in sorted(ids.items())
+    }
 
 
+MAX_NAME_PASTE = 1_000
+"""A paste longer than this is no class's name (``exceptions_named``)."""
 _CLASS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 """A class's name, dotted: what ``exceptions_named`` takes for a name alone."""
 

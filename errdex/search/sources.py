@@ -345,12 +345,7 @@ class SiteIndex:
         self.common: dict[str, int] = common
         self.repos: list[str] = self._texts(meta, "repos")
         self.exceptions: list[str] = self._texts(meta, "exceptions")
-        alone, named = meta.get("alone", {}), set(self.exceptions)
-        if not isinstance(alone, dict) or not all(
-            name in named and isinstance(rid, str) and _is_id(rid) for name, rid in alone.items()
-        ):
-            raise _damaged(store, META, 'has "alone" that is not its exceptions\' record ids')
-        self.alone: dict[str, str] = alone
+        self.exception_pages: dict[str, str] = self._exception_pages(meta)
         self._shards: dict[int, dict[str, Any]] = {}
         self._postings: dict[str, list[int]] = {}
         self._rows: dict[int, dict[int, list[Any]]] = {}
@@ -369,6 +364,24 @@ class SiteIndex:
         if not isinstance(found, list):
             raise _damaged(self.store, META, f'has no "{key}" list')
         return found
+
+    def _exception_pages(self, meta: dict[str, Any]) -> dict[str, str]:
+        """The page of each exception's errors: its list's, or its one error's; none in
+        an index an errdex before 2026-12-07 wrote."""
+        from errdex.urls import exception_url
+
+        pages = meta.get("exception_pages", {})
+        named = set(self.exceptions)
+        if not isinstance(pages, dict) or not all(
+            name in named
+            and isinstance(path, str)
+            and (path == exception_url(name) or _ERROR_PAGE.fullmatch(path) is not None)
+            for name, path in pages.items()
+        ):
+            raise _damaged(
+                self.store, META, 'has "exception_pages" that are not its exceptions\' pages'
+            )
+        return pages
 
     def _texts(self, meta: dict[str, Any], key: str) -> list[str]:
         found = self._list(meta, key)
@@ -512,6 +525,10 @@ class SiteIndex:
         if not all(map(_text, old)):
             return "its earlier wording is not text"
         return None
+
+
+_ERROR_PAGE = re.compile(r"errors/[0-9a-f]{16}/")
+"""An error's page in a site (``urls.page_url``)."""
 
 
 def _is_id(text: str) -> bool:
@@ -757,17 +774,11 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
         ],
     }
     if not matches:
-        from errdex.urls import exception_url, page_url
-
         # A class's name and no message: the lists of that exception's errors.
-        alone = source.index.alone
+        pages = source.index.exception_pages
         document["exceptions"] = [
-            {
-                "name": name,
-                "path": page_url(alone[name]) if name in alone else exception_url(name),
-                "single": name in alone,
-            }
-            for name in search.exceptions_named(paste, source.index.exceptions)
+            {"name": name, "path": pages[name], "single": pages[name].startswith("errors/")}
+            for name in search.exceptions_named(paste, pages)
         ]
     source.say_notes()
     return extracted, document

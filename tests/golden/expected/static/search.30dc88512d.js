@@ -109,14 +109,14 @@ function compareKeys(a,b){for(var i=0;i<Math.max(a.length,b.length);i++){var x=i
 return 0;}
 var PRINTED_AS={EnvironmentError:"OSError",IOError:"OSError",WindowsError:"OSError"};function sameException(named,exception){if(!named){return 0;}
 var printed=function(s){var name=s.split(".").pop();return Object.prototype.hasOwnProperty.call(PRINTED_AS,name)?PRINTED_AS[name]:name;};return printed(named)===printed(exception)?1:-1;}
-async function choose(all,resultsOf,limit){var whole=null;var chosen=null;for(var r=0;r<all.length;r++){if(whole&&all[r].candidate!==whole[0].candidate){break;}
-var results=await resultsOf(r);if(results.length&&results[0].key[0]===2){if(!whole||compareKeys(results[0].key,whole[1][0].key)<0){whole=[all[r],results];}}else if(results.length&&!chosen){chosen=[all[r],results];}}
-var best=whole||chosen;return best?await answer(best[0],best[1],limit,all.lines):null;}
+async function choose(all,resultsOf,limit){var whole=null;var chosen=null;var weak=null;for(var r=0;r<all.length;r++){if(whole&&all[r].candidate!==whole[0].candidate){break;}
+var results=await resultsOf(r);if(results.length&&results[0].key[0]===2){if(!whole||compareKeys(results[0].key,whole[1][0].key)<0){whole=[all[r],results];}}else if(results.length&&!chosen&&!results[0].firstLine){chosen=[all[r],results];}else if(results.length&&!weak){weak=[all[r],results];}}
+var best=whole||chosen||weak;return best?await answer(best[0],best[1],limit,all.lines):null;}
 async function lookup(paste,limit,early){try{return await lookupOnce(paste,limit,early);}catch(e){if(!(e instanceof Stale)||reload){throw e instanceof Stale?new Error(e.message):e;}
 reload=true;meta=null;[shards,chunks,entries,places].forEach(function(map){map.clear();});return lookupOnce(paste,limit,early);}}
 async function lookupOnce(paste,limit,early){await load();var all=readings(paste);all.forEach(function(r){r.single=paste.trim().indexOf("\n")<0;});if(early){var first=null;try{first=await quickAnswer(all,limit);}catch(e){}
 if(first){early(first);}}
-var chosen=await choose(all,function(r){return ranked(all[r]);},limit);var name=paste.trim().replace(/:$/,"");return chosen||{query:all[0],matches:[],alone:M.alone,named:/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name)?M.exceptions.filter(function(e){return sameException(name,e)>0;}):[]};}
+var chosen=await choose(all,function(r){return ranked(all[r]);},limit);var pages=M.exception_pages||{};var name=paste.length>M.params.max_name_paste?"":paste.replace(/^[ \t\r\n\f\v]+|[ \t\r\n\f\v]+$/g,"").replace(/:$/,"");return chosen||{query:all[0],matches:[],pages:pages,named:/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name)?Object.keys(pages).filter(function(e){return sameException(name,e)>0;}):[]};}
 function wordsOf(extracted){var p=M.params;var norm=normalize(extracted.message,false,false);var words=tokens(norm[0]).slice(0,p.max_words);var lookedUp=Array.from(new Set(words)).filter(function(w){return!isDigits(w);}).slice(0,p.lookup_words);return{norm:norm,words:words,lookedUp:lookedUp};}
 function has(object,key){return Object.prototype.hasOwnProperty.call(object,key);}
 async function postingsOf(words){var postings=new Map();await Promise.all(words.map(async function(word){if(has(M.common,word)){return;}
