@@ -206,17 +206,24 @@ def _looser_than_and(test: str) -> bool:
     )
 
 
+def _at_raise(record: Record) -> tuple[Sequence[str], int] | None:
+    """The lines of ``record``'s excerpt and the index of its raise's line among them;
+    None without an excerpt that holds it."""
+    excerpt = record.source.excerpt
+    if excerpt is None:
+        return None
+    index = record.source.line - excerpt.start
+    return (excerpt.lines, index) if 0 <= index < len(excerpt.lines) else None
+
+
 def handling_of(record: Record) -> tuple[str, ...]:
     """The exceptions the ``except`` clauses around ``record``'s raise catch, innermost
     first, up to its function (``("metadata.PackageNotFoundError",)``): the raise runs
     only once the code in their ``try`` has raised one. ``except:`` catches any."""
-    excerpt = record.source.excerpt
-    if excerpt is None:
+    found = _at_raise(record)
+    if found is None:
         return ()
-    lines = excerpt.lines
-    index = record.source.line - excerpt.start
-    if not 0 <= index < len(lines):
-        return ()
+    lines, index = found
     caught: list[str] = []
     own = _EXCEPT.match(lines[index].strip())  # ``except KeyError: raise …`` on one line
     if own is not None and own.end() < len(lines[index].strip()):
@@ -1220,13 +1227,10 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     its ``except`` of ``ImportError`` or ``ModuleNotFoundError``: what is missing if the
     raise runs (``rjieba`` of ``try: import rjieba``; ``a`` of ``from a.b import c``).
     None where the clause or its ``try`` is not in the excerpt, or a relative import."""
-    excerpt = record.source.excerpt
-    if excerpt is None:
+    found = _at_raise(record)
+    if found is None:
         return ()
-    lines = excerpt.lines
-    index = record.source.line - excerpt.start
-    if not 0 <= index < len(lines):
-        return ()
+    lines, index = found
     indent = _indent(lines[index])
     at = index
     # The innermost clause around the raise: the first header above it, less indented.
@@ -1256,8 +1260,8 @@ def imports_tried(record: Record) -> tuple[str, ...]:
         body = []  # another clause of the same try, above this one: its body goes
     else:
         return ()
-    found = [m.group(1) for line in reversed(body) if (m := _IMPORTED.match(line))]
-    return tuple(dict.fromkeys(name.partition(".")[0] for name in found))
+    imported = [m.group(1) for line in reversed(body) if (m := _IMPORTED.match(line))]
+    return tuple(dict.fromkeys(name.partition(".")[0] for name in imported))
 
 
 _IMPORT_ERRORS = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b")
