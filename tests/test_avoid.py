@@ -2171,7 +2171,7 @@ def test_anded_puts_what_binds_looser_than_and_in_parentheses(
             "    import zstandard\n"
             "except ValueError:\n"
             "    pass\n"
-            "except (ImportError, OSError):\n"
+            "except (ImportError, ModuleNotFoundError):\n"
             "    raise RuntimeError('the hub client needs fast_fetch')\n",
             ("fast_fetch", "zstandard"),
         ),
@@ -2190,6 +2190,28 @@ def test_anded_puts_what_binds_looser_than_and_in_parentheses(
         (  # an import in the clause's own code, not in the try
             "try:\n    load()\nexcept ImportError:\n    import sys\n    raise RuntimeError('x')\n",
             (),
+        ),
+        (  # every module of one import; a name it is bound to is no module
+            "try:\n    import numpy, scipy as sp\n"
+            "except ImportError:\n    raise RuntimeError('x')\n",
+            ("numpy", "scipy"),
+        ),
+        (  # a clause that catches more than a failed import
+            "try:\n    import numpy\n    numpy.float128\n"
+            "except (ImportError, AttributeError):\n    raise RuntimeError('x')\n",
+            (),
+        ),
+        (  # Python's own modules, and the record's own package (vllm, m.py), are none
+            "try:\n    from __future__ import annotations\n    import lzma\n"
+            "    from vllm._native import fast\n    import m\n    import zstandard\n"
+            "except ModuleNotFoundError:\n    raise RuntimeError('x')\n",
+            ("zstandard",),
+        ),
+        (  # an import in a block of the try's own, whose failure that block handles
+            "try:\n    import core\n    try:\n        import speedups\n"
+            "    except ImportError:\n        speedups = None\n"
+            "except ImportError:\n    raise RuntimeError('x')\n",
+            ("core",),
         ),
     ],
 )
@@ -2231,3 +2253,36 @@ def test_a_page_of_a_failed_import_says_to_install_it(tmp_path: Path) -> None:
     assert "under When it happens" not in section.get_text()  # no test leads to it
     (document,) = (site / "api" / "errors").glob("*.json")
     assert json.loads(document.read_text())["avoid"]["imports"] == ["rjieba"]
+
+
+UNSAID = """\
+repo: example/words
+exception: RuntimeError
+message: "The fast path needs fastmath and a batch of the right size."
+source:
+  commit: 0123456789abcdef0123456789abcdef01234567
+  path: words/fast.py
+  line: 6
+  function: run
+  excerpt:
+    start: 1
+    code: |
+      def run(x):
+          if x.shape[0] != compute(x):
+              try:
+                  import fastmath
+              except ImportError:
+                  raise RuntimeError("The fast path needs fastmath and a batch of the right size.")
+"""
+
+
+def test_the_note_names_no_test_whose_way_out_cannot_be_said(tmp_path: Path) -> None:
+    """A test that leads to the raise but cannot be said safely gives no way out: the
+    note says the install way comes from the import alone."""
+    site = build_site(make_content(tmp_path, {"unsaid.yaml": UNSAID}), tmp_path)
+    (page,) = (site / "errors").glob("*/index.html")
+    section = soup(page).select_one("section.avoid")
+    assert section is not None
+    assert [li.get_text() for li in section.select("li.derived")] == ["Install fastmath."]
+    note = section.select_one(".derived-note")
+    assert note is not None and "When it happens" not in note.get_text()

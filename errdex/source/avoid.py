@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -1226,7 +1227,11 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     """The modules the ``try`` around ``record``'s raise imports, when the raise is in
     its ``except`` of ``ImportError`` or ``ModuleNotFoundError``: what is missing if the
     raise runs (``rjieba`` of ``try: import rjieba``; ``a`` of ``from a.b import c``).
-    None where the clause or its ``try`` is not in the excerpt, or a relative import."""
+    None where the clause or its ``try`` is not in the excerpt, or where it catches more
+    than a failed import (``except (ImportError, AttributeError)``). Only the imports of
+    the ``try``'s own block count (not of a block inside it, whose failure may be
+    handled there), and none of Python's own modules nor of the record's package (its
+    repository's name, or the first folder of its path: ``widgets._native``)."""
     found = _at_raise(record)
     if found is None:
         return ()
@@ -1241,7 +1246,8 @@ def imports_tried(record: Record) -> tuple[str, ...]:
         if below and _HEADER.match(text) is not None:
             break
     handled = _EXCEPT.fullmatch(lines[at].strip())
-    if handled is None or not _IMPORT_ERRORS.search(handled.group(1)):
+    caught = handled.group(1).strip("() ").split(",") if handled is not None else [""]
+    if not all(_IMPORT_ERRORS.fullmatch(name.strip()) for name in caught):
         return ()
     clause = _indent(lines[at])
     body: list[str] = []
@@ -1249,7 +1255,7 @@ def imports_tried(record: Record) -> tuple[str, ...]:
         at -= 1
         text = lines[at].strip()
         if not text or text.startswith("#") or _indent(lines[at]) > clause:
-            body.append(text)
+            body.append(lines[at])
             continue
         if _indent(lines[at]) < clause or text.startswith(("def ", "class ")):
             return ()
@@ -1260,13 +1266,38 @@ def imports_tried(record: Record) -> tuple[str, ...]:
         body = []  # another clause of the same try, above this one: its body goes
     else:
         return ()
-    imported = [m.group(1) for line in reversed(body) if (m := _IMPORTED.match(line))]
-    return tuple(dict.fromkeys(name.partition(".")[0] for name in imported))
+    level = min((_indent(line) for line in body if line.strip()), default=0)
+    modules: list[str] = []
+    for line in reversed(body):
+        if _indent(line) != level:
+            continue  # in a block of the try's own: its failure may be handled there
+        text = line.strip()
+        if found_from := _FROM.match(text):
+            modules.append(found_from.group(1))
+        elif found_import := _IMPORT.match(text):
+            modules += [
+                part.split()[0] for part in found_import.group(1).split(",") if part.strip()
+            ]
+    own = {record.repo.rpartition("/")[2].lower().replace("-", "_")}
+    own.add(record.source.path.removeprefix("src/").partition("/")[0].removesuffix(".py"))
+    tops = (module.partition(".")[0] for module in modules)
+    return tuple(
+        dict.fromkeys(
+            t for t in tops if t and t not in own and t.lower() not in own and t not in _STDLIB
+        )
+    )
 
 
-_IMPORT_ERRORS = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b")
-_IMPORTED = re.compile(r"(?:import|from)\s+([^\W\d][\w.]*)")
-"""A line that imports a module, not one of its own package (``from . import x``)."""
+_IMPORT_ERRORS = re.compile(r"(?:[\w.]+\.)?(?:ImportError|ModuleNotFoundError)")
+_FROM = re.compile(r"from\s+([^\W\d][\w.]*)\s+import\b")
+"""``from a.b import c``; not one of its own package (``from . import x``)."""
+_IMPORT = re.compile(
+    r"import\s+([^\W\d][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[^\W\d][\w.]*(?:\s+as\s+\w+)?)*)\s*(?:#.*)?$"
+)
+"""``import a, b as c``: every module it names."""
+_STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
+"""Python's own modules: none is installed apart (``import lzma`` fails in a Python built
+without it, ``import tomllib`` in one before 3.11)."""
 
 
 def _callers(record: Record) -> frozenset[str] | None:

@@ -133,13 +133,14 @@ def evidence(
         Section("Code", code_text(record), 9),
     ]
     found = avoid.avoid_of(record)
-    if found is not None:
+    if found is not None and found.guards:
         guards = "\n".join(f"- `{g}`" for g in found.guards)
         sections.append(Section("Raised when (all of these hold)", guards, 8))
-        ways = "\n".join(f"- {way}" for way in avoid.sayings(found))
-        sections.append(Section("How to avoid it, derived from the code (facts)", ways, 8))
     elif record.source.condition:
         sections.append(Section("Raised when", f"`{record.source.condition}`", 8))
+    if found is not None:
+        ways = "\n".join(f"- {way}" for way in avoid.sayings(found))
+        sections.append(Section("How to avoid it, derived from the code (facts)", ways, 8))
     names = _names(record, found)
     declared = _declared(names, sources.declared)
     if declared:

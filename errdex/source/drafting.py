@@ -244,8 +244,9 @@ def _show_next(ns: argparse.Namespace, records: list[Record], allowed: tuple[str
     out.write(f"{record.exception}: {record.message.display}\n\n")
     out.write(draft.code_text(record, around=12) + "\n\n")
     if found is not None:
-        tests = " and ".join(f"`{test}`" for test in avoid.anded(found.guards))
-        out.write(f"Raised when: {tests}\n")
+        if found.guards:
+            tests = " and ".join(f"`{test}`" for test in avoid.anded(found.guards))
+            out.write(f"Raised when: {tests}\n")
         out.write("Derived from the code:\n")
         out.writelines(f"  - {way}\n" for way in avoid.sayings(found))
         out.write("\n")
