@@ -154,13 +154,18 @@ def test_source_lines_end_where_python_and_github_end_them() -> None:
         ),
         ("Run pip install --upgrade fast_fetch to get `chunk_size`", (), ["chunk_size"]),
         ("pip install fast_fetch, then set max_retries", (), ["max_retries"]),
+        ("pip install fast_fetch (or set use_slow_path=True)", (), ["use_slow_path"]),
+        ("pip install fast_fetch if you need chunk_size", (), ["chunk_size"]),
+        ("x", ("Run pip install -U fast_fetch", "Pass --chunk-size 8 instead"), ["chunk_size"]),
+        ("Pip install 'fast_fetch[gpu]>=1.2.0' --no-deps --upgrade", (), []),
         (
             "`chunk_size` must be set",
             ("Run `uv pip install fast_fetch`, set `--chunk-size`",),
             ["chunk_size"],
         ),
-        # The project's own package is no option either.
+        # The project's own package is no option either, but a flag of its name is one.
         ("fetch_hub cannot reach the hub: check `hub_url`", (), ["hub_url"]),
+        ("--fetch-hub needs --hub-url", (), ["fetch_hub", "hub_url"]),
     ],
 )
 def test_options_are_the_projects_settings_not_installs_nor_its_package(

@@ -492,10 +492,14 @@ _KEY = re.compile(r"(?<![\w.{])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w(])")
 _CODE = re.compile(r"`([^`]+)`")
 _INSTALL = re.compile(
     r"\b(?:pip3?|conda|mamba|uv pip|poetry|uv) (?:install|add)\b"
-    r"(?:(?!\s(?:and|or|to|then|before|after)\b)[^`'\"\n.;,])*"
+    r"(?:[ \t]+(?!(?:and|or|to|then|before|after|if|when|for|with|so|in|using|via|"
+    r"instead|first|again|now|it|you|your|the|a|an)\b)"
+    r"(?:-{1,2}[\w-]+(?:=[^\s`'\"]+)?|(?P<q>['\"]?)[\w*~<>=!\[\],-]+(?:\.[\w*~<>=!\[\],-]+)*(?P=q)))*",
+    re.IGNORECASE,
 )
-"""An install command, up to the end of its quotes, clause or line: what it names is a
-package or the installer's flag."""
+"""An install command and what it names: the installer's flags and packages (a version
+and extras too, quoted or not), up to a word of a sentence (``pip install tokenizers
+if you need use_fast``) or anything else (``(or set x=1)``, a sentence's stop)."""
 MAX_OPTION = 80
 """Longer "flags" or keys are not options anyone types."""
 
@@ -518,8 +522,8 @@ def options_in(
     """
     literal = "".join(part.text for part in message.parts if not part.placeholder)
     # Option pages are folders named after the key: keep to names a file system holds.
-    literal = _INSTALL.sub(" ", _short_words(literal))
-    text = _INSTALL.sub(" ", _short_words(" ".join(t for t in prose if t)))
+    literal = _short_words(_INSTALL.sub(" ", literal))
+    text = _short_words(" ".join(_INSTALL.sub(" ", t) for t in prose if t))
     package = repo.rpartition("/")[2].lower().replace("-", "_")
     found: set[tuple[str, str, bool]] = set()
     for words in (literal, text):
@@ -529,7 +533,8 @@ def options_in(
         found.add((key, key, True))
     for key in _KEY.findall(" ".join(_CODE.findall(text))):
         found.add((key, key, False))
-    return frozenset(option for option in found if option[0] != package)
+    # The package's own name as a key (a flag of its name, ``--deepspeed``, is one).
+    return frozenset(o for o in found if o[0] != package or o[1].startswith("--"))
 
 
 def _plain(value: Any) -> Any:
