@@ -1333,8 +1333,8 @@ def _releases(ns: argparse.Namespace, git: bool, told: Told) -> list[tuple[str, 
                 ""
                 if git
                 else (
-                    f" (a plain tree names no tag: give the commit {commit!r} was made from, or "
-                    "scan a git checkout with --ref)"
+                    " (a plain tree has no git history to read a name or a tag in: give the "
+                    "full sha of the commit it was made from, or scan a git checkout with --ref)"
                 )
             )
             raise scan.SourceError(

@@ -1545,8 +1545,9 @@ def test_a_tag_given_as_the_commit_of_a_plain_tree_says_what_to_give(
     said = run("scan", tree, "--repo", "example/up", "--commit", "v1.2.0", "--content", content)
     assert said.code == 1
     assert (
-        "--commit must be 7 to 40 lowercase hex digits: 'v1.2.0' (a plain tree names no tag: "
-        "give the commit 'v1.2.0' was made from, or scan a git checkout with --ref)"
+        "--commit must be 7 to 40 lowercase hex digits: 'v1.2.0' (a plain tree has no git "
+        "history to read a name or a tag in: give the full sha of the commit it was made "
+        "from, or scan a git checkout with --ref)"
     ) in said.err
     refused = run("scan", tree, "--repo", "example/up", "--ref", "v1.2.0", "--content", content)
     assert refused.code == 1 and "--ref needs a git checkout; give --commit" in refused.err
