@@ -1674,7 +1674,7 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
     whole: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
     weak: tuple[Extracted, list[tuple[tuple[float, ...], Match]]] | None = None
     """The first reading whose best match is a template's first line: chosen last."""
-    single = "\n" not in paste.strip()
+    single = "\n" not in paste.strip(_TRIMMED)
     for extracted in every:
         if whole is not None and extracted.candidate != whole[0].candidate:
             break
@@ -1885,6 +1885,12 @@ def exception_pages(entries: Iterable[Entry]) -> dict[str, str]:
     }
 
 
+_TRIMMED = (
+    "\t\n\v\f\r \xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + ("\u2028\u2029\u202f\u205f\u3000\ufeff")
+)
+"""What the page's script's ``trim`` takes off a paste's ends (``find``'s one-line test)."""
 MAX_NAME_PASTE = 1_000
 """A paste longer than this is no class's name (``exceptions_named``)."""
 _CLASS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
