@@ -64,6 +64,11 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("os.name == 'nt'", ["Run on a system other than Windows."]),
         ("os.name != 'posix'", ["Run on Linux or macOS."]),
         ("platform.system() == 'Darwin'", ["Run on a system other than macOS."]),
+        ("sys.platform in ('win32', 'cygwin')", ["Run on a system other than Windows or Cygwin."]),
+        ("os.name not in ('nt',)", ["Run on Windows."]),
+        # A system errdex has no name for is no setting of the user's: not said.
+        ("os.name in ('nt', 'ce')", []),
+        ("sys.platform == 'aix'", []),
         ("not current_platform.is_cuda()", ["Run on CUDA."]),
         ("current_platform.is_rocm()", ["Run on a platform other than ROCm."]),
         ("not torch.cuda.is_available()", ["Run on CUDA."]),

@@ -1631,6 +1631,14 @@ class _Words:
                 return Term(kind, self.operand(right), values=(self.operand(left),))
             if isinstance(left, ast.Constant):
                 raise _Unsafe  # ``None in sizes``: nothing a user sets is named
+            if _of_system(left) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+                # ``sys.platform in ("win32", "cygwin")``: the systems to run on, or not.
+                systems = [self._system(left, element) for element in right.elts]
+                if not systems or not all(systems):
+                    raise _Unsafe  # a system errdex has no name for: no setting to say
+                kind = "system" if op == "in" else "not_system"
+                named = " or ".join(dict.fromkeys(s for s in systems if s))
+                return Term(kind, Operand(named, literal=True))
             kind = "one_of" if op == "in" else "none_of"
             if isinstance(right, ast.Name | ast.Attribute):  # ``x in self.choices``
                 return Term(kind, self.operand(left), other=self.operand(right))
@@ -1643,6 +1651,8 @@ class _Words:
         if system is not None and op in ("==", "!="):
             kind = "system" if op == "==" else "not_system"
             return Term(kind, Operand(system, literal=True))
+        if _of_system(left) or _of_system(right):
+            raise _Unsafe  # ``sys.platform == "aix"``: the system, no setting of the user's
         if self._literal(left) and not self._literal(right):
             left, right, op = right, left, _FLIP[op]
         divided = self._divided(left, right) or self._divided(right, left)
@@ -1943,6 +1953,14 @@ class _Words:
         return isinstance(node, ast.Constant) or (
             isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
         )
+
+
+def _of_system(node: ast.expr) -> bool:
+    """Whether ``node`` is the system Python runs on: ``sys.platform``, ``os.name``,
+    ``platform.system()``."""
+    if isinstance(node, ast.Call):
+        return not node.args and not node.keywords and _dotted(node.func) == "platform.system"
+    return _dotted(node) in ("sys.platform", "os.name")
 
 
 def _boolean(node: ast.BinOp) -> bool:
