@@ -373,9 +373,14 @@ def _signature_names(text: str) -> frozenset[str] | None:
         return None
     if not tree.body or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
         return None
-    args = tree.body[0].args
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return frozenset(arg.arg for arg in every if arg is not None)
+    return frozenset(arg.arg for arg in arguments_of(tree.body[0]))
+
+
+def arguments_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    """Every parameter of ``function``: positional, keyword-only, ``*args``, ``**kwargs``."""
+    args = function.args
+    every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+    return [a for a in every if a is not None]
 
 
 _DEF = re.compile(r"(async\s+)?def\b")

@@ -35,7 +35,7 @@ from errdex.records.load import MAX_FILE_BYTES
 from errdex.records.model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
 from errdex.records.problems import Severity
 from errdex.search import PATTERNS as SEARCH_PATTERNS
-from errdex.source.avoid import always_raises, is_elif, is_private
+from errdex.source.avoid import always_raises, arguments_of, is_elif, is_private
 from errdex.util.progress import Start, silent
 
 EXCERPT_CONTEXT = 15
@@ -938,10 +938,10 @@ class _Finder:
                     values = callers_values(inner, start, line, bound, shown=True)
                 else:
                     names = {name for _, name in bound}
-                    values = tuple(a.arg for a in _all_arguments(function) if a.arg not in names)
+                    values = tuple(a.arg for a in arguments_of(function) if a.arg not in names)
                 given += [v for v in values if v not in shadowed and v not in ("self", "cls")]
             # A name a nested function binds or takes is its own all through it.
-            shadowed |= {a.arg for a in _all_arguments(function)} | {n for _, n in bound}
+            shadowed |= {a.arg for a in arguments_of(function)} | {n for _, n in bound}
         return tuple(dict.fromkeys(given))
 
     def _bindings(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
@@ -950,26 +950,28 @@ class _Finder:
         return self.bindings[id(function)]
 
 
-def _all_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
-    """Every parameter of ``function``, ``*args`` and ``**kwargs`` too."""
-    args = function.args
-    every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
-    return [a for a in every if a is not None]
+def _own_statements(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
+    """The statements of ``function``'s body, at any depth of its blocks, but not those
+    of a function or class defined in it (their own)."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.stmt):
+            yield node
+        if isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _returns(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """Whether ``outer`` returns the function it defines as ``name``, as it is or wrapped."""
-    stack: list[ast.AST] = list(outer.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        if isinstance(node, ast.Return) and any(
-            isinstance(part, ast.Name) and part.id == name for part in ast.walk(node)
-        ):
-            return True  # ``return wrapper``, ``return functools.wraps(func)(wrapper)``
-        stack.extend(ast.iter_child_nodes(node))
-    return False
+    """Whether ``outer`` returns the function it defines as ``name``, as it is or wrapped
+    (``return wrapper``, ``return functools.wraps(func)(wrapper)``)."""
+    return any(
+        isinstance(node, ast.Return)
+        and any(isinstance(part, ast.Name) and part.id == name for part in ast.walk(node))
+        for node in _own_statements(outer)
+    )
 
 
 def callers_values(
@@ -996,7 +998,7 @@ def callers_values(
     }
     return tuple(
         arg.arg
-        for arg in _all_arguments(function)
+        for arg in arguments_of(function)
         if arg.arg not in taken and arg.arg not in ("self", "cls")
     )
 
@@ -1005,21 +1007,14 @@ def _loops_around(
     function: ast.FunctionDef | ast.AsyncFunctionDef, line: int
 ) -> list[tuple[int, int]]:
     """The lines (first, last) of the body of each ``for`` or ``while`` of ``function``
-    that holds line ``line``."""
+    that holds line ``line``: its body, run again and again; not its ``else``, run once
+    after it."""
     found = []
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        if not isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
-            continue
+    for node in _own_statements(function):
         if isinstance(node, ast.For | ast.AsyncFor | ast.While):
-            # Its body, run again and again; not its ``else``, run once after it.
             first, last = node.body[0].lineno, node.body[-1].end_lineno or 0
             if first <= line <= last:
                 found.append((first, last))
-        stack.extend(ast.iter_child_nodes(node))
     return found
 
 
@@ -1140,7 +1135,7 @@ def _class_given(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> 
         and isinstance(n.value, ast.Call)
         and isinstance(n.value.func, ast.Name)
         and n.value.func.id == given
-        for n in ast.walk(node)
+        for n in _own_statements(node)
     )
     inner = annotation.slice
     named = exception_name(inner) if isinstance(inner, ast.Name | ast.Attribute) else None
