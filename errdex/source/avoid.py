@@ -55,9 +55,12 @@ _PLATFORMS = {
     "npu": "NPU",
     "out_of_tree": "an out-of-tree platform",
 }
-_SYSTEMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
-_OS_NAMES = {"nt": "Windows", "posix": "Linux or macOS"}
-_PLATFORM_SYSTEMS = {"Windows": "Windows", "Linux": "Linux", "Darwin": "macOS"}
+_SYSTEMS = {
+    "sys.platform": {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"},
+    "os.name": {"nt": "Windows", "posix": "Linux or macOS"},
+    "platform.system()": {"Windows": "Windows", "Linux": "Linux", "Darwin": "macOS"},
+}
+"""What tells the system Python runs on, and the system each of its values names."""
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NOT = {
     "<": ">=",
@@ -1943,13 +1946,8 @@ class _Words:
         """The system a comparison of ``sys.platform``, ``os.name`` or
         ``platform.system()`` with a string names (``Windows``); None for another."""
         for one, two in ((left, right), (right, left)):
-            if not isinstance(two, ast.Constant):
-                continue
-            if isinstance(one, ast.Call) and not one.args and not one.keywords:
-                named = {"platform.system": _PLATFORM_SYSTEMS}.get(_dotted(one.func) or "")
-            else:
-                named = {"sys.platform": _SYSTEMS, "os.name": _OS_NAMES}.get(_dotted(one) or "")
-            if named is not None:
+            named = _SYSTEMS.get(_system_said(one))
+            if named is not None and isinstance(two, ast.Constant):
                 return named.get(str(two.value))
         return None
 
@@ -1963,9 +1961,16 @@ class _Words:
 def _of_system(node: ast.expr) -> bool:
     """Whether ``node`` is the system Python runs on: ``sys.platform``, ``os.name``,
     ``platform.system()``."""
+    return _system_said(node) in _SYSTEMS
+
+
+def _system_said(node: ast.expr) -> str:
+    """``node`` as ``_SYSTEMS`` keys it: a dotted name, or a call of one with nothing
+    given (``platform.system()``); "" for anything else."""
     if isinstance(node, ast.Call):
-        return not node.args and not node.keywords and _dotted(node.func) == "platform.system"
-    return _dotted(node) in ("sys.platform", "os.name")
+        called = _dotted(node.func) if not node.args and not node.keywords else None
+        return f"{called}()" if called else ""
+    return _dotted(node) or ""
 
 
 def _boolean(node: ast.BinOp) -> bool:
