@@ -524,7 +524,7 @@ def options_in(
     # Option pages are folders named after the key: keep to names a file system holds.
     literal = _short_words(_INSTALL.sub(" ", literal))
     text = _short_words(" ".join(_INSTALL.sub(" ", t) for t in prose if t))
-    package = repo.rpartition("/")[2].lower().replace("-", "_")
+    package = package_of(repo)
     found: set[tuple[str, str, bool]] = set()
     for words in (literal, text):
         for flag in _FLAG.findall(words):
@@ -535,6 +535,13 @@ def options_in(
         found.add((key, key, False))
     # The package's own name as a key (a flag of its name, ``--deepspeed``, is one).
     return frozenset(o for o in found if o[0] != package or o[1].startswith("--"))
+
+
+def package_of(repo: str) -> str:
+    """The name a repository's package is imported by, as most are named after their
+    repository: ``huggingface_hub`` of huggingface/huggingface_hub, ``fast_fetch`` of
+    example/Fast-Fetch."""
+    return repo.rpartition("/")[2].lower().replace("-", "_")
 
 
 def _plain(value: Any) -> Any:
