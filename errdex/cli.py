@@ -1446,7 +1446,8 @@ def _lookup(ns: argparse.Namespace) -> int:
         said = extracted.message or extracted.exception or ""
         print(f"No error in this index matches: {said[:200]!r}")
         for named in document.get("exceptions", ()):
-            # A class's name alone: no message to match, but the page of its errors.
+            # A class's name (alone, or of an error whose message matches nothing): the
+            # page of its errors.
             if named["single"]:
                 print(f"   The one error raised as {named['name']} is at {named['path']}")
             else:

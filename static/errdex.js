@@ -158,7 +158,8 @@
       list.setAttribute("aria-busy", partial ? "true" : "false");
       active = -1;
       box.removeAttribute("aria-activedescendant");
-      // A class's name alone: the page of each exception it names lists its errors.
+      // A class's name alone, or an error of no matching message that Python names with its
+      // module: the page of each exception it names lists its errors.
       var named = (result.named || []).map(function (name) {
         var page = result.pages[name];  // an error's own page: a site lists no one error
         return { href: root + page, exception: name, repo: "", exact: true, values: [],
@@ -172,7 +173,7 @@
         hide();
         return;
       }
-      status.textContent = (named === matches ? "No message to match: the errors of the exception named" :
+      status.textContent = (named === matches ? "No error matches: the errors of the exception named" :
         matches.length === 1 ? "1 matching error" : matches.length + " matching errors") + note;
       matches.forEach(function (m, i) {
         var item = el("li", "result");

@@ -485,10 +485,28 @@ def test_a_first_line_pasted_says_so_in_the_results(page: Page, vector_site: str
     expect(option).to_contain_text("for link")
 
 
+def test_a_packaged_error_of_no_matching_message_offers_its_errors(
+    page: Page, vector_site: str
+) -> None:
+    page.goto(vector_site + "search/")
+    box = page.locator(".search-main textarea")
+    box.fill("vllm.looms.errors.ShuttleJam: 409 Conflict. (Request: 7f3a-22c1)")
+    status = page.locator(".search-main .search-status")
+    expect(status).to_contain_text("No error matches: the errors of the exception")
+    options = page.locator("#results-main [role=option]")
+    expect(options).to_have_count(1)
+    expect(options.first).to_contain_text("The one error raised as ShuttleJam")
+    # Printed without its module, it may be a built-in exception: nothing is offered.
+    box.fill("ShuttleJam: 409 Conflict. (Request: 7f3a-22c1)")
+    expect(status).to_contain_text("No error in this index matches")
+    expect(options).to_have_count(0)
+
+
 def test_a_class_name_alone_offers_the_list_of_its_errors(page: Page, vector_site: str) -> None:
     page.goto(vector_site + "search/")
     page.locator(".search-main textarea").fill("OSError")
-    expect(page.locator(".search-main .search-status")).to_contain_text("No message to match")
+    status = page.locator(".search-main .search-status")
+    expect(status).to_contain_text("No error matches: the errors of the exception")
     options = page.locator("#results-main [role=option]")
     expect(options).to_have_count(2)  # EnvironmentError prints as OSError: both
     expect(options.nth(0)).to_contain_text("Every error raised as EnvironmentError")

@@ -236,6 +236,29 @@ def test_lookup_of_a_class_name_alone_points_to_the_lists_of_its_errors(  # type
         assert document["matches"] == [] and document["exceptions"] == [], paste
 
 
+def test_lookup_of_a_packaged_error_whose_message_matches_nothing_points_to_its_errors(  # type: ignore[no-untyped-def]
+    run, vector_content: Path
+) -> None:
+    # A client's error whose message holds what a server said (and an id it made up):
+    # Python names the package's own class with its module, and that still finds it.
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app.py", line 3, in <module>\n'
+        "vllm.looms.errors.ShuttleJam: 409 Conflict. (Request: 7f3a-22c1)\n"
+    )
+    result = run("lookup", paste, "--content", vector_content)
+    assert result.code == 1
+    assert result.out.splitlines() == [
+        "No error in this index matches: '409 Conflict. (Request: 7f3a-22c1)'",
+        "   The one error raised as ShuttleJam is at errors/86b80211d56b684a/",
+    ]
+    # A built-in exception, or one printed without its module, would offer errors of
+    # every kind: none is offered.
+    for paste in ("ShuttleJam: 409 Conflict.", "OSError: 409 Conflict.", "os.Nope: 409"):
+        document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
+        assert document["matches"] == [] and document["exceptions"] == [], paste
+
+
 def test_an_index_an_earlier_errdex_wrote_offers_no_exception_pages(  # type: ignore[no-untyped-def]
     run, tmp_path: Path
 ) -> None:

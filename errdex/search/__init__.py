@@ -1858,13 +1858,18 @@ def stop_left_out(entry: Entry, normalized: str) -> bool:
     return entry.literals[-1].endswith(".") and not normalized.endswith(".")
 
 
-def exceptions_named(paste: str, exceptions: Iterable[str]) -> list[str]:
-    """The exceptions of an index that a paste holding nothing but a class's name names
-    (``InvalidURL``, ``httpx.InvalidURL:``), as Python prints them: a search box given a
-    name and no message can offer the list of that exception's errors."""
-    if len(paste) > MAX_NAME_PASTE:
-        return []
-    name = paste.strip(BLANK + "\n").removesuffix(":")
+def exceptions_named(paste: str, exception: str | None, exceptions: Iterable[str]) -> list[str]:
+    """The exceptions of an index that a paste whose message matches none of its errors
+    names, as Python prints them: a search box can offer the list of their errors.
+
+    Either the paste holds nothing but a class's name (``InvalidURL``, ``httpx.InvalidURL:``),
+    or its error (``exception``, as search read it) is one Python names with its module
+    (``huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: …)``):
+    a package's own class, whose message may hold what a server sent, where a built-in
+    one (``ValueError``) would offer errors of every kind."""
+    name = "" if len(paste) > MAX_NAME_PASTE else paste.strip(BLANK + "\n").removesuffix(":")
+    if not _CLASS_NAME.fullmatch(name) and exception and "." in exception:
+        name = exception
     if not _CLASS_NAME.fullmatch(name):
         return []
     return [e for e in exceptions if same_exception(name, e) > 0]

@@ -774,11 +774,12 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
         ],
     }
     if not matches:
-        # A class's name and no message: the lists of that exception's errors.
+        # A class's name, and no message or one that matches none of its errors: the
+        # lists of that exception's errors.
         pages = source.index.exception_pages
         document["exceptions"] = [
             {"name": name, "path": pages[name], "single": pages[name].startswith("errors/")}
-            for name in search.exceptions_named(paste, pages)
+            for name in search.exceptions_named(paste, extracted.exception, pages)
         ]
     source.say_notes()
     return extracted, document
