@@ -77,6 +77,8 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
             ["Make `torch` available (what `is_torch_available()` checks)."],
         ),
         ("importlib.util.find_spec('flash_attn') is None", ["Install `flash_attn`."]),
+        # A module whose package is named otherwise: pip finds no package "yaml".
+        ("importlib.util.find_spec('yaml') is None", ["Install `PyYAML` (imported as `yaml`)."]),
         ("not os.path.isfile(path)", ["Make `path` an existing file."]),
         ("'height' not in size", ["Make `size` contain `'height'`."]),
         ("not secrets.is_dir()", ["Make `secrets` an existing folder."]),
@@ -2258,6 +2260,20 @@ def test_a_page_of_a_failed_import_says_to_install_it(tmp_path: Path) -> None:
     assert "under When it happens" not in section.get_text()  # no test leads to it
     (document,) = (site / "api" / "errors").glob("*.json")
     assert json.loads(document.read_text())["avoid"]["imports"] == ["rjieba"]
+
+
+def test_a_failed_import_of_a_package_named_otherwise_names_the_package(tmp_path: Path) -> None:
+    """``pip install PIL`` finds no package: the way names the one that gives ``PIL``."""
+    record = TRIED.replace("rjieba", "PIL")
+    site = build_site(make_content(tmp_path, {"tried.yaml": record}), tmp_path)
+    (page,) = (site / "errors").glob("*/index.html")
+    section = soup(page).select_one("section.avoid")
+    assert section is not None
+    assert [li.get_text() for li in section.select("li.derived")] == [
+        "Install Pillow (imported as PIL)."
+    ]
+    (document,) = (site / "api" / "errors").glob("*.json")
+    assert json.loads(document.read_text())["avoid"]["imports"] == ["PIL"]
 
 
 UNSAID = """\

@@ -1303,6 +1303,47 @@ _IMPORT = re.compile(
     r"import\s+([^\W\d][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[^\W\d][\w.]*(?:\s+as\s+\w+)?)*)\s*(?:#.*)?$"
 )
 """``import a, b as c``: every module it names."""
+DISTRIBUTIONS = {
+    "Bio": "biopython",
+    "Crypto": "pycryptodome",
+    "Cryptodome": "pycryptodomex",
+    "MySQLdb": "mysqlclient",
+    "OpenSSL": "pyOpenSSL",
+    "PIL": "Pillow",
+    "attr": "attrs",
+    "bs4": "beautifulsoup4",
+    "cv2": "opencv-python",
+    "dateutil": "python-dateutil",
+    "docx": "python-docx",
+    "dotenv": "python-dotenv",
+    "fitz": "PyMuPDF",
+    "gi": "PyGObject",
+    "git": "GitPython",
+    "jose": "python-jose",
+    "jwt": "PyJWT",
+    "magic": "python-magic",
+    "multipart": "python-multipart",
+    "nacl": "PyNaCl",
+    "pkg_resources": "setuptools",
+    "pptx": "python-pptx",
+    "pythoncom": "pywin32",
+    "pywintypes": "pywin32",
+    "serial": "pyserial",
+    "skimage": "scikit-image",
+    "sklearn": "scikit-learn",
+    "socks": "PySocks",
+    "speech_recognition": "SpeechRecognition",
+    "usb": "pyusb",
+    "websocket": "websocket-client",
+    "win32api": "pywin32",
+    "win32con": "pywin32",
+    "wx": "wxPython",
+    "yaml": "PyYAML",
+    "zmq": "pyzmq",
+}
+"""Modules whose package on PyPI has another name: "Install `Pillow` (imported as
+`PIL`)", where ``pip install PIL`` finds nothing. The others are installed by their own
+name (``pip`` reads ``flash_attn`` as ``flash-attn``)."""
 _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 """Python's own modules: none is installed apart (``import lzma`` fails in a Python built
 without it, ``import tomllib`` in one before 3.11)."""
@@ -2265,6 +2306,9 @@ def _said(term: Term, spell: Spell) -> str:
     if kind == "not_system":
         return f"run on a system other than {subject.text}"
     if kind == "installed":
+        package = DISTRIBUTIONS.get(subject.text)
+        if package is not None:  # ``pip install PIL`` finds no such package
+            return f"install {_code(package)} (imported as {_code(subject.text)})"
         return f"install {_code(subject.text)}"
     if kind == "available":
         return f"make {_code(subject.text)} available (what {_code(subject.keys[0] + '()')} checks)"
