@@ -66,6 +66,15 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("platform.system() == 'Darwin'", ["Run on a system other than macOS."]),
         ("sys.platform in ('win32', 'cygwin')", ["Run on a system other than Windows or Cygwin."]),
         ("os.name not in ('nt',)", ["Run on Windows."]),
+        # The system tested by a part of its name, or lowercased.
+        ("sys.platform.startswith('win')", ["Run on a system other than Windows."]),
+        ("not sys.platform.startswith('linux')", ["Run on Linux."]),
+        ("'win' in sys.platform", ["Run on a system other than Windows, macOS or Cygwin."]),
+        ("platform.system().lower() == 'windows'", ["Run on a system other than Windows."]),
+        ("platform.system().lower() != 'darwin'", ["Run on macOS."]),
+        ("sys.platform.startswith('freebsd')", []),
+        ("'free' not in sys.platform", []),
+        ("platform.system().upper() == 'WINDOWS'", []),
         # A system errdex has no name for is no setting of the user's: not said.
         ("os.name in ('nt', 'ce')", []),
         ("sys.platform == 'aix'", []),

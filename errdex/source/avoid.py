@@ -59,6 +59,7 @@ _SYSTEMS = {
     "sys.platform": {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"},
     "os.name": {"nt": "Windows", "posix": "Linux or macOS"},
     "platform.system()": {"Windows": "Windows", "Linux": "Linux", "Darwin": "macOS"},
+    "platform.system().lower()": {"windows": "Windows", "linux": "Linux", "darwin": "macOS"},
 }
 """What tells the system Python runs on, and the system each of its values names."""
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -1675,6 +1676,10 @@ class _Words:
             return Term("unset" if op == "is" else "set", self.operand(left))
         if op in ("in", "not in"):
             if isinstance(left, ast.Constant) and isinstance(left.value, str):
+                if _of_system(right):  # ``"win" in sys.platform``: "darwin" has it too
+                    part = left.value
+                    having = _systems_where(right, lambda value: part in value)
+                    return Term("system" if op == "in" else "not_system", having)
                 # ``"height" in size``: a key of a mapping, or a part of a text.
                 kind = "contains" if op == "in" else "not_contains"
                 return Term(kind, self.operand(right), values=(self.operand(left),))
@@ -1686,7 +1691,7 @@ class _Words:
                 if not systems or not all(systems):
                     raise _Unsafe  # a system errdex has no name for: no setting to say
                 kind = "system" if op == "in" else "not_system"
-                named = " or ".join(dict.fromkeys(s for s in systems if s))
+                named = _either(list(dict.fromkeys(s for s in systems if s)))
                 return Term(kind, Operand(named, literal=True))
             kind = "one_of" if op == "in" else "none_of"
             if isinstance(right, ast.Name | ast.Attribute):  # ``x in self.choices``
@@ -1772,6 +1777,18 @@ class _Words:
             prefix = self.operand(args[0])
             if not prefix.literal:
                 raise _Unsafe
+            if _of_system(node.func.value):
+                # ``sys.platform.startswith("win")``: the system, no setting of the user's.
+                affix = args[0].value if isinstance(args[0], ast.Constant) else None
+                if not isinstance(affix, str):
+                    raise _Unsafe
+                systems = _systems_where(
+                    node.func.value,
+                    lambda value: (
+                        value.startswith(affix) if last == "startswith" else value.endswith(affix)
+                    ),
+                )
+                return Term("system" if holds else "not_system", systems)
             kind = ("" if holds else "not_") + ("starts" if last == "startswith" else "ends")
             return Term(kind, self.operand(node.func.value), values=(prefix,))
         if not args and last.startswith("is_"):
@@ -2007,11 +2024,28 @@ def _of_system(node: ast.expr) -> bool:
 
 def _system_said(node: ast.expr) -> str:
     """``node`` as ``_SYSTEMS`` keys it: a dotted name, or a call of one with nothing
-    given (``platform.system()``); "" for anything else."""
+    given (``platform.system()``), lowercased or not (``platform.system().lower()``); ""
+    for anything else."""
     if isinstance(node, ast.Call):
-        called = _dotted(node.func) if not node.args and not node.keywords else None
+        if node.args or node.keywords:
+            return ""
+        function = node.func
+        if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Call):
+            inner = _system_said(function.value) if function.attr == "lower" else ""
+            return f"{inner}.lower()" if inner else ""
+        called = _dotted(function)
         return f"{called}()" if called else ""
     return _dotted(node) or ""
+
+
+def _systems_where(node: ast.expr, fits: Callable[[str], bool]) -> Operand:
+    """The systems ``node`` (``sys.platform``) tells of whose value ``fits`` (``"win32"``
+    starts with ``"win"``), as an operand to say; none errdex has a name for is
+    ``_Unsafe``: no setting of the user's to say either."""
+    named = [name for value, name in _SYSTEMS[_system_said(node)].items() if fits(value)]
+    if not named:
+        raise _Unsafe
+    return Operand(_either(list(dict.fromkeys(named))), literal=True)
 
 
 def _boolean(node: ast.BinOp) -> bool:
