@@ -2229,6 +2229,22 @@ def test_anded_puts_what_binds_looser_than_and_in_parentheses(
             "except ImportError:\n    raise RuntimeError('x')\n",
             ("core",),
         ),
+        (  # a raise under a test inside the clause: the import failed all the same
+            "try:\n    import rjieba\nexcept ImportError:\n    if strict:\n"
+            "        pass\n    elif quiet:\n        log()\n    else:\n"
+            "        raise RuntimeError('x')\n",
+            ("rjieba",),
+        ),
+        (  # a test of why the import failed: installed, maybe, but broken
+            "try:\n    import eetq\nexcept ImportError as exc:\n"
+            "    if 'shard_checkpoint' in str(exc):\n        raise ImportError('x')\n",
+            (),
+        ),
+        (  # under a loop inside the clause: not read
+            "try:\n    import rjieba\nexcept ImportError:\n    for name in names:\n"
+            "        raise RuntimeError('x')\n",
+            (),
+        ),
     ],
 )
 def test_a_raise_handling_a_failed_import_names_what_to_install(

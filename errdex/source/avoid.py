@@ -1247,16 +1247,29 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     lines, index = found
     indent = _indent(lines[index])
     at = index
-    # The innermost clause around the raise: the first header above it, less indented.
+    # The innermost clause around the raise: the first header above it, less indented,
+    # past the ``if`` statements inside the clause (the raise runs only once the import
+    # failed, whatever else they test).
+    tests: list[str] = []
     while at > 0:
         at -= 1
         text = lines[at].strip()
         below = text and not text.startswith("#") and _indent(lines[at]) < indent
-        if below and _HEADER.match(text) is not None:
+        header = _HEADER.match(text) if below else None
+        if header is None:
+            continue
+        if header.group(1) not in ("if", "elif", "else"):
             break
+        tests.append(text)
+        indent = _indent(lines[at])
     handled = _EXCEPT.fullmatch(lines[at].strip())
     caught = handled.group(1).strip("() ").split(",") if handled is not None else [""]
     if not all(_IMPORT_ERRORS.fullmatch(name.strip()) for name in caught):
+        return ()
+    bound = _BOUND_ERROR.search(lines[at])
+    if bound is not None and any(_says(test, bound.group(1)) for test in tests):
+        # ``if "shard_checkpoint" in str(exc)``: the import failed in a way of its
+        # own, as a module that is installed but broken does.
         return ()
     clause = _indent(lines[at])
     body: list[str] = []
@@ -1297,6 +1310,8 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     )
 
 
+_BOUND_ERROR = re.compile(r"\bas\s+(\w+)\s*:")
+"""The name an ``except`` clause binds its exception to."""
 _IMPORT_ERRORS = re.compile(r"(?:[\w.]+\.)?(?:ImportError|ModuleNotFoundError)")
 _FROM = re.compile(r"from\s+([^\W\d][\w.]*)\s+import\b")
 """``from a.b import c``; not one of its own package (``from . import x``)."""
