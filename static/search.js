@@ -722,14 +722,16 @@
     }
     var chosen = await choose(all, function (r) { return ranked(all[r]); }, limit);
     // Python's exceptions_named: a class's name alone, or the error of a message that
-    // matches nothing when Python names it with its module; a page lists its errors.
+    // matches nothing when Python names it with a module of the site's own; a page lists
+    // its errors.
     var pages = M.exception_pages || {};
     // (Only a short paste: a blank at the end of a long one would cost a regular
     // expression time in its square.)
     var name = paste.length > M.params.max_name_paste ? "" :
       paste.replace(/^[ \t\r\n\f\v]+|[ \t\r\n\f\v]+$/g, "").replace(/:$/, "");
     var dotted = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, error = all[0].exception;
-    if (!dotted.test(name) && /\./.test(error)) { name = error; }
+    if (!dotted.test(name) && /\./.test(error) &&
+      (M.packages || []).indexOf(error.split(".")[0]) >= 0) { name = error; }
     return chosen || { query: all[0], matches: [], pages: pages, named: dotted.test(name) ?
       Object.keys(pages).filter(function (e) { return sameException(name, e) > 0; }) : [] };
   }

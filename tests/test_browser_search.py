@@ -502,6 +502,49 @@ def test_a_packaged_error_of_no_matching_message_offers_its_errors(
     expect(options).to_have_count(0)
 
 
+NAMED = [
+    "OSError",
+    " loom.ShuttleJam:",
+    "vllm.looms.errors.ShuttleJam: 409 Conflict. (Request: 7f3a-22c1)",
+    "ShuttleJam: 409 Conflict.",
+    "requests.exceptions.ShuttleJam: 409 Conflict.",
+    "foo.ValueError: 409 Conflict",
+    "builtins.OSError: nothing like this anywhere",
+    "Traceback (most recent call last):\n"
+    '  File "/srv/app.py", line 3, in <module>\n'
+    "vllm.looms.errors.ShuttleJam: 409 Conflict.\n\n"
+    "During handling of the above exception, another exception occurred:\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "/srv/app.py", line 5, in <module>\n'
+    "RuntimeError: the worker died\n",
+]
+
+
+def test_the_page_offers_the_exceptions_lookup_offers(
+    page: Page, vector_site: str, index: search.Index
+) -> None:
+    page.goto(vector_site)
+    named = page.evaluate(
+        """async (pastes) => {
+            const out = [];
+            for (const p of pastes) {
+                const r = await window.errdexSearch.lookup(p);
+                out.push(r.matches.length ? null : r.named);
+            }
+            return out;
+        }""",
+        NAMED,
+    )
+    for paste, offered in zip(NAMED, named, strict=True):
+        extracted, matches = search.find(index, paste)
+        assert not matches, paste
+        python = search.exceptions_named(
+            paste, extracted.exception, index.exception_pages, index.packages
+        )
+        assert offered == python, paste
+    assert named[2] == ["ShuttleJam"] and named[4:] == [[], [], [], []]
+
+
 def test_a_class_name_alone_offers_the_list_of_its_errors(page: Page, vector_site: str) -> None:
     page.goto(vector_site + "search/")
     page.locator(".search-main textarea").fill("OSError")

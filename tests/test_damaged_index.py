@@ -172,6 +172,11 @@ def _set(key: str, value: Callable[[Any], Any]) -> Callable[[Any], Any]:
         ),
         (
             "search/meta.json",
+            _set("packages", lambda packages: [1]),
+            'search/meta.json has "packages" that are not all text',
+        ),
+        (
+            "search/meta.json",
             _set("count", lambda count: -count),
             'search/meta.json has no "count" of 0 or more',
         ),

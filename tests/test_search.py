@@ -252,9 +252,15 @@ def test_lookup_of_a_packaged_error_whose_message_matches_nothing_points_to_its_
         "No error in this index matches: '409 Conflict. (Request: 7f3a-22c1)'",
         "   The one error raised as ShuttleJam is at errors/86b80211d56b684a/",
     ]
-    # A built-in exception, or one printed without its module, would offer errors of
-    # every kind: none is offered.
-    for paste in ("ShuttleJam: 409 Conflict.", "OSError: 409 Conflict.", "os.Nope: 409"):
+    # A built-in exception, one printed without its module, or another package's class
+    # of the same name is none of the site's: none is offered.
+    for paste in (
+        "ShuttleJam: 409 Conflict.",
+        "OSError: 409 Conflict.",
+        "os.Nope: 409",
+        "builtins.OSError: 409 Conflict.",
+        "requests.exceptions.ShuttleJam: 409 Conflict.",
+    ):
         document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
         assert document["matches"] == [] and document["exceptions"] == [], paste
 
@@ -267,9 +273,12 @@ def test_an_index_an_earlier_errdex_wrote_offers_no_exception_pages(  # type: ig
     meta = out / "search" / "meta.json"
     head = json.loads(meta.read_text())
     assert head.pop("exception_pages")["OSError"] == "errors/e48091ef8303f677/"
+    assert "vllm" in head.pop("packages")
     meta.write_text(json.dumps(head))
     result = run("lookup", "OSError", "--site", out)
     assert result.out.splitlines() == ["No error in this index matches: 'OSError'"]
+    result = run("lookup", "vllm.looms.errors.ShuttleJam: 409 Conflict.", "--site", out)
+    assert result.out.splitlines() == ["No error in this index matches: '409 Conflict.'"]
 
 
 def test_lookup_says_a_value_printed_as_an_empty_string_is_empty(  # type: ignore[no-untyped-def]

@@ -544,6 +544,13 @@ def package_of(repo: str) -> str:
     return repo.rpartition("/")[2].lower().replace("-", "_")
 
 
+def module_of(path: str) -> str:
+    """The top module a file of a codebase belongs to, as Python names it in a
+    traceback: ``huggingface_hub`` of ``huggingface_hub/utils/_http.py``, ``widgets`` of
+    ``src/widgets/core.py``, ``six`` of ``six.py``."""
+    return path.removeprefix("src/").partition("/")[0].removesuffix(".py")
+
+
 def _plain(value: Any) -> Any:
     """YAML values as JSON-ready data: dates become ISO text."""
     if isinstance(value, dict):

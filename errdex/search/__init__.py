@@ -30,8 +30,9 @@ the same answers, and the search benchmark compares them on thousands of pastes.
    ranks first; otherwise an alignment of words in which placeholders absorb values
    scores partial, retyped or reworded pastes; last, a paste of one line may be the
    whole first line of a message of several (``first_line_match``). Below a
-   threshold: no match, and a paste that is only a class's name names the pages of
-   that exception's errors (``exceptions_named``).
+   threshold: no match, and a paste that is only a class's name, or whose error is a
+   class of the site's own package, names the pages of that exception's errors
+   (``exceptions_named``).
 """
 
 from __future__ import annotations
@@ -45,12 +46,18 @@ import operator
 import re
 import sys
 from collections import Counter, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple, Protocol
 
 from errdex.records.history import old_wordings
-from errdex.records.model import SEARCH_MESSAGE_LIMIT, Record, SiteConfig, parse_template
+from errdex.records.model import (
+    SEARCH_MESSAGE_LIMIT,
+    Record,
+    SiteConfig,
+    module_of,
+    parse_template,
+)
 from errdex.util.pickled import as_tuple
 
 # --- 1. Extracting the message -------------------------------------------------------
@@ -784,6 +791,9 @@ class Entry:
     file: str = ""
     """The name of the file that raises it (``modeling_bros.py``): of records that say the
     same words, a paste's traceback names the one raised there (``one_per_message``)."""
+    package: str = ""
+    """The top module of the file that raises it (``huggingface_hub``): an error Python
+    names with that module is a class of the site's own (``exceptions_named``)."""
     shared: int = 1
     """How many entries of the index say its words (``same_message``), itself included."""
     line: int = 0
@@ -818,6 +828,7 @@ def make_entry(
     title: str,
     file: str = "",
     line: int = 0,
+    package: str = "",
 ) -> Entry:
     literals, names, cut = _cut(*literals_of(template))
     last = len(literals) - 1
@@ -846,6 +857,7 @@ def make_entry(
         literal_words=len(words) - words.count("*"),
         file=file,
         line=line,
+        package=sys.intern(package),
     )
 
 
@@ -872,6 +884,7 @@ def entry_of(index: int, record: Record) -> Entry:
         record.title,
         file_name(record.source.path),
         record.source.line,
+        module_of(record.source.path),
     )
 
 
@@ -907,6 +920,7 @@ def old_entries(records: Sequence[Record], config: SiteConfig, start: int) -> li
                 wording.template,
                 record.title,
                 file_name(record.source.path),
+                package=module_of(record.source.path),
             )
             out.append(replace(entry, old=(wording.last, since, record.message.source)))
     return out
@@ -1037,6 +1051,10 @@ class Index:
     def exception_pages(self) -> dict[str, str]:
         return exception_pages(self.entries)
 
+    @property
+    def packages(self) -> list[str]:
+        return packages_of(self.entries)
+
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
 
@@ -1071,6 +1089,7 @@ class Index:
                 "repos": repos,
                 "exceptions": exceptions,
                 "exception_pages": exception_pages(self.entries),
+                "packages": packages_of(self.entries),
                 "patterns": PATTERNS,
                 "params": {
                     "candidates": CANDIDATES,
@@ -1152,6 +1171,12 @@ class Searchable(Protocol):
     @property
     def exception_pages(self) -> Mapping[str, str]:
         """Exception → the page of its errors (``exception_pages``); none from an index
+        an errdex before 2026-12-07 wrote."""
+        ...
+
+    @property
+    def packages(self) -> Collection[str]:
+        """The top modules of the site's own code (``packages_of``); none from an index
         an errdex before 2026-12-07 wrote."""
         ...
 
@@ -1858,21 +1883,30 @@ def stop_left_out(entry: Entry, normalized: str) -> bool:
     return entry.literals[-1].endswith(".") and not normalized.endswith(".")
 
 
-def exceptions_named(paste: str, exception: str | None, exceptions: Iterable[str]) -> list[str]:
+def exceptions_named(
+    paste: str, exception: str | None, exceptions: Iterable[str], packages: Collection[str]
+) -> list[str]:
     """The exceptions of an index that a paste whose message matches none of its errors
     names, as Python prints them: a search box can offer the list of their errors.
 
     Either the paste holds nothing but a class's name (``InvalidURL``, ``httpx.InvalidURL:``),
-    or its error (``exception``, as search read it) is one Python names with its module
-    (``huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: …)``):
-    a package's own class, whose message may hold what a server sent, where a built-in
-    one (``ValueError``) would offer errors of every kind."""
+    or its error (``exception``, as search read it) is one Python names with a module of
+    the site's own ``packages`` (``huggingface_hub.errors.RepositoryNotFoundError: 401
+    Client Error. (Request ID: …)``): a class of the package, whose message may hold what
+    a server sent. Another package's class of the same name (``requests.exceptions.HTTPError``,
+    ``asyncio.exceptions.TimeoutError``) is none of the site's."""
     name = "" if len(paste) > MAX_NAME_PASTE else paste.strip(BLANK + "\n").removesuffix(":")
-    if not _CLASS_NAME.fullmatch(name) and exception and "." in exception:
-        name = exception
+    error = exception or ""
+    if "." in error and error.partition(".")[0] in packages and not _CLASS_NAME.fullmatch(name):
+        name = error
     if not _CLASS_NAME.fullmatch(name):
         return []
     return [e for e in exceptions if same_exception(name, e) > 0]
+
+
+def packages_of(entries: Iterable[Entry]) -> list[str]:
+    """The top modules of the files that raise ``entries``' errors (``Entry.package``)."""
+    return sorted({entry.package for entry in entries if entry.package})
 
 
 def exception_pages(entries: Iterable[Entry]) -> dict[str, str]:

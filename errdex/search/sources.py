@@ -346,6 +346,7 @@ class SiteIndex:
         self.repos: list[str] = self._texts(meta, "repos")
         self.exceptions: list[str] = self._texts(meta, "exceptions")
         self.exception_pages: dict[str, str] = self._exception_pages(meta)
+        self.packages: list[str] = self._texts(meta, "packages") if "packages" in meta else []
         self._shards: dict[int, dict[str, Any]] = {}
         self._postings: dict[str, list[int]] = {}
         self._rows: dict[int, dict[int, list[Any]]] = {}
@@ -779,7 +780,9 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
         pages = source.index.exception_pages
         document["exceptions"] = [
             {"name": name, "path": pages[name], "single": pages[name].startswith("errors/")}
-            for name in search.exceptions_named(paste, extracted.exception, pages)
+            for name in search.exceptions_named(
+                paste, extracted.exception, pages, source.index.packages
+            )
         ]
     source.say_notes()
     return extracted, document

@@ -24,7 +24,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any
 
-from errdex.records.model import Record, package_of
+from errdex.records.model import Record, module_of, package_of
 
 MAX_WAYS = 8
 """More alternatives than this read as a puzzle, not advice: none are shown."""
@@ -1301,7 +1301,7 @@ def imports_tried(record: Record) -> tuple[str, ...]:
                 part.split()[0] for part in found_import.group(1).split(",") if part.strip()
             ]
     own = {package_of(record.repo)}
-    own.add(record.source.path.removeprefix("src/").partition("/")[0].removesuffix(".py"))
+    own.add(module_of(record.source.path))
     tops = (module.partition(".")[0] for module in modules)
     return tuple(
         dict.fromkeys(

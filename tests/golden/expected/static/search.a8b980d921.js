@@ -116,7 +116,7 @@ async function lookup(paste,limit,early){try{return await lookupOnce(paste,limit
 reload=true;meta=null;[shards,chunks,entries,places].forEach(function(map){map.clear();});return lookupOnce(paste,limit,early);}}
 async function lookupOnce(paste,limit,early){await load();var all=readings(paste);all.forEach(function(r){r.single=paste.trim().indexOf("\n")<0;});if(early){var first=null;try{first=await quickAnswer(all,limit);}catch(e){}
 if(first){early(first);}}
-var chosen=await choose(all,function(r){return ranked(all[r]);},limit);var pages=M.exception_pages||{};var name=paste.length>M.params.max_name_paste?"":paste.replace(/^[ \t\r\n\f\v]+|[ \t\r\n\f\v]+$/g,"").replace(/:$/,"");var dotted=/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/,error=all[0].exception;if(!dotted.test(name)&&/\./.test(error)){name=error;}
+var chosen=await choose(all,function(r){return ranked(all[r]);},limit);var pages=M.exception_pages||{};var name=paste.length>M.params.max_name_paste?"":paste.replace(/^[ \t\r\n\f\v]+|[ \t\r\n\f\v]+$/g,"").replace(/:$/,"");var dotted=/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/,error=all[0].exception;if(!dotted.test(name)&&/\./.test(error)&&(M.packages||[]).indexOf(error.split(".")[0])>=0){name=error;}
 return chosen||{query:all[0],matches:[],pages:pages,named:dotted.test(name)?Object.keys(pages).filter(function(e){return sameException(name,e)>0;}):[]};}
 function wordsOf(extracted){var p=M.params;var norm=normalize(extracted.message,false,false);var words=tokens(norm[0]).slice(0,p.max_words);var lookedUp=Array.from(new Set(words)).filter(function(w){return!isDigits(w);}).slice(0,p.lookup_words);return{norm:norm,words:words,lookedUp:lookedUp};}
 function has(object,key){return Object.prototype.hasOwnProperty.call(object,key);}
