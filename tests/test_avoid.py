@@ -88,6 +88,17 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("importlib.util.find_spec('flash_attn') is None", ["Install `flash_attn`."]),
         # A module whose package is named otherwise: pip finds no package "yaml".
         ("importlib.util.find_spec('yaml') is None", ["Install `PyYAML` (imported as `yaml`)."]),
+        # A module's top module is what a package gives, but under a namespace packages share.
+        ("find_spec('PIL.Image') is None", ["Install `Pillow` (imported as `PIL`)."]),
+        (
+            "find_spec('google.protobuf.descriptor') is None",
+            ["Install `protobuf` (imported as `google.protobuf`)."],
+        ),
+        ("find_spec('ruamel.yaml') is None", ["Install `ruamel.yaml`."]),
+        (
+            "find_spec('azure.storage.blob') is None",
+            ["Install the package that gives `azure.storage.blob`."],
+        ),
         ("not os.path.isfile(path)", ["Make `path` an existing file."]),
         ("'height' not in size", ["Make `size` contain `'height'`."]),
         ("not secrets.is_dir()", ["Make `secrets` an existing folder."]),
@@ -2228,6 +2239,12 @@ def test_anded_puts_what_binds_looser_than_and_in_parentheses(
             "    except ImportError:\n        speedups = None\n"
             "except ImportError:\n    raise RuntimeError('x')\n",
             ("core",),
+        ),
+        (  # a namespace that many packages share: the module, not `google`
+            "try:\n    from google.protobuf import descriptor_pb2\n"
+            "    import azure.storage.blob\n    from ruamel.yaml import YAML\n"
+            "except ImportError:\n    raise RuntimeError('x')\n",
+            ("google.protobuf", "azure.storage.blob", "ruamel.yaml"),
         ),
         (  # a raise under a test inside the clause: the import failed all the same
             "try:\n    import rjieba\nexcept ImportError:\n    if strict:\n"

@@ -1302,10 +1302,12 @@ def imports_tried(record: Record) -> tuple[str, ...]:
             ]
     own = {package_of(record.repo)}
     own.add(module_of(record.source.path))
-    tops = (module.partition(".")[0] for module in modules)
+    tops = ((installed_as(module), module.partition(".")[0]) for module in modules)
     return tuple(
         dict.fromkeys(
-            t for t in tops if t and t not in own and t.lower() not in own and t not in _STDLIB
+            name
+            for name, top in tops
+            if top and top not in own and top.lower() not in own and top not in _STDLIB
         )
     )
 
@@ -1337,13 +1339,14 @@ DISTRIBUTIONS = {
     "git": "GitPython",
     "jose": "python-jose",
     "jwt": "PyJWT",
+    "google.protobuf": "protobuf",
     "magic": "python-magic",
-    "multipart": "python-multipart",
     "nacl": "PyNaCl",
     "pkg_resources": "setuptools",
     "pptx": "python-pptx",
     "pythoncom": "pywin32",
     "pywintypes": "pywin32",
+    "ruamel.yaml": "ruamel.yaml",
     "serial": "pyserial",
     "skimage": "scikit-image",
     "sklearn": "scikit-learn",
@@ -1358,8 +1361,31 @@ DISTRIBUTIONS = {
     "zmq": "pyzmq",
 }
 """Modules whose package on PyPI has another name: "Install `Pillow` (imported as
-`PIL`)", where ``pip install PIL`` finds nothing. The others are installed by their own
-name (``pip`` reads ``flash_attn`` as ``flash-attn``)."""
+`PIL`)", where ``pip install PIL`` finds nothing; and the modules of a namespace that
+packages share (``NAMESPACES``) that one package gives. The others are installed by
+their own name (``pip`` reads ``flash_attn`` as ``flash-attn``)."""
+NAMESPACES = frozenset(
+    {"azure", "backports", "google", "jaraco", "nvidia", "opentelemetry", "ruamel", "zope"}
+)
+"""Top modules that many packages share: ``google`` is protobuf's, the Google Cloud
+clients', and a package named ``google`` of its own."""
+
+
+def installed_as(module: str) -> str:
+    """What installing gives an imported ``module``: its top module (``PIL`` of
+    ``PIL.Image``), or under a shared namespace the longest part of it a package is
+    known to give (``google.protobuf`` of ``google.protobuf.descriptor``), else all of
+    it (``azure.storage.blob``)."""
+    top, _, rest = module.partition(".")
+    if top not in NAMESPACES or not rest:
+        return top
+    parts = module.split(".")
+    for end in range(len(parts), 1, -1):
+        if ".".join(parts[:end]) in DISTRIBUTIONS:
+            return ".".join(parts[:end])
+    return module
+
+
 _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 """Python's own modules: none is installed apart (``import lzma`` fails in a Python built
 without it, ``import tomllib`` in one before 3.11)."""
@@ -2011,7 +2037,7 @@ class _Words:
                 and isinstance(argument, ast.Constant)
                 and isinstance(argument.value, str)
             ):
-                return argument.value
+                return installed_as(argument.value)
         return None
 
     @staticmethod
@@ -2356,8 +2382,10 @@ def _said(term: Term, spell: Spell) -> str:
         return f"run on a system other than {subject.text}"
     if kind == "installed":
         package = DISTRIBUTIONS.get(subject.text)
-        if package is not None:  # ``pip install PIL`` finds no such package
+        if package is not None and package != subject.text:  # no package is named ``PIL``
             return f"install {_code(package)} (imported as {_code(subject.text)})"
+        if package is None and "." in subject.text:  # a namespace's: ``azure.storage.blob``
+            return f"install the package that gives {_code(subject.text)}"
         return f"install {_code(subject.text)}"
     if kind == "available":
         return f"make {_code(subject.text)} available (what {_code(subject.keys[0] + '()')} checks)"
