@@ -75,6 +75,14 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("sys.platform.startswith('freebsd')", []),
         ("'free' not in sys.platform", []),
         ("platform.system().upper() == 'WINDOWS'", []),
+        ("platform.system().startswith('Win')", ["Run on a system other than Windows."]),
+        ("not sys.platform.startswith(('win', 'cygwin'))", ["Run on Windows or Cygwin."]),
+        ("sys.platform.startswith(prefix)", []),
+        (
+            "'win' in platform.system().lower()",
+            ["Run on a system other than Windows, macOS or Cygwin."],
+        ),
+        ("os.name in ('nt', 'posix')", ["Run on a system other than Windows, Linux or macOS."]),
         # A system errdex has no name for is no setting of the user's: not said.
         ("os.name in ('nt', 'ce')", []),
         ("sys.platform == 'aix'", []),

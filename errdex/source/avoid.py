@@ -19,7 +19,7 @@ import ast
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any
@@ -58,10 +58,21 @@ _PLATFORMS = {
 _SYSTEMS = {
     "sys.platform": {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"},
     "os.name": {"nt": "Windows", "posix": "Linux or macOS"},
-    "platform.system()": {"Windows": "Windows", "Linux": "Linux", "Darwin": "macOS"},
-    "platform.system().lower()": {"windows": "Windows", "linux": "Linux", "darwin": "macOS"},
+    "platform.system()": {
+        "Windows": "Windows",
+        "Linux": "Linux",
+        "Darwin": "macOS",
+        "CYGWIN_NT": "Cygwin",
+    },
+    "platform.system().lower()": {
+        "windows": "Windows",
+        "linux": "Linux",
+        "darwin": "macOS",
+        "cygwin_nt": "Cygwin",
+    },
 }
-"""What tells the system Python runs on, and the system each of its values names."""
+"""What tells the system Python runs on, and the system each of its values names
+(Cygwin's ``platform.system()`` goes on with its version: ``CYGWIN_NT-10.0``)."""
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NOT = {
     "<": ">=",
@@ -1732,7 +1743,7 @@ class _Words:
                 if not systems or not all(systems):
                     raise _Unsafe  # a system errdex has no name for: no setting to say
                 kind = "system" if op == "in" else "not_system"
-                named = _either(list(dict.fromkeys(s for s in systems if s)))
+                named = _systems_said(s for s in systems if s)
                 return Term(kind, Operand(named, literal=True))
             kind = "one_of" if op == "in" else "none_of"
             if isinstance(right, ast.Name | ast.Attribute):  # ``x in self.choices``
@@ -1785,6 +1796,13 @@ class _Words:
         return Term("compare", subject, op=op, other=other)
 
     def _call(self, node: ast.Call, holds: bool) -> Term:
+        function = node.func
+        if (
+            isinstance(function, ast.Attribute)
+            and function.attr in ("startswith", "endswith")
+            and _of_system(function.value)
+        ):
+            return self._system_affix(node, function, holds)
         name = _dotted(node.func)
         if name is None or node.keywords:
             raise _Unsafe
@@ -1818,18 +1836,6 @@ class _Words:
             prefix = self.operand(args[0])
             if not prefix.literal:
                 raise _Unsafe
-            if _of_system(node.func.value):
-                # ``sys.platform.startswith("win")``: the system, no setting of the user's.
-                affix = args[0].value if isinstance(args[0], ast.Constant) else None
-                if not isinstance(affix, str):
-                    raise _Unsafe
-                systems = _systems_where(
-                    node.func.value,
-                    lambda value: (
-                        value.startswith(affix) if last == "startswith" else value.endswith(affix)
-                    ),
-                )
-                return Term("system" if holds else "not_system", systems)
             kind = ("" if holds else "not_") + ("starts" if last == "startswith" else "ends")
             return Term(kind, self.operand(node.func.value), values=(prefix,))
         if not args and last.startswith("is_"):
@@ -1844,6 +1850,28 @@ class _Words:
             # the words name the check itself.
             return Term("available", Operand(available.group(1), literal=True, keys=(last,)))
         raise _Unsafe
+
+    @staticmethod
+    def _system_affix(node: ast.Call, function: ast.Attribute, holds: bool) -> Term:
+        """``sys.platform.startswith("win")``, or of a tuple of starts: the systems whose
+        value starts (or ends) so; the system, no setting of the user's."""
+        if len(node.args) != 1 or node.keywords:
+            raise _Unsafe
+        given = node.args[0]
+        items = given.elts if isinstance(given, ast.Tuple) else [given]
+        affixes = [
+            item.value
+            for item in items
+            if isinstance(item, ast.Constant) and isinstance(item.value, str)
+        ]
+        if not affixes or len(affixes) != len(items):
+            raise _Unsafe  # a variable: which systems it names is not known
+        starts = function.attr == "startswith"
+
+        def fits(value: str) -> bool:
+            return any(value.startswith(a) if starts else value.endswith(a) for a in affixes)
+
+        return Term("system" if holds else "not_system", _systems_where(function.value, fits))
 
     def operand(self, node: ast.expr) -> Operand:
         if isinstance(node, ast.Constant):
@@ -2086,7 +2114,13 @@ def _systems_where(node: ast.expr, fits: Callable[[str], bool]) -> Operand:
     named = [name for value, name in _SYSTEMS[_system_said(node)].items() if fits(value)]
     if not named:
         raise _Unsafe
-    return Operand(_either(list(dict.fromkeys(named))), literal=True)
+    return Operand(_systems_said(named), literal=True)
+
+
+def _systems_said(names: Iterable[str]) -> str:
+    """Systems joined with "or", once each ("Windows, Linux or macOS", though ``os.name``'s
+    "posix" names "Linux or macOS" at once)."""
+    return _either(list(dict.fromkeys(one for name in names for one in name.split(" or "))))
 
 
 def _boolean(node: ast.BinOp) -> bool:
