@@ -59,6 +59,11 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("len(colors) != channels", ["Give `colors` exactly `channels` items."]),
         ("self.x * self.y != self.z", ["Make `x * y` equal to `z`."]),
         ("sys.version_info < (3, 10)", ["Use Python 3.10 or newer."]),
+        # A private name, or a name's private part, is the code's own: said as it is, never
+        # as something the caller sets ("Set `_check` to …").
+        ("_check", ["Make `_check` false or empty."]),
+        ("constraint._type_bound", ["Make `constraint._type_bound` false or empty."]),
+        ("est.classes_ is None", ["Make sure `est.classes_` is not `None`."]),
         ("sys.platform == 'win32'", ["Run on a system other than Windows."]),
         # The system's other names: not a setting of the user's ("Set `os.name` to …").
         ("os.name == 'nt'", ["Run on a system other than Windows."]),

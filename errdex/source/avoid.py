@@ -1996,17 +1996,22 @@ class _Words:
 
     def _whose(self, read: str, depth: int = 0) -> str:
         """Whose value the name ``read`` (a setting's, as ``operand`` follows it) is:
-        "caller" for an attribute of the object (``self.size``) but the code's own
-        (``self._cache``, ``self.classes_``), of a setting (``config.size``), a name the
-        caller gives (``callers``) or one bound to such a name (``dim = size``);
-        "computed" for a value the code works out or an attribute of one (``p.kind``
-        after ``for p in params``); "unsure" for a plain name the excerpt does not show
-        bound (above it, or by the caller: the signature is not in view)."""
+        "caller" for an attribute of the object (``self.size``), of a setting
+        (``config.size``), a name the caller gives (``callers``) or one bound to such a
+        name (``dim = size``); "computed" for a value the code works out or an attribute
+        of one (``p.kind`` after ``for p in params``), and for a private name or one of
+        its parts (``_check``, ``self._cache``, ``pool._is_asyncio``) or a fitted
+        attribute (``self.classes_``); "unsure" for a plain name the excerpt does not
+        show bound (above it, or by the caller: the signature is not in view)."""
+        root, _, rest = read.partition(".")
+        if is_private(root) or any(_internal(part) for part in rest.split(".") if part):
+            # A private parameter (``_check``) or attribute (``pool._is_asyncio``,
+            # ``self._cache``, ``self.classes_``): the code's own, whoever passes it.
+            return "computed"
         if self.callers is None:
             return "caller"
-        root, _, rest = read.partition(".")
         if root in ("self", "cls"):
-            return "computed" if not rest or _internal(rest.partition(".")[0]) else "caller"
+            return "caller" if rest else "computed"
         alias = self.aliases.get(root, root)
         if alias is not None and alias.startswith(DEFAULTED):
             alias = alias.removeprefix(DEFAULTED).strip() or root
