@@ -77,6 +77,8 @@
           repr: new RegExp(p.repr),
           wrapper: new RegExp(p.wrapper),
           stop: new RegExp(p.stop),
+          note: new RegExp(p.note),
+          wrapped: new RegExp(p.wrapped),
           pythons: new RegExp(pythons.split("%q").join("'[^']*'")),
           pythonsSaid: new RegExp(pythons.split("%q").join("\\S+"))
         };
@@ -232,8 +234,12 @@
         var own = quoted.length ? quoted[0] : first;
         var wrapper = patterns.wrapper.test(exception + ": " + own);
         var number = count++;
-        quoted.concat([collect(stripped, index, first), first]).forEach(function (message) {
-          more(exception, message, number, wrapper, index);
+        var messages = quoted.concat([collect(stripped, index, first), first]);
+        messages.forEach(function (message) { more(exception, message, number, wrapper, index); });
+        messages.forEach(function (message) {
+          beneath(exception, head(message)).forEach(function (r) {
+            more(r[0], r[1], number, wrapper, index);
+          });
         });
         var inner = wrapper ? innerOf(own) : null;
         if (inner) { add(null, inner, index); }
@@ -734,6 +740,20 @@
       (M.packages || []).indexOf(error.split(".")[0]) >= 0) { name = error; }
     return chosen || { query: all[0], matches: [], pages: pages, named: dotted.test(name) ?
       Object.keys(pages).filter(function (e) { return sameException(name, e) > 0; }) : [] };
+  }
+
+  // Python's _beneath: the message without a note that ends it in a link, and the error a
+  // wrapper names before it in parentheses.
+  function beneath(exception, message) {
+    var out = [];
+    var note = patterns.note.exec(message);
+    if (note && note.index > 0) {
+      message = message.slice(0, note.index);
+      out.push([exception, message]);
+    }
+    var wrapped = patterns.wrapped.exec(message);
+    if (wrapped) { out.push([wrapped[1], wrapped[2]]); }
+    return out;
   }
 
   // The words of a reading: all of them (capped), and those looked up in the index.

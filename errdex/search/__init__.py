@@ -240,11 +240,19 @@ PATTERNS: dict[str, Any] = {
     # (3.13) a file that hides a module of the standard library.
     "pythons_hint": r"(?:\. did you (?:mean|forget to import):? %q\?| \(consider renaming .+\))?",
     # Lines that end a message: Markdown fences, <details>, headings and tables, pydantic's
-    # link, the rules of a text table and of an exception group ("+------ 2 ------").
+    # link, the rules of a text table and of an exception group ("+------ 2 ------"), and
+    # what SQLAlchemy puts under a database's error (its statement, its parameters, its
+    # link).
     "stop": (
         r"^(?:```|~~~|\"\"\"|</?details|<summary|#{1,6} |\||\+-|"
-        r"For further information visit )"
+        r"For further information visit |\[SQL: |\[parameters: |\(Background on this error at: )"
     ),
+    # A note a library ends a message with, in parentheses, ending in a link: "(Background
+    # on this error at: https://…)", "(see https://…)".
+    "note": r"[ \t]*\((?:[^()\n]*[ \t])?https?://[^ \t()\n]*\)[ \t]*$",
+    # The error a wrapper names in parentheses before its message, by its module:
+    # "(sqlite3.OperationalError) no such table: users".
+    "wrapped": r"^\(((?:[A-Za-z_][A-Za-z0-9_]*\.)+[A-Za-z_][A-Za-z0-9_]*)\)[ \t]+([^\n]+)$",
 }
 _ANSI = re.compile(PATTERNS["ansi"])
 _TAGS = [re.compile(p) for p in PATTERNS["tags"]]
@@ -267,6 +275,8 @@ _BODY = re.compile(PATTERNS["body"])
 _REPR = re.compile(PATTERNS["repr"])
 _WRAPPER = re.compile(PATTERNS["wrapper"])
 _STOP = re.compile(PATTERNS["stop"])
+_NOTE = re.compile(PATTERNS["note"])
+_WRAPPED = re.compile(PATTERNS["wrapped"])
 _PYTHONS_WORDS = "(?:" + "|".join(PATTERNS["pythons"]) + ")" + PATTERNS["pythons_hint"]
 _PYTHONS = re.compile(_PYTHONS_WORDS.replace("%q", "'[^']*'"))
 _PYTHONS_SAID = re.compile(_PYTHONS_WORDS.replace("%q", r"\S+"))
@@ -468,8 +478,12 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             own = quoted[0] if quoted else first
             wrapper = _WRAPPER.search(f"{exception}: {own}") is not None
             number = next(candidates)
-            for message in (*quoted, _message(stripped, index, first), first):
+            messages = (*quoted, _message(stripped, index, first), first)
+            for message in messages:
                 more(exception, message, index, wrapper, number)
+            for message in messages:
+                for inner_exception, inner_message in _beneath(exception, message):
+                    more(inner_exception, inner_message, index, wrapper, number)
             inner = _inner(own) if wrapper else None
             if inner:  # "Worker failed with error '<the cause>', please check … above"
                 add(None, inner, index)
@@ -562,6 +576,23 @@ def quoted_message(first: str, opener: str) -> list[str]:
 
 def _opens_word(text: str, at: int) -> bool:
     return at < len(text) and (text[at].isalnum() or text[at] == "_")
+
+
+def _beneath(exception: str | None, message: str) -> list[tuple[str | None, str]]:
+    """More readings of an error's message (of its first SEARCH_MESSAGE_LIMIT characters):
+    without the note a library ends it with (``… cannot proceed (Background on this error
+    at: https://…)``), and as the error a wrapper names before it (SQLAlchemy's
+    ``StatementError: (sqlalchemy.exc.InvalidRequestError) A value is required …``)."""
+    out: list[tuple[str | None, str]] = []
+    message = message[:SEARCH_MESSAGE_LIMIT]
+    note = _NOTE.search(message)
+    if note is not None and note.start() > 0:
+        message = message[: note.start()]
+        out.append((exception, message))
+    wrapped = _WRAPPED.match(message)
+    if wrapped is not None:
+        out.append((wrapped.group(1), wrapped.group(2)))
+    return out
 
 
 def _inner(message: str) -> str | None:
