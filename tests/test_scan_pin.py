@@ -159,6 +159,32 @@ def test_a_message_given_a_name_before_its_raise_becomes_a_record() -> None:
     ]
 
 
+CHOSEN_MESSAGE = """\
+def one(rows, raise_for_one, strict, name):
+    if len(rows) > 1:
+        raise LookupError(
+            "Several rows were found where exactly one was asked for"
+            if raise_for_one
+            else "Several rows were found where one or none was asked for"
+        )
+    msg = f"no table {name}" if strict else ("no table" if name else name)
+    raise KeyError(msg)
+"""
+
+
+def test_each_message_a_conditional_expression_may_give_becomes_a_record() -> None:
+    """``"…" if c else "…"``: the raise gives either message, and a paste of either
+    should find it; a branch that is no message (a parameter) gives none."""
+    scanned = scan_source(CHOSEN_MESSAGE, "pkg/rows.py")
+    assert [(s.line, s.exception, s.template) for s in scanned.sites] == [
+        (3, "LookupError", "Several rows were found where exactly one was asked for"),
+        (3, "LookupError", "Several rows were found where one or none was asked for"),
+        (9, "KeyError", "no table {name}"),
+        (9, "KeyError", "no table"),
+    ]
+    assert scanned.unread == []
+
+
 CONTEXT_FIRST = """\
 class MarkedError(Exception):
     def __init__(self, context=None, context_mark=None, problem=None, problem_mark=None):

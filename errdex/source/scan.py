@@ -841,24 +841,38 @@ class _Finder:
                 )
                 return
             exception, made = returned, True
-        template = template_of(self._message_of(given[0])) if given else None
-        if given and template is None and exception is not None and not _builtin(exception):
+        # ``"… exactly one …" if one else "… one or none …"``: each message it may raise.
+        templates = (
+            [
+                found
+                for branch in _branches(self._message_of(given[0]))
+                if (found := template_of(branch)) is not None
+            ]
+            if given
+            else []
+        )
+        if given and not templates and exception is not None and not _builtin(exception):
             # ``BadOptionUsage(option_name, _("…"))``: a class of the codebase that takes
             # what the message is about first (a builtin's would print the tuple).
-            template = _message_after_names(given)
-        if made and template is not None:
+            templates = [t for t in [_message_after_names(given)] if t is not None]
+        if made:
             # Braces the code wrote for the function to fill in (``"{field} is required"``,
             # ``f"{x} is invalid for {{field}}"``) are placeholders of what it prints.
-            template = _FIELD.sub(r"{\1}", template)
-        if template is None or not template.strip():
+            templates = [_FIELD.sub(r"{\1}", template) for template in templates]
+        templates = list(dict.fromkeys(t for t in templates if t.strip()))
+        if not templates:
             self.unread.append(where)
             if exception is not None:
                 self.unread_sites.append(self._site(node, exception, ""))
             return
-        template = validate.escape_refused(template)
         if exception is None:
             self.notes.append(f"{where}: {_unparse(call.func)!r} has no name to record; skipped")
             return
+        for template in templates:
+            self._record(node, where, exception, validate.escape_refused(template))
+
+    def _record(self, node: ast.Raise, where: str, exception: str, template: str) -> None:
+        """A raise of ``exception`` with the message ``template``, unless refused."""
         size = _search_size(template)
         if size > MAX_TEMPLATE_CHARS:
             self.notes.append(
@@ -1301,6 +1315,14 @@ def _placeholder(name: str) -> str:
         return "{}"
     # `{{` reads as a literal brace: a name that opens with one (a set or dict) is spaced.
     return "{ " + name + "}" if name.startswith("{") else "{" + name + "}"
+
+
+def _branches(node: ast.expr) -> list[ast.expr]:
+    """The messages a conditional expression may give (``a if c else b``, nested), each
+    once; any other expression alone."""
+    if isinstance(node, ast.IfExp):
+        return [*_branches(node.body), *_branches(node.orelse)]
+    return [node]
 
 
 def template_of(node: ast.expr) -> str | None:
