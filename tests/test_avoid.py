@@ -2186,6 +2186,10 @@ def test_tests_joined_by_and_keep_an_or_of_their_own_whole(tmp_path: Path) -> No
         (["x", "a or b", "c and d", "not e"], ["x", "(a or b)", "c and d", "not e"]),
         (["x", "y if z else w", "(a or b)"], ["x", "(y if z else w)", "(a or b)"]),
         (["x", "a or (b"], ["x", "(a or (b)"]),  # not Python: its "or" read as one
+        # An else branch's test as a reader reads it; "not (a < b)" is no "a >= b" (NaN).
+        (["not (text_pair is not None)"], ["text_pair is None"]),
+        (["not (mode == 'a')", "not (k in seen)"], ["mode != 'a'", "k not in seen"]),
+        (["not not ready", "not (a < b)"], ["ready", "not (a < b)"]),
     ],
 )
 def test_anded_puts_what_binds_looser_than_and_in_parentheses(

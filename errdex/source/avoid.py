@@ -202,12 +202,44 @@ def guards_of(record: Record) -> tuple[str, ...]:
 
 
 def anded(tests: Sequence[str]) -> list[str]:
-    """``tests`` as they read joined by "and": a test that binds looser than ``and`` (``a
-    or b``, ``x if c else y``) in parentheses, where there is more than one; else as is.
-    ``os.name == 'nt'`` and ``p.startswith('..') or '..' in p`` is no ``a and b or c``."""
-    if len(tests) < 2:
-        return list(tests)
-    return [f"({test})" if _looser_than_and(test) else test for test in tests]
+    """``tests`` as they read joined by "and": each as ``plainly`` says it, and a test
+    that binds looser than ``and`` (``a or b``, ``x if c else y``) in parentheses, where
+    there is more than one. ``os.name == 'nt'`` and ``p.startswith('..') or '..' in p``
+    is no ``a and b or c``."""
+    said = [plainly(test) for test in tests]
+    if len(said) < 2:
+        return said
+    return [f"({test})" if _looser_than_and(test) else test for test in said]
+
+
+_NEGATED_COMPARISON: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+}
+"""Comparisons whose ``not`` is another comparison, whatever the values (``not (a < b)``
+is no ``a >= b`` for a NaN)."""
+
+
+def plainly(test: str) -> str:
+    """A test the way a reader reads it: an ``else`` branch's ``not (x is not None)`` as
+    ``x is None``, ``not (dtype == 'auto')`` as ``dtype != 'auto'``, ``not not x`` as
+    ``x``; any other test as it is written."""
+    node = _parsed(test.strip()) if len(test) <= MAX_PARSED else None
+    if not isinstance(node, ast.UnaryOp) or not isinstance(node.op, ast.Not):
+        return test
+    inner = node.operand
+    if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.Not):
+        return _unparse(inner.operand) or test
+    if isinstance(inner, ast.Compare) and len(inner.ops) == 1:
+        opposite = _NEGATED_COMPARISON.get(type(inner.ops[0]))
+        if opposite is not None:
+            flipped = ast.Compare(inner.left, [opposite()], inner.comparators)
+            return _unparse(flipped) or test
+    return test
 
 
 def _looser_than_and(test: str) -> bool:
