@@ -236,9 +236,12 @@
         var number = count++;
         var messages = quoted.concat([collect(stripped, index, first), first]);
         messages.forEach(function (message) { more(exception, message, number, wrapper, index); });
+        // A candidate of their own, next: read only when the message as written matches
+        // no record whole.
+        var under = count++;
         messages.forEach(function (message) {
           beneath(exception, head(message)).forEach(function (r) {
-            more(r[0], r[1], number, wrapper, index);
+            more(r[0], r[1], under, wrapper, index);
           });
         });
         var inner = wrapper ? innerOf(own) : null;
@@ -752,7 +755,7 @@
       out.push([exception, message]);
     }
     var wrapped = patterns.wrapped.exec(message);
-    if (wrapped) { out.push([wrapped[1], wrapped[2]]); }
+    if (wrapped && /^[A-Z]/.test(wrapped[1].split(".").pop())) { out.push([wrapped[1], wrapped[2]]); }
     return out;
   }
 

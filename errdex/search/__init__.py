@@ -481,9 +481,13 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             messages = (*quoted, _message(stripped, index, first), first)
             for message in messages:
                 more(exception, message, index, wrapper, number)
+            # A candidate of their own, next: read only when the message as written
+            # matches no record whole (``Invalid URL (https://…)`` may be ``Invalid URL
+            # ({url})``'s).
+            beneath = next(candidates)
             for message in messages:
                 for inner_exception, inner_message in _beneath(exception, message):
-                    more(inner_exception, inner_message, index, wrapper, number)
+                    more(inner_exception, inner_message, index, wrapper, beneath)
             inner = _inner(own) if wrapper else None
             if inner:  # "Worker failed with error '<the cause>', please check … above"
                 add(None, inner, index)
@@ -590,8 +594,8 @@ def _beneath(exception: str | None, message: str) -> list[tuple[str | None, str]
         message = message[: note.start()]
         out.append((exception, message))
     wrapped = _WRAPPED.match(message)
-    if wrapped is not None:
-        out.append((wrapped.group(1), wrapped.group(2)))
+    if wrapped is not None and wrapped.group(1).rpartition(".")[2][:1].isupper():
+        out.append((wrapped.group(1), wrapped.group(2)))  # a class: not ``(torch.float16)``
     return out
 
 
