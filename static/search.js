@@ -731,18 +731,20 @@
     }
     var chosen = await choose(all, function (r) { return ranked(all[r]); }, limit);
     // Python's exceptions_named: a class's name alone, or the error of a message that
-    // matches nothing when Python names it with a module of the site's own; a page lists
-    // its errors.
+    // matches nothing when Python names it with a module of code that raises it; a page
+    // lists its errors.
     var pages = M.exception_pages || {};
     // (Only a short paste: a blank at the end of a long one would cost a regular
     // expression time in its square.)
     var name = paste.length > M.params.max_name_paste ? "" :
       paste.replace(/^[ \t\r\n\f\v]+|[ \t\r\n\f\v]+$/g, "").replace(/:$/, "");
-    var dotted = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, error = all[0].exception;
-    if (!dotted.test(name) && /\./.test(error) &&
-      (M.packages || []).indexOf(error.split(".")[0]) >= 0) { name = error; }
-    return chosen || { query: all[0], matches: [], pages: pages, named: dotted.test(name) ?
-      Object.keys(pages).filter(function (e) { return sameException(name, e) > 0; }) : [] };
+    var dotted = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, error = all[0].exception || "";
+    var modules = M.exception_modules || {}, alone = dotted.test(name);
+    var of = function (e) { return has(modules, e) && Array.isArray(modules[e]) ? modules[e] : []; };
+    return chosen || { query: all[0], matches: [], pages: pages, named: Object.keys(pages).filter(function (e) {
+      return alone ? sameException(name, e) > 0 : /\./.test(error) && dotted.test(error) &&
+        sameException(error, e) > 0 && !/^(self|cls)\./.test(e) && of(e).indexOf(error.split(".")[0]) >= 0;
+    }) };
   }
 
   // Python's _beneath: the message without a note that ends it in a link, and the error a

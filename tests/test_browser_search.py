@@ -539,7 +539,7 @@ def test_the_page_offers_the_exceptions_lookup_offers(
         extracted, matches = search.find(index, paste)
         assert not matches, paste
         python = search.exceptions_named(
-            paste, extracted.exception, index.exception_pages, index.packages
+            paste, extracted.exception, index.exception_pages, index.exception_modules
         )
         assert offered == python, paste
     assert named[2] == ["ShuttleJam"] and named[4:] == [[], [], [], []]

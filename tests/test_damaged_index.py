@@ -172,8 +172,8 @@ def _set(key: str, value: Callable[[Any], Any]) -> Callable[[Any], Any]:
         ),
         (
             "search/meta.json",
-            _set("packages", lambda packages: [1]),
-            'search/meta.json has "packages" that are not all text',
+            _set("exception_modules", lambda modules: {"ValueError": "vllm"}),
+            'search/meta.json has "exception_modules" that are not its exceptions\' modules',
         ),
         (
             "search/meta.json",

@@ -15,6 +15,7 @@ import yaml
 from conftest import CONTENT, build_site
 
 from errdex import search
+from errdex.records.model import module_of
 from errdex.search.sources import FolderStore, SiteIndex
 from errdex.site.build import Options, gather
 
@@ -265,6 +266,39 @@ def test_lookup_of_a_packaged_error_whose_message_matches_nothing_points_to_its_
         assert document["matches"] == [] and document["exceptions"] == [], paste
 
 
+@pytest.mark.parametrize(
+    ("paste", "error", "offered"),
+    [
+        ("acme.errors.OtherError: 409", "acme.errors.OtherError", ["OtherError"]),
+        # Another package's class of that name: six raises no OtherError.
+        ("six.OtherError: 409", "six.OtherError", []),
+        ("six.errors.SixError: 409", "six.errors.SixError", ["SixError"]),
+        # A class the code holds in an attribute may be any module's.
+        ("acme.db.OperationalError: locked", "acme.db.OperationalError", []),
+        ("OperationalError", None, ["self.dbapi.OperationalError"]),  # a name alone: any
+    ],
+)
+def test_a_packaged_error_is_offered_only_where_that_package_raises_it(
+    paste: str, error: str | None, offered: list[str]
+) -> None:
+    modules = {"OtherError": ["acme"], "SixError": ["six"], "self.dbapi.OperationalError": ["acme"]}
+    assert search.exceptions_named(paste, error, modules, modules) == offered
+
+
+@pytest.mark.parametrize(
+    ("path", "module"),
+    [
+        ("huggingface_hub/utils/_http.py", "huggingface_hub"),
+        ("src/widgets/core.py", "widgets"),
+        ("lib/sqlalchemy/orm/session.py", "sqlalchemy"),
+        ("six.py", "six"),
+        ("lib/helpers.py", "lib"),
+    ],
+)
+def test_the_module_of_a_path_is_what_a_traceback_names(path: str, module: str) -> None:
+    assert module_of(path) == module
+
+
 def test_an_index_an_earlier_errdex_wrote_offers_no_exception_pages(  # type: ignore[no-untyped-def]
     run, tmp_path: Path
 ) -> None:
@@ -273,7 +307,7 @@ def test_an_index_an_earlier_errdex_wrote_offers_no_exception_pages(  # type: ig
     meta = out / "search" / "meta.json"
     head = json.loads(meta.read_text())
     assert head.pop("exception_pages")["OSError"] == "errors/e48091ef8303f677/"
-    assert "vllm" in head.pop("packages")
+    assert head.pop("exception_modules")["ShuttleJam"] == ["vllm"]
     meta.write_text(json.dumps(head))
     result = run("lookup", "OSError", "--site", out)
     assert result.out.splitlines() == ["No error in this index matches: 'OSError'"]

@@ -547,8 +547,13 @@ def package_of(repo: str) -> str:
 def module_of(path: str) -> str:
     """The top module a file of a codebase belongs to, as Python names it in a
     traceback: ``huggingface_hub`` of ``huggingface_hub/utils/_http.py``, ``widgets`` of
-    ``src/widgets/core.py``, ``six`` of ``six.py``."""
-    return path.removeprefix("src/").partition("/")[0].removesuffix(".py")
+    ``src/widgets/core.py`` and of ``lib/widgets/core.py`` (SQLAlchemy's layout), ``six``
+    of ``six.py``."""
+    for layout in ("src/", "lib/"):
+        if path.startswith(layout) and "/" in path.removeprefix(layout):
+            path = path.removeprefix(layout)
+            break
+    return path.partition("/")[0].removesuffix(".py")
 
 
 def _plain(value: Any) -> Any:

@@ -828,7 +828,7 @@ class Entry:
     same words, a paste's traceback names the one raised there (``one_per_message``)."""
     package: str = ""
     """The top module of the file that raises it (``huggingface_hub``): an error Python
-    names with that module is a class of the site's own (``exceptions_named``)."""
+    names with that module may be this one (``exceptions_named``)."""
     shared: int = 1
     """How many entries of the index say its words (``same_message``), itself included."""
     line: int = 0
@@ -1087,8 +1087,8 @@ class Index:
         return exception_pages(self.entries)
 
     @property
-    def packages(self) -> list[str]:
-        return packages_of(self.entries)
+    def exception_modules(self) -> dict[str, list[str]]:
+        return exception_modules(self.entries)
 
     def df(self, word: str) -> int:
         return len(self.postings.get(word, ())) or self.common.get(word, 0)
@@ -1124,7 +1124,7 @@ class Index:
                 "repos": repos,
                 "exceptions": exceptions,
                 "exception_pages": exception_pages(self.entries),
-                "packages": packages_of(self.entries),
+                "exception_modules": exception_modules(self.entries),
                 "patterns": PATTERNS,
                 "params": {
                     "candidates": CANDIDATES,
@@ -1210,9 +1210,9 @@ class Searchable(Protocol):
         ...
 
     @property
-    def packages(self) -> Collection[str]:
-        """The top modules of the site's own code (``packages_of``); none from an index
-        an errdex before 2026-12-07 wrote."""
+    def exception_modules(self) -> Mapping[str, Collection[str]]:
+        """Exception → the top modules of the code that raises it (``exception_modules``);
+        none from an index an errdex before 2026-12-07 wrote."""
         ...
 
 
@@ -1919,29 +1919,46 @@ def stop_left_out(entry: Entry, normalized: str) -> bool:
 
 
 def exceptions_named(
-    paste: str, exception: str | None, exceptions: Iterable[str], packages: Collection[str]
+    paste: str,
+    exception: str | None,
+    exceptions: Iterable[str],
+    modules: Mapping[str, Collection[str]],
 ) -> list[str]:
     """The exceptions of an index that a paste whose message matches none of its errors
     names, as Python prints them: a search box can offer the list of their errors.
 
     Either the paste holds nothing but a class's name (``InvalidURL``, ``httpx.InvalidURL:``),
-    or its error (``exception``, as search read it) is one Python names with a module of
-    the site's own ``packages`` (``huggingface_hub.errors.RepositoryNotFoundError: 401
-    Client Error. (Request ID: …)``): a class of the package, whose message may hold what
-    a server sent. Another package's class of the same name (``requests.exceptions.HTTPError``,
-    ``asyncio.exceptions.TimeoutError``) is none of the site's."""
+    or its error (``exception``, as search read it) is one Python names with the module
+    of code that raises one of the site's exceptions of that name (``modules``):
+    ``huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: …)``,
+    whose message may hold what a server sent, on a site of huggingface_hub. Another
+    package's class of the same name (``requests.exceptions.HTTPError``), or a class the
+    code holds in an attribute (``self.dbapi.OperationalError``), is none of them."""
     name = "" if len(paste) > MAX_NAME_PASTE else paste.strip(BLANK + "\n").removesuffix(":")
+    if _CLASS_NAME.fullmatch(name):
+        return [e for e in exceptions if same_exception(name, e) > 0]
     error = exception or ""
-    if "." in error and error.partition(".")[0] in packages and not _CLASS_NAME.fullmatch(name):
-        name = error
-    if not _CLASS_NAME.fullmatch(name):
+    if "." not in error or not _CLASS_NAME.fullmatch(error):
         return []
-    return [e for e in exceptions if same_exception(name, e) > 0]
+    top = error.partition(".")[0]
+    return [
+        e
+        for e in exceptions
+        if same_exception(error, e) > 0
+        and not e.startswith(("self.", "cls."))
+        and top in modules.get(e, ())
+    ]
 
 
-def packages_of(entries: Iterable[Entry]) -> list[str]:
-    """The top modules of the files that raise ``entries``' errors (``Entry.package``)."""
-    return sorted({entry.package for entry in entries if entry.package})
+def exception_modules(entries: Iterable[Entry]) -> dict[str, list[str]]:
+    """Each exception → the top modules of the files that raise it (``Entry.package``):
+    ``huggingface_hub.errors.RepositoryNotFoundError`` may be the RepositoryNotFoundError
+    that huggingface_hub raises, not one another package's code raises."""
+    found: dict[str, set[str]] = {}
+    for entry in entries:
+        if entry.old is None and entry.package:
+            found.setdefault(entry.exception, set()).add(entry.package)
+    return {name: sorted(modules) for name, modules in sorted(found.items())}
 
 
 def exception_pages(entries: Iterable[Entry]) -> dict[str, str]:

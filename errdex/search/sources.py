@@ -346,7 +346,7 @@ class SiteIndex:
         self.repos: list[str] = self._texts(meta, "repos")
         self.exceptions: list[str] = self._texts(meta, "exceptions")
         self.exception_pages: dict[str, str] = self._exception_pages(meta)
-        self.packages: list[str] = self._texts(meta, "packages") if "packages" in meta else []
+        self.exception_modules: dict[str, list[str]] = self._exception_modules(meta)
         self._shards: dict[int, dict[str, Any]] = {}
         self._postings: dict[str, list[int]] = {}
         self._rows: dict[int, dict[int, list[Any]]] = {}
@@ -383,6 +383,20 @@ class SiteIndex:
                 self.store, META, 'has "exception_pages" that are not its exceptions\' pages'
             )
         return pages
+
+    def _exception_modules(self, meta: dict[str, Any]) -> dict[str, list[str]]:
+        """The top modules of the code that raises each exception; none in an index an
+        errdex before 2026-12-07 wrote."""
+        modules = meta.get("exception_modules", {})
+        named = set(self.exceptions)
+        if not isinstance(modules, dict) or not all(
+            name in named and isinstance(found, list) and all(map(_text, found))
+            for name, found in modules.items()
+        ):
+            raise _damaged(
+                self.store, META, 'has "exception_modules" that are not its exceptions\' modules'
+            )
+        return modules
 
     def _texts(self, meta: dict[str, Any], key: str) -> list[str]:
         found = self._list(meta, key)
@@ -781,7 +795,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
         document["exceptions"] = [
             {"name": name, "path": pages[name], "single": pages[name].startswith("errors/")}
             for name in search.exceptions_named(
-                paste, extracted.exception, pages, source.index.packages
+                paste, extracted.exception, pages, source.index.exception_modules
             )
         ]
     source.say_notes()
