@@ -64,6 +64,9 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("_check", ["Make `_check` false or empty."]),
         ("constraint._type_bound", ["Make `constraint._type_bound` false or empty."]),
         ("est.classes_ is None", ["Make sure `est.classes_` is not `None`."]),
+        # A name kept off a keyword or a builtin's name is no fitted attribute.
+        ("mapper.class_ is None", ["Give `mapper.class_` a value (not `None`)."]),
+        ("args.type_ == 'x'", ["Set `args.type_` to something other than `'x'`."]),
         ("sys.platform == 'win32'", ["Run on a system other than Windows."]),
         # The system's other names: not a setting of the user's ("Set `os.name` to …").
         ("os.name == 'nt'", ["Run on a system other than Windows."]),

@@ -16,6 +16,8 @@ static/errdex.js does the same from the same data, checked against shared vector
 from __future__ import annotations
 
 import ast
+import builtins
+import keyword
 import re
 import sys
 import textwrap
@@ -1533,8 +1535,12 @@ def is_private(name: str) -> bool:
 
 def _internal(name: str) -> bool:
     """Whether a name is the code's own by its spelling: private (``_cache``), or, as
-    an attribute, one that fitting sets (``classes_``); ``__init__`` is neither."""
+    an attribute, one that fitting sets (``classes_``); ``__init__`` is neither, nor a
+    name kept off a keyword or a builtin's name (``class_``, ``type_``, ``lambda_``)."""
     if name.startswith("__") and name.endswith("__"):
+        return False
+    stem = name.removesuffix("_")
+    if stem != name and (keyword.iskeyword(stem) or hasattr(builtins, stem)):
         return False
     return name.startswith("_") or name.endswith("_")
 
