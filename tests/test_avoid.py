@@ -2277,6 +2277,22 @@ def test_anded_puts_what_binds_looser_than_and_in_parentheses(
             "    if 'shard_checkpoint' in str(exc):\n        raise ImportError('x')\n",
             (),
         ),
+        (  # its else, or a name made of the exception: why the import failed, too
+            "try:\n    import eetq\nexcept ImportError as exc:\n"
+            "    if 'shard' not in str(exc):\n        pass\n    else:\n"
+            "        raise ImportError('x')\n",
+            (),
+        ),
+        (
+            "try:\n    import eetq\nexcept ImportError as exc:\n    msg = str(exc)\n"
+            "    if 'shard' in msg:\n        raise ImportError('x')\n",
+            (),
+        ),
+        (  # the modules a namespace's own from-import names
+            "try:\n    from google import genai\n    from azure import identity as az\n"
+            "except ImportError:\n    raise RuntimeError('x')\n",
+            ("google.genai", "azure.identity"),
+        ),
         (  # under a loop inside the clause: not read
             "try:\n    import rjieba\nexcept ImportError:\n    for name in names:\n"
             "        raise RuntimeError('x')\n",

@@ -1312,9 +1312,14 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     if not all(_IMPORT_ERRORS.fullmatch(name.strip()) for name in caught):
         return ()
     bound = _BOUND_ERROR.search(lines[at])
-    if bound is not None and any(_says(test, bound.group(1)) for test in tests):
-        # ``if "shard_checkpoint" in str(exc)``: the import failed in a way of its
-        # own, as a module that is installed but broken does.
+    if (
+        bound is not None
+        and tests
+        and any(_says(line, bound.group(1)) for line in lines[at + 1 : index])
+    ):
+        # ``if "shard_checkpoint" in str(exc)`` (or its ``else``, or ``msg = str(exc)``
+        # read below): the import failed in a way of its own, as a module that is
+        # installed but broken does.
         return ()
     clause = _indent(lines[at])
     body: list[str] = []
@@ -1340,7 +1345,15 @@ def imports_tried(record: Record) -> tuple[str, ...]:
             continue  # in a block of the try's own: its failure may be handled there
         text = line.strip()
         if found_from := _FROM.match(text):
-            modules.append(found_from.group(1))
+            module = found_from.group(1)
+            names = text[found_from.end() :].split("#")[0].strip(" ()\\")
+            if module in NAMESPACES and names:
+                # ``from google import genai``: the namespace's module, not the namespace.
+                modules += [
+                    f"{module}.{part.split()[0]}" for part in names.split(",") if part.strip()
+                ]
+            else:
+                modules.append(module)
         elif found_import := _IMPORT.match(text):
             modules += [
                 part.split()[0] for part in found_import.group(1).split(",") if part.strip()
