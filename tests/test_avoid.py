@@ -86,6 +86,7 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("platform.system().startswith('Win')", ["Run on a system other than Windows."]),
         ("not sys.platform.startswith(('win', 'cygwin'))", ["Run on Windows or Cygwin."]),
         ("sys.platform.startswith(prefix)", []),
+        ("sys.platform.startswith('')", []),  # true on every system
         (
             "'win' in platform.system().lower()",
             ["Run on a system other than Windows, macOS or Cygwin."],

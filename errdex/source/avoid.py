@@ -2165,11 +2165,13 @@ def _system_said(node: ast.expr) -> str:
 
 def _systems_where(node: ast.expr, fits: Callable[[str], bool]) -> Operand:
     """The systems ``node`` (``sys.platform``) tells of whose value ``fits`` (``"win32"``
-    starts with ``"win"``), as an operand to say; none errdex has a name for is
-    ``_Unsafe``: no setting of the user's to say either."""
-    named = [name for value, name in _SYSTEMS[_system_said(node)].items() if fits(value)]
-    if not named:
-        raise _Unsafe
+    starts with ``"win"``), as an operand to say; none errdex has a name for, or all of
+    them (a test that holds on any system), is ``_Unsafe``: no setting of the user's to
+    say either."""
+    table = _SYSTEMS[_system_said(node)]
+    named = [name for value, name in table.items() if fits(value)]
+    if not named or len(named) == len(table):
+        raise _Unsafe  # none errdex names, or every one (``startswith("")``): no system
     return Operand(_systems_said(named), literal=True)
 
 
