@@ -30,9 +30,9 @@ the same answers, and the search benchmark compares them on thousands of pastes.
    ranks first; otherwise an alignment of words in which placeholders absorb values
    scores partial, retyped or reworded pastes; last, a paste of one line may be the
    whole first line of a message of several (``first_line_match``). Below a
-   threshold: no match, and a paste that is only a class's name, or whose error is a
-   class of the site's own package, names the pages of that exception's errors
-   (``exceptions_named``).
+   threshold: no match, and a paste that is only a class's name, or whose error Python
+   names with the module of code that raises it, names the pages of that exception's
+   errors (``exceptions_named``).
 """
 
 from __future__ import annotations

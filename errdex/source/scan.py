@@ -1318,8 +1318,8 @@ def _placeholder(name: str) -> str:
 
 
 def _branches(node: ast.expr) -> list[ast.expr]:
-    """The messages a conditional expression may give (``a if c else b``, nested), each
-    once; any other expression alone."""
+    """The messages a conditional expression may give (``a if c else b``, nested), in
+    order; any other expression alone."""
     if isinstance(node, ast.IfExp):
         return [*_branches(node.body), *_branches(node.orelse)]
     return [node]
