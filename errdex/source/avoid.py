@@ -230,6 +230,8 @@ def plainly(test: str) -> str:
     """A test the way a reader reads it: an ``else`` branch's ``not (x is not None)`` as
     ``x is None``, ``not (dtype == 'auto')`` as ``dtype != 'auto'``, ``not not x`` as
     ``x``; any other test as it is written."""
+    if not test.lstrip().startswith(("not", "(")):
+        return test  # no ``not`` at its top: most tests, not parsed on every page
     node = _parsed(test.strip()) if len(test) <= MAX_PARSED else None
     if not isinstance(node, ast.UnaryOp) or not isinstance(node.op, ast.Not):
         return test
