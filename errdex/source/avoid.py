@@ -1297,7 +1297,7 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     # The innermost clause around the raise: the first header above it, less indented,
     # past the ``if`` statements inside the clause (the raise runs only once the import
     # failed, whatever else they test).
-    tests: list[str] = []
+    branched = False
     while at > 0:
         at -= 1
         text = lines[at].strip()
@@ -1307,7 +1307,7 @@ def imports_tried(record: Record) -> tuple[str, ...]:
             continue
         if header.group(1) not in ("if", "elif", "else"):
             break
-        tests.append(text)
+        branched = True
         indent = _indent(lines[at])
     handled = _EXCEPT.fullmatch(lines[at].strip())
     caught = handled.group(1).strip("() ").split(",") if handled is not None else [""]
@@ -1316,7 +1316,7 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     bound = _BOUND_ERROR.search(lines[at])
     if (
         bound is not None
-        and tests
+        and branched
         and any(_says(line, bound.group(1)) for line in lines[at + 1 : index])
     ):
         # ``if "shard_checkpoint" in str(exc)`` (or its ``else``, or ``msg = str(exc)``
@@ -1341,25 +1341,9 @@ def imports_tried(record: Record) -> tuple[str, ...]:
     else:
         return ()
     level = min((_indent(line) for line in body if line.strip()), default=0)
-    modules: list[str] = []
-    for line in reversed(body):
-        if _indent(line) != level:
-            continue  # in a block of the try's own: its failure may be handled there
-        text = line.strip()
-        if found_from := _FROM.match(text):
-            module = found_from.group(1)
-            names = text[found_from.end() :].split("#")[0].strip(" ()\\")
-            if module in NAMESPACES and names:
-                # ``from google import genai``: the namespace's module, not the namespace.
-                modules += [
-                    f"{module}.{part.split()[0]}" for part in names.split(",") if part.strip()
-                ]
-            else:
-                modules.append(module)
-        elif found_import := _IMPORT.match(text):
-            modules += [
-                part.split()[0] for part in found_import.group(1).split(",") if part.strip()
-            ]
+    # Only the lines of the try's own block: an import in a block of its own (a nested
+    # try) may have its failure handled there.
+    modules = [m for line in reversed(body) if _indent(line) == level for m in _imported(line)]
     own = {package_of(record.repo)}
     own.add(module_of(record.source.path))
     tops = ((installed_as(module), module.partition(".")[0]) for module in modules)
@@ -1370,6 +1354,22 @@ def imports_tried(record: Record) -> tuple[str, ...]:
             if top and top not in own and top.lower() not in own and top not in _STDLIB
         )
     )
+
+
+def _imported(line: str) -> list[str]:
+    """The modules an import statement on ``line`` imports: every one of ``import a, b as
+    c``; of ``from a.b import c``, ``a.b``, but ``google.genai`` of ``from google import
+    genai`` (a namespace's module, not the namespace); none for any other line."""
+    text = line.strip()
+    if found_from := _FROM.match(text):
+        module = found_from.group(1)
+        names = text[found_from.end() :].split("#")[0].strip(" ()\\")
+        if module in NAMESPACES and names:
+            return [f"{module}.{part.split()[0]}" for part in names.split(",") if part.strip()]
+        return [module]
+    if found_import := _IMPORT.match(text):
+        return [part.split()[0] for part in found_import.group(1).split(",") if part.strip()]
+    return []
 
 
 _BOUND_ERROR = re.compile(r"\bas\s+(\w+)\s*:")
