@@ -784,6 +784,39 @@ def test_an_error_raised_in_a_notebooks_own_function_names_no_record(
     assert found_in(frames_source, body) == []
 
 
+NOTEBOOK_FRAMES = {
+    "IPython 8": "Cell In[12], line 3, in check(x)",
+    "IPython 8.0 to 8.4": "Input In [12], in check(x)",
+    "older IPython": "<ipython-input-12-1c2d> in check(x)",
+}
+
+
+@pytest.mark.parametrize("frame", NOTEBOOK_FRAMES.values(), ids=NOTEBOOK_FRAMES.keys())
+def test_an_error_raised_in_a_cells_function_names_no_record_nor_does_the_title(
+    frames_source: sources.Source, frame: str
+) -> None:
+    """IPython prints a function typed in a notebook's cell as a frame of the cell: the
+    last frame, so that code raised the error (Python's ``int(nan)``, say), though a
+    record says the same words; the issue's title saying the message is that error."""
+    body = (
+        "In the notebook:\n\n```\n"
+        "ValueError                                Traceback (most recent call last)\n"
+        "Cell In[12], line 5\n----> 5 check(1)\n\n"
+        f"{frame}\n      2 def check(x):\n----> 3     raise ValueError(MESSAGE)\n\n"
+        f"ValueError: {MISMATCH}\n```\n"
+    )
+    assert found_in(frames_source, body) == []
+    assert found_in(frames_source, body, title=f"ValueError: {MISMATCH}") == []
+
+
+def test_a_cells_own_top_above_the_error_tells_nothing(frames_source: sources.Source) -> None:
+    """``Cell In[12], line 5`` (or ``in <module>``) alone above the error: the paste may
+    have left out the frames below it, as it often keeps only the cell's."""
+    for frame in ("Cell In[12], line 5", "<ipython-input-12-1c2d> in <module>"):
+        body = f"```\n{frame}\n----> 5 merged = loom.join(a, b)\n\nValueError: {MISMATCH}\n```\n"
+        assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
 def test_of_records_saying_the_same_pytests_report_names_the_one_raised_in_its_file(
     frames_source: sources.Source,
 ) -> None:

@@ -101,6 +101,13 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     whole_only = {reading for reading in in_passing if reading.exception is None}
     every = _readings(body, title, least, in_passing)
     lines = paste_lines(body)
+    # The title's error is the body's when the body pastes the same message: raised
+    # where the body's frames say.
+    shown = {
+        search.normalized_text(reading.message): raising_frames(lines, reading.line)
+        for reading in reversed(every)
+        if reading.line is not None
+    }
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
         # ("See root cause above"): a wrapper names no cause.
@@ -108,7 +115,10 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
             for order, reading in enumerate(every):
                 if reading.wrapper != wrappers or _letters(reading.message) < least:
                     continue  # a heading such as "Environment" holds too little to be named
-                frames = raising_frames(lines, reading.line)
+                if reading.line is None:
+                    frames = shown.get(search.normalized_text(reading.message), ())
+                else:
+                    frames = raising_frames(lines, reading.line)
                 chosen = _best(index, wholes, reading, rules, Fits(source, reading, rules, frames))
                 if chosen is None:
                     continue
@@ -757,14 +767,20 @@ def fences(body: str) -> list[tuple[int, str]]:
 def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
     """The frames that raised the error read at ``line``, wherever the paste shows it
     (a worker's traceback, then the same error raised again in the parent's): none
-    when one of them shows no frame, since then it may have been raised anywhere."""
+    when one of them shows no frame, since then it may have been raised anywhere. A
+    function typed in a notebook's cell is a frame of a file named ``<cell>``, which
+    no record is raised in."""
     if line is None or line >= len(lines):
         return ()
     text = lines[line].strip()
     frames = []
     for number, other in enumerate(lines):
         if other.strip() == text:
-            frame = raising_frame(lines, number) or _frame_below(lines, number)
+            frame = (
+                raising_frame(lines, number)
+                or _frame_below(lines, number)
+                or search.cell_frame(lines, number)
+            )
             if frame is None:
                 return ()
             frames.append(frame)

@@ -2118,6 +2118,36 @@ def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
     return None
 
 
+def cell_frame(lines: Sequence[str], line: int) -> Frame | None:
+    """The frame of a function typed in a notebook's cell, when it is the last frame above
+    the error read at ``line`` (``Cell In[12], line 1, in <lambda>(v)``): code typed there
+    raised the error, since a function it calls raises under a frame of its own below
+    it. None for the cell's own top (``Cell In[3], line 1``, ``in <module>``, ``in <cell
+    line: 1>()``): a paste often keeps only that frame of a longer traceback."""
+    start, _ = _past_listing(lines, line - 1)
+    for number in range(start, max(-1, start - MAX_FRAME_GAP), -1):
+        text = lines[number] if number < len(lines) else ""
+        cell = _CELL_FRAME.match(text)
+        if cell is not None:
+            function = cell.group(1)
+            top = function == "<module>" or function.startswith("<cell")
+            return None if top else Frame("<cell>", function)
+        if _FRAME_STOP.search(text) or ERROR_LINE.match(text):
+            return None
+        if any(pattern.search(text) for pattern in FRAMES):
+            return None
+    return None
+
+
+_CELL_FRAME = re.compile(
+    r"[ \t]*(?:(?:Cell|Input) In ?\[[^\]\n]*\](?:, line [0-9]+)?|\[?<ipython-input-[^>\n]*>\]?"
+    r"(?:\([^()\n]*\))?),?[ \t]+in[ \t]+([^\s(]+)"
+)
+"""A frame in a notebook's cell that names its function, as IPython 8 (``Cell In[12],
+line 1, in f(x)``), 8.0 to 8.4 (``Input In [3], in f(x)``) and older IPython
+(``<ipython-input-3-…> in f(x)``) print it. Group 1 the function."""
+
+
 def _past_listing(lines: Sequence[str], start: int) -> tuple[int, int | None]:
     """Where the look back from line ``start`` goes on when IPython's listing of a
     frame's code ends there (or a blank line under it does): the line above it, and the
