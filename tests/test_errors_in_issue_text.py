@@ -668,6 +668,7 @@ NO_MEMBER = "module {self.__name__} has no attribute {name}"
 MIGRATED = "module {module} has no attribute {name}"
 HEAT = "The oven {name} did not reach its set temperature in time"
 COLD = "The oven {name} is still cold; wait for it to heat up before baking"
+ENCODED = "Length of '{name}' ({length}) did not match the length of the columns ({width})."
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
     "loom/not-ready-at.yaml": raised_at("RuntimeError", NOT_READY_AT, "loom/sched.py", "run"),
@@ -706,6 +707,7 @@ FRAMES = {
     ),
     "kiln/heat.yaml": raised_at("RuntimeError", HEAT, "src/kiln/ovens.py", "Oven.heat"),
     "kiln/cold.yaml": raised_at("OvenColdError", COLD, "src/kiln/ovens.py", "Oven.check"),
+    "loom/encoded.yaml": raised_at("ValueError", ENCODED, "loom/encode.py", "encode"),
     "loom/lazy.yaml": raised_at(
         "AttributeError",
         NO_MEMBER,
@@ -815,6 +817,18 @@ def test_a_cells_own_top_above_the_error_tells_nothing(frames_source: sources.So
     for frame in ("Cell In[12], line 5", "<ipython-input-12-1c2d> in <module>"):
         body = f"```\n{frame}\n----> 5 merged = loom.join(a, b)\n\nValueError: {MISMATCH}\n```\n"
         assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
+def test_the_words_of_a_value_are_no_words_of_the_template(frames_source: sources.Source) -> None:
+    """Read as ``Length of '{name}' …`` cut short inside its first value, an older
+    wording of another message says only ``Length of`` of that template: the rest of
+    its words are the value's, whatever words the template says later."""
+    (entry,) = [e for e in frames_source.index.entries if e.template == ENCODED]
+    said = "Length of values does not match length of index"
+    assert reports.own_text(said, entry) > reports.Rules().min_own_text
+    values = ["values does not match length of index"]
+    assert reports.own_text(said, entry, values) == len("lengthof")
+    assert found_in(frames_source, f"It fails with\n\nValueError: {said}\n") == []
 
 
 def test_of_records_saying_the_same_pytests_report_names_the_one_raised_in_its_file(

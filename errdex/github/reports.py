@@ -925,7 +925,8 @@ class Fits:
         least = self.rules.min_own_text
         if _own(exception, packages):
             least //= 2
-        return own_text(self.reading.message, match.entry) >= least
+        values = [value for _, value in match.values]
+        return own_text(self.reading.message, match.entry, values) >= least
 
 
 _PYTHONS_LIKE = re.compile(
@@ -1091,11 +1092,16 @@ def _spelled(template: str, message: str) -> int:
     return sum(len(p.text) for p in parts if not p.placeholder and p.text in message)
 
 
-def own_text(message: str, entry: search.Entry) -> int:
+def own_text(message: str, entry: search.Entry, values: Sequence[str] = ()) -> int:
     """Letters and digits of the template's own words that ``message`` holds: each word
     of the template outside its placeholders, counted once per place it has there that
-    the message says it too (a name said once is not two of the template's words)."""
+    the message says it too (a name said once is not two of the template's words), but
+    for the words of the ``values`` read into its placeholders: those are the paste's
+    (``Length of values does not match length of index`` read as ``Length of
+    '{name}' …`` cut short says only ``Length of`` of that template)."""
     said = Counter(search.tokens(search.normalize(message)[0]))
+    for value in values:
+        said.subtract(search.tokens(search.normalize(value)[0]))
     total = 0
     for word in entry.words:
         if word != "*" and said[word] > 0:
