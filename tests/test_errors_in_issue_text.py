@@ -668,6 +668,7 @@ NO_MEMBER = "module {self.__name__} has no attribute {name}"
 MIGRATED = "module {module} has no attribute {name}"
 HEAT = "The oven {name} did not reach its set temperature in time"
 COLD = "The oven {name} is still cold; wait for it to heat up before baking"
+MISSING = "None of [{key}] are in the [{axis_name}]"
 ENCODED = "Length of '{name}' ({length}) did not match the length of the columns ({width})."
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
@@ -707,6 +708,7 @@ FRAMES = {
     ),
     "kiln/heat.yaml": raised_at("RuntimeError", HEAT, "src/kiln/ovens.py", "Oven.heat"),
     "kiln/cold.yaml": raised_at("OvenColdError", COLD, "src/kiln/ovens.py", "Oven.check"),
+    "loom/missing.yaml": raised_at("KeyError", MISSING, "loom/frame.py", "Frame._raise_if_missing"),
     "loom/encoded.yaml": raised_at("ValueError", ENCODED, "loom/encode.py", "encode"),
     "loom/lazy.yaml": raised_at(
         "AttributeError",
@@ -817,6 +819,20 @@ def test_a_cells_own_top_above_the_error_tells_nothing(frames_source: sources.So
     for frame in ("Cell In[12], line 5", "<ipython-input-12-1c2d> in <module>"):
         body = f"```\n{frame}\n----> 5 merged = loom.join(a, b)\n\nValueError: {MISMATCH}\n```\n"
         assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
+def test_a_short_message_raised_in_the_frames_file_and_function_names_its_record(
+    frames_source: sources.Source,
+) -> None:
+    """``None of […] are in the […]`` has too few words of its own to name a record alone;
+    a traceback whose last frame is the record's file and function names it."""
+    said = "KeyError: \"None of [Index(['Date'], dtype='object')] are in the [columns]\""
+    assert found_in(frames_source, f"Selecting fails:\n\n{said}\n") == []
+    frame = '  File "/venv/site-packages/loom/frame.py", line 40, in _raise_if_missing'
+    (found,) = found_in(frames_source, traceback(frame, said, "    raise KeyError(...)"))
+    assert found.message == MISSING
+    elsewhere = frame.replace("loom/frame.py", "loom/index.py")  # another file of the package
+    assert found_in(frames_source, traceback(elsewhere, said, "    raise KeyError(...)")) == []
 
 
 def test_the_words_of_a_value_are_no_words_of_the_template(frames_source: sources.Source) -> None:

@@ -824,7 +824,8 @@ class Fits:
     called: that, and the message holds enough of the template's own words, half as
     many when the paste names the exception with the record's own package
     (``pydantic.errors.PydanticImportError`` for a record of ``pydantic/_migration.py``):
-    another project does not raise its errors."""
+    another project does not raise its errors; or when a frame that raised it names the
+    record's file and function."""
 
     def __init__(
         self,
@@ -923,10 +924,18 @@ class Fits:
             # number or a path.
             return False
         least = self.rules.min_own_text
-        if _own(exception, packages):
+        if _own(exception, packages) or self._confirmed(page):
             least //= 2
         values = [value for _, value in match.values]
         return own_text(self.reading.message, match.entry, values) >= least
+
+    def _confirmed(self, page: Page) -> bool:
+        """Whether a frame that raised the error names the record's file and function."""
+        files = {path.rsplit("/", 1)[-1] for path in page.paths}
+        function = page.function.rsplit(".", 1)[-1] if page.function else None
+        return function is not None and any(
+            frame.file in files and frame.function == function for frame in self.frames
+        )
 
 
 _PYTHONS_LIKE = re.compile(
