@@ -268,6 +268,24 @@ def test_a_scan_says_which_raises_it_could_not_record(
     assert "no constructor for the tag {node.tag}" in records(content)
 
 
+def test_a_message_over_lines_is_one_line_of_the_report(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A message may hold line breaks (``f"Bad input:\\n{msg}"``): its raise is still one
+    line of the report, the breaks shown as ``\\n``, and the record keeps them."""
+    source = tmp_path / "project"
+    (source / "pkg").mkdir(parents=True)
+    code = 'def f(msg):\n    raise ValueError(f"Bad input:\\n{msg}\\nUse another")\n'
+    (source / "pkg" / "m.py").write_text(code)
+    scan_args = ["scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content]
+    for extra in (["--dry-run"], []):
+        said = run_ok(run, *scan_args, *extra).out.splitlines()
+        assert "new: pkg/m.py:2 ValueError: Bad input:\\n{msg}\\nUse another" in said
+    assert "Bad input:\n{msg}\nUse another" in records(content)
+
+
 def test_a_scan_of_an_unpacked_wheel_says_its_paths_may_not_be_the_repositorys(
     run,
     tmp_path: Path,

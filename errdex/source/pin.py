@@ -262,7 +262,7 @@ def scan_into(
         paths.add(r.data["source"]["path"].split("/"))
     for site, (record_id, stated) in zip(sites, site_ids(repo, sites), strict=True):
         record = by_id.get(record_id) or by_place.get((site.exception, site.template, site.path))
-        where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
+        where = _where(site)
         if record is None:
             clash = _spelling_clash(site, exceptions, paths)
             if clash:
@@ -318,7 +318,7 @@ def scan_into(
         if not blocks:
             report.add("unchanged")
             continue
-        where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
+        where = _where(site)
         writes.add(record, "refreshed", where, blocks)
     report.unread = [w for w in report.unread if w not in own_places]
     writes.run()
@@ -641,7 +641,7 @@ def _placed(
         # The releases before keep their wording, now that the message changes.
         blocks["releases"] = _reworded(data, site.template)
     if reworded:
-        return "reworded", f"{_shown(record)}: {site.template[:70]}", blocks
+        return "reworded", f"{_shown(record)}: {_one_line(site.template[:70])}", blocks
     if data["source"].get("removed_in"):  # its page says "Removed upstream" no more
         renamed = f", its id now {blocks['id']}" if "id" in blocks else ""
         return "back", f"{_shown(record)} at {site.path}:{site.line}{renamed}", blocks
@@ -944,7 +944,7 @@ def _create(
             path = path.with_name(f"{record_id}-{number}.yaml")
             number += 1
         used.add(path)
-        where = f"{site.path}:{site.line} {site.exception}: {site.template[:70]}"
+        where = _where(site)
         if walk is not None:
             # Written with the rest at the end of the walk (Walk.finish).
             data: dict[str, Any] = {"id": record_id} if stated else {}
@@ -978,6 +978,19 @@ def _unread_here(path: Path, repo: str) -> bool:
 
 def _shown(record: update.Existing) -> str:
     return shown_path(record.path)
+
+
+def _where(site: RaiseSite) -> str:
+    """A raise as the report names it: its place, class and the start of its message."""
+    return _one_line(f"{site.path}:{site.line} {site.exception}: {site.template[:70]}")
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line of the report: its line breaks, and any other character a
+    terminal would act on, shown as escapes (``\\n``), as a message may hold them."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def release_name_problem(repo: str, release: str) -> str | None:
