@@ -126,6 +126,13 @@ def test_vector_in_python(vector: dict[str, Any], index: search.Index) -> None:
             "Cannot turn it",
         ),
         ("A note: Settings: are kept", None, "A note: Settings: are kept"),
+        ("the loop ends with StopIteration: no more rows", "StopIteration", "no more rows"),
+        (
+            "shop.models.Invoice.DoesNotExist: Invoice matching the lookup does not exist.",
+            "shop.models.Invoice.DoesNotExist",
+            "Invoice matching the lookup does not exist.",
+        ),
+        ("Timeout: 30 s", None, "Timeout: 30 s"),  # an ending alone names no class
     ],
 )
 def test_extract_finds_the_exception_and_message(paste: str, exception: str, message: str) -> None:

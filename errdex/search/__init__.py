@@ -70,12 +70,20 @@ from errdex.util.pickled import as_tuple
 # thousand prefixes off one line never copies the rest of it a thousand times.
 _W = "[A-Za-z0-9_]"
 _LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
-_NAME = rf"(?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure)"
+# Besides Error, Exception and Warning, the endings of the classes people paste most:
+# Python's StopIteration, Django's ImproperlyConfigured, NoReverseMatch, DoesNotExist,
+# AppRegistryNotReady, PermissionDenied, MultipleObjectsReturned, SuspiciousOperation,
+# SQLAlchemy's NoResultFound, httpx's ReadTimeout (never the word alone: ``Timeout: 30``).
+_NAME = (
+    rf"(?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure"
+    r"|Iteration|Configured|Match|NotExist|NotReady|Denied|Returned|Operation|Found|Timeout)"
+)
 EXCEPTION_NAME = _NAME
 """A name that looks like an exception's, with its module or not (for ``reports``)."""
 # A class named with its module, whatever its name ends in, when a message follows it at
-# a line's start: ``pydantic.errors.PydanticInvalidForJsonSchema: Cannot generate …``.
-_QUALIFIED = rf"(?:[a-z_]{_W}*\.)+[A-Z]{_W}*(?=: )"
+# a line's start: ``pydantic.errors.PydanticInvalidForJsonSchema: Cannot generate …``;
+# also a class defined in another (``blog.models.Post.DoesNotExist: …``).
+_QUALIFIED = rf"(?:[a-z_]{_W}*\.)+(?:[A-Z]{_W}*\.)*[A-Z]{_W}*(?=: )"
 PATTERNS: dict[str, Any] = {
     "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
     # Prefixes on every line of a process's output, tracebacks included.
@@ -137,7 +145,7 @@ PATTERNS: dict[str, Any] = {
     # a class named with its module, whatever its name ends in, right after a colon or
     # in quotes (``upload failed: httpx.InvalidURL: …``; not ``to torch.Tensor: …``).
     "inline": rf"(^|[^A-Za-z0-9_.])({_NAME}|(?:(?<=: )|(?<=[`'\"(]))"
-    rf"(?:[a-z_]{_W}*\.)+[A-Z]{_W}*):[ \t]+(?=[^ \t])",
+    rf"(?:[a-z_]{_W}*\.)+(?:[A-Z]{_W}*\.)*[A-Z]{_W}*):[ \t]+(?=[^ \t])",
     # ...and any dotted name right after a traceback's frames.
     "after_frames": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:: ?([^\n]*))?$",
     # The mark that closes the quote an inline exception opens with.
