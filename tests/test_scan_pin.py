@@ -102,6 +102,8 @@ def records(content: Path) -> dict[str, dict]:
         ('"{}, {}".format(*args)', "{}, {}"),
         ('"%s is %d%%" % (key, pct)', "{key} is {pct}%"),
         ('"%(a)s and %(b)s" % mapping', "{a} and {b}"),
+        # A dict's string is what every message of the raise says.
+        ('"%(a)s, %(b)r, %(c)d" % {"a": _("one"), "b": "two", "c": "3"}', "one, 'two', {c}"),
         ('"single %r" % value', "single {value}"),
         ("message", None),
         # Every template scan makes must parse (issue #12, item 10).
@@ -122,6 +124,35 @@ def records(content: Path) -> dict[str, dict]:
 def test_message_expressions_become_templates(source: str, template: str | None) -> None:
     node = ast.parse(source, mode="eval").body
     assert template_of(node) == template
+
+
+VALIDATORS = """\
+def validate_ipv6(value):
+    if not is_ipv6(value):
+        raise ValidationError(
+            _("Enter a valid %(protocol)s address."),
+            code="invalid",
+            params={"protocol": _("IPv6"), "value": value},
+        )
+
+
+def validate_size(value, unit):
+    if value > 10:
+        raise ValidationError(_("At most 10 %(unit)s (100%%)."), params={"unit": unit})
+    raise ValidationError(_("Not %(unit)s at all."))
+"""
+
+
+def test_a_message_the_class_fills_in_from_params_becomes_its_template() -> None:
+    """Django's ValidationError prints ``message % params``: the ``%(name)s`` of a class
+    given ``params`` are its placeholders, or the words they give; without ``params``
+    the text is printed as it is."""
+    sites = scan_text(VALIDATORS, "pkg/validators.py")
+    assert [s.template for s in sites] == [
+        "Enter a valid IPv6 address.",
+        "At most 10 {unit} (100%).",
+        "Not %(unit)s at all.",
+    ]
 
 
 MESSAGE_NAMED_FIRST = """\

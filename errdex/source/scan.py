@@ -842,11 +842,12 @@ class _Finder:
                 return
             exception, made = returned, True
         # ``"… exactly one …" if one else "… one or none …"``: each message it may raise.
+        params = next((k.value for k in call.keywords if k.arg == "params"), None)
         templates = (
             [
                 found
                 for branch in _branches(self._message_of(given[0]))
-                if (found := template_of(branch)) is not None
+                if (found := _filled(branch, params)) is not None
             ]
             if given
             else []
@@ -1369,6 +1370,21 @@ def template_of(node: ast.expr) -> str | None:
     return None
 
 
+def _filled(message: ast.expr, params: ast.expr | None) -> str | None:
+    """``template_of(message)``; for a class given ``params`` (Django's
+    ``ValidationError(_("Enter a valid %(protocol)s address."), params={…})``), a literal
+    message read as that class prints it, its ``%(name)s`` filled in from them."""
+    text = _untranslated(message)
+    if (
+        params is not None
+        and isinstance(text, ast.Constant)
+        and isinstance(text.value, str)
+        and "%(" in text.value
+    ):
+        return _percent(text.value, params)
+    return template_of(message)
+
+
 def _builtin(exception: str) -> bool:
     """Whether a raise's class is Python's own (``ValueError``, ``builtins.KeyError``)."""
     return isinstance(getattr(builtins, exception.removeprefix("builtins."), None), type)
@@ -1447,7 +1463,21 @@ def _format(text: str, call: ast.Call) -> str | None:
 
 
 def _percent(text: str, right: ast.expr) -> str:
+    """``text % right`` as a template: each conversion a placeholder named after its
+    value (``%(name)s`` after its key), or the words a dict gives its key as a string
+    (``{"protocol": _("IPv6")}``: what every message of that raise says)."""
     values = right.elts if isinstance(right, ast.Tuple) else [right]
+    said: dict[str, str] = {}
+    if isinstance(right, ast.Dict):
+        for key, value in zip(right.keys, right.values, strict=True):
+            value = _untranslated(value)
+            if (
+                isinstance(key, ast.Constant)
+                and isinstance(key.value, str)
+                and isinstance(value, ast.Constant)
+                and isinstance(value.value, str)
+            ):
+                said[key.value] = value.value
     out = []
     literal: list[str] = []  # escaped a run at a time, so a colour code is seen whole
     position = 0
@@ -1469,7 +1499,9 @@ def _percent(text: str, right: ast.expr) -> str:
         while end < len(text) and text[end] in "#0- +123456789.*hlL":
             end += 1
         end += 1  # the conversion letter
-        if name is not None:
+        if name is not None and name in said and text[end - 1] in "sr":
+            out.append(_escape(said[name] if text[end - 1] == "s" else repr(said[name])))
+        elif name is not None:
             out.append(_placeholder(name))
         elif index < len(values) and not isinstance(right, ast.Dict):
             out.append(_field(values[index]))
