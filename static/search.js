@@ -73,6 +73,8 @@
           errorLine: new RegExp(p.error_line),
           listing: new RegExp(p.listing),
           pydantic: new RegExp(p.pydantic),
+          debugType: new RegExp(p.debug_type),
+          debugValue: new RegExp(p.debug_value),
           body: new RegExp(p.body),
           repr: new RegExp(p.repr),
           wrapper: new RegExp(p.wrapper),
@@ -210,6 +212,8 @@
         if (string) { var u = unrepr(string[0]); add(u[0], u[1], index); }
       }
     });
+    var debug = debugPage(lines);
+    if (debug) { add(debug[0], debug[1], debug[2]); }
     // Every error a line names: the lines that end tracebacks first, from the last, then
     // every other line from the paste's end; the innermost error of a line first.
     var ends = tracebackEnds(lines);
@@ -217,7 +221,7 @@
     var order = ends.slice().reverse();
     for (var k = lines.length - 1; k >= 0; k--) { if (!ending.has(k)) { order.push(k); } }
     var seen = new Set();
-    var named = new Set();
+    var named = new Set(debug ? [debug[2]] : []);
     for (var o = 0; o < order.length && seen.size < most; o++) {
       var index = order[o];
       var line = blank(lines[index]);
@@ -272,6 +276,20 @@
     out = out.slice(0, p.max_readings);
     out.lines = raw;  // as the paste has them, for the frames above an error
     return out;
+  }
+
+  // Python's _debug_page: Django's debug page's class, message and the message's line.
+  function debugPage(lines) {
+    for (var i = lines.length - 1; i >= 0; i--) {
+      var value = patterns.debugValue.exec(blank(lines[i]));
+      if (!value) { continue; }
+      var message = blank(value[1]);
+      if (!message && i + 1 < lines.length) { message = blank(lines[i + 1]); }
+      if (!message) { return null; }
+      var named = i ? patterns.debugType.exec(blank(lines[i - 1])) : null;
+      return [named ? named[1] : null, message, i];
+    }
+    return null;
   }
 
   // Python's _traceback_ends: the line after each traceback's frames; each line seen once.

@@ -161,6 +161,13 @@ PATTERNS: dict[str, Any] = {
     },
     # A pydantic ValidationError's line for an error a validator raised.
     "pydantic": r"^(Value error|Assertion failed), ([^\n]*)$",
+    # Django's debug page, as a browser copies it or its copy-and-paste view gives it:
+    # "Exception Type:" and the class (then " at /path/"), then "Exception Value:" and
+    # the message, on its line or the next.
+    "debug_type": (
+        rf"^Exception Type:[ \t]+((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:[ \t]+at[ \t]|$)"
+    ),
+    "debug_value": r"^Exception Value:[ \t]*([^\n]*)$",
     # The string a JSON or dict error body gives as its message.
     "body": r"([\"'])(?:message|detail|error)\1: ?([\"'])",
     # That string as the repr of an exception: "ValueError('...')".
@@ -279,6 +286,8 @@ _REPEATED = re.compile(PATTERNS["repeated"])
 _GROUPED = re.compile(PATTERNS["grouped"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
 _PYDANTIC = re.compile(PATTERNS["pydantic"])
+_DEBUG_TYPE = re.compile(PATTERNS["debug_type"])
+_DEBUG_VALUE = re.compile(PATTERNS["debug_value"])
 _BODY = re.compile(PATTERNS["body"])
 _REPR = re.compile(PATTERNS["repr"])
 _WRAPPER = re.compile(PATTERNS["wrapper"])
@@ -462,6 +471,9 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             string = string_at(lines[index], body.end(), body.group(2))
             if string is not None:
                 add(*_unrepr(string[0]), index)
+    debug = _debug_page(lines)
+    if debug is not None:
+        add(*debug)
     # Every error a line names: the lines that end tracebacks first, from the last, then
     # every other line from the paste's end; the innermost error of a line first.
     ends = _traceback_ends(lines)
@@ -470,7 +482,7 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         reversed(ends), (i for i in range(len(lines) - 1, -1, -1) if i not in ending)
     )
     seen: set[tuple[str | None, str]] = set()
-    named: set[int] = set()
+    named: set[int] = set() if debug is None else {debug[2]}
     for index in order:
         if len(seen) >= MAX_CANDIDATES:
             break
@@ -527,6 +539,24 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         if colon >= 0:
             add(None, lines[last][colon + 2 :].strip(BLANK), last)
     return out[:MAX_READINGS]
+
+
+def _debug_page(lines: Sequence[str]) -> tuple[str | None, str, int] | None:
+    """The error of Django's debug page, when the paste holds one: the class its
+    ``Exception Type:`` line names (right above), the message after ``Exception Value:``
+    (or on the line under it) and that line's number; the last such line's."""
+    for index in range(len(lines) - 1, -1, -1):
+        value = _DEBUG_VALUE.match(lines[index].strip(BLANK))
+        if value is None:
+            continue
+        message = value.group(1).strip(BLANK)
+        if not message and index + 1 < len(lines):
+            message = lines[index + 1].strip(BLANK)
+        if not message:
+            return None
+        named = _DEBUG_TYPE.match(lines[index - 1].strip(BLANK)) if index else None
+        return (named.group(1) if named else None), message, index
+    return None
 
 
 def _traceback_ends(lines: Sequence[str]) -> list[int]:
