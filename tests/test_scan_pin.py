@@ -126,6 +126,52 @@ def test_message_expressions_become_templates(source: str, template: str | None)
     assert template_of(node) == template
 
 
+BRANCHED = """\
+def check_host(host, domain):
+    msg = "Bad host header: %r." % host
+    if domain:
+        msg += " Add %r to the allowed hosts." % domain
+    else:
+        msg += " The name is no valid domain."
+    raise HostError(msg)
+
+
+def reverse(name, tried):
+    if tried:
+        msg = "No route for %r among %d tried" % (name, len(tried))
+    elif name is None:
+        raise ValueError("A route needs a name")
+    else:
+        msg = "No route for %(name)r at all" % {"name": name}
+    raise RouteError(msg)
+
+
+def report(a, b, c):
+    msg = "Failed"
+    if a:
+        msg += " in a"
+    if b:
+        msg += " in b"
+    if c:
+        msg += " in c"
+    raise ReportError(msg)
+"""
+
+
+def test_a_message_given_in_branches_makes_a_record_of_each() -> None:
+    """A name given its message in an ``if`` and its ``else``, or added to there, holds
+    either after them: a record of each, as of a conditional expression; a branch that
+    raises gives none. More than four messages make no record."""
+    sites = scan_text(BRANCHED, "pkg/routes.py")
+    assert [(s.exception, s.template) for s in sites] == [
+        ("HostError", "Bad host header: {host}. Add {domain} to the allowed hosts."),
+        ("HostError", "Bad host header: {host}. The name is no valid domain."),
+        ("ValueError", "A route needs a name"),
+        ("RouteError", "No route for {name} among {len(tried)} tried"),
+        ("RouteError", "No route for {name} at all"),
+    ]
+
+
 VALIDATORS = """\
 def validate_ipv6(value):
     if not is_ipv6(value):
@@ -181,12 +227,16 @@ def join(parts, err):
 
 def test_a_message_given_a_name_before_its_raise_becomes_a_record() -> None:
     """``msg = f"…"`` then ``raise ValueError(msg)`` (ruff's EM rules): the raise's
-    message is what the name was last given on the way there; nothing when the name
-    may hold either of two messages, was added to, or is a parameter."""
+    message is what the name was last given on the way there, or added to it; each
+    of two messages an ``if`` and its ``else`` give it; nothing when it is a
+    parameter."""
     sites = scan_text(MESSAGE_NAMED_FIRST, "pkg/check.py")
     assert [(s.line, s.exception, s.template, s.condition) for s in sites] == [
         (4, "ValueError", "size must be positive, got {size}", "size < 0"),
         (7, "ValueError", "size {size} is odd", "size % 2"),
+        (12, "RuntimeError", "one way", None),
+        (12, "RuntimeError", "the other", None),
+        (19, "KeyError", "parts: {', '.join(parts)}", "not parts"),
     ]
 
 

@@ -677,10 +677,11 @@ class _Finder:
             self.visit_Raise(node)
         elif isinstance(node, ast.If):
             self.conditions.append((node, False))
-            self._block(node.body)
+            body = self._block(node.body, forget=False)
             self.conditions[-1] = (node, True)
-            self._block(node.orelse)
+            orelse = self._block(node.orelse, forget=False)
             self.conditions.pop()
+            self._merged(node, body, orelse)
         elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             self.scope.append(node.name)
             self.functions.append(None if isinstance(node, ast.ClassDef) else node)
@@ -707,14 +708,47 @@ class _Finder:
                     self._block(value)
                     self.star = False
 
-    def _block(self, nodes: list[Any]) -> None:
-        """A block's statements: the names it gives a message are forgotten after it (an
-        ``if`` and its ``else`` may each give one, and a raise after both knows neither)."""
+    def _block(self, nodes: list[Any], forget: bool = True) -> dict[str, ast.expr | None]:
+        """A block's statements: the names it gives a message are forgotten after it (a
+        loop's body may run or not; ``try``'s may stop anywhere), unless ``forget`` is
+        false (an ``if``'s branches, ``_merged`` after both). Returns what it gave them."""
         self.named.append({})
         self._statements(nodes)
-        forgotten = self.named.pop()
-        for name in forgotten:
-            self.named[-1][name] = None
+        given = self.named.pop()
+        if forget:
+            for name in given:
+                self.named[-1][name] = None
+        return given
+
+    def _merged(
+        self, node: ast.If, body: dict[str, ast.expr | None], orelse: dict[str, ast.expr | None]
+    ) -> None:
+        """The messages the names hold after an ``if``: where both of its branches go on
+        past it and give a name two messages, either (``a if test else b``, a record
+        each); where one branch ends (a raise, a return), the other's."""
+        goes_on = not _ends(node.body), not node.orelse or not _ends(node.orelse)
+        for name in dict.fromkeys([*body, *orelse]):
+            before = self._held(name)
+            one = body.get(name, before) if goes_on[0] else None
+            two = orelse.get(name, before) if goes_on[1] else None
+            if not goes_on[0]:
+                value = two
+            elif not goes_on[1]:
+                value = one
+            elif one is None or two is None:
+                value = None
+            else:
+                value = one if one is two else ast.IfExp(test=node.test, body=one, orelse=two)
+            if value is not None and len(_branches(value)) > MOST_MESSAGES:
+                value = None  # ``if a: msg += …`` five times over: 32 messages, none told
+            self.named[-1][name] = value
+
+    def _held(self, name: str) -> ast.expr | None:
+        """The message ``name`` holds here, or None (none known)."""
+        for layer in reversed(self.named):
+            if name in layer:
+                return layer[name]
+        return None
 
     def _assigned(self, node: ast.AST) -> None:
         """Remember ``name = "…"`` (or an f-string, ``%`` or ``.format``); any other
@@ -728,6 +762,14 @@ class _Finder:
             targets = [node.target]
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 value = node.value
+            elif (
+                isinstance(node, ast.AugAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(node.op, ast.Add | ast.Mod)
+                and (held := self._held(node.target.id)) is not None
+            ):
+                # ``msg += " You may need to …"``, ``message %= (…)``: the message goes on.
+                value = _combined(held, node.op, node.value)
         elif isinstance(node, ast.With | ast.AsyncWith):
             targets = [item.optional_vars for item in node.items if item.optional_vars]
         else:
@@ -1316,6 +1358,26 @@ def _placeholder(name: str) -> str:
         return "{}"
     # `{{` reads as a literal brace: a name that opens with one (a set or dict) is spaced.
     return "{ " + name + "}" if name.startswith("{") else "{" + name + "}"
+
+
+MOST_MESSAGES = 4
+"""The messages a name may hold after ``if`` statements give it others, at most: a raise
+of it is recorded once for each; one that may say more is recorded as none."""
+
+
+def _ends(body: list[ast.stmt]) -> bool:
+    """Whether a block never goes on past its end: its last statement raises, returns,
+    or leaves its loop."""
+    return isinstance(body[-1], ast.Raise | ast.Return | ast.Continue | ast.Break)
+
+
+def _combined(message: ast.expr, op: ast.operator, value: ast.expr) -> ast.expr:
+    """``message`` (each message it may be) with ``value`` added (``+=``) or put in
+    (``%=``)."""
+    if isinstance(message, ast.IfExp):
+        body, orelse = _combined(message.body, op, value), _combined(message.orelse, op, value)
+        return ast.IfExp(test=message.test, body=body, orelse=orelse)
+    return ast.BinOp(left=message, op=op, right=value)
 
 
 def _branches(node: ast.expr) -> list[ast.expr]:
