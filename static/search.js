@@ -77,6 +77,7 @@
           debugValue: new RegExp(p.debug_value),
           body: new RegExp(p.body),
           repr: new RegExp(p.repr),
+          reprInline: new RegExp(p.repr_inline),
           wrapper: new RegExp(p.wrapper),
           stop: new RegExp(p.stop),
           note: new RegExp(p.note),
@@ -250,6 +251,16 @@
         });
         var inner = wrapper ? innerOf(own) : null;
         if (inner) { add(null, inner, index); }
+      }
+      // The first exception's repr on the line, its message the string it holds.
+      var rep = patterns.reprInline.exec(line);
+      var held = rep ? unquoted(line, rep.index + rep[0].length, rep[2]) : null;
+      var key3 = held ? JSON.stringify([rep[1], head(held[0])]) : null;
+      if (held && !seen.has(key3)) {
+        if (seen.size >= most) { break; }
+        named.add(index);
+        seen.add(key3);
+        add(rep[1], held[0], index);
       }
     }
     // Log lines at level ERROR that name no exception.

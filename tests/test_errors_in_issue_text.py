@@ -788,6 +788,20 @@ def test_an_error_raised_in_a_notebooks_own_function_names_no_record(
     assert found_in(frames_source, body) == []
 
 
+def test_an_exceptions_repr_in_a_task_queues_log_names_its_record(
+    frames_source: sources.Source,
+) -> None:
+    """Celery logs a task's error as its repr: ``raised unexpected: ValueError('…')``."""
+    said = f"raised unexpected: ValueError({MISMATCH!r})"
+    body = (
+        "From the worker log:\n\n```\n"
+        "[2026-03-02 08:15:44,102: INFO/ForkPoolWorker-2] Task shop.sync[7d3a] received\n"
+        f"[2026-03-02 08:15:44,120: ERROR/ForkPoolWorker-2] Task shop.sync[7d3a] {said}\n"
+        "```\n"
+    )
+    assert messages(found_in(frames_source, body)) == [MISMATCH]
+
+
 NOTEBOOK_FRAMES = {
     "IPython 8": "Cell In[12], line 3, in check(x)",
     "IPython 8.0 to 8.4": "Input In [12], in check(x)",

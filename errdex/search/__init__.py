@@ -172,6 +172,11 @@ PATTERNS: dict[str, Any] = {
     "body": r"([\"'])(?:message|detail|error)\1: ?([\"'])",
     # That string as the repr of an exception: "ValueError('...')".
     "repr": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning))\(([\"'])",
+    # An exception's repr inside a line, as a task queue or an event loop logs it, after
+    # a colon or an equals sign ("Task app.run[1f2e] raised unexpected: ValueError('…')",
+    # "exception=KeyError('…')"); not a line of code a traceback shows ("raise
+    # ValueError('…')", "err = KeyError('…')"), which may be another raise than the one.
+    "repr_inline": rf"(?:(?<=: )|(?<==))({_NAME})\(([\"'])",
     # A traceback's frame, which names the file (and function) whose code ran: Python's
     # (also "<stdin>"); IPython's (File ~/run.py:12, in main(), which VS Code's copy makes
     # a link: File [~/run.py:12](file:///…/run.py:12), in main()); rich's (base.py:1184 in
@@ -286,6 +291,7 @@ _REPEATED = re.compile(PATTERNS["repeated"])
 _GROUPED = re.compile(PATTERNS["grouped"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
 _PYDANTIC = re.compile(PATTERNS["pydantic"])
+_REPR_INLINE = re.compile(PATTERNS["repr_inline"])
 _DEBUG_TYPE = re.compile(PATTERNS["debug_type"])
 _DEBUG_VALUE = re.compile(PATTERNS["debug_value"])
 _BODY = re.compile(PATTERNS["body"])
@@ -511,6 +517,15 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             inner = _inner(own) if wrapper else None
             if inner:  # "Worker failed with error '<the cause>', please check … above"
                 add(None, inner, index)
+        # The first exception's repr on the line, its message the string it holds.
+        found = _REPR_INLINE.search(line)
+        held = string_at(line, found.end(), found.group(2)) if found else None
+        if found and held and (found.group(1), held[0][:SEARCH_MESSAGE_LIMIT]) not in seen:
+            if len(seen) >= MAX_CANDIDATES:
+                break
+            named.add(index)
+            seen.add((found.group(1), held[0][:SEARCH_MESSAGE_LIMIT]))
+            add(found.group(1), held[0], index)
     # Log lines at level ERROR that name no exception: "ERROR … Error in the engine: …"
     for index in range(len(lines) - 1, -1, -1):
         if len(seen) >= MAX_CANDIDATES:
