@@ -146,6 +146,18 @@ def reverse(name, tried):
     raise RouteError(msg)
 
 
+def pick(kind, strict):
+    if kind:
+        msg = "Kind %r is unknown" % kind
+        if strict:
+            raise KeyError("unknown kind")
+        else:
+            raise LookupError("unknown kind")
+    else:
+        msg = "No kind given"
+    raise PickError(msg)
+
+
 def report(a, b, c):
     msg = "Failed"
     if a:
@@ -169,6 +181,9 @@ def test_a_message_given_in_branches_makes_a_record_of_each() -> None:
         ("ValueError", "A route needs a name"),
         ("RouteError", "No route for {name} among {len(tried)} tried"),
         ("RouteError", "No route for {name} at all"),
+        ("KeyError", "unknown kind"),
+        ("LookupError", "unknown kind"),
+        ("PickError", "No kind given"),
     ]
 
 

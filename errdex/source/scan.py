@@ -1366,9 +1366,9 @@ of it is recorded once for each; one that may say more is recorded as none."""
 
 
 def _ends(body: list[ast.stmt]) -> bool:
-    """Whether a block never goes on past its end: its last statement raises, returns,
-    or leaves its loop."""
-    return isinstance(body[-1], ast.Raise | ast.Return | ast.Continue | ast.Break)
+    """Whether a block never goes on past its end: its last statement returns or leaves
+    its loop, or it raises on every path (``always_raises``)."""
+    return isinstance(body[-1], ast.Return | ast.Continue | ast.Break) or always_raises(body)
 
 
 def _combined(message: ast.expr, op: ast.operator, value: ast.expr) -> ast.expr:
