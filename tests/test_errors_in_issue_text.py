@@ -1584,6 +1584,15 @@ def test_a_message_quoted_in_a_comments_sentence_names_its_record(
     assert (found.message, found.line) == (NO_FILE, 4)
 
 
+def test_a_message_in_curly_quotes_in_a_sentence_names_its_record(
+    pasted_source: sources.Source,
+) -> None:
+    """Editors and phones turn typed quotes into curly ones."""
+    body = f"I keep getting \u201c{NO_FILE_SAID}\u201d when I run it on a Mac.\n"
+    (found,) = found_in(pasted_source, body)
+    assert found.message == NO_FILE
+
+
 def test_a_few_words_of_a_message_quoted_in_passing_name_nothing(
     pasted_source: sources.Source,
 ) -> None:

@@ -639,9 +639,10 @@ def _prose(line: str) -> bool:
     return bool(line.strip()) and not _NOT_PROSE.match(line)
 
 
-_OPENS_QUOTE = re.compile(r"(?:^|(?<=[\s:]))([\"'`])(?=[A-Za-z])")
-"""A mark that opens a quote in a sentence: after a blank or a colon, before a letter
-(an apostrophe follows a letter; a string after a bracket is code's)."""
+_OPENS_QUOTE = re.compile(r"(?:^|(?<=[\s:]))([\"'`\u201c\u2018])(?=[A-Za-z])")
+"""A mark that opens a quote in a sentence, typed or curly (“…”, as editors and phones
+write them): after a blank or a colon, before a letter (an apostrophe follows a letter;
+a string after a bracket is code's)."""
 _CODE_LINE = re.compile(r"(?: {4}|\t)|.*\b(?:raise|assert)\b")
 """A line of code, not prose: indented as Markdown's code blocks are, raising or
 asserting."""
