@@ -847,6 +847,9 @@ def test_a_short_message_raised_in_the_frames_file_and_function_names_its_record
     assert found.message == MISSING
     elsewhere = frame.replace("loom/frame.py", "loom/index.py")  # another file of the package
     assert found_in(frames_source, traceback(elsewhere, said, "    raise KeyError(...)")) == []
+    for other in ("/home/me/project/frame.py", "/venv/site-packages/weave/frame.py"):
+        mine = frame.replace("/venv/site-packages/loom/frame.py", other)  # a file of the name
+        assert found_in(frames_source, traceback(mine, said, "    raise KeyError(...)")) == []
 
 
 def test_the_words_of_a_value_are_no_words_of_the_template(frames_source: sources.Source) -> None:

@@ -931,11 +931,17 @@ class Fits:
         return own_text(self.reading.message, match.entry, values) >= least
 
     def _confirmed(self, page: Page) -> bool:
-        """Whether a frame that raised the error names the record's file and function."""
+        """Whether a frame that raised the error names the record's file and function,
+        in a folder of the record's package (``base.py`` and ``__init__`` name files
+        and functions of every project)."""
         files = {path.rsplit("/", 1)[-1] for path in page.paths}
+        packages = {_package(path) for path in page.paths} - {""}
         function = page.function.rsplit(".", 1)[-1] if page.function else None
         return function is not None and any(
-            frame.file in files and frame.function == function for frame in self.frames
+            frame.file in files
+            and frame.function == function
+            and packages.intersection(frame.folders)
+            for frame in self.frames
         )
 
 
