@@ -158,6 +158,25 @@ def pick(kind, strict):
     raise PickError(msg)
 
 
+def leave(kind, strict, items):
+    if kind:
+        msg = "Kind %r is refused" % kind
+        if strict:
+            raise KeyError("refused kind")
+        else:
+            return None
+    elif items:
+        msg = "Items are refused"
+        for item in items:
+            check(item)
+    elif strict is None:
+        msg = "Strictness is unset"
+        sys.exit(1)
+    else:
+        msg = "Nothing to leave"
+    raise LeaveError(msg)
+
+
 def report(a, b, c):
     msg = "Failed"
     if a:
@@ -173,7 +192,8 @@ def report(a, b, c):
 def test_a_message_given_in_branches_makes_a_record_of_each() -> None:
     """A name given its message in an ``if`` and its ``else``, or added to there, holds
     either after them: a record of each, as of a conditional expression; a branch that
-    raises gives none. More than four messages make no record."""
+    raises or returns on every path gives none, and one that may or may not go on (a
+    loop's end) leaves the name untold. More than four messages make no record."""
     sites = scan_text(BRANCHED, "pkg/routes.py")
     assert [(s.exception, s.template) for s in sites] == [
         ("HostError", "Bad host header: {host}. Add {domain} to the allowed hosts."),
@@ -184,6 +204,7 @@ def test_a_message_given_in_branches_makes_a_record_of_each() -> None:
         ("KeyError", "unknown kind"),
         ("LookupError", "unknown kind"),
         ("PickError", "No kind given"),
+        ("KeyError", "refused kind"),
     ]
 
 
@@ -201,7 +222,17 @@ def validate_size(value, unit):
     if value > 10:
         raise ValidationError(_("At most 10 %(unit)s (100%%)."), params={"unit": unit})
     raise ValidationError(_("Not %(unit)s at all."))
+
+
+def validate_code(value):
+    raise ValidationError("[%(code)6s] is no code", params={"code": "A1"})
 """
+
+
+def test_a_message_added_to_a_thousand_times_loses_no_other_record_of_its_file() -> None:
+    code = 'def big():\n    msg = "a"\n' + '    msg += "b"\n' * 1000
+    code += '    raise ValueError(msg)\n\n\ndef fine():\n    raise KeyError("fine")\n'
+    assert [s.template for s in scan_text(code, "pkg/big.py")] == ["fine"]
 
 
 def test_a_message_the_class_fills_in_from_params_becomes_its_template() -> None:
@@ -213,6 +244,7 @@ def test_a_message_the_class_fills_in_from_params_becomes_its_template() -> None
         "Enter a valid IPv6 address.",
         "At most 10 {unit} (100%).",
         "Not %(unit)s at all.",
+        "[{code}] is no code",  # padded to six: not the words as given
     ]
 
 

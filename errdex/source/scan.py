@@ -726,14 +726,15 @@ class _Finder:
         """The messages the names hold after an ``if``: where both of its branches go on
         past it and give a name two messages, either (``a if test else b``, a record
         each); where one branch ends (a raise, a return), the other's."""
-        goes_on = not _ends(node.body), not node.orelse or not _ends(node.orelse)
+        ends = _ends(node.body), _ends(node.orelse) if node.orelse else False
         for name in dict.fromkeys([*body, *orelse]):
             before = self._held(name)
-            one = body.get(name, before) if goes_on[0] else None
-            two = orelse.get(name, before) if goes_on[1] else None
-            if not goes_on[0]:
+            one, two = body.get(name, before), orelse.get(name, before)
+            if None in ends:  # a branch that may end or go on: what it gives is not told
+                value = None
+            elif ends[0]:
                 value = two
-            elif not goes_on[1]:
+            elif ends[1]:
                 value = one
             elif one is None or two is None:
                 value = None
@@ -1365,19 +1366,54 @@ MOST_MESSAGES = 4
 of it is recorded once for each; one that may say more is recorded as none."""
 
 
-def _ends(body: list[ast.stmt]) -> bool:
-    """Whether a block never goes on past its end: its last statement returns or leaves
-    its loop, or it raises on every path (``always_raises``)."""
-    return isinstance(body[-1], ast.Return | ast.Continue | ast.Break) or always_raises(body)
+def _ends(body: list[ast.stmt]) -> bool | None:
+    """Whether a block never goes on past its end (it raises, returns or leaves its loop
+    on every path), goes on (False), or may do either as far as its last statement
+    tells (None: a loop, a ``try``, a ``match``)."""
+    last = body[-1]
+    if isinstance(last, ast.Raise | ast.Return | ast.Continue | ast.Break):
+        return True
+    if isinstance(last, ast.Assert):
+        return isinstance(last.test, ast.Constant) and not last.test.value  # assert False
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        func = last.value.func
+        return isinstance(func, ast.Name | ast.Attribute) and exception_name(func) in _EXITS
+    if isinstance(last, ast.If):
+        if not last.orelse:
+            return False if _ends(last.body) is not None else None
+        both = _ends(last.body), _ends(last.orelse)
+        return None if None in both else both[0] and both[1]
+    if isinstance(last, ast.With | ast.AsyncWith):
+        return _ends(last.body)
+    if any(
+        isinstance(value, list) and value and not isinstance(value[0], ast.expr)
+        for value in (getattr(last, name) for name in last._fields)
+    ):
+        return None  # a statement with blocks of its own: a loop, a try, a match
+    return False
 
 
-def _combined(message: ast.expr, op: ast.operator, value: ast.expr) -> ast.expr:
+_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
+"""Calls that end the program: a block that ends in one goes on no further."""
+
+
+def _combined(message: ast.expr, op: ast.operator, value: ast.expr) -> ast.expr | None:
     """``message`` (each message it may be) with ``value`` added (``+=``) or put in
-    (``%=``)."""
+    (``%=``); None past MOST_PARTS parts (a thousand ``msg += …`` lines)."""
     if isinstance(message, ast.IfExp):
         body, orelse = _combined(message.body, op, value), _combined(message.orelse, op, value)
+        if body is None or orelse is None:
+            return None
         return ast.IfExp(test=message.test, body=body, orelse=orelse)
-    return ast.BinOp(left=message, op=op, right=value)
+    depth, left = 1, message
+    while isinstance(left, ast.BinOp):
+        depth, left = depth + 1, left.left
+    return ast.BinOp(left=message, op=op, right=value) if depth < MOST_PARTS else None
+
+
+MOST_PARTS = 64
+"""Parts a message added to again and again may have, at most: one of more is no
+message of its own (and parsing it would go too deep)."""
 
 
 def _branches(node: ast.expr) -> list[ast.expr]:
@@ -1561,7 +1597,9 @@ def _percent(text: str, right: ast.expr) -> str:
         while end < len(text) and text[end] in "#0- +123456789.*hlL":
             end += 1
         end += 1  # the conversion letter
-        if name is not None and name in said and text[end - 1] in "sr":
+        # A value put in as it is: ``%(name)s`` or ``%(name)r``, no width or flags.
+        plain = name is not None and text[position + len(name) + 3 : end] in ("s", "r")
+        if name is not None and name in said and plain:
             out.append(_escape(said[name] if text[end - 1] == "s" else repr(said[name])))
         elif name is not None:
             out.append(_placeholder(name))
