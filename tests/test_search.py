@@ -133,6 +133,10 @@ def test_vector_in_python(vector: dict[str, Any], index: search.Index) -> None:
             "Invoice matching the lookup does not exist.",
         ),
         ("Timeout: 30 s", None, "Timeout: 30 s"),  # an ending alone names no class
+        # Settings and metrics that end like a class's name
+        ("client settings:\nReadTimeout: 30", None, "client settings: ReadTimeout: 30"),
+        ("scores:\nExactMatch: 45.2", None, "scores: ExactMatch: 45.2"),
+        ("counts:\nItemsFound: 3", None, "counts: ItemsFound: 3"),
     ],
 )
 def test_extract_finds_the_exception_and_message(paste: str, exception: str, message: str) -> None:

@@ -70,13 +70,15 @@ from errdex.util.pickled import as_tuple
 # thousand prefixes off one line never copies the rest of it a thousand times.
 _W = "[A-Za-z0-9_]"
 _LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
-# Besides Error, Exception and Warning, the endings of the classes people paste most:
-# Python's StopIteration, Django's ImproperlyConfigured, NoReverseMatch, DoesNotExist,
-# AppRegistryNotReady, PermissionDenied, MultipleObjectsReturned, SuspiciousOperation,
-# SQLAlchemy's NoResultFound, httpx's ReadTimeout (never the word alone: ``Timeout: 30``).
+# Besides Error, Exception and Warning, endings of classes people paste bare that no
+# setting or count ends in (Django's ImproperlyConfigured, DoesNotExist and
+# AppRegistryNotReady; never the ending alone), and Python's StopIteration. Not Found,
+# Match, Timeout and the like: ``ItemsFound: 3``, ``ExactMatch: 45.2`` and ``ReadTimeout:
+# 30`` are lines of settings and metrics; such a class is read named with its module
+# (``sqlalchemy.exc.NoResultFound: …``), as a traceback prints it.
 _NAME = (
-    rf"(?:[A-Za-z_]{_W}*\.)*[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure"
-    r"|Iteration|Configured|Match|NotExist|NotReady|Denied|Returned|Operation|Found|Timeout)"
+    rf"(?:[A-Za-z_]{_W}*\.)*(?:[A-Z]{_W}*(?:Error|Exception|Warning|Exit|Interrupt|Fault"
+    r"|Failure|Configured|NotExist|NotReady)|Stop(?:Async)?Iteration)"
 )
 EXCEPTION_NAME = _NAME
 """A name that looks like an exception's, with its module or not (for ``reports``)."""
