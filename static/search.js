@@ -75,6 +75,7 @@
           pydantic: new RegExp(p.pydantic),
           debugType: new RegExp(p.debug_type),
           debugValue: new RegExp(p.debug_value),
+          debugRow: new RegExp(p.debug_row),
           body: new RegExp(p.body),
           repr: new RegExp(p.repr),
           reprInline: new RegExp(p.repr_inline),
@@ -295,10 +296,15 @@
       var value = patterns.debugValue.exec(blank(lines[i]));
       if (!value) { continue; }
       var message = blank(value[1]);
-      if (!message && i + 1 < lines.length) { message = blank(lines[i + 1]); }
-      if (!message) { return null; }
+      var at = i;
+      if (!message && i + 1 < lines.length) {
+        message = blank(lines[i + 1]);
+        at = i + 1;
+        if (patterns.debugRow.test(message)) { continue; }
+      }
+      if (!message) { continue; }
       var named = i ? patterns.debugType.exec(blank(lines[i - 1])) : null;
-      return [named ? named[1] : null, message, i];
+      return [named ? named[1] : null, message, at];
     }
     return null;
   }

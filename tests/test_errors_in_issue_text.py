@@ -827,6 +827,19 @@ def test_an_error_raised_in_a_cells_function_names_no_record_nor_does_the_title(
     assert found_in(frames_source, body, title=f"ValueError: {MISMATCH}") == []
 
 
+def test_a_cells_function_with_lines_between_it_and_the_error_tells_nothing(
+    frames_source: sources.Source,
+) -> None:
+    """A line under the cell's listing that is neither listing nor blank may be a cut
+    (``<snip>``) or a frame errdex reads none of: the cell's frame may not be the last."""
+    for between in ("<snip>", "... (3 frames omitted) ...", r"File c:\Users\Ana Li\loom\m.py:4"):
+        body = (
+            "```\nCell In[12], line 3, in check(x)\n      2 def check(x):\n"
+            f"----> 3     return loom.merge(x)\n{between}\nValueError: {MISMATCH}\n```\n"
+        )
+        assert messages(found_in(frames_source, body)) == [MISMATCH], between
+
+
 def test_a_cells_own_top_above_the_error_tells_nothing(frames_source: sources.Source) -> None:
     """``Cell In[12], line 5`` (or ``in <module>``) alone above the error: the paste may
     have left out the frames below it, as it often keeps only the cell's."""

@@ -143,6 +143,18 @@ def test_extract_finds_the_exception_and_message(paste: str, exception: str, mes
     assert search.extract(paste) == search.Extracted(exception, message)
 
 
+def test_a_debug_pages_message_under_its_row_is_read_at_its_own_line() -> None:
+    """What triage quotes as the line it read is the message's, not the row's label."""
+    paste = "Exception Type:\tKeyError\nException Value:\t\n'region'\nPython Version:\t3.12.1\n"
+    first = search.readings(paste)[0]
+    assert (first.exception, first.message, first.line, first.line_text) == (
+        "KeyError",
+        "'region'",
+        2,
+        "'region'",
+    )
+
+
 def vector(name: str) -> str:
     return str(next(v["paste"] for v in VECTORS if v["name"] == name))
 

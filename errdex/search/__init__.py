@@ -170,6 +170,10 @@ PATTERNS: dict[str, Any] = {
         rf"^Exception Type:[ \t]+((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:[ \t]+at[ \t]|$)"
     ),
     "debug_value": r"^Exception Value:[ \t]*([^\n]*)$",
+    "debug_row": (
+        r"^(?:Exception (?:Type|Value|Location)|Raised during|Python (?:Executable|Version|Path)"
+        r"|Server time|Request (?:Method|URL)|Django Version):"
+    ),
     # The string a JSON or dict error body gives as its message.
     "body": r"([\"'])(?:message|detail|error)\1: ?([\"'])",
     # That string as the repr of an exception: "ValueError('...')".
@@ -296,6 +300,7 @@ _PYDANTIC = re.compile(PATTERNS["pydantic"])
 _REPR_INLINE = re.compile(PATTERNS["repr_inline"])
 _DEBUG_TYPE = re.compile(PATTERNS["debug_type"])
 _DEBUG_VALUE = re.compile(PATTERNS["debug_value"])
+_DEBUG_ROW = re.compile(PATTERNS["debug_row"])
 _BODY = re.compile(PATTERNS["body"])
 _REPR = re.compile(PATTERNS["repr"])
 _WRAPPER = re.compile(PATTERNS["wrapper"])
@@ -561,18 +566,21 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
 def _debug_page(lines: Sequence[str]) -> tuple[str | None, str, int] | None:
     """The error of Django's debug page, when the paste holds one: the class its
     ``Exception Type:`` line names (right above), the message after ``Exception Value:``
-    (or on the line under it) and that line's number; the last such line's."""
+    (or on the line under it, unless that is the page's next row) and the message's
+    line; the last page's that has one."""
     for index in range(len(lines) - 1, -1, -1):
         value = _DEBUG_VALUE.match(lines[index].strip(BLANK))
         if value is None:
             continue
-        message = value.group(1).strip(BLANK)
+        message, at = value.group(1).strip(BLANK), index
         if not message and index + 1 < len(lines):
-            message = lines[index + 1].strip(BLANK)
+            message, at = lines[index + 1].strip(BLANK), index + 1
+            if _DEBUG_ROW.match(message):
+                continue
         if not message:
-            return None
+            continue
         named = _DEBUG_TYPE.match(lines[index - 1].strip(BLANK)) if index else None
-        return (named.group(1) if named else None), message, index
+        return (named.group(1) if named else None), message, at
     return None
 
 
@@ -2179,19 +2187,15 @@ def cell_frame(lines: Sequence[str], line: int) -> Frame | None:
     raised the error, since a function it calls raises under a frame of its own below
     it. None for the cell's own top (``Cell In[3], line 1``, ``in <module>``, ``in <cell
     line: 1>()``): a paste often keeps only that frame of a longer traceback."""
-    start, _ = _past_listing(lines, line - 1)
-    for number in range(start, max(-1, start - MAX_FRAME_GAP), -1):
-        text = lines[number] if number < len(lines) else ""
-        cell = _CELL_FRAME.match(text)
-        if cell is not None:
-            function = cell.group(1)
-            top = function == "<module>" or function.startswith("<cell")
-            return None if top else Frame("<cell>", function)
-        if _FRAME_STOP.search(text) or ERROR_LINE.match(text):
-            return None
-        if any(pattern.search(text) for pattern in FRAMES):
-            return None
-    return None
+    # Only its listing (and the blank line under it) may stand between it and the error:
+    # any other line may be a frame this reads none of, or a cut ("<snip>").
+    start, arrow = _past_listing(lines, line - 1)
+    cell = _CELL_FRAME.match(lines[start]) if arrow is not None and start >= 0 else None
+    if cell is None:
+        return None
+    function = cell.group(1)
+    top = function == "<module>" or function.startswith("<cell")
+    return None if top else Frame("<cell>", function)
 
 
 _CELL_FRAME = re.compile(
