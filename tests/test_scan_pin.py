@@ -229,6 +229,43 @@ def validate_code(value):
 """
 
 
+REBOUND = """\
+def walrus(get):
+    msg = "Alpha"
+    if (msg := get()) is None:
+        pass
+    else:
+        msg = "Beta"
+    raise ValueError(msg)
+
+
+def caught(run):
+    msg = "Alpha"
+    try:
+        run()
+    except KeyError as msg:
+        pass
+    raise ValueError(msg)
+
+
+def imported():
+    msg = "Alpha"
+    from errors import msg
+    raise ValueError(msg)
+
+
+def kept():
+    msg = "Gamma"
+    raise ValueError(msg)
+"""
+
+
+def test_a_name_bound_again_otherwise_holds_no_message_it_was_given() -> None:
+    """A walrus, ``except … as``, an import (or a def) binds the name anew: a raise of it
+    after that raises what it holds then, not the message given before."""
+    assert [s.template for s in scan_text(REBOUND, "pkg/rebound.py")] == ["Gamma"]
+
+
 def test_a_message_added_to_a_thousand_times_loses_no_other_record_of_its_file() -> None:
     code = 'def big():\n    msg = "a"\n' + '    msg += "b"\n' * 1000
     code += '    raise ValueError(msg)\n\n\ndef fine():\n    raise KeyError("fine")\n'

@@ -673,6 +673,7 @@ class _Finder:
         name given something else since."""
 
     def visit(self, node: ast.AST) -> None:
+        self._rebound(node)
         if isinstance(node, ast.Raise):
             self.visit_Raise(node)
         elif isinstance(node, ast.If):
@@ -751,6 +752,24 @@ class _Finder:
                 return layer[name]
         return None
 
+    def _rebound(self, node: ast.AST) -> None:
+        """Forget the message of a name a statement binds otherwise than ``_assigned``
+        reads: a walrus in its expressions (an ``if``'s test), a function or class it
+        defines, a name it imports."""
+        named = self.named[-1]
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            named[node.name] = None
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                named[(alias.asname or alias.name).split(".")[0]] = None
+        for field in node._fields:
+            value = getattr(node, field)
+            for part in value if isinstance(value, list) else [value]:
+                if isinstance(part, ast.expr):
+                    for inner in ast.walk(part):
+                        if isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name):
+                            named[inner.target.id] = None
+
     def _assigned(self, node: ast.AST) -> None:
         """Remember ``name = "…"`` (or an f-string, ``%`` or ``.format``); any other
         assignment to a name makes what it holds unknown."""
@@ -803,6 +822,7 @@ class _Finder:
             if isinstance(node, ast.stmt):
                 self.visit(node)
             elif isinstance(node, ast.ExceptHandler) and node.name:
+                self.named[-1][node.name] = None  # ``except KeyError as msg``
                 outer, star = dict(self.caught), self.star
                 self.caught[node.name] = None if star else _caught_name(node.type)
                 self.star = False
