@@ -451,6 +451,28 @@ def test_a_message_over_lines_is_one_line_of_the_report(
     assert "Bad input:\n{msg}\nUse another" in records(content)
 
 
+def test_pin_moves_every_message_one_raise_may_give(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """Records of one raise's messages (``a if x else b``, a name an ``if`` and its
+    ``else`` give two) share its line: all move with it, none is taken for removed."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    (before / "pkg").mkdir(parents=True)
+    (before / "pkg" / "m.py").write_text(BRANCHED)
+    (after / "pkg").mkdir(parents=True)
+    (after / "pkg" / "m.py").write_text("import os\nimport sys\n" + BRANCHED)
+    args = ["--repo", "example/up", "--content", content]
+    run_ok(run, "scan", before, *args, "--commit", "a" * 40)
+    said = run_ok(run, "pin", after, *args, "--commit", "b" * 40).err
+    assert "errdex pin: 0 unchanged, 9 moved, 0 reworded, 0 removed" in said
+    lines = {
+        r["source"]["line"] for r in records(content).values() if r["exception"] == "HostError"
+    }
+    assert lines == {9}
+
+
 def test_a_scan_of_an_unpacked_wheel_says_its_paths_may_not_be_the_repositorys(
     run,
     tmp_path: Path,

@@ -351,7 +351,7 @@ class _Free:
     that shorten as they are followed), so re-pinning stays linear however many records
     share a message."""
 
-    def __init__(self, sites: list[RaiseSite], taken: set[tuple[str, int]]) -> None:
+    def __init__(self, sites: list[RaiseSite], taken: set[tuple[str, int, str]]) -> None:
         self.sites = sorted(sites, key=lambda s: s.line)  # stable: one line keeps its order
         self.lines = [s.line for s in self.sites]
         self.taken = taken
@@ -361,7 +361,7 @@ class _Free:
 
     def _is_taken(self, index: int) -> bool:
         site = self.sites[index]
-        return (site.path, site.line) in self.taken
+        return (site.path, site.line, site.template) in self.taken
 
     def _first_free(self, index: int) -> int:
         """The first untaken index from ``index`` up (``len`` when none)."""
@@ -405,7 +405,9 @@ class _Free:
         return self.sites[self._first_free(bisect_left(self.lines, self.lines[above]))]
 
 
-def _grouped(sites: list[RaiseSite], key: Any, taken: set[tuple[str, int]]) -> dict[Any, _Free]:
+def _grouped(
+    sites: list[RaiseSite], key: Any, taken: set[tuple[str, int, str]]
+) -> dict[Any, _Free]:
     groups: dict[Any, list[RaiseSite]] = {}
     for site in sites:
         groups.setdefault(key(site), []).append(site)
@@ -443,7 +445,9 @@ def pin(
         a for r in records for a in r.data.get("aliases", ()) if isinstance(a, str)
     }
     files: dict[str, list[RaiseSite]] = {}
-    taken: set[tuple[str, int]] = set()
+    # A raise by its place and its message: one line may raise several (``a if x else
+    # b``, a name an ``if`` and its ``else`` give two), each a record's.
+    taken: set[tuple[str, int, str]] = set()
     by_message: dict[str, dict[tuple[str, str], _Free]] = {}
     by_function: dict[str, dict[tuple[str, str | None], _Free]] = {}
     by_line: dict[str, dict[tuple[str, int], _Free]] = {}
@@ -502,7 +506,7 @@ def pin(
         if site is None:
             pending.append(record)
             continue
-        taken.add((site.path, site.line))
+        taken.add((site.path, site.line, site.template))
         placed[record.path] = site
 
     gone: dict[Path, tuple[str | None, dict[str, Any]]] = {}
@@ -550,7 +554,7 @@ def pin(
             said_own.add(record.path)
             continue
         if site is not None:
-            taken.add((site.path, site.line))
+            taken.add((site.path, site.line, site.template))
             placed[record.path] = site
             # The id a scan would give the new words (so scanning this commit afresh
             # finds the record by it); the old id stays as an alias, whose page sends
@@ -748,7 +752,7 @@ def _as_scanned(
     fresh = site_ids(repo, everything)
     by_id = {r.id: r for r in records}
     by_path = {r.path: r for r in records}
-    holder = {(s.path, s.line): path for path, s in placed.items()}
+    holder = {(s.path, s.line, s.template): path for path, s in placed.items()}
     owned: dict[Path, RaiseSite] = {}
     for site, (record_id, _) in zip(everything, fresh, strict=True):
         owner = by_id.get(record_id)
@@ -760,7 +764,7 @@ def _as_scanned(
     for site, (record_id, stated) in zip(everything, fresh, strict=True):
         if record_id in by_id:
             continue
-        was = holder.get((site.path, site.line))
+        was = holder.get((site.path, site.line, site.template))
         if was is not None and was not in owned:
             final[was] = site
             ids[was] = record_id
