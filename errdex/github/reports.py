@@ -102,12 +102,13 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     every = _readings(body, title, least, in_passing)
     lines = paste_lines(body)
     # The title's error is the body's when the body pastes the same message: raised
-    # where the body's frames say.
-    shown = {
-        search.normalized_text(reading.message): raising_frames(lines, reading.line)
+    # where the body's frames say. Each line's frames are read once.
+    said_at = {
+        search.normalized_text(reading.message): reading.line
         for reading in reversed(every)
         if reading.line is not None
     }
+    frames_at = functools.cache(lambda line: raising_frames(lines, line))
     try:
         # The errors a body pastes, then, only when none of them matches, the wrappers
         # ("See root cause above"): a wrapper names no cause.
@@ -115,10 +116,10 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
             for order, reading in enumerate(every):
                 if reading.wrapper != wrappers or _letters(reading.message) < least:
                     continue  # a heading such as "Environment" holds too little to be named
-                if reading.line is None:
-                    frames = shown.get(search.normalized_text(reading.message), ())
-                else:
-                    frames = raising_frames(lines, reading.line)
+                line = reading.line
+                if line is None:
+                    line = said_at.get(search.normalized_text(reading.message))
+                frames = frames_at(line)
                 chosen = _best(index, wholes, reading, rules, Fits(source, reading, rules, frames))
                 if chosen is None:
                     continue
