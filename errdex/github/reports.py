@@ -862,8 +862,7 @@ class Fits:
         return self._in_file(page) or (self._moved(page) and not _PYTHONS_LIKE.match(template))
 
     def _in_file(self, page: Page) -> bool:
-        files = {path.rsplit("/", 1)[-1] for path in page.paths}
-        function = page.function.rsplit(".", 1)[-1] if page.function else None
+        files, _, function = _where(page)
         return any(
             frame.file in files and (not frame.function or function in (None, frame.function))
             for frame in self.frames
@@ -875,8 +874,7 @@ class Fits:
         older release, whose code was laid out otherwise (diffusers' modeling_utils.py
         then, utils/hub_utils.py now), so that tells nothing. A frame in the record's own
         file but another function does tell: that file raised it elsewhere."""
-        files = {path.rsplit("/", 1)[-1] for path in page.paths}
-        packages = {_package(path) for path in page.paths} - {""}
+        files, packages, _ = _where(page)
         return any(
             frame.file not in files
             and frame.function != "<module>"
@@ -935,9 +933,7 @@ class Fits:
         """Whether a frame that raised the error names the record's file and function,
         in a folder of the record's package (``base.py`` and ``__init__`` name files
         and functions of every project)."""
-        files = {path.rsplit("/", 1)[-1] for path in page.paths}
-        packages = {_package(path) for path in page.paths} - {""}
-        function = page.function.rsplit(".", 1)[-1] if page.function else None
+        files, packages, function = _where(page)
         return function is not None and any(
             frame.file in files
             and frame.function == function
@@ -976,6 +972,15 @@ def _blank(value: str) -> bool:
 def _literal(value: str) -> bool:
     """Whether a value is written as Python writes a tuple, list, dict or string."""
     return len(value) > 1 and value[0] + value[-1] in ("()", "[]", "{}", "''", '""')
+
+
+def _where(page: Page) -> tuple[set[str], set[str], str | None]:
+    """Where a record is raised, as a frame names it: the names of its files, the
+    packages they are in and its function's own name."""
+    files = {path.rsplit("/", 1)[-1] for path in page.paths}
+    packages = {_package(path) for path in page.paths} - {""}
+    function = page.function.rsplit(".", 1)[-1] if page.function else None
+    return files, packages, function
 
 
 def _package(path: str) -> str:
