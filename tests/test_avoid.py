@@ -412,6 +412,21 @@ def test_two_lengths_compared_keep_their_comparison(guard: str, way: str) -> Non
     assert said(guard) == [way]
 
 
+@pytest.mark.parametrize(
+    ("guard", "way"),
+    [
+        ("len(a) > 1", "Give `a` at most `1` item."),
+        ("len(a) != 1", "Give `a` exactly `1` item."),
+        ("len(a) <= 1", "Give `a` more than `1` item."),
+        ("len(a) == 1", "Give `a` a number of items other than `1`."),
+        ("len(a) > 2", "Give `a` at most `2` items."),
+        ("len(a) == 2", "Give `a` a number of items other than `2`."),
+    ],
+)
+def test_a_count_of_one_says_one_item(guard: str, way: str) -> None:
+    assert said(guard) == [way]
+
+
 def test_a_length_of_a_name_the_code_fills_asks_for_no_empty_value() -> None:
     code = """\
 def generate(self, stop=None):
@@ -1724,7 +1739,7 @@ def test_a_key_named_in_a_string_is_not_the_name_the_code_binds() -> None:
             "    if len(unique_groups) <= 1:\n"
             "        raise ValueError('one group')\n",
             1,
-            ["Make sure `unique_groups` has more than `1` items."],
+            ["Make sure `unique_groups` has more than `1` item."],
         ),
         (
             "def search(refit, results):\n"

@@ -2368,8 +2368,10 @@ _COUNTED = {
     "<": "fewer than {} items",
     "<=": "at most {} items",
     "==": "exactly {} items",
-    "!=": "other than {} items",
+    "!=": "a number of items other than {}",
 }
+_COUNTED_ONE = {">": "more than {} item", "<=": "at most {} item", "==": "exactly {} item"}
+"""Where the number is 1: "at most `1` item"."""
 _NONE = {
     ("<=", "0"): "no items",
     ("==", "0"): "no items",
@@ -2417,7 +2419,8 @@ def _said(term: Term, spell: Spell) -> str:
             if term.other.length:
                 other = _name(term.other, spell, counted=True)
                 return f"{give} {counted} {_AS_MANY[term.op].format(other)}"
-            return f"{give} {counted} {_COUNTED[term.op].format(other)}"
+            counts = _COUNTED_ONE if term.other.number == "1" else _COUNTED
+            return f"{give} {counted} {counts.get(term.op, _COUNTED[term.op]).format(other)}"
         if settable:
             return f"set {_name(subject, spell)} {_COMPARED[term.op].format(other)}"
         return f"make {_name(subject, spell)} {_MADE[term.op].format(other)}"
