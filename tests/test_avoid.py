@@ -159,6 +159,8 @@ def test_each_shape_of_test_is_said_as_its_way_out(guard: str, ways: list[str]) 
         "not valid_images(images)",  # a call whose effects nobody knows
         "self.registry.check(x)",
         "HAS_TRITON",  # a module's flag: what sets it is not in the code shown
+        "config.HAS_TRITON",
+        "mysettings.DEBUG",
         "x[compute()] > 1",
         "a + b + c + d + e + f + g + h + i + j + k + l + m + n + o + p + q + r + s > 1",
         "True",
@@ -168,6 +170,15 @@ def test_each_shape_of_test_is_said_as_its_way_out(guard: str, ways: list[str]) 
 )
 def test_a_test_that_cannot_be_said_safely_says_nothing(guard: str) -> None:
     assert said(guard) == []
+
+
+def test_a_setting_in_capitals_is_the_users_to_set() -> None:
+    # Django's settings are read as ``settings.DEBUG``: the user's settings module.
+    assert said("not settings.DEBUG and not settings.ALLOWED_HOSTS") == [
+        "Set `settings.DEBUG` to a true or non-empty value.",
+        "Set `settings.ALLOWED_HOSTS` to a true or non-empty value.",
+    ]
+    assert said("conf.settings.USE_TZ") == ["Set `conf.settings.USE_TZ` to a false or empty value."]
 
 
 def test_a_way_that_cannot_be_said_is_dropped_and_the_others_stay() -> None:

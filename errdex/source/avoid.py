@@ -105,6 +105,9 @@ _PATH_METHODS = {"exists": "exists", "is_file": "isfile", "is_dir": "isdir"}
 """``pathlib.Path``'s checks, as the ``os.path`` function that makes the same one."""
 _SELF = re.compile(r"\bself\.")
 _CAPS = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_SETTING = re.compile(r"(?:^|\.)settings\.[A-Z][A-Z0-9_]*$")
+"""A setting the user writes in the project's settings (Django's ``settings.DEBUG``):
+true or false as they set it, unlike a module's flag in capitals."""
 _AVAILABLE = re.compile(r"^_?is_(\w+?)_available$")
 
 
@@ -1760,7 +1763,11 @@ class _Words:
         operand = self.operand(node)
         if operand.literal:
             raise _Unsafe
-        if operand.env is None and _CAPS.match(operand.text.rsplit(".", 1)[-1]):
+        if (
+            operand.env is None
+            and _CAPS.match(operand.text.rsplit(".", 1)[-1])
+            and not _SETTING.search(operand.text)
+        ):
             raise _Unsafe  # a module's flag (``HAS_TRITON``): what sets it is unknown
         return Term("true" if holds else "false", operand)
 
