@@ -65,7 +65,7 @@ def said(*guards: str, aliases: dict[str, str] | None = None) -> list[str]:
         ("constraint._type_bound", ["Make `constraint._type_bound` false or empty."]),
         ("est.classes_ is None", ["Make sure `est.classes_` is not `None`."]),
         # A name kept off a keyword or a builtin's name is no fitted attribute.
-        ("mapper.class_ is None", ["Give `mapper.class_` a value (not `None`)."]),
+        ("self.class_ is None", ["Give `class_` a value (not `None`)."]),
         ("args.type_ == 'x'", ["Set `args.type_` to something other than `'x'`."]),
         ("sys.platform == 'win32'", ["Run on a system other than Windows."]),
         # The system's other names: not a setting of the user's ("Set `os.name` to …").
@@ -179,6 +179,34 @@ def test_a_setting_in_capitals_is_the_users_to_set() -> None:
         "Set `settings.ALLOWED_HOSTS` to a true or non-empty value.",
     ]
     assert said("conf.settings.USE_TZ") == ["Set `conf.settings.USE_TZ` to a false or empty value."]
+
+
+@pytest.mark.parametrize(
+    ("code", "way"),
+    [
+        # A sparse matrix's format cannot be set: the words ask that it be so.
+        (
+            "def check(graph):\n    if graph.format not in ('csr', 'csc'):\n"
+            "        raise TypeError('wrong format')\n",
+            "Make sure `graph.format` is `'csr'` or `'csc'`.",
+        ),
+        # An object that exists to hold settings is the user's to set.
+        (
+            "def check(model_config):\n    if model_config.heads < 1:\n"
+            "        raise ValueError('no heads')\n",
+            "Set `model_config.heads` to `1` or more.",
+        ),
+        (
+            "def check(self, args):\n    if args.heads < 1:\n"
+            "        raise ValueError('no heads')\n",
+            "Set `args.heads` to `1` or more.",
+        ),
+    ],
+)
+def test_an_attribute_of_what_the_caller_passes_is_set_only_on_a_settings_object(
+    code: str, way: str
+) -> None:
+    assert _ways_of(code) == [way]
 
 
 def test_a_way_that_cannot_be_said_is_dropped_and_the_others_stay() -> None:
@@ -1321,9 +1349,9 @@ def test_no_block_longer_than_the_limit_reaches_pythons_parser(
         ),
         (
             # An attribute copied from one bound to ``not`` above it.
-            "def f(self, x):\n    self.dec = not x.is_encoder\n    self.enc = self.dec\n"
+            "def f(self, config):\n    self.dec = not config.is_encoder\n    self.enc = self.dec\n"
             "    if self.enc:\n        raise ValueError('x')\n",
-            ["Set `x.is_encoder` to a true or non-empty value."],
+            ["Set `config.is_encoder` to a true or non-empty value."],
         ),
     ],
 )
@@ -2046,8 +2074,8 @@ def test_an_else_whose_chain_starts_above_the_excerpt_is_said_from_every_test(
     )
     assert ways(found) == [
         "Leave `proxy` unset (`None`).",
-        "Set `proxy.scheme` to `'http'` or `'https'`.",
-        "Set `proxy.scheme` to `'socks5'`.",
+        "Make sure `proxy.scheme` is `'http'` or `'https'`.",
+        "Make `proxy.scheme` equal to `'socks5'`.",
     ]
 
 

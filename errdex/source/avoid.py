@@ -108,6 +108,12 @@ _CAPS = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _SETTING = re.compile(r"(?:^|\.)settings\.[A-Z][A-Z0-9_]*$")
 """A setting the user writes in the project's settings (Django's ``settings.DEBUG``):
 true or false as they set it, unlike a module's flag in capitals."""
+_HOLDS_SETTINGS = re.compile(
+    r"^(?:config|cfg|conf|settings|args|arguments|options|opts|params|hparams|kwargs)$"
+    r"|_(?:config|cfg|conf|settings|args|options|opts|params)$"
+)
+"""The names of objects that exist to hold settings (``config``, ``args``,
+``model_config``): their attributes are the user's to set."""
 _AVAILABLE = re.compile(r"^_?is_(\w+?)_available$")
 
 
@@ -2068,6 +2074,15 @@ class _Words:
             # A private parameter (``_check``) or attribute (``pool._is_asyncio``,
             # ``self._cache``, ``self.classes_``): the code's own, whoever passes it.
             return "computed"
+        if (
+            rest
+            and root not in ("self", "cls")
+            and self.aliases.get(root, root) == root
+            and not _HOLDS_SETTINGS.search(root)
+        ):
+            # An attribute of an object the caller passes (``graph.format`` of a sparse
+            # matrix) may be read-only: the words ask that it be so, not that it be set.
+            return "unsure"
         if self.callers is None:
             return "caller"
         if root in ("self", "cls"):
