@@ -209,6 +209,25 @@ def test_an_attribute_of_what_the_caller_passes_is_set_only_on_a_settings_object
     assert _ways_of(code) == [way]
 
 
+@pytest.mark.parametrize(
+    ("signature", "way"),
+    [
+        ("def weights(class_weight, *, classes):", "Set `class_weight` to `None`."),
+        ("def weights(classes, class_weight='balanced'):", "Set `class_weight` to `None`."),
+        ("def weights(classes, *, class_weight):", "Set `class_weight` to `None`."),
+        ("def weights(classes, class_weight=None):", "Leave `class_weight` unset (`None`)."),
+    ],
+)
+def test_only_a_parameter_that_defaults_to_none_is_left_unset(signature: str, way: str) -> None:
+    code = (
+        f"{signature}\n"
+        "    if class_weight is not None:\n"
+        "        if len(classes) > 3:\n"
+        "            raise ValueError('too many classes')\n"
+    )
+    assert _ways_of(code)[0] == way
+
+
 def test_a_way_that_cannot_be_said_is_dropped_and_the_others_stay() -> None:
     assert said("size > 1 and not self.registry.supports(model)") == ["Set `size` to `1` or less."]
     # Within a way, all terms must be said: an ``or`` with an unsaid part gives nothing.

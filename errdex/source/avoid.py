@@ -139,6 +139,10 @@ class Operand:
     defaulted: bool = False
     """Whether the code may put a value of its own in place of the caller's (``x = x if
     x is not None else default``): no way out may ask for it unset, false or different."""
+    given: bool = False
+    """Whether the caller must give it a value of their own: a parameter the signature
+    in view gives no default, or a default other than None ("leave it unset" would not
+    make it None)."""
     unsure: bool = False
     """Whether its setting may be a value the code works out instead: a plain name the
     excerpt neither binds nor shows the caller giving (bound above the excerpt, say).
@@ -415,11 +419,16 @@ def _parameters(lines: Sequence[str], start: int) -> frozenset[str] | None:
         return frozenset()
     if not _DEF.match(text):
         return None
-    end = _first_logical_line(lines[start : start + 200])
-    signature = textwrap.dedent("\n".join(lines[start : start + 1 + (end or 0)]))
-    named = _signature_names(signature + "\n    pass\n")
+    signature = _signature_text(lines, start)
+    named = _signature_names(signature)
     # A signature that does not parse alone (a one-line body after it): any of its words.
     return named if named is not None else frozenset(_WORDS.findall(signature))
+
+
+def _signature_text(lines: Sequence[str], start: int) -> str:
+    """The signature of the ``def`` at line ``start``, with a body of ``pass`` to parse."""
+    end = _first_logical_line(lines[start : start + 200])
+    return textwrap.dedent("\n".join(lines[start : start + 1 + (end or 0)])) + "\n    pass\n"
 
 
 def _signature_names(text: str) -> frozenset[str] | None:
@@ -1283,7 +1292,10 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
             for at in _guard_lines(record, guards)
         ]
     callers = _callers(record)
-    ways = ways_out(guards, aliases, each, callers or frozenset(), private=callers is None)
+    given = _given(record)
+    ways = ways_out(
+        guards, aliases, each, callers or frozenset(), private=callers is None, given=given
+    )
     ways = (*ways, install) if imports else ways
     return Avoid(guards, ways, imports) if ways else None
 
@@ -1527,6 +1539,38 @@ def _rebinds(code: str, name: str) -> bool:
     )
 
 
+def _given(record: Record) -> frozenset[str]:
+    """The parameters of the function around ``record``'s raise that the signature in
+    view gives no default, or a default other than None (``def f(weight, *, mode="a")``
+    gives ``weight`` and ``mode``); none where the excerpt does not show the ``def``."""
+    found = _at_raise(record)
+    if found is None:
+        return frozenset()
+    lines, index = found
+    start = _function_start(lines, index)
+    if not _DEF.match(lines[start].lstrip()):
+        return frozenset()
+    text = _signature_text(lines, start)
+    try:
+        tree = ast.parse(text) if len(text) <= MAX_PARSED else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    if tree is None or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return frozenset()
+    args = tree.body[0].args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    pairs = [
+        *zip(positional, defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    return frozenset(
+        arg.arg
+        for arg, default in pairs
+        if not (isinstance(default, ast.Constant) and default.value is None)
+    )
+
+
 def _signature_tail(lines: Sequence[str]) -> frozenset[str] | None:
     """The parameters of a signature an excerpt starts inside (``mode='a',`` … ``):``),
     read from its lines up to the bracket it closes; None when it does not so start."""
@@ -1586,12 +1630,14 @@ def ways_out(
     each: Sequence[Mapping[str, str | None]] | None = None,
     callers: AbstractSet[str] | None = None,
     private: bool = False,
+    given: AbstractSet[str] = frozenset(),
 ) -> tuple[Way, ...]:
     """The ways out of ``guards`` all holding: each a conjunction of terms. ``each``:
     the aliases of each guard, where they differ (by default ``aliases``). ``callers``:
     the plain names that are the caller's to set (``_callers``); others are said as
     values the code works out. None: every name the code does not bind is. ``private``:
     in a private helper, no argument is the caller's, nor an attribute of one.
+    ``given``: the parameters the caller must give a value of their own (``_given``).
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
@@ -1601,7 +1647,7 @@ def ways_out(
         tests = [ast.parse(guard, mode="eval").body for guard in guards]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    words = _Words(aliases or {}, callers, private)
+    words = _Words(aliases or {}, callers, private, given)
     found: list[frozenset[_Literal]] = []
     for number, test in enumerate(tests):
         if each is not None:
@@ -1737,9 +1783,12 @@ class _Words:
         aliases: Mapping[str, str | None],
         callers: AbstractSet[str] | None = None,
         private: bool = False,
+        given: AbstractSet[str] = frozenset(),
     ) -> None:
         self.aliases = aliases
         self.callers = callers
+        self.given = given
+        """The parameters with no default of None (``_given``)."""
         """The plain names that are the caller's (``ways_out``); None: all are."""
         self.private = private
         """Whether the test is a private helper's: no argument of it is the caller's."""
@@ -2013,7 +2062,15 @@ class _Words:
                 # Not a setting: shown as written, ``self.`` kept, no flag looked up.
                 return Operand(text, keys=keys)
             unsure = whose == "unsure"
-            return Operand(_shown(text), field=field, keys=keys, defaulted=defaulted, unsure=unsure)
+            given = read in self.given and not defaulted
+            return Operand(
+                _shown(text),
+                field=field,
+                keys=keys,
+                defaulted=defaulted,
+                unsure=unsure,
+                given=given,
+            )
         if _plain_expression(node):
             text = _SELF.sub("", ast.unparse(node))
             if len(text) > MAX_TEXT:
@@ -2475,7 +2532,7 @@ def _said(term: Term, spell: Spell) -> str:
             return f"set {named} to {_either(values)}"
         return f"set {named} to something other than {_either(values)}"
     if kind == "unset":
-        return f"leave {named} unset (`None`)"
+        return f"set {named} to `None`" if subject.given else f"leave {named} unset (`None`)"
     if kind == "set":
         return f"give {named} a value (not `None`)"
     if kind in ("true", "false") and not settable:
