@@ -218,7 +218,8 @@
     if (debug) { add(debug[0], debug[1], debug[2]); }
     // Every error a line names: the lines that end tracebacks first, from the last, then
     // every other line from the paste's end; the innermost error of a line first.
-    var ends = tracebackEnds(lines);
+    var ends = Array.from(new Set(tracebackEnds(lines).concat(pytestEnds(raw))))
+      .sort(function (a, b) { return a - b; });
     var ending = new Set(ends);
     var order = ends.slice().reverse();
     for (var k = lines.length - 1; k >= 0; k--) { if (!ending.has(k)) { order.push(k); } }
@@ -321,6 +322,19 @@
       }
       reached = index;
       if (index < lines.length && patterns.afterFrames.test(lines[index])) { ends.push(index); }
+    });
+    return ends;
+  }
+
+  // Python's _pytest_ends: the first of each run of "E" lines that pytest's place follows.
+  function pytestEnds(raw) {
+    var ends = [];
+    raw.forEach(function (line, index) {
+      if (line.indexOf(".py:") < 0 || !patterns.pytestPlace.test(line)) { return; }
+      var above = index - 1, top = -1;
+      while (above >= 0 && /^[ \t]*$/.test(raw[above])) { above--; }
+      while (above >= 0 && patterns.pytestError.test(raw[above])) { top = above--; }
+      if (top >= 0) { ends.push(top); }
     });
     return ends;
   }

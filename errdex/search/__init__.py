@@ -489,7 +489,7 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         add(*debug)
     # Every error a line names: the lines that end tracebacks first, from the last, then
     # every other line from the paste's end; the innermost error of a line first.
-    ends = _traceback_ends(lines)
+    ends = sorted({*_traceback_ends(lines), *_pytest_ends(raw)})
     ending = set(ends)
     order = itertools.chain(
         reversed(ends), (i for i in range(len(lines) - 1, -1, -1) if i not in ending)
@@ -599,6 +599,25 @@ def _traceback_ends(lines: Sequence[str]) -> list[int]:
         reached = index
         if index < len(lines) and _ANY_EXCEPTION_LINE.match(lines[index]):
             ends.append(index)
+    return ends
+
+
+def _pytest_ends(raw: Sequence[str]) -> list[int]:
+    """The first of each run of pytest's "E" lines that its place follows (``E  KeyError:
+    'a'``, a blank line, ``pkg/mod.py:188: KeyError``): the error the test raised, which
+    the summary's ``FAILED …::test - KeyError: 'a'`` line below says again, placeless."""
+    ends: list[int] = []
+    for index, line in enumerate(raw):
+        if ".py:" not in line or not _PYTEST_PLACE.search(line):
+            continue
+        above = index - 1
+        while above >= 0 and not raw[above].strip(" \t"):
+            above -= 1
+        top = None
+        while above >= 0 and _PYTEST_ERROR.match(raw[above]):
+            top, above = above, above - 1
+        if top is not None:
+            ends.append(top)
     return ends
 
 

@@ -20,7 +20,7 @@ function more(exception,message,candidate,wrapper,line){var r={exception:excepti
 function add(exception,message,line){more(exception,message,count++,false,line);}
 var saidAt=[];for(var i=0;i<lines.length;i++){var said=patterns.pydantic.exec(blank(lines[i]));var body=said?null:patterns.body.exec(lines[i]);if(said||body){saidAt.push([i,said,body]);if(saidAt.length>p.max_bodies){saidAt.shift();}}}
 saidAt.forEach(function(at){var index=at[0];if(at[1]){var msg=collect(stripped,index,at[1][2]);var kept=msg.lastIndexOf(" [type=");add(PYDANTIC[at[1][1]],kept>=0?msg.slice(0,kept):msg,index);}else{var string=unquoted(lines[index],at[2].index+at[2][0].length,at[2][2]);if(string){var u=unrepr(string[0]);add(u[0],u[1],index);}}});var debug=debugPage(lines);if(debug){add(debug[0],debug[1],debug[2]);}
-var ends=tracebackEnds(lines);var ending=new Set(ends);var order=ends.slice().reverse();for(var k=lines.length-1;k>=0;k--){if(!ending.has(k)){order.push(k);}}
+var ends=Array.from(new Set(tracebackEnds(lines).concat(pytestEnds(raw)))).sort(function(a,b){return a-b;});var ending=new Set(ends);var order=ends.slice().reverse();for(var k=lines.length-1;k>=0;k--){if(!ending.has(k)){order.push(k);}}
 var seen=new Set();var named=new Set(debug?[debug[2]]:[]);for(var o=0;o<order.length&&seen.size<most;o++){var index=order[o];var line=blank(lines[index]);var found=errorsIn(line,ending.has(index),most);for(var f=found.length-1;f>=0;f--){var exception=found[f][0];var start=found[f][1];named.add(index);var key=JSON.stringify([exception,head(line.slice(start))]);if(seen.has(key)||seen.size>=most){continue;}
 seen.add(key);var first=line.slice(start);var quoted=quotedIn(first,found[f][2]);var own=quoted.length?quoted[0]:first;var wrapper=patterns.wrapper.test(exception+": "+own);var number=count++;var messages=quoted.concat([collect(stripped,index,first),first]);messages.forEach(function(message){more(exception,message,number,wrapper,index);});var under=count++;messages.forEach(function(message){beneath(exception,head(message)).forEach(function(r){more(r[0],r[1],under,wrapper,index);});});var inner=wrapper?innerOf(own):null;if(inner){add(null,inner,index);}}
 var rep=patterns.reprInline.exec(line);var held=rep?unquoted(line,rep.index+rep[0].length,rep[2]):null;var key3=held?JSON.stringify([rep[1],head(held[0])]):null;if(held&&!seen.has(key3)){if(seen.size>=most){break;}
@@ -39,6 +39,10 @@ return null;}
 function tracebackEnds(lines){var ends=[];var reached=-1;lines.forEach(function(line,start){if(start<reached||!blank(line).startsWith(TRACEBACK)){return;}
 var index=start+1;while(index<lines.length&&(!lines[index]||" \t^~".indexOf(lines[index][0])>=0)){index+=1;}
 reached=index;if(index<lines.length&&patterns.afterFrames.test(lines[index])){ends.push(index);}});return ends;}
+function pytestEnds(raw){var ends=[];raw.forEach(function(line,index){if(line.indexOf(".py:")<0||!patterns.pytestPlace.test(line)){return;}
+var above=index-1,top=-1;while(above>=0&&/^[ \t]*$/.test(raw[above])){above--;}
+while(above>=0&&patterns.pytestError.test(raw[above])){top=above--;}
+if(top>=0){ends.push(top);}});return ends;}
 function errorsIn(text,endsTraceback,most){var found=[];var position=0;var whole=(endsTraceback?patterns.afterFrames:patterns.exception).exec(text);if(whole){found.push([whole[1],whole[2]?text.length-whole[2].length:text.length,""]);position=whole[1].length;}
 var inline=patterns.inline;for(;;){inline.lastIndex=position;var m=inline.exec(text);if(!m){break;}
 var before=m.index+m[1].length-1;while(before>=0&&" \t".indexOf(text[before])>=0){before--;}
