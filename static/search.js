@@ -1109,9 +1109,15 @@
       for (var k = 0; k < patterns.frames.length; k++) {
         var found = patterns.frames[k].exec(text);
         if (!found) { continue; }
-        // A script's top, first of its traceback: the paste left out the frames below.
+        // A script's top, first of its traceback: the paste left out the frames below,
+        // unless carets under its code mark what raised there, not a call.
+        var marks = lines[n + 2] || "";
         if (found[2] === "<module>" && !found[1].startsWith("<") && n > 0 &&
-            lines[n - 1].indexOf("Traceback (most recent call last)") >= 0) { return null; }
+            lines[n - 1].indexOf("Traceback (most recent call last)") >= 0 &&
+            (!/^[ \t]*[~^]*\^[~^]*[ \t]*$/.test(marks) ||
+             /\)$/.test((lines[n + 1] || "").slice(marks.search(/\S/), marks.length).trimEnd()))) {
+          return null;
+        }
         var frame = frameOf(found);
         if (frame.line === null && arrow !== null) { frame.line = arrow; }
         return frame;

@@ -848,6 +848,27 @@ def test_a_cells_own_top_above_the_error_tells_nothing(frames_source: sources.So
         assert messages(found_in(frames_source, body)) == [MISMATCH]
 
 
+@pytest.mark.parametrize(
+    ("code", "marks", "named"),
+    [
+        ("    merged = frames[3]", "             ~~~~~~^^^", False),  # numpy's own item
+        ("    merged = loom.joined", "             ^^^^^^^^^^^", False),  # an attribute
+        ("    merged = loom.join(a, b)", "             ^^^^^^^^^^^^^^^", True),  # a call
+        ("    merged = loom.join(a, b)", "", True),  # no carets: frames may be left out
+    ],
+)
+def test_a_scripts_top_frame_whose_carets_mark_no_call_raised_the_error(
+    frames_source: sources.Source, code: str, marks: str, named: bool
+) -> None:
+    """Python 3.11 marks what raised under a frame's code: an item or an attribute
+    raised right there, so a traceback of only the script's top frame shows where,
+    while a call's error was raised in a frame below it that the paste may leave out."""
+    lines = ["```", "Traceback (most recent call last):"]
+    lines += ['  File "/home/ana/merge_runs.py", line 7, in <module>', code]
+    body = "\n".join([*lines, *([marks] if marks else []), f"ValueError: {MISMATCH}", "```"])
+    assert messages(found_in(frames_source, body)) == ([MISMATCH] if named else [])
+
+
 def test_a_short_message_raised_in_the_frames_file_and_function_names_its_record(
     frames_source: sources.Source,
 ) -> None:

@@ -2264,7 +2264,19 @@ def _script_top(lines: Sequence[str], number: int, file: str, function: str | No
     traceback raised while it was imported)."""
     if function != "<module>" or file.startswith("<") or number == 0:
         return False
-    return "Traceback (most recent call last)" in lines[number - 1]  # behind any log tag
+    if "Traceback (most recent call last)" not in lines[number - 1]:  # behind any log tag
+        return False
+    # Python 3.11's carets under the frame's code mark what raised: a name, an attribute
+    # or an item (``axs[i]``), not a call, raised right there, with no frame below it.
+    code, marks = [*lines[number + 1 : number + 3], "", ""][:2]
+    if not _CARETS.fullmatch(marks):
+        return True
+    start = len(marks) - len(marks.lstrip())
+    return code[start : len(marks)].rstrip().endswith(")")
+
+
+_CARETS = re.compile(r"[ \t]*[~^]*\^[~^]*[ \t]*")
+"""A line of Python 3.11's carets under a frame's code, ``^`` at least."""
 
 
 def paste_lines(paste: str) -> list[str]:
