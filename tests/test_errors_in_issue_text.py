@@ -669,6 +669,7 @@ MIGRATED = "module {module} has no attribute {name}"
 HEAT = "The oven {name} did not reach its set temperature in time"
 COLD = "The oven {name} is still cold; wait for it to heat up before baking"
 MISSING = "None of [{key}] are in the [{axis_name}]"
+UNKNOWN_LOOM = "Unknown weave {kind}"
 ENCODED = "Length of '{name}' ({length}) did not match the length of the columns ({width})."
 FRAMES = {
     "loom/not-ready.yaml": raised_at("RuntimeError", NOT_READY, "loom/sched.py", "step"),
@@ -710,6 +711,7 @@ FRAMES = {
     "kiln/cold.yaml": raised_at("OvenColdError", COLD, "src/kiln/ovens.py", "Oven.check"),
     "loom/missing.yaml": raised_at("KeyError", MISSING, "loom/frame.py", "Frame._raise_if_missing"),
     "loom/encoded.yaml": raised_at("ValueError", ENCODED, "loom/encode.py", "encode"),
+    "loom/kinds.yaml": raised_at("ValueError", UNKNOWN_LOOM, "loom/kinds.py", "kind_class"),
     "loom/lazy.yaml": raised_at(
         "AttributeError",
         NO_MEMBER,
@@ -867,6 +869,22 @@ def test_a_scripts_top_frame_whose_carets_mark_no_call_raised_the_error(
     lines += ['  File "/home/ana/merge_runs.py", line 7, in <module>', code]
     body = "\n".join([*lines, *([marks] if marks else []), f"ValueError: {MISMATCH}", "```"])
     assert messages(found_in(frames_source, body)) == ([MISMATCH] if named else [])
+
+
+def test_a_message_of_few_words_raised_in_the_frames_file_and_function_is_named_surely(
+    frames_source: sources.Source,
+) -> None:
+    """``Unknown weave 'twill'``: two words of its own fit many texts, too few to
+    name a record alone; a traceback whose last frame is the record's file and function
+    says it was raised there, as sure as a whole message gets."""
+    said = "ValueError: Unknown weave 'twill'"
+    assert found_in(frames_source, f"Making a loom fails:\n\n```\n{said}\n```\n") == []
+    frame = '  File "/venv/site-packages/loom/kinds.py", line 2, in kind_class'
+    (found,) = found_in(frames_source, traceback(frame, said, "    raise ValueError(...)"))
+    assert (found.message, found.confidence) == (UNKNOWN_LOOM, 0.9)
+    # Another file's frame is no such proof.
+    frame = '  File "/venv/site-packages/loom/weave.py", line 2, in kind_class'
+    assert found_in(frames_source, traceback(frame, said, "    raise ValueError(...)")) == []
 
 
 def test_a_short_message_raised_in_the_frames_file_and_function_names_its_record(

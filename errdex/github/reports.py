@@ -184,7 +184,7 @@ def _best(
     )
     cut = {match.entry.id for _, match in starts}
     grouped = search.one_per_message(_fitting_first([m for _, m in ranked], fits), len(ranked))
-    passing = [m for m in grouped if _passes(reading, m, rules) and fits(m)]
+    passing = [m for m in map(fits.sure, grouped) if _passes(reading, m, rules) and fits(m)]
     if not passing:
         return None
     best = passing[0]
@@ -928,6 +928,19 @@ class Fits:
             least //= 2
         values = [value for _, value in match.values]
         return own_text(self.reading.message, match.entry, values) >= least
+
+    def sure(self, match: search.Match) -> search.Match:
+        """``match``, as sure as a whole message gets where it is one of a template with
+        hardly any words of its own (``Unknown projection {name}``, ranked as a fair
+        partial match) and a frame that raised the error names the record's file and
+        function: the traceback says where it was raised."""
+        if not match.exact or match.score >= 1.0:
+            return match
+        return (
+            replace(match, score=1.0)
+            if self._confirmed(self.source.page(match.entry.id))
+            else match
+        )
 
     def _confirmed(self, page: Page) -> bool:
         """Whether a frame that raised the error names the record's file and function,
