@@ -1067,7 +1067,15 @@ def test_a_frame_in_another_file_of_the_records_package_tells_nothing(
     a function of the record's own package, in a file that raises none of its errors now,
     neither names another record nor rules this one out."""
     moved = '  File "/venv/site-packages/loom/io.py", line 80, in load_all'
-    assert messages(found_in(frames_source, traceback(moved, STATE_SAID))) == [STATE]
+    raising = "    raise RuntimeError(f'Error(s) in loading state_dict for {name}')"
+    assert messages(found_in(frames_source, traceback(moved, STATE_SAID, raising))) == [STATE]
+    # Code of the package that raises nothing itself called compiled code that did:
+    # numpy's words, under a frame of the package whose code calls numpy.
+    for call in ("    return arr.astype(dtype, copy=True)", "    new, old = merge_all(a, b)"):
+        assert found_in(frames_source, traceback(moved, STATE_SAID, call)) == [], call
+    # An older Python showed a raise over lines by its last line: that tells nothing.
+    for last in ("        name, len(keys)))", '        "for {}".format(name))'):
+        assert messages(found_in(frames_source, traceback(moved, STATE_SAID, last))) == [STATE]
 
 
 def test_pythons_own_words_in_another_file_of_the_package_are_pythons(
@@ -1107,7 +1115,8 @@ def test_a_frame_in_another_file_of_a_src_layouts_package_tells_nothing(
     another file of it tells nothing, one in the user's own ``src/`` rules it out."""
     said = "RuntimeError: The oven north did not reach its set temperature in time"
     moved = '  File "/venv/site-packages/kiln/controls.py", line 51, in ramp'
-    assert messages(found_in(frames_source, traceback(moved, said))) == [HEAT]
+    raising = "    raise RuntimeError(late(oven))"
+    assert messages(found_in(frames_source, traceback(moved, said, raising))) == [HEAT]
     mine = '  File "/home/ana/proj/src/app/run.py", line 9, in main'
     assert found_in(frames_source, traceback(mine, said)) == []
     # Python names the class with its module, the package's and not ``src``'s.

@@ -785,8 +785,36 @@ def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
             )
             if frame is None:
                 return ()
+            if _called_compiled(lines, number):
+                frame = frame._replace(compiled=True)
             frames.append(frame)
     return tuple(dict.fromkeys(frames))
+
+
+def _called_compiled(lines: Sequence[str], line: int) -> bool:
+    """Whether the last frame above the error at ``line`` shows a statement that raises
+    nothing and calls something (``return arr.astype(dtype, copy=True)``: Python's frame,
+    its code right under it, then any carets): compiled code it called raised the error,
+    since a ``raise`` shows itself and a function written in Python shows a frame of its
+    own below. (An older Python printed a statement's last line, ``"…" % name)`` of a
+    raise over lines: only a whole assignment, return or call tells.)"""
+    at = line - 1
+    if at >= 0 and search.CARETS.fullmatch(lines[at]):
+        at -= 1
+    if at < 1 or not _PYTHON_FRAME.search(lines[at - 1]):
+        return False
+    code = lines[at].strip()
+    whole = all(code.count(a) == code.count(b) for a, b in ("()", "[]", "{}"))
+    return whole and _CALLING.fullmatch(code) is not None and _RAISE.search(code) is None
+
+
+_PYTHON_FRAME = re.compile(r'File "[^"\n]+", line \d+, in [^\s,]+\s*$')
+"""A frame as Python prints it: its code on the line under it."""
+_CALLING = re.compile(
+    r"(?:return |yield |(?:[\w.]+(?:\[[^\]]*\])?,? *)+=(?!=) *)?(?:await )?[\w.]+\(.*\)"
+)
+"""A statement that calls: ``return f(x)``, ``new = self.g(x)``, ``a, b = f(x)``, ``f(x)``."""
+_RAISE = re.compile(r"\braise\b")
 
 
 _NODE_FAILED = re.compile(r"Error occurred when executing [^\n:]+:\s*$")
@@ -878,6 +906,7 @@ class Fits:
         return any(
             frame.file not in files
             and frame.function != "<module>"
+            and not frame.compiled
             and packages.intersection(frame.folders)
             for frame in self.frames
         )

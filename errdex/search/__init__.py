@@ -2127,6 +2127,9 @@ class Frame(NamedTuple):
     """The folders of the file's path as pasted (``site-packages``, ``diffusers``)."""
     line: int | None = None
     """Its line, when it shows one."""
+    compiled: bool = False
+    """Whether the code it shows calls compiled code that raised the error (triage's
+    ``reports._called_compiled``)."""
 
     @property
     def function(self) -> str | None:
@@ -2269,13 +2272,13 @@ def _script_top(lines: Sequence[str], number: int, file: str, function: str | No
     # Python 3.11's carets under the frame's code mark what raised: a name, an attribute
     # or an item (``axs[i]``), not a call, raised right there, with no frame below it.
     code, marks = [*lines[number + 1 : number + 3], "", ""][:2]
-    if not _CARETS.fullmatch(marks):
+    if not CARETS.fullmatch(marks):
         return True
     start = len(marks) - len(marks.lstrip())
     return code[start : len(marks)].rstrip().endswith(")")
 
 
-_CARETS = re.compile(r"[ \t]*[~^]*\^[~^]*[ \t]*")
+CARETS = re.compile(r"[ \t]*[~^]*\^[~^]*[ \t]*")
 """A line of Python 3.11's carets under a frame's code, ``^`` at least."""
 
 
