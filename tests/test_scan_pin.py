@@ -105,6 +105,10 @@ def records(content: Path) -> dict[str, dict]:
         # A dict's string is what every message of the raise says.
         ('"%(a)s, %(b)r, %(c)d" % {"a": _("one"), "b": "two", "c": "3"}', "one, 'two', {c}"),
         ('"single %r" % value', "single {value}"),
+        # A string written in the code is put in as it is, but with a spec or a repr.
+        ('"{} values and {kind}".format("widths", kind="box")', "widths values and box"),
+        ('"%s, %r, %5s" % ("one", "two", "three")', "one, {'two'}, {'three'}"),
+        ('"{!r} and {:>5}".format("one", "two")', "{'one'} and {'two'}"),
         ("message", None),
         # Every template scan makes must parse (issue #12, item 10).
         ("f\"closing {'}'} and {'{'}\"", "closing }} and {{"),

@@ -1564,20 +1564,39 @@ def _format(text: str, call: ast.Call) -> str | None:
         parsed = list(string.Formatter().parse(text))
     except ValueError:
         return None
-    for literal, field, _spec, _conversion in parsed:
+    for literal, field, spec, conversion in parsed:
         out.append(_escape(literal))
         if field is None:
             continue
+        argument: ast.expr | None = None
         if field == "" or (field.isascii() and field.isdigit()):
             index = auto if field == "" else int(field)
             auto += 1
             argument = call.args[index] if index < len(call.args) else None
-            known = argument is not None and not isinstance(argument, ast.Starred)
-            out.append(_field(argument) if known and argument else "{}")
+            if argument is None or isinstance(argument, ast.Starred):
+                out.append("{}")
+                continue
         else:
             name = field.split(".")[0].split("[")[0]
-            out.append(_field(keywords[name]) if name in keywords else _placeholder(field))
+            if name not in keywords:
+                out.append(_placeholder(field))
+                continue
+            argument = keywords[name] if name == field else None
+            if argument is None:
+                out.append(_field(keywords[name]))
+                continue
+        words = _words_of(argument) if not spec and conversion in (None, "s") else None
+        out.append(_escape(words) if words is not None else _field(argument))
     return "".join(out)
+
+
+def _words_of(value: ast.expr) -> str | None:
+    """The text a string written in the code puts into a message as it is (``"{}
+    values".format("widths")`` says ``widths values``); None for anything else."""
+    value = _untranslated(value)
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return value.value
+    return None
 
 
 def _percent(text: str, right: ast.expr) -> str:
@@ -1624,7 +1643,8 @@ def _percent(text: str, right: ast.expr) -> str:
         elif name is not None:
             out.append(_placeholder(name))
         elif index < len(values) and not isinstance(right, ast.Dict):
-            out.append(_field(values[index]))
+            words = _words_of(values[index]) if text[position + 1 : end] == "s" else None
+            out.append(_escape(words) if words is not None else _field(values[index]))
         else:
             out.append("{}")
         index += 1
