@@ -270,6 +270,58 @@ def test_a_name_bound_again_otherwise_holds_no_message_it_was_given() -> None:
     assert [s.template for s in scan_text(REBOUND, "pkg/rebound.py")] == ["Gamma"]
 
 
+DEFAULTED = """\
+def check_fitted(model, *, msg=None):
+    if msg is None:
+        msg = "This %(name)s is not fitted yet. Call 'fit' first."
+    if not fitted(model):
+        raise NotFittedError(msg % {"name": type(model).__name__})
+
+
+def check_ready(pool, message=None):
+    if not message:
+        message = "The pool {} has no worker ready" if pool else "No pool {} given"
+    raise RuntimeError(message.format(pool))
+
+
+def check_kind(kind, msg=None, verbose=False):
+    if verbose:
+        msg = "Kind %s is unknown"
+    raise TypeError(msg % kind)
+
+
+def check_size(size, msg=None):
+    if msg is None:
+        msg = "Size %s is too big"
+    else:
+        msg = msg.strip()
+    raise ValueError(msg % size)
+
+
+def check_name(name, msg=None):
+    if msg is None:
+        msg = "Name %s is taken"
+    else:
+        msg = read_message()
+    raise ValueError(msg % name)
+"""
+
+
+def test_a_message_the_code_gives_where_the_caller_gave_none_is_recorded() -> None:
+    """scikit-learn's NotFittedError: ``if msg is None: msg = "…"``, then ``raise
+    NotFittedError(msg % {…})``; the raise says the caller's message or the code's own,
+    and the code's is a record. A name given a message under any other test holds none
+    errdex can tell; an ``else`` reads as ever (each side's message, when both hold one)."""
+    sites = scan_text(DEFAULTED, "pkg/validation.py")
+    assert [(s.function, s.template) for s in sites] == [
+        ("check_fitted", "This {name} is not fitted yet. Call 'fit' first."),
+        ("check_ready", "The pool {pool} has no worker ready"),
+        ("check_ready", "No pool {pool} given"),
+        ("check_size", "Size {size} is too big"),
+        ("check_name", "Name {name} is taken"),
+    ]
+
+
 def test_a_message_added_to_a_thousand_times_loses_no_other_record_of_its_file() -> None:
     code = 'def big():\n    msg = "a"\n' + '    msg += "b"\n' * 1000
     code += '    raise ValueError(msg)\n\n\ndef fine():\n    raise KeyError("fine")\n'

@@ -22,7 +22,7 @@ import string
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -737,6 +737,8 @@ class _Finder:
                 value = two
             elif ends[1]:
                 value = one
+            elif two is None and one is not None and _defaults(node, name):
+                value = one  # ``if msg is None: msg = "…"``: the message the code gives
             elif one is None or two is None:
                 value = None
             else:
@@ -810,6 +812,26 @@ class _Finder:
         """The expression a raise's message argument stands for: for a name, the message
         it was last given in the blocks that lead to the raise (ruff's EM rules ask for
         ``msg = f"…"`` then ``raise ValueError(msg)``)."""
+        if isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Mod):
+            # ``msg % {"name": …}``: the message the name holds, filled in.
+            held = self._message_of(argument.left)
+            if held is not argument.left:
+                right = argument.right
+                return _each(held, lambda message: ast.BinOp(message, ast.Mod(), right))
+        if (
+            isinstance(argument, ast.Call)
+            and isinstance(argument.func, ast.Attribute)
+            and argument.func.attr == "format"
+        ):
+            held = self._message_of(argument.func.value)  # ``msg.format(name)``
+            if held is not argument.func.value:
+                call = argument
+                return _each(
+                    held,
+                    lambda message: ast.Call(
+                        ast.Attribute(message, "format", ast.Load()), call.args, call.keywords
+                    ),
+                )
         if not isinstance(argument, ast.Name):
             return argument
         for layer in reversed(self.named):
@@ -1386,6 +1408,27 @@ MOST_MESSAGES = 4
 of it is recorded once for each; one that may say more is recorded as none."""
 
 
+def _defaults(node: ast.If, name: str) -> bool:
+    """Whether ``node`` gives ``name`` a value of the code's own where the caller gave
+    none: ``if msg is None:`` (or ``if not msg:``) with no ``else``. The raise below may
+    say the caller's message or this one; this one is the code's, and a record."""
+    test = node.test
+    if node.orelse:
+        return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+        return isinstance(test, ast.Name) and test.id == name
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == name
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
 def _ends(body: list[ast.stmt]) -> bool | None:
     """Whether a block never goes on past its end (it raises, returns or leaves its loop
     on every path), goes on (False), or may do either as far as its last statement
@@ -1434,6 +1477,13 @@ def _combined(message: ast.expr, op: ast.operator, value: ast.expr) -> ast.expr 
 MOST_PARTS = 64
 """Parts a message added to again and again may have, at most: one of more is no
 message of its own (and parsing it would go too deep)."""
+
+
+def _each(node: ast.expr, made: Callable[[ast.expr], ast.expr]) -> ast.expr:
+    """``node`` with ``made`` of each message a conditional expression may give."""
+    if isinstance(node, ast.IfExp):
+        return ast.IfExp(node.test, _each(node.body, made), _each(node.orelse, made))
+    return made(node)
 
 
 def _branches(node: ast.expr) -> list[ast.expr]:
