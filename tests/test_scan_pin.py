@@ -1708,6 +1708,29 @@ def test_a_raise_of_what_a_function_makes_records_the_class_it_returns() -> None
     ]
 
 
+def test_a_function_of_another_module_that_makes_the_exception_is_no_class() -> None:
+    """matplotlib's ``raise _api.kwarg_error("axis", kwargs)``: a function of another
+    module makes a TypeError and words its message; the name of what it is about is
+    no message. Python's ``socket.error`` is a class, and so is what ``error_class``
+    holds."""
+    code = (
+        "def axis(*args, **kwargs):\n"
+        "    raise _api.kwarg_error('axis', kwargs)\n\n"
+        "def connect(host):\n"
+        "    raise socket.error('no route to the host')\n\n"
+        "def parse(self, text):\n"
+        "    raise self.error_class('the text ends too soon')\n"
+    )
+    scanned = scan_source(code, "pkg/axes.py")
+    assert [(s.exception, s.template) for s in scanned.sites] == [
+        ("socket.error", "no route to the host"),
+        ("self.error_class", "the text ends too soon"),
+    ]
+    assert scanned.notes == [
+        "pkg/axes.py:2: kwarg_error() of another module makes the exception raised; skipped"
+    ]
+
+
 def test_a_maker_given_the_class_to_make_raises_that_class() -> None:
     """``raise _format(NotFoundError, message, response)`` of a maker whose first
     parameter is ``Type[HubError]`` raises a NotFoundError with that message (a hub

@@ -926,6 +926,14 @@ class _Finder:
                 )
                 return
             exception, made = returned, True
+        if exception is not None and not made and _made_elsewhere(exception):
+            # ``raise _api.kwarg_error(name, kwargs)``: a function of another module makes
+            # the exception, and words its message; its arguments are not the message.
+            called = exception.rpartition(".")[2]
+            self.notes.append(
+                f"{where}: {called}() of another module makes the exception raised; skipped"
+            )
+            return
         # ``"… exactly one …" if one else "… one or none …"``: each message it may raise.
         params = next((k.value for k in call.keywords if k.arg == "params"), None)
         templates = (
@@ -1283,6 +1291,22 @@ def _last_name(node: ast.expr) -> str:
 
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def _made_elsewhere(called: str) -> bool:
+    """Whether a raise calls a function, not a class: a name in lower case with an
+    underscore (``_api.kwarg_error``, ``make_error``), which no class is written as,
+    but for a class's own (``Error.from_value``); Python's own ``socket.error`` and
+    ``re.error`` are classes, and so is what an attribute such as ``self.error_class``
+    holds."""
+    owner, _, last = called.rpartition(".")
+    last = last.strip("_")
+    return (
+        not class_like(owner)  # ``Error.from_value(…)``: a class's own constructor
+        and "_" in last
+        and last.islower()
+        and not last.endswith(("_class", "_cls", "_type", "_exception_class"))
+    )
 
 
 def class_like(name: str) -> bool:
