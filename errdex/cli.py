@@ -1112,7 +1112,9 @@ def _repo_ok(repo: str, told: Told) -> bool:
 def _reconcile(ns: argparse.Namespace, told: Told) -> int:
     from errdex.source import pin, scan, update
 
-    told.more.update(dry_run=ns.dry_run, files=[], skipped=[], changes=[], steps=[])
+    told.more.update(
+        dry_run=ns.dry_run, files=[], skipped=[], changes=[], steps=[], not_recorded=[]
+    )
     if not _repo_ok(ns.repo, told):
         return 1
     too_long = update.repo_problem(ns.repo)
@@ -1245,12 +1247,15 @@ def _reconciled(
                 f"errdex scan: {words.count(report.in_tests, 'raise')} found in tests; "
                 f"{shown}{' …' if len(globs) > 4 else ''} would leave them out",
             )
+        told.more["not_recorded"] += report.unread
         if report.unread:
-            places = ", ".join(report.unread[:3]) + (", …" if len(report.unread) > 3 else "")
+            more = len(report.unread) > 3
+            places = ", ".join(report.unread[:3]) + (", …; --json lists each" if more else "")
             _note(
                 ns,
-                f"errdex scan: {words.count(len(report.unread), 'raise')} not recorded, their "
-                f"message not written in the raise ({places})",
+                f"errdex scan: {words.count(len(report.unread), 'raise')} not recorded, no "
+                f"message errdex can read in them: a parameter's, or one built in a way scan "
+                f"does not follow ({places})",
             )
         counts = {_key(k): report.counts[k] for k in kinds}
         told.more["steps"].append({"commit": commit, "release": release, "counts": counts})

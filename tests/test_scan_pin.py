@@ -483,9 +483,12 @@ def test_a_scan_says_which_raises_it_could_not_record(
     first = run_ok(run, *scan_args)
     assert "errdex scan: 2 new, 0 refreshed" in first.err
     assert (
-        "errdex scan: 2 raises not recorded, their message not written in the raise "
+        "errdex scan: 2 raises not recorded, no message errdex can read in them: a "
+        "parameter's, or one built in a way scan does not follow "
         "(pkg/construct.py:12, pkg/construct.py:13)"
     ) in first.err
+    listed = run_ok(run, *scan_args, "--dry-run", "--json")
+    assert json.loads(listed.out)["not_recorded"] == ["pkg/construct.py:12", "pkg/construct.py:13"]
     assert "no constructor for the tag {node.tag}" in records(content)
 
 
