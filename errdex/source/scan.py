@@ -744,7 +744,9 @@ class _Finder:
             else:
                 value = one if one is two else ast.IfExp(test=node.test, body=one, orelse=two)
             if value is not None and len(_branches(value)) > MOST_MESSAGES:
-                value = None  # ``if a: msg += …`` five times over: 32 messages, none told
+                # ``if a: msg += …`` three times over: eight messages, one record of the
+                # start they share.
+                value = _started(value)
             self.named[-1][name] = value
 
     def _held(self, name: str) -> ast.expr | None:
@@ -1501,6 +1503,40 @@ def _combined(message: ast.expr, op: ast.operator, value: ast.expr) -> ast.expr 
 MOST_PARTS = 64
 """Parts a message added to again and again may have, at most: one of more is no
 message of its own (and parsing it would go too deep)."""
+
+
+def _started(message: ast.expr) -> ast.expr | None:
+    """The start that every message ``message`` may give shares, to the end of a line or
+    a sentence (else a word), then ``{details}`` for the rest: scikit-learn's "The
+    feature names should match those that were passed during fit.\n{details}", where
+    three ``if``s add to it in eight ways. None when that start holds fewer than
+    MIN_START letters of its own."""
+    found = [template_of(branch) for branch in _branches(message)]
+    templates = [t for t in found if t is not None]
+    if not templates or len(templates) < len(found):
+        return None
+    first, last = min(templates), max(templates)  # what they share, these two share
+    pairs = enumerate(zip(first, last, strict=False))  # first is the shorter or a start
+    size = next((i for i, (a, b) in pairs if a != b), len(first))
+    common = first[:size]
+    cut = max(common.rfind("\n") + 1, common.rfind(". ") + 2)
+    start = common[: cut if cut > 1 else common.rfind(" ") + 1]
+    depth = 0
+    for part in re.findall(r"\{\{|\}\}|[{}]", start):
+        depth += {"{": 1, "}": -1}.get(part, 0)
+    own = re.sub(r"\{\{|\}\}|\{[^{}]*\}", "", start)
+    if depth or sum(c.isalnum() for c in own) < MIN_START:
+        return None
+    try:
+        text = ast.parse("f" + repr(start), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return ast.BinOp(left=text, op=ast.Add(), right=ast.Name(id="details", ctx=ast.Load()))
+
+
+MIN_START = 16
+"""Letters and digits of its own the start of a message built in many ways must have
+to be recorded (as triage's ``--min-own-text`` asks of a paste)."""
 
 
 def _each(node: ast.expr, made: Callable[[ast.expr], ast.expr]) -> ast.expr:
