@@ -1111,11 +1111,12 @@
         if (!found) { continue; }
         // A script's top, first of its traceback: the paste left out the frames below,
         // unless carets under its code mark what raised there, not a call.
-        var marks = lines[n + 2] || "";
+        var code = lines[n + 1] || "", marks = lines[n + 2] || "";
+        var at = marks.search(/[^ \t]|$/), indent = code.search(/[^ \t]|$/);
         if (found[2] === "<module>" && !found[1].startsWith("<") && n > 0 &&
             lines[n - 1].indexOf("Traceback (most recent call last)") >= 0 &&
-            (!/^[ \t]*[~^]*\^[~^]*[ \t]*$/.test(marks) ||
-             /\)$/.test((lines[n + 1] || "").slice(marks.search(/\S/), marks.length).trimEnd()))) {
+            (!/^[ \t]*[~^]+[ \t]*$/.test(marks) || marks.indexOf("^") < 0 || !indent ||
+             indent > at || code.slice(at, marks.replace(/[ \t]+$/, "").length).indexOf("(") >= 0)) {
           return null;
         }
         var frame = frameOf(found);

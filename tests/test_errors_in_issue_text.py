@@ -856,6 +856,9 @@ def test_a_cells_own_top_above_the_error_tells_nothing(frames_source: sources.So
         ("    merged = frames[3]", "             ~~~~~~^^^", False),  # numpy's own item
         ("    merged = loom.joined", "             ^^^^^^^^^^^", False),  # an attribute
         ("    merged = loom.join(a, b)", "             ^^^^^^^^^^^^^^^", True),  # a call
+        ("    merged = loom.join(", "             ^^^^^^^^^^", True),  # a call over lines
+        ("    merged = loom.join(", "             ~~~~~~~~~^", True),  # as Python 3.13 marks it
+        ("merged = frames[3]", "         ~~~~~~^^^", True),  # the paste lost the indent
         ("    merged = loom.join(a, b)", "", True),  # no carets: frames may be left out
     ],
 )

@@ -174,6 +174,15 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "blanks then a letter above an error": lambda n: _repeat(" \t", n, "x\n" + TP_PASTE),
     "numbered lines above an error": lambda n: _repeat("   12 x\n", n, "---> 13 y\n\n" + TP_PASTE),
     "a linked number above an error": lambda n: "---> [1](" + "a" * n + ") x\n\n" + TP_PASTE,
+    # A script's only frame: the line under its code is read for carets (a pattern with
+    # two runs of them took minutes on 99,000 carets and a letter).
+    "carets under a script's frame": lambda n: (
+        'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n    x\n'
+        + "^" * n
+        + "x\n"
+        + TP_PASTE
+    ),
+    "pytest's E lines over its place": lambda n: _repeat("E   x\n", n, "\na.py:1: E\n" + TP_PASTE),
 }
 
 

@@ -799,7 +799,7 @@ def _called_compiled(lines: Sequence[str], line: int) -> bool:
     own below. (An older Python printed a statement's last line, ``"…" % name)`` of a
     raise over lines: only a whole assignment, return or call tells.)"""
     at = line - 1
-    if at >= 0 and search.CARETS.fullmatch(lines[at]):
+    if at >= 0 and search.carets(lines[at]):
         at -= 1
     if at < 1 or not _PYTHON_FRAME.search(lines[at - 1]):
         return False

@@ -2271,15 +2271,22 @@ def _script_top(lines: Sequence[str], number: int, file: str, function: str | No
         return False
     # Python 3.11's carets under the frame's code mark what raised: a name, an attribute
     # or an item (``axs[i]``), not a call, raised right there, with no frame below it.
+    # (Python indents the code; a paste that lost it shows nothing under what.)
     code, marks = [*lines[number + 1 : number + 3], "", ""][:2]
-    if not CARETS.fullmatch(marks):
+    start = len(marks) - len(marks.lstrip(" \t"))
+    indent = len(code) - len(code.lstrip(" \t"))
+    if not carets(marks) or not 0 < indent <= start:
         return True
-    start = len(marks) - len(marks.lstrip())
-    return code[start : len(marks)].rstrip().endswith(")")
+    return "(" in code[start : len(marks.rstrip(" \t"))]
 
 
-CARETS = re.compile(r"[ \t]*[~^]*\^[~^]*[ \t]*")
-"""A line of Python 3.11's carets under a frame's code, ``^`` at least."""
+def carets(line: str) -> bool:
+    """Whether ``line`` is one of Python 3.11's lines of carets under a frame's code
+    (``~~~^^^``): ``~`` and ``^``, one ``^`` at least, between blanks."""
+    return _CARETS.fullmatch(line) is not None and "^" in line
+
+
+_CARETS = re.compile(r"[ \t]*[~^]+[ \t]*")
 
 
 def paste_lines(paste: str) -> list[str]:
