@@ -885,9 +885,11 @@ def test_a_message_of_few_words_raised_in_the_frames_file_and_function_is_named_
     frame = '  File "/venv/site-packages/loom/kinds.py", line 2, in kind_class'
     (found,) = found_in(frames_source, traceback(frame, said, "    raise ValueError(...)"))
     assert (found.message, found.confidence) == (UNKNOWN_LOOM, 0.9)
-    # Another file's frame is no such proof.
+    # Another file's frame is no such proof, nor one whose code called compiled code.
     frame = '  File "/venv/site-packages/loom/weave.py", line 2, in kind_class'
     assert found_in(frames_source, traceback(frame, said, "    raise ValueError(...)")) == []
+    frame = '  File "/venv/site-packages/loom/kinds.py", line 2, in kind_class'
+    assert found_in(frames_source, traceback(frame, said, "    return _weaves.lookup(kind)")) == []
 
 
 def test_a_short_message_raised_in_the_frames_file_and_function_names_its_record(
@@ -1076,8 +1078,14 @@ def test_a_frame_in_another_file_of_the_records_package_tells_nothing(
     # numpy's words, under a frame of the package whose code calls numpy.
     for call in ("    return arr.astype(dtype, copy=True)", "    new, old = merge_all(a, b)"):
         assert found_in(frames_source, traceback(moved, STATE_SAID, call)) == [], call
-    # An older Python showed a raise over lines by its last line: that tells nothing.
-    for last in ("        name, len(keys)))", '        "for {}".format(name))'):
+    # An older Python showed a raise over lines by its last line: that tells nothing,
+    # nor does a bare call or a keyword, which may be such a line.
+    for last in (
+        "        name, len(keys)))",
+        '        "for {}".format(name))',
+        "        msg.format(name=name)",
+        "        name=describe(keys)",
+    ):
         assert messages(found_in(frames_source, traceback(moved, STATE_SAID, last))) == [STATE]
 
 

@@ -18,6 +18,7 @@ another project's code are its message, not the record's.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import functools
 import itertools
@@ -792,29 +793,35 @@ def raising_frames(lines: Sequence[str], line: int | None) -> tuple[Frame, ...]:
 
 
 def _called_compiled(lines: Sequence[str], line: int) -> bool:
-    """Whether the last frame above the error at ``line`` shows a statement that raises
-    nothing and calls something (``return arr.astype(dtype, copy=True)``: Python's frame,
-    its code right under it, then any carets): compiled code it called raised the error,
-    since a ``raise`` shows itself and a function written in Python shows a frame of its
-    own below. (An older Python printed a statement's last line, ``"…" % name)`` of a
-    raise over lines: only a whole assignment, return or call tells.)"""
+    """Whether the last frame above the error at ``line`` shows a return or an assignment
+    of a call (``return arr.astype(dtype, copy=True)``: Python's frame, its code right
+    under it, then any carets): compiled code it called raised the error, since a
+    ``raise`` shows itself and a function written in Python shows a frame of its own
+    below. (An older Python printed a statement's last line, and a raise over lines
+    ends in an argument, ``msg.format(name=name)``: a bare call tells nothing, nor does
+    ``name=f(x)``, a keyword written as PEP 8 writes it.)"""
     at = line - 1
     if at >= 0 and search.carets(lines[at]):
         at -= 1
     if at < 1 or not _PYTHON_FRAME.search(lines[at - 1]):
         return False
     code = lines[at].strip()
-    whole = all(code.count(a) == code.count(b) for a, b in ("()", "[]", "{}"))
-    return whole and _CALLING.fullmatch(code) is not None and _RAISE.search(code) is None
+    if len(code) > MAX_CODE or not (code.startswith("return ") or " = " in code):
+        return False
+    try:
+        body = ast.parse(code).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    statement = body[0] if len(body) == 1 else None
+    value = statement.value if isinstance(statement, ast.Return | ast.Assign) else None
+    value = value.value if isinstance(value, ast.Await) else value
+    return isinstance(value, ast.Call)
 
 
 _PYTHON_FRAME = re.compile(r'File "[^"\n]+", line \d+, in [^\s,]+\s*$')
 """A frame as Python prints it: its code on the line under it."""
-_CALLING = re.compile(
-    r"(?:return |yield |(?:[\w.]+(?:\[[^\]]*\])?,? *)+=(?!=) *)?(?:await )?[\w.]+\(.*\)"
-)
-"""A statement that calls: ``return f(x)``, ``new = self.g(x)``, ``a, b = f(x)``, ``f(x)``."""
-_RAISE = re.compile(r"\braise\b")
+MAX_CODE = 1000
+"""Characters of a frame's code line parsed at most."""
 
 
 _NODE_FAILED = re.compile(r"Error occurred when executing [^\n:]+:\s*$")
@@ -980,6 +987,7 @@ class Fits:
             frame.file in files
             and frame.function == function
             and packages.intersection(frame.folders)
+            and not frame.compiled  # compiled code it called raised the error
             for frame in self.frames
         )
 
