@@ -201,6 +201,18 @@ def test_a_setting_in_capitals_is_the_users_to_set() -> None:
             "        raise ValueError('no heads')\n",
             "Set `args.heads` to `1` or more.",
         ),
+        # The settings of an object a parameter holds (``model.config``) are the user's.
+        (
+            "def generate(model):\n    if not model.generation_config.use_cache:\n"
+            "        raise ValueError('set use_cache')\n",
+            "Set `model.generation_config.use_cache` to a true or non-empty value.",
+        ),
+        # Django's settings are the user's in a private helper too.
+        (
+            "def _check_session(request):\n    if settings.CSRF_USE_SESSIONS:\n"
+            "        raise ImproperlyConfigured('sessions')\n",
+            "Set `settings.CSRF_USE_SESSIONS` to a false or empty value.",
+        ),
     ],
 )
 def test_an_attribute_of_what_the_caller_passes_is_set_only_on_a_settings_object(

@@ -109,11 +109,13 @@ _SETTING = re.compile(r"(?:^|\.)settings\.[A-Z][A-Z0-9_]*$")
 """A setting the user writes in the project's settings (Django's ``settings.DEBUG``):
 true or false as they set it, unlike a module's flag in capitals."""
 _HOLDS_SETTINGS = re.compile(
-    r"^(?:config|cfg|conf|settings|args|arguments|options|opts|params|hparams|kwargs)$"
-    r"|_(?:config|cfg|conf|settings|args|options|opts|params)$"
+    r"^(?:config|configuration|cfg|conf|settings|args|arguments|options|opts|params"
+    r"|hparams|hyperparams|kwargs|flags|FLAGS)$"
+    r"|_(?:config|cfg|conf|settings|args|arguments|options|opts|params)$"
 )
 """The names of objects that exist to hold settings (``config``, ``args``,
-``model_config``): their attributes are the user's to set."""
+``model_config``): their attributes are the user's to set, as are those of an object
+they are part of (``model.config.use_cache``, ``trainer.args.do_eval``)."""
 _AVAILABLE = re.compile(r"^_?is_(\w+?)_available$")
 
 
@@ -2131,11 +2133,13 @@ class _Words:
             # A private parameter (``_check``) or attribute (``pool._is_asyncio``,
             # ``self._cache``, ``self.classes_``): the code's own, whoever passes it.
             return "computed"
+        if _SETTING.search(read):
+            return "caller"  # Django's ``settings.DEBUG``, in a private helper too
         if (
             rest
             and root not in ("self", "cls")
             and self.aliases.get(root, root) == root
-            and not _HOLDS_SETTINGS.search(root)
+            and not any(_HOLDS_SETTINGS.search(part) for part in read.split(".")[:-1])
         ):
             # An attribute of an object the caller passes (``graph.format`` of a sparse
             # matrix) may be read-only: the words ask that it be so, not that it be set.
