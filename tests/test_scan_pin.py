@@ -109,6 +109,8 @@ def records(content: Path) -> dict[str, dict]:
         ('"{} values and {kind}".format("widths", kind="box")', "widths values and box"),
         ('"%s, %r, %5s" % ("one", "two", "three")', "one, {'two'}, {'three'}"),
         ('"{!r} and {:>5}".format("one", "two")', "{'one'} and {'two'}"),
+        # After ``*args`` which argument a field takes is not told.
+        ('"Bad {} value: {}".format(*parts, "reason")', "Bad {} value: {'reason'}"),
         ("message", None),
         # Every template scan makes must parse (issue #12, item 10).
         ("f\"closing {'}'} and {'{'}\"", "closing }} and {{"),
@@ -222,6 +224,43 @@ def test_a_message_given_in_branches_makes_a_record_of_each() -> None:
         ("PickError", "No kind given"),
         ("KeyError", "refused kind"),
         ("ColumnError", "The columns differ from those seen in fit.\n{details}"),
+    ]
+
+
+STARTED = """\
+def configure(a, b, c):
+    msg = "Invalid configuration for the estimator."
+    if a:
+        msg += " Set alpha."
+    if b:
+        msg += " Set beta."
+    if c:
+        msg += " Set gamma."
+    raise ValueError(msg)
+
+
+def solve(p, q, r, verbose):
+    msg = "The solver %r does not support this penalty. " % "lbfgs"
+    if p:
+        msg += "P is on."
+    if q:
+        msg += "Q is on."
+    if r:
+        msg += "R is on."
+    if verbose:
+        msg += "See the user guide."
+    raise ValueError(msg)
+"""
+
+
+def test_the_start_of_a_message_built_in_many_ways_is_recorded_whole_once() -> None:
+    """The start runs to where the messages part when each goes on there with no letter
+    (the sentence they share, whole), keeps the quotes ``%r`` puts in, and a ``+=``
+    after it is part of its ``{details}``: one record of the raise."""
+    sites = scan_text(STARTED, "pkg/solve.py")
+    assert [s.template for s in sites] == [
+        "Invalid configuration for the estimator.{details}",
+        "The solver {'lbfgs'} does not support this penalty. {details}",
     ]
 
 
@@ -1735,12 +1774,20 @@ def test_a_function_of_another_module_that_makes_the_exception_is_no_class() -> 
         "def connect(host):\n"
         "    raise socket.error('no route to the host')\n\n"
         "def parse(self, text):\n"
-        "    raise self.error_class('the text ends too soon')\n"
+        "    raise self.error_class('the text ends too soon')\n\n"
+        "def login(reply):\n"
+        "    raise ftplib.error_perm('530 Login incorrect')\n\n"
+        "class error_proto(Exception):\n"
+        "    pass\n\n"
+        "def greet(reply):\n"
+        "    raise error_proto('-ERR no greeting')\n"
     )
     scanned = scan_source(code, "pkg/axes.py")
     assert [(s.exception, s.template) for s in scanned.sites] == [
         ("socket.error", "no route to the host"),
         ("self.error_class", "the text ends too soon"),
+        ("ftplib.error_perm", "530 Login incorrect"),
+        ("error_proto", "-ERR no greeting"),
     ]
     assert scanned.notes == [
         "pkg/axes.py:2: kwarg_error() of another module makes the exception raised; skipped"

@@ -1296,18 +1296,23 @@ def _is_none(node: ast.expr) -> bool:
 
 
 def _made_elsewhere(called: str) -> bool:
-    """Whether a raise calls a function, not a class: a name in lower case with an
-    underscore (``_api.kwarg_error``, ``make_error``), which no class is written as,
-    but for a class's own (``Error.from_value``); Python's own ``socket.error`` and
-    ``re.error`` are classes, and so is what an attribute such as ``self.error_class``
-    holds."""
+    """Whether a raise calls a function of another module that makes the exception:
+    a module's (``_api.kwarg_error``), named as such functions are, ``…_error``,
+    ``…_exception``, ``make_…``, ``build_…``, ``create_…``. Python's own classes in
+    lower case are no such name (``socket.error``, ``ftplib.error_perm``), nor is a
+    class's own constructor (``Error.from_value``) or what ``self.error_class`` holds."""
     owner, _, last = called.rpartition(".")
-    last = last.strip("_")
+    last = last.lstrip("_")
+    module = owner.split(".")[-1].lstrip("_")
     return (
-        not class_like(owner)  # ``Error.from_value(…)``: a class's own constructor
-        and "_" in last
+        bool(module)
+        and module.islower()
+        and module not in ("self", "cls")
         and last.islower()
-        and not last.endswith(("_class", "_cls", "_type", "_exception_class"))
+        and (
+            last.endswith(("_error", "_exception"))
+            or last.startswith(("make_", "build_", "create_"))
+        )
     )
 
 
@@ -1489,6 +1494,8 @@ _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort"})
 def _combined(message: ast.expr, op: ast.operator, value: ast.expr) -> ast.expr | None:
     """``message`` (each message it may be) with ``value`` added (``+=``) or put in
     (``%=``); None past MOST_PARTS parts (a thousand ``msg += …`` lines)."""
+    if isinstance(message, _Written):
+        return message  # its ``{details}`` holds whatever is added to it
     if isinstance(message, ast.IfExp):
         body, orelse = _combined(message.body, op, value), _combined(message.orelse, op, value)
         if body is None or orelse is None:
@@ -1506,32 +1513,47 @@ message of its own (and parsing it would go too deep)."""
 
 
 def _started(message: ast.expr) -> ast.expr | None:
-    """The start that every message ``message`` may give shares, to the end of a line or
-    a sentence (else a word), then ``{details}`` for the rest: scikit-learn's "The
-    feature names should match those that were passed during fit.\n{details}", where
-    three ``if``s add to it in eight ways. None when that start holds fewer than
-    MIN_START letters of its own."""
+    """The start that every message ``message`` may give shares, then ``{details}`` for
+    the rest: scikit-learn's "The feature names should match those that were passed
+    during fit.\n{details}", where three ``if``s add to it in eight ways. The start runs
+    to where the messages part, when each goes on there with no letter (or ends), else
+    to the end of the last line or sentence they share. None when that start holds
+    fewer than MIN_START letters and digits of its own."""
     found = [template_of(branch) for branch in _branches(message)]
     templates = [t for t in found if t is not None]
     if not templates or len(templates) < len(found):
         return None
+    if any(_STARTED in t for t in templates):
+        return None  # started already, and branching again: no start is told
     first, last = min(templates), max(templates)  # what they share, these two share
-    pairs = enumerate(zip(first, last, strict=False))  # first is the shorter or a start
+    pairs = enumerate(zip(first, last, strict=False))  # min starts max, or parts first
     size = next((i for i, (a, b) in pairs if a != b), len(first))
     common = first[:size]
-    cut = max(common.rfind("\n") + 1, common.rfind(". ") + 2)
-    start = common[: cut if cut > 1 else common.rfind(" ") + 1]
+    if any(t[size : size + 1].isalnum() for t in templates):  # they part inside a word
+        size = max(common.rfind("\n") + 1, common.rfind(". ") + 2, 0)
+    start = common[:size]
     depth = 0
     for part in re.findall(r"\{\{|\}\}|[{}]", start):
         depth += {"{": 1, "}": -1}.get(part, 0)
     own = re.sub(r"\{\{|\}\}|\{[^{}]*\}", "", start)
     if depth or sum(c.isalnum() for c in own) < MIN_START:
         return None
-    try:
-        text = ast.parse("f" + repr(start), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return ast.BinOp(left=text, op=ast.Add(), right=ast.Name(id="details", ctx=ast.Load()))
+    return _Written(start + _STARTED)
+
+
+_STARTED = "{details}"
+"""The placeholder that stands for the rest of a message built in many ways."""
+
+
+class _Written(ast.expr):
+    """A message already written as a template (``_started``'s): ``template_of`` gives it
+    as it is, and what the code adds to it after is in its ``{details}``."""
+
+    _fields = ()
+
+    def __init__(self, template: str) -> None:
+        super().__init__()
+        self.template = template
 
 
 MIN_START = 16
@@ -1563,6 +1585,8 @@ def template_of(node: ast.expr) -> str | None:
     program that is not translated see); placeholders are named after their expressions.
     """
     node = _untranslated(node)
+    if isinstance(node, _Written):
+        return node.template
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _escape(node.value)
     if isinstance(node, ast.JoinedStr):
@@ -1695,7 +1719,10 @@ def _format(text: str, call: ast.Call) -> str | None:
             if argument is None:
                 out.append(_field(keywords[name]))
                 continue
-        words = _words_of(argument) if not spec and conversion in (None, "s") else None
+        plain = not spec and conversion in (None, "s")
+        # After ``*args`` the argument a field takes is not told: no words put in.
+        starred = any(isinstance(a, ast.Starred) for a in call.args)
+        words = _words_of(argument) if plain and not starred else None
         out.append(_escape(words) if words is not None else _field(argument))
     return "".join(out)
 
@@ -1753,7 +1780,9 @@ def _percent(text: str, right: ast.expr) -> str:
         elif name is not None:
             out.append(_placeholder(name))
         elif index < len(values) and not isinstance(right, ast.Dict):
-            words = _words_of(values[index]) if text[position + 1 : end] == "s" else None
+            starred = any(isinstance(v, ast.Starred) for v in values)
+            plain = text[position + 1 : end] == "s" and not starred
+            words = _words_of(values[index]) if plain else None
             out.append(_escape(words) if words is not None else _field(values[index]))
         else:
             out.append("{}")
