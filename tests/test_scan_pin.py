@@ -668,25 +668,27 @@ def test_a_scan_says_how_many_raises_are_in_tests_and_can_leave_them_out(
         "pkg/tests/helpers.py": 'raise ImportError("no fixtures")\n',
         "conftest.py": 'raise ImportError("no plugin")\n',
         "pkg/m_test.py": 'raise AssertionError("yolo")\n',
+        "pkg/io/tests/test_io.py": 'raise OSError("no disk")\n',
     }.items():
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         (source / path).write_text(text)
     scan = ["scan", source, "--repo", "example/up", "--commit", "a" * 40, "--content", content]
     first = run_ok(run, *scan)
-    assert "errdex scan: 6 new, 0 refreshed" in first.err
+    assert "errdex scan: 7 new, 0 refreshed" in first.err
+    # A tests/ folder in more than one package: one glob for them all.
     globs = (
-        "--exclude '*_test.py' --exclude 'conftest.py' --exclude 'pkg/tests/*' --exclude 'tests/*'"
+        "--exclude '*/tests/*' --exclude '*_test.py' --exclude 'conftest.py' --exclude 'tests/*'"
     )
-    assert f"errdex scan: 4 raises found in tests; {globs} would leave them out" in first.err
+    assert f"errdex scan: 5 raises found in tests; {globs} would leave them out" in first.err
     made = records(content)["omg"]["_file"]
     before = made.read_bytes()
     excluding = [
         arg
-        for glob in ("*_test.py", "conftest.py", "pkg/tests/", "./tests/*")
+        for glob in ("*_test.py", "conftest.py", "pkg/tests/", "*/io/tests/*", "./tests/*")
         for arg in ("--exclude", glob)
     ]
     again = run_ok(run, *scan, *excluding, "--exclude", "docs/*")
-    assert "0 new, 0 refreshed, 2 unchanged, 0 no longer found, 4 excluded" in again.err
+    assert "0 new, 0 refreshed, 2 unchanged, 0 no longer found, 5 excluded" in again.err
     assert "found in tests" not in again.err
     assert "errdex scan: --exclude 'docs/*' matches no Python file" in again.err
     assert made.read_bytes() == before
