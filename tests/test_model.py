@@ -133,6 +133,17 @@ def test_the_message_marks_each_placeholder_and_escapes_the_rest() -> None:
     assert html == "a &lt;b&gt; &amp; <var class=ph>{name}</var> {x}"
 
 
+def test_a_message_is_shown_without_the_blanks_at_its_ends() -> None:
+    """scikit-learn's "\\nAll the {n} fits failed.\\n…" started its page's heading with an
+    empty line: the heading keeps the message's line breaks (pre-wrap)."""
+    html = str(message_html(parse_template("\nAll the {n} fits failed.\n")))
+    assert html == "All the <var class=ph>{n}</var> fits failed."
+    assert str(message_html(parse_template("{n} fits failed. \n"))) == (
+        "<var class=ph>{n}</var> fits failed."
+    )
+    assert str(message_html("  an earlier wording {unclosed\n")) == "an earlier wording {unclosed"
+
+
 def test_source_lines_end_where_python_and_github_end_them() -> None:
     from errdex.records.model import source_lines
 

@@ -176,20 +176,29 @@ def xml_text(text: str) -> str:
 
 def message_html(template: Template | str) -> Markup:
     """The message with each placeholder marked, so a reader sees what varies; given as
-    written in a record (an earlier wording), read as a template first."""
+    written in a record (an earlier wording), read as a template first. Blanks and line
+    breaks at its ends are left out: shown as written (``white-space: pre-wrap``), a
+    message that starts with a line break started with an empty line."""
     if isinstance(template, str):
+        written = template
         try:
-            template = parse_template(template)
+            template = parse_template(written)
         except TemplateError:
-            return escape(template)
+            return escape(written.strip())
+    last = len(template.parts) - 1
     # Joined once: adding Markup to Markup copies it, so a message of many placeholders
     # would cost time in the square of its length.
     return Markup("").join(
         Markup("<var class=ph>{{{}}}</var>").format(part.text)
         if part.placeholder
-        else escape(part.text)
-        for part in template.parts
+        else escape(_trimmed(part.text, number == 0, number == last))
+        for number, part in enumerate(template.parts)
     )
+
+
+def _trimmed(text: str, first: bool, last: bool) -> str:
+    text = text.lstrip() if first else text
+    return text.rstrip() if last else text
 
 
 def code_rows(lines: Iterable[CodeLine]) -> Markup:
