@@ -1436,7 +1436,8 @@ def _placeholder(name: str) -> str:
 
 MOST_MESSAGES = 4
 """The messages a name may hold after ``if`` statements give it others, at most: a raise
-of it is recorded once for each; one that may say more is recorded as none."""
+of it is recorded once for each; of one that may say more, the start they share
+(``_started``)."""
 
 
 def _defaults(node: ast.If, name: str) -> bool:
