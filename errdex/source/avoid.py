@@ -436,15 +436,20 @@ def _signature_text(lines: Sequence[str], start: int) -> str:
 def _signature_names(text: str) -> frozenset[str] | None:
     """The parameter names of the function ``text`` defines first; None if it does not
     parse. Defaults and annotations name no parameter (``n=size`` gives ``n``)."""
+    function = _defined(text)
+    return None if function is None else frozenset(arg.arg for arg in arguments_of(function))
+
+
+def _defined(text: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function ``text`` defines first; None if it does not parse."""
     if len(text) > MAX_PARSED:
         return None
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
-        return None
-    return frozenset(arg.arg for arg in arguments_of(tree.body[0]))
+    first = tree.body[0] if tree.body else None
+    return first if isinstance(first, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
 def arguments_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
@@ -1553,14 +1558,10 @@ def _given(record: Record) -> frozenset[str]:
     start = _function_start(lines, index)
     if not _DEF.match(lines[start].lstrip()):
         return frozenset()
-    text = _signature_text(lines, start)
-    try:
-        tree = ast.parse(text) if len(text) <= MAX_PARSED else None
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    function = _defined(_signature_text(lines, start))
+    if function is None:
         return frozenset()
-    if tree is None or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
-        return frozenset()
-    args = tree.body[0].args
+    args = function.args
     positional = [*args.posonlyargs, *args.args]
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     pairs = [
@@ -1790,9 +1791,9 @@ class _Words:
     ) -> None:
         self.aliases = aliases
         self.callers = callers
+        """The plain names that are the caller's (``ways_out``); None: all are."""
         self.given = given
         """The parameters with no default of None (``_given``)."""
-        """The plain names that are the caller's (``ways_out``); None: all are."""
         self.private = private
         """Whether the test is a private helper's: no argument of it is the caller's."""
         self.seen: dict[str, int] = {}

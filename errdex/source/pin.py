@@ -249,7 +249,7 @@ def scan_into(
     # A ``tests/`` folder in each package (scikit-learn has 54): one glob says them all,
     # and leaves out nothing else (a file in such a folder is a test).
     nested = {glob for glob in globs if glob.endswith("/tests/*") and glob != "tests/*"}
-    report.test_globs = sorted(globs - nested | {"*/tests/*"} if len(nested) > 1 else globs)
+    report.test_globs = sorted((globs - nested) | {"*/tests/*"} if len(nested) > 1 else globs)
     records, skipped = update.existing_records(content, repo)
     report.skipped += skipped
     earlier = _earlier_releases(content, repo, release) if release else []

@@ -1533,13 +1533,12 @@ def _started(message: ast.expr) -> ast.expr | None:
     if any(t[size : size + 1].isalnum() for t in templates):  # they part inside a word
         size = max(common.rfind("\n") + 1, common.rfind(". ") + 2, 0)
     start = common[:size]
-    depth = 0
-    for part in re.findall(r"\{\{|\}\}|[{}]", start):
-        depth += {"{": 1, "}": -1}.get(part, 0)
-    own = re.sub(r"\{\{|\}\}|\{[^{}]*\}", "", start)
-    if depth or sum(c.isalnum() for c in own) < MIN_START:
+    try:
+        parts = parse_template(start).parts  # cut inside a placeholder: none
+    except TemplateError:
         return None
-    return _Written(start + _STARTED)
+    own = sum(char.isalnum() for part in parts if not part.placeholder for char in part.text)
+    return _Written(start + _STARTED) if own >= MIN_START else None
 
 
 _STARTED = "{details}"
