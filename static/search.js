@@ -330,7 +330,7 @@
   function pytestEnds(raw) {
     var ends = [];
     raw.forEach(function (line, index) {
-      if (line.indexOf(".py:") < 0 || !patterns.pytestPlace.test(line)) { return; }
+      if (!patterns.pytestPlace.test(line)) { return; }
       var above = index - 1, top = -1;
       while (above >= 0 && /^[ \t]*$/.test(raw[above])) { above--; }
       while (above >= 0 && patterns.pytestError.test(raw[above])) { top = above--; }

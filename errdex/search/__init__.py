@@ -608,7 +608,7 @@ def _pytest_ends(raw: Sequence[str]) -> list[int]:
     the summary's ``FAILED …::test - KeyError: 'a'`` line below says again, placeless."""
     ends: list[int] = []
     for index, line in enumerate(raw):
-        if ".py:" not in line or not _PYTEST_PLACE.search(line):
+        if not _PYTEST_PLACE.search(line):
             continue
         above = index - 1
         while above >= 0 and not raw[above].strip(" \t"):

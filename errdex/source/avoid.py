@@ -1299,10 +1299,8 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
             for at in _guard_lines(record, guards)
         ]
     callers = _callers(record)
-    # Only a test of None asks to leave something unset: the signature is read for those.
-    given = _given(record) if "None" in tests else frozenset()
     ways = ways_out(
-        guards, aliases, each, callers or frozenset(), private=callers is None, given=given
+        guards, aliases, each, callers or frozenset(), private=callers is None, given=_given(record)
     )
     ways = (*ways, install) if imports else ways
     return Avoid(guards, ways, imports) if ways else None
