@@ -431,7 +431,7 @@ def _at(document: Any, path: tuple[Any, ...]) -> Any:
 
 
 @settings(
-    max_examples=100,
+    max_examples=50,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

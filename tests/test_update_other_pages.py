@@ -379,7 +379,7 @@ def test_an_update_links_again_only_what_its_change_can_move_and_gets_what_linki
     from errdex.records.model import Related, parse_template
     from errdex.site import state, update
 
-    records = corpus.generate(300, seed=5)
+    records = corpus.generate(150, seed=5)
     content = tmp_path / "content"
     corpus.write_content(content, records)
     out, cache = tmp_path / "public", tmp_path / "cache"
