@@ -1926,3 +1926,81 @@ def test_a_tag_given_as_the_commit_of_a_plain_tree_says_what_to_give(
     ) in said.err
     refused = run("scan", tree, "--repo", "example/up", "--ref", "v1.2.0", "--content", content)
     assert refused.code == 1 and "--ref needs a git checkout; give --commit" in refused.err
+
+
+SESSION = (
+    "from .. import exc as sa_exc\n"
+    "from .. import exc\n"
+    "from ..util import _unexpected_kw\n"
+    "import numpy as np\n\n"
+    "def close(self, prepared):\n"
+    "    if prepared:\n"
+    "        raise sa_exc.InvalidRequestError('This session is in a prepared state')\n"
+    "    raise exc.InvalidRequestError('Object is already attached to a session')\n\n"
+    "def returning(self, kw):\n"
+    "    if kw:\n"
+    "        raise _unexpected_kw('UpdateBase.returning()', kw)\n"
+    "    raise self.dbapi.ProgrammingError('Cannot operate on a closed cursor')\n\n"
+    "def coerce(element, exc_cls=sa_exc.ArgumentError, wrap=None):\n"
+    "    if wrap:\n"
+    "        raise wrap('Textual SQL expression should be declared as text()')\n"
+    "    raise exc_cls('Textual SQL expression should be declared as text()')\n\n"
+    "def solve(a):\n"
+    "    raise np.linalg.LinAlgError('Singular matrix in this solver')\n"
+)
+
+
+def test_a_class_is_recorded_by_the_name_python_prints_not_the_alias_it_is_raised_by() -> None:
+    """SQLAlchemy raises one class as ``sa_exc.InvalidRequestError`` in one module and
+    ``exc.InvalidRequestError`` in another: three exception pages for one class, none
+    named as the traceback prints it (``sqlalchemy.exc.InvalidRequestError``), and
+    triage, which matches the paste's class, named none of them. A raise of a parameter
+    (``exc_cls``) is of the class its default names, and one of a function of the
+    package's own (``_unexpected_kw``) is no class at all."""
+    scanned = scan_source(SESSION, "lib/sqlalchemy/orm/session.py")
+    assert [(s.line, s.exception, s.template) for s in scanned.sites] == [
+        (8, "sqlalchemy.exc.InvalidRequestError", "This session is in a prepared state"),
+        (9, "sqlalchemy.exc.InvalidRequestError", "Object is already attached to a session"),
+        (14, "ProgrammingError", "Cannot operate on a closed cursor"),
+        (19, "sqlalchemy.exc.ArgumentError", "Textual SQL expression should be declared as text()"),
+        (22, "numpy.linalg.LinAlgError", "Singular matrix in this solver"),
+    ]
+    assert scanned.notes == [
+        "lib/sqlalchemy/orm/session.py:13: _unexpected_kw names no class: a function of its "
+        "own package, which makes the exception; skipped",
+        "lib/sqlalchemy/orm/session.py:18: wrap names no class: a parameter with no class as "
+        "its default; skipped",
+    ]
+    # In the package's own __init__, ``from . import exc`` is the package's exc.
+    top = scan_source("from . import exc\nraise exc.ArgumentError('bad url')\n", "pkg/__init__.py")
+    assert [s.exception for s in top.sites] == ["pkg.exc.ArgumentError"]
+
+
+def test_a_record_written_with_an_alias_for_its_class_is_kept_by_scan_and_pin(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A record an earlier scan wrote as ``sa_exc.InvalidRequestError``, prose added, is
+    the raise scan now says ``pkg.exc.InvalidRequestError`` of: rescanned, it is kept
+    (no second record, none "no longer found"), and pin moves it with its line."""
+    first = {"pkg/__init__.py": "", "pkg/exc.py": "", "pkg/orm/__init__.py": ""}
+    first["pkg/orm/session.py"] = SESSION
+    later = {"pkg/orm/session.py": "# a comment above it all\n" + SESSION}
+    repo = git_repository(tmp_path / "up", ("v1", first), ("v2", later))
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    path = records(content)["This session is in a prepared state"]["_file"]
+    text = path.read_text()
+    assert "exception: pkg.exc.InvalidRequestError\n" in text
+    prose = "meaning: |\n  Written by hand.\n"
+    path.write_text(text.replace("exception: pkg.exc.", "exception: sa_exc.") + prose)
+    before = {p.name for p in (content / "errors").rglob("*.yaml")}
+    again = run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    assert "0 new, " in again.err and " 0 no longer found" in again.err, again.err
+    assert {p.name for p in (content / "errors").rglob("*.yaml")} == before
+    pinned = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
+    assert "5 moved, 0 reworded, 0 removed" in pinned.err, pinned.err
+    data = yaml.safe_load(path.read_text())
+    assert data["exception"] == "sa_exc.InvalidRequestError"
+    assert data["source"]["line"] == 9
+    assert data["meaning"] == "Written by hand.\n"

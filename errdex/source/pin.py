@@ -32,6 +32,7 @@ from errdex.source.scan import (
     glob_for_test,
     is_ancestor,
     looks_like_test,
+    own_name,
     scan_cached,
     scan_tree,
     source_data,
@@ -255,7 +256,8 @@ def scan_into(
     earlier = _earlier_releases(content, repo, release) if release else []
     by_id = {r.id: r for r in records}
     by_place = {
-        (r.data["exception"], r.data["message"], r.data["source"]["path"]): r for r in records
+        (own_name(r.data["exception"]), r.data["message"], r.data["source"]["path"]): r
+        for r in records
     }
     matched: set[Path] = set()
     # Names written once must keep their spelling: two that differ only in case would
@@ -265,7 +267,9 @@ def scan_into(
         exceptions.add((r.data["exception"],))
         paths.add(r.data["source"]["path"].split("/"))
     for site, (record_id, stated) in zip(sites, site_ids(repo, sites), strict=True):
-        record = by_id.get(record_id) or by_place.get((site.exception, site.template, site.path))
+        record = by_id.get(record_id) or by_place.get(
+            (own_name(site.exception), site.template, site.path)
+        )
         where = _where(site)
         if record is None:
             clash = _spelling_clash(site, exceptions, paths)
@@ -481,14 +485,16 @@ def pin(
 
     def message_groups(path: str) -> dict[tuple[str, str], _Free]:
         if path not in by_message:
-            by_message[path] = _grouped(sites_in(path), lambda s: (s.exception, s.template), taken)
+            by_message[path] = _grouped(
+                sites_in(path), lambda s: (own_name(s.exception), s.template), taken
+            )
         return by_message[path]
 
     pending = []
     placed: dict[Path, RaiseSite] = {}
     for record in records:
         source = record.data["source"]
-        key = (record.data["exception"], record.data["message"])
+        key = (own_name(record.data["exception"]), record.data["message"])
         site = None
         here = message_groups(source["path"]).get(key)
         if here is not None:
@@ -500,7 +506,7 @@ def pin(
                 anywhere = {}
                 for _path, sites in groupby(everything, key=lambda s: s.path):
                     for k, free in _grouped(
-                        list(sites), lambda s: (s.exception, s.template), taken
+                        list(sites), lambda s: (own_name(s.exception), s.template), taken
                     ).items():
                         anywhere.setdefault(k, []).append(free)
             # Elsewhere (a renamed file): the nearest line, the first file of equals.
@@ -539,11 +545,15 @@ def pin(
             gone[record.path] = removed
             continue
         if path not in by_line:
-            by_line[path] = _grouped(sites_in(path), lambda s: (s.exception, s.line), taken)
-            by_function[path] = _grouped(sites_in(path), lambda s: (s.exception, s.function), taken)
+            by_line[path] = _grouped(
+                sites_in(path), lambda s: (own_name(s.exception), s.line), taken
+            )
+            by_function[path] = _grouped(
+                sites_in(path), lambda s: (own_name(s.exception), s.function), taken
+            )
         # At the same place in the same function with new words: the same raise, reworded.
-        at_line = by_line[path].get((exception, line))
-        in_function = by_function[path].get((exception, source.get("function")))
+        at_line = by_line[path].get((own_name(exception), line))
+        in_function = by_function[path].get((own_name(exception), source.get("function")))
         site = at_line.nearest(line) if at_line else None
         if site is None and in_function is not None:
             site = in_function.nearest(line)
@@ -805,7 +815,10 @@ def _own_raise(
     line, function = source["line"], source.get("function")
     exception = str(record.data["exception"])
     found = [
-        s for s in sites if same_class(s.exception, exception) and function in (None, s.function)
+        s
+        for s in sites
+        if (same_class(s.exception, exception) or own_name(s.exception) == own_name(exception))
+        and function in (None, s.function)
     ]
     if not found and mapped is not None:
         said = mapped()

@@ -32,7 +32,13 @@ from errdex.records import validate
 from errdex.records.document import Document
 from errdex.records.files import write_atomic
 from errdex.records.load import MAX_FILE_BYTES
-from errdex.records.model import SEARCH_MESSAGE_LIMIT, TemplateError, parse_template, source_lines
+from errdex.records.model import (
+    SEARCH_MESSAGE_LIMIT,
+    TemplateError,
+    module_of,
+    parse_template,
+    source_lines,
+)
 from errdex.records.problems import Severity
 from errdex.search import PATTERNS as SEARCH_PATTERNS
 from errdex.source.avoid import always_raises, arguments_of, is_elif, is_private
@@ -352,7 +358,7 @@ def scan_source(text: str, path: str) -> Scanned:
         # Python's own parser gives up on a few hundred thousand terms in one expression,
         # and runs out of memory on ten thousand `not`s or `lambda:`s in a row.
         raise Unreadable("nested too deeply to read") from None
-    finder = _Finder(path, source_lines(text), _factories(tree))
+    finder = _Finder(path, source_lines(text), _factories(tree), Imports.of(tree, path))
     try:
         finder.visit(tree)
     except RecursionError:
@@ -641,13 +647,19 @@ class _Finder:
     keeping the enclosing function and the ``if`` tests that lead to each raise."""
 
     def __init__(
-        self, path: str, lines: list[str], factories: dict[str, str | None] | None = None
+        self,
+        path: str,
+        lines: list[str],
+        factories: dict[str, str | None] | None = None,
+        names: Imports | None = None,
     ) -> None:
         self.path = str(PurePosixPath(path))
         self.lines = lines
         self.factories = factories or {}
         """The module's functions that a raise may call to make its exception: each
         with the class it returns (``_factories``)."""
+        self.names = names or Imports({}, frozenset(), frozenset())
+        """What the module imports and the classes it defines (``Imports.of``)."""
         self.classes: list[str] = []
         """The classes around the statement walked now, innermost last (``A``, ``A.B``)."""
         self.scope: list[str] = []
@@ -936,6 +948,11 @@ class _Finder:
                 f"{where}: {called}() of another module makes the exception raised; skipped"
             )
             return
+        if exception is not None and not made:
+            exception, unknown = self._spelled(exception)
+            if unknown:
+                self.notes.append(f"{where}: {exception} names no class: {unknown}; skipped")
+                return
         # ``"… exactly one …" if one else "… one or none …"``: each message it may raise.
         params = next((k.value for k in call.keywords if k.arg == "params"), None)
         templates = (
@@ -966,6 +983,41 @@ class _Finder:
             return
         for template in templates:
             self._record(node, where, exception, validate.escape_refused(template))
+
+    def _spelled(self, exception: str) -> tuple[str, str]:
+        """The class a raise names, as Python prints it where the code says: a module
+        imported under another name said by its own (``sa_exc.InvalidRequestError`` is
+        ``sqlalchemy.exc.InvalidRequestError`` after ``from .. import exc as sa_exc``),
+        a class an instance holds by its name alone (``self.dbapi.Error`` is ``Error``).
+        A parameter is the class its default names (``exc_cls=exc.ArgumentError``). Or
+        why a name in lower case names no class: a parameter with no class as its
+        default, a function imported from the module's own package (``raise
+        _unexpected(kw)``), which makes the exception and words its message."""
+        head, _, rest = exception.partition(".")
+        if rest:
+            if head in ("self", "cls"):
+                last = rest.rpartition(".")[2]
+                return (last, "") if class_like(last) else (exception, "")
+            imported = self.names.imported.get(head)
+            return (f"{imported}.{rest}" if imported else exception), ""
+        if class_like(exception) or _builtin(exception) or exception in self.names.classes:
+            return exception, ""
+        for function in reversed(self.functions):
+            if function is None:
+                continue
+            default = _default_of(function, exception)
+            if default is None:
+                continue
+            # ``def f(…, exc_cls=exc.ArgumentError)``: the class it raises unless told.
+            named = (
+                exception_name(default) if isinstance(default, ast.Name | ast.Attribute) else None
+            )
+            if named is None or not class_like(named):
+                return exception, "a parameter with no class as its default"
+            return self._spelled(named)
+        if exception in self.names.own:
+            return exception, "a function of its own package, which makes the exception"
+        return exception, ""
 
     def _record(self, node: ast.Raise, where: str, exception: str, template: str) -> None:
         """A raise of ``exception`` with the message ``template``, unless refused."""
@@ -1167,6 +1219,67 @@ _GIVEN = "\0given"
 ``def _format(error_type: Type[HTTPError], message: str, …) -> HTTPError``."""
 
 
+@dataclass(frozen=True, slots=True)
+class Imports:
+    """What a module's raises may name: what it imports, as Python names it, and the
+    classes it defines."""
+
+    imported: dict[str, str]
+    """Each name an import binds to what it imports under another name or from a
+    package (``sa_exc``: ``sqlalchemy.exc``); a name imported as two things is left out."""
+    own: frozenset[str]
+    """The names imported from the module's own package (a relative import, or one from
+    its top module)."""
+    classes: frozenset[str]
+    """The classes the module defines."""
+
+    @classmethod
+    def of(cls, tree: ast.Module, path: str) -> Imports:
+        parts = module_path(path).split(".")
+        # What ``from . import x`` imports from: the package of a module, or the package
+        # an ``__init__.py`` is.
+        package = parts if PurePosixPath(path).name == "__init__.py" else parts[:-1]
+        found: dict[str, set[str]] = {}
+        own: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        found.setdefault(alias.asname, set()).add(alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    if node.level > len(package):
+                        continue  # above the top package: no module Python imports
+                    base = package[: len(package) - node.level + 1]
+                else:
+                    base = []
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                if not module:
+                    continue
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue
+                    name = alias.asname or alias.name
+                    found.setdefault(name, set()).add(f"{module}.{alias.name}")
+                    if node.level or (package and module.split(".")[0] == package[0]):
+                        own.add(name)
+        classes = frozenset(n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef))
+        imported = {name: next(iter(each)) for name, each in found.items() if len(each) == 1}
+        return cls(imported, frozenset(own), classes)
+
+
+def module_path(path: str) -> str:
+    """The dotted name Python imports a file of a codebase by: ``sqlalchemy.orm.session``
+    of ``lib/sqlalchemy/orm/session.py`` (the ``src/`` and ``lib/`` layouts as
+    ``module_of`` reads them), ``pkg`` of ``pkg/__init__.py``."""
+    top = module_of(path)
+    parts = path.removesuffix(".py").split("/")
+    parts = parts[parts.index(top) :] if top in parts else parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
 def _factories(tree: ast.Module) -> dict[str, str | None]:
     """The functions a module defines and the methods of its classes, by the name a raise
     calls them by (``make_error``, ``Reader._invalid``, ``Error.from_value``), each with
@@ -1314,6 +1427,29 @@ def _made_elsewhere(called: str) -> bool:
             or last.startswith(("make_", "build_", "create_"))
         )
     )
+
+
+def _default_of(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
+    """The default of ``function``'s parameter ``name``: a Constant None where it has
+    none, None where ``function`` has no such parameter."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    pairs = [*zip(positional, defaults, strict=True)]
+    pairs += zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    pairs += [(a, None) for a in (args.vararg, args.kwarg) if a is not None]
+    for arg, default in pairs:
+        if arg.arg == name:
+            return default if default is not None else ast.Constant(None)
+    return None
+
+
+def own_name(exception: str) -> str:
+    """A class's own name, which every spelling of it ends with: scan and pin match a
+    record to its raise by it, however either spells the class (a record written when
+    scan said ``sa_exc.InvalidRequestError``, a raise it now says
+    ``sqlalchemy.exc.InvalidRequestError`` of)."""
+    return exception.rpartition(".")[2]
 
 
 def class_like(name: str) -> bool:
