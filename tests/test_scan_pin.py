@@ -2004,3 +2004,44 @@ def test_a_record_written_with_an_alias_for_its_class_is_kept_by_scan_and_pin(
     assert data["exception"] == "sa_exc.InvalidRequestError"
     assert data["source"]["line"] == 9
     assert data["meaning"] == "Written by hand.\n"
+
+
+def test_a_message_an_exception_class_gives_itself_is_recorded_where_it_is_written() -> None:
+    """SQLAlchemy's best-known 2.0 error, "Not an executable object: 'SELECT 1'", is
+    worded by its class (``super().__init__("…" % target)``); its raises give only the
+    value (``raise exc.ObjectNotExecutableError(statement)``), and no page said it. The
+    message is recorded at the ``__init__`` that writes it, by the class's printed name;
+    an ``__init__`` that passes on what it was given is no raise and is not said."""
+    code = (
+        "class ArgumentError(Exception):\n"
+        "    pass\n\n"
+        "class ObjectNotExecutableError(ArgumentError):\n"
+        "    def __init__(self, target):\n"
+        '        super().__init__("Not an executable object: %r" % target)\n'
+        "        self.target = target\n\n"
+        "class CompileError(ArgumentError):\n"
+        "    def __init__(self, message, code=None):\n"
+        "        super().__init__(message)\n\n"
+        "class LoaderStrategyException(ArgumentError):\n"
+        "    def __init__(self, key, prop):\n"
+        '        ArgumentError.__init__(self, f"No strategy {key} for {prop}")\n\n'
+        "class Reader:\n"
+        "    def __init__(self, path):\n"
+        "        super().__init__('a reader is no error')\n"
+    )
+    scanned = scan_source(code, "lib/sqlalchemy/exc.py")
+    assert [(s.line, s.exception, s.template, s.function) for s in scanned.sites] == [
+        (
+            6,
+            "sqlalchemy.exc.ObjectNotExecutableError",
+            "Not an executable object: {target}",
+            "ObjectNotExecutableError.__init__",
+        ),
+        (
+            15,
+            "sqlalchemy.exc.LoaderStrategyException",
+            "No strategy {key} for {prop}",
+            "LoaderStrategyException.__init__",
+        ),
+    ]
+    assert scanned.notes == [] and scanned.unread == []

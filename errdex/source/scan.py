@@ -660,6 +660,8 @@ class _Finder:
         with the class it returns (``_factories``)."""
         self.names = names or Imports({}, frozenset(), frozenset())
         """What the module imports and the classes it defines (``Imports.of``)."""
+        self.class_defs: list[ast.ClassDef] = []
+        """The class statements around the statement walked now, innermost last."""
         self.classes: list[str] = []
         """The classes around the statement walked now, innermost last (``A``, ``A.B``)."""
         self.scope: list[str] = []
@@ -699,17 +701,21 @@ class _Finder:
             self.scope.append(node.name)
             self.functions.append(None if isinstance(node, ast.ClassDef) else node)
             outer_classes = self.classes
+            outer_defs = self.class_defs
             if isinstance(node, ast.ClassDef):  # ``A.B`` for a class in a class, as keyed
                 self.classes = [*self.classes, ".".join(self.scope)]
+                self.class_defs = [*self.class_defs, node]
             outer, self.conditions = self.conditions, []
             outer_named, self.named = self.named, [{}]
             outer_caught, self.caught = self.caught, {}
             self._statements(node.body)
             self.conditions, self.named, self.caught = outer, outer_named, outer_caught
-            self.classes = outer_classes
+            self.classes, self.class_defs = outer_classes, outer_defs
             self.functions.pop()
             self.scope.pop()
         else:
+            if isinstance(node, ast.Expr):
+                self._message_given(node)
             self._assigned(node)
             star = type(node).__name__ == "TryStar"
             # Every other statement: its blocks in the order of its fields (try, then its
@@ -720,6 +726,53 @@ class _Finder:
                     self.star = star and name == "handlers"
                     self._block(value)
                     self.star = False
+
+    def _message_given(self, node: ast.Expr) -> None:
+        """``super().__init__("Not an executable object: %r" % target)`` in the
+        ``__init__`` of an exception class: the message each raise of the class prints,
+        whose raises give only its values (``raise exc.ObjectNotExecutableError(stmt)``).
+        Recorded where it is written, as a raise of the class, by the name Python prints
+        (``sqlalchemy.exc.ObjectNotExecutableError``); one whose message scan cannot read
+        (``super().__init__(msg)`` of a parameter) is no raise, and is not said."""
+        call = node.value
+        function = self.functions[-1] if self.functions else None
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "__init__"
+            and function is not None
+            and function.name == "__init__"
+            and len(self.functions) >= 2
+            and self.functions[-2] is None  # a method of the class itself
+            and self.class_defs
+            and _an_exception(self.class_defs[-1])
+        ):
+            return
+        args = list(call.args)
+        base = call.func.value
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name):
+            if base.func.id != "super":
+                return
+        elif isinstance(base, ast.Name | ast.Attribute) and args:
+            # ``Base.__init__(self, "…")``
+            if not (isinstance(args[0], ast.Name) and args[0].id == "self"):
+                return
+            args = args[1:]
+        else:
+            return
+        if not args:
+            return
+        printed = f"{module_path(self.path)}.{self.classes[-1]}"
+        try:
+            named = ast.parse(printed, mode="eval").body
+        except SyntaxError:  # a file name Python could not import (``my-module.py``)
+            named = ast.Name(id=self.classes[-1].rpartition(".")[2])
+        raised = ast.copy_location(
+            ast.Raise(exc=ast.Call(func=named, args=args, keywords=call.keywords)), node
+        )
+        kept = len(self.unread), len(self.unread_sites), len(self.notes)
+        self.visit_Raise(raised)
+        del self.unread[kept[0] :], self.unread_sites[kept[1] :], self.notes[kept[2] :]
 
     def _block(self, nodes: list[Any], forget: bool = True) -> dict[str, ast.expr | None]:
         """A block's statements: the names it gives a message are forgotten after it (a
@@ -1427,6 +1480,16 @@ def _made_elsewhere(called: str) -> bool:
             or last.startswith(("make_", "build_", "create_"))
         )
     )
+
+
+def _an_exception(node: ast.ClassDef) -> bool:
+    """Whether a class is written as an exception is: its name, or a base's, ends in
+    ``Error``, ``Exception`` or ``Warning``, or a base is ``Exception``-like."""
+    names = [
+        node.name,
+        *(exception_name(b) or "" for b in node.bases if isinstance(b, ast.Name | ast.Attribute)),
+    ]
+    return any(n.rpartition(".")[2].endswith(("Error", "Exception", "Warning")) for n in names)
 
 
 def _default_of(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
