@@ -668,6 +668,8 @@ NO_MEMBER = "module {self.__name__} has no attribute {name}"
 MIGRATED = "module {module} has no attribute {name}"
 HEAT = "The oven {name} did not reach its set temperature in time"
 COLD = "The oven {name} is still cold; wait for it to heat up before baking"
+STOPPED = "generator didn't stop"
+FORGE_GONE = "The forge.legacy_mapper() function is gone since Forge 2.0; use forge.register()"
 MISSING = "None of [{key}] are in the [{axis_name}]"
 UNKNOWN_LOOM = "Unknown weave {kind}"
 ENCODED = "Length of '{name}' ({length}) did not match the length of the columns ({width})."
@@ -709,6 +711,8 @@ FRAMES = {
     ),
     "kiln/heat.yaml": raised_at("RuntimeError", HEAT, "src/kiln/ovens.py", "Oven.heat"),
     "kiln/cold.yaml": raised_at("OvenColdError", COLD, "src/kiln/ovens.py", "Oven.check"),
+    "forge/stopped.yaml": raised_at("RuntimeError", STOPPED, "lib/forge/ctx.py", "Ctx.__aexit__"),
+    "forge/removed.yaml": raised_at("ForgeError", FORGE_GONE, "lib/forge/api.py", "legacy_mapper"),
     "loom/missing.yaml": raised_at("KeyError", MISSING, "loom/frame.py", "Frame._raise_if_missing"),
     "loom/encoded.yaml": raised_at("ValueError", ENCODED, "loom/encode.py", "encode"),
     "loom/kinds.yaml": raised_at("ValueError", UNKNOWN_LOOM, "loom/kinds.py", "kind_class"),
@@ -1134,6 +1138,22 @@ def test_a_frame_in_another_file_of_a_src_layouts_package_tells_nothing(
     cold = "kiln.errors.OvenColdError: The oven north is still cold; wait for it to heat up"
     body = f"Baking fails:\n\n```\n{cold} before baking\n```\n"
     assert messages(found_in(frames_source, body)) == [COLD]
+
+
+def test_a_lib_layouts_package_is_its_folder_not_lib(frames_source: sources.Source) -> None:
+    """SQLAlchemy's sources are under ``lib/sqlalchemy/``: its records are of the package
+    ``sqlalchemy``, not of the ``lib`` in every ``…/lib/python3.11/…`` path. Read as
+    ``lib``, Python's own contextlib raising "generator didn't stop" named the package's
+    record of those words at confidence 1.0, and the package's own error, under its
+    frame in site-packages, was taken for another package's and named nothing."""
+    python = '  File "/usr/lib/python3.11/contextlib.py", line 149, in __exit__'
+    said = "RuntimeError: generator didn't stop"
+    assert found_in(frames_source, traceback(python, said, "    raise RuntimeError(said)")) == []
+    own = '  File "/venv/lib/python3.11/site-packages/forge/api.py", line 4, in legacy_mapper'
+    error = "forge.errors.ForgeError: " + FORGE_GONE
+    assert messages(found_in(frames_source, traceback(own, error, "    raise ForgeError("))) == [
+        FORGE_GONE
+    ]
 
 
 def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: sources.Source) -> None:

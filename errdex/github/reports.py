@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from errdex import search
-from errdex.records.model import parse_template
+from errdex.records.model import module_of, parse_template
 from errdex.search import (
     ERROR_LINE,
     FRAMES,
@@ -1034,12 +1034,11 @@ def _where(page: Page) -> tuple[set[str], set[str], str | None]:
 
 
 def _package(path: str) -> str:
-    """The package a record's file is in: its first folder, past a ``src/`` layout's, or
-    the module itself when it stands alone (``six.py``)."""
-    parts = path.split("/")
-    if parts[:1] == ["src"] and len(parts) > 1:
-        parts = parts[1:]
-    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+    """The package a record's file is in, as a traceback's paths name it: its first
+    folder past a ``src/`` or ``lib/`` layout's (SQLAlchemy's ``lib/sqlalchemy/…`` is
+    ``sqlalchemy``, not the ``lib`` of every ``…/lib/python3.11/…``), or the module
+    itself when it stands alone (``six.py``)."""
+    return module_of(path)
 
 
 def _inner_values(match: search.Match) -> list[str]:
