@@ -2045,3 +2045,35 @@ def test_a_message_an_exception_class_gives_itself_is_recorded_where_it_is_writt
         ),
     ]
     assert scanned.notes == [] and scanned.unread == []
+
+
+def test_an_exception_made_then_raised_by_its_name_is_recorded_at_the_raise() -> None:
+    """``e = sa_exc.InvalidRequestError("One or more mappers failed …")``, an attribute
+    set on it, then ``raise e``: SQLAlchemy's most pasted configuration error had no
+    record and was not counted as not recorded. A name a handler or a loop binds since
+    holds something else."""
+    code = (
+        "def configure(mapper):\n"
+        "    if mapper.failed:\n"
+        "        e = InvalidRequestError(\n"
+        '            "One or more mappers failed to initialize. Original exception was: %s"\n'
+        "            % mapper.failed\n"
+        "        )\n"
+        "        e._configure_failed = mapper.failed\n"
+        "        raise e\n"
+        "    e = ValueError('a value made and never raised as such')\n"
+        "    try:\n"
+        "        mapper.run()\n"
+        "    except KeyError as e:\n"
+        "        raise e\n"
+        "    for e in mapper.errors:\n"
+        "        raise e\n"
+    )
+    scanned = scan_source(code, "pkg/mapper.py")
+    assert [(s.line, s.exception, s.template) for s in scanned.sites] == [
+        (
+            8,
+            "InvalidRequestError",
+            "One or more mappers failed to initialize. Original exception was: {mapper.failed}",
+        )
+    ]

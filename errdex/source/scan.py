@@ -944,6 +944,15 @@ class _Finder:
 
     def visit_Raise(self, node: ast.Raise) -> None:
         call = node.exc
+        if isinstance(call, ast.Name) and call.id not in self.caught:
+            # ``e = InvalidRequestError("…")``, an attribute set on it, then ``raise e``.
+            held = self._held(call.id)
+            if (
+                isinstance(held, ast.Call)
+                and isinstance(held.func, ast.Name | ast.Attribute)
+                and class_like(exception_name(held.func) or "")
+            ):
+                call = held
         if not isinstance(call, ast.Call):
             return  # ``raise``, ``raise error``, ``raise Error``: nothing new with a message
         where = unread_place(self.path, node.lineno)
