@@ -42,7 +42,7 @@ from errdex import search
 from errdex.cli import main
 from errdex.github import api as github
 from errdex.github.reports import Rules, fences, found_in
-from errdex.github.triage import MARKER, Event, Settings, comment, summary
+from errdex.github.triage import MARKER, Event, Settings, comment, outputs, summary
 from errdex.search import sources
 
 EVENTS = Path(__file__).parent / "triage"
@@ -114,7 +114,17 @@ releases:
         "triage: false\n",
     ),
     "example/serve/unknown-dtype.yaml": record("ValueError", "Unknown dtype {dtype} for {layer}"),
+    # One message raised in two files: a record each, of stated ids.
+    "example/serve/closed-queue.yaml": record(
+        "RuntimeError", "The request queue is closed; no request can be added to it now."
+    ).replace("repo:", "id: 00000000000000a1\nrepo:"),
+    "example/serve/closed-queue-2.yaml": record(
+        "RuntimeError", "The request queue is closed; no request can be added to it now."
+    )
+    .replace("repo:", "id: 00000000000000a2\nrepo:")
+    .replace("path: serve/config.py", "path: serve/queue.py\n  function: Queue.put"),
 }
+CLOSED = "RuntimeError: The request queue is closed; no request can be added to it now."
 DIVISIBLE = (
     "Traceback (most recent call last):\n"
     '  File "/app/serve/config.py", line 2, in check\n'
@@ -229,6 +239,48 @@ def test_a_bare_message_in_a_fence_of_an_issue_form_is_found(source: sources.Sou
     # The whole body is no message, and its last line is prose: only the fence is.
     assert search.find(source.index, body)[1] == []
     assert [f.values for f in found_in(source, body)] == [(("tp", "8"), ("dp", "3"))]
+
+
+def test_words_raised_in_two_places_name_one_and_say_the_other_unless_a_frame_tells(
+    source: sources.Source, site: Built
+) -> None:
+    """A bare message two records say: triage names one, and the comment and outputs
+    say where else those words are raised, since nothing in the issue tells which. A
+    traceback whose last frame is in one's file names that one alone."""
+    (found,) = found_in(source, issue(CLOSED))
+    assert found.id == "00000000000000a1" and found.elsewhere == 1
+    ((where, url),) = found.also
+    assert where == "serve/queue.py, in Queue.put" and url.endswith("/errors/00000000000000a2/")
+    event = Event(
+        "issues",
+        "opened",
+        REPO,
+        7,
+        "A closed queue",
+        issue(CLOSED),
+        "open",
+        "u",
+        False,
+        (),
+        False,
+        None,
+    )
+    said = comment(event, [found], Settings())
+    assert (
+        "- the same words are raised at 1 other place(s) too: "
+        f"[serve/queue.py, in Queue.put]({url}); nothing in the issue tells which one raised it"
+    ) in said
+    listed = json.loads(outputs([found])["matches"])[0]
+    assert (listed["elsewhere"], listed["also"][0]["where"]) == (1, "serve/queue.py, in Queue.put")
+    framed = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/serve/queue.py", line 2, in put\n'
+        "    raise RuntimeError(\n"
+        f"{CLOSED}\n"
+    )
+    (placed,) = found_in(source, issue(framed))
+    assert (placed.id, placed.elsewhere, placed.also) == ("00000000000000a2", 0, ())
+    assert "same words" not in comment(event, [placed], Settings())
 
 
 def test_a_feature_request_that_names_a_message_in_prose_gets_nothing(

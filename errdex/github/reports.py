@@ -85,6 +85,12 @@ class Found:
     ``lookup --json``."""
     releases: tuple[str, ...] = ()
     """The releases that raise the record, oldest first, when its document lists them."""
+    elsewhere: int = 0
+    """How many other records say the same words, when nothing in the paste tells which
+    one raised it (no frame in the record's file): the page named may be another's."""
+    also: tuple[tuple[str, str], ...] = ()
+    """The first ``ALSO_SHOWN`` of those: where each is raised (its file, and its
+    function where the record names one) and its page's address."""
 
 
 def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "") -> list[Found]:
@@ -121,17 +127,19 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                 if line is None:
                     line = said_at.get(search.normalized_text(reading.message))
                 frames = frames_at(line)
-                chosen = _best(index, wholes, reading, rules, Fits(source, reading, rules, frames))
+                fits = Fits(source, reading, rules, frames)
+                chosen = _best(index, wholes, reading, rules, fits)
                 if chosen is None:
                     continue
                 match, start = chosen
+                placed = fits.shown(match)
                 if start and (
                     reading in whole_only or _goes_on_otherwise(match.entry, reading, lines)
                 ):
                     continue
                 # The reading's best match: a record kept out of triage silences the
                 # reading rather than let a worse guess through.
-                found = _found(source, reading, match)
+                found = _found(source, reading, match, placed)
                 if found is not None:
                     # A record pasted whole somewhere is read there, before its start.
                     key = (start, -found.confidence, -found.score, order)
@@ -1122,12 +1130,28 @@ def _quoted_pattern(text: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile("".join(loose)), re.compile("".join(exact))
 
 
-def _found(source: Source, reading: search.Extracted, match: search.Match) -> Found | None:
-    """The match as a Found; None for a record whose document says ``triage: false``."""
+ALSO_SHOWN = 3
+"""The other records of the same words a report links to, at most."""
+
+
+def _place(page: Page) -> tuple[str, str]:
+    """Where a record is raised, as a report names it (``pkg/a.py, in load``), and its
+    page's address."""
+    where = page.paths[0] if page.paths else page.title
+    return (f"{where}, in {page.function}" if page.function else where), page.url
+
+
+def _found(
+    source: Source, reading: search.Extracted, match: search.Match, placed: bool = False
+) -> Found | None:
+    """The match as a Found; None for a record whose document says ``triage: false``.
+    ``placed``: a frame of the paste is in the record's file, which tells it from the
+    other records of its words."""
     entry = match.entry
     page = source.page(entry.id)
     if not page.triage:
         return None
+    others = () if placed else tuple(i for i in match.also if i != entry.id)
     return Found(
         id=entry.id,
         url=page.url,
@@ -1141,6 +1165,8 @@ def _found(source: Source, reading: search.Extracted, match: search.Match) -> Fo
         line_text=reading.line_text,
         wording=earlier_wording(entry),
         releases=page.releases,
+        elsewhere=0 if placed else match.elsewhere,
+        also=tuple(_place(source.page(i)) for i in others[:ALSO_SHOWN]),
     )
 
 

@@ -242,6 +242,8 @@ def outputs(found: list[Found], comment_id: int | None = None) -> dict[str, str]
             "values": [list(pair) for pair in f.values],
             "wording": f.wording,
             "releases": list(f.releases),
+            "elsewhere": f.elsewhere,
+            "also": [{"where": where, "url": url} for where, url in f.also],
         }
         for f in found
     ]
@@ -280,6 +282,15 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
             lines.append(f"- read from {where}: {_code(f.line_text)}")
         if f.releases:
             lines.append(f"- raised in {_text(_releases(f.releases))}")
+        if f.elsewhere:
+            pages = ", ".join(f"[{_text(where)}]({_link(url)})" for where, url in f.also)
+            more = f.elsewhere - len(f.also)
+            listed = pages + (f" and {more} more" if pages and more > 0 else "")
+            lines.append(
+                f"- the same words are raised at {f.elsewhere} other place(s) too"
+                + (f": {listed}" if listed else "")
+                + "; nothing in the issue tells which one raised it"
+            )
         if f.wording:
             w = f.wording
             lines.append(
