@@ -1303,8 +1303,11 @@ class Imports:
         package = parts if PurePosixPath(path).name == "__init__.py" else parts[:-1]
         found: dict[str, set[str]] = {}
         own: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
+        classes = set()
+        for node in _statements_in(tree.body):
+            if isinstance(node, ast.ClassDef):
+                classes.add(node.name)
+            elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
                         found.setdefault(alias.asname, set()).add(alias.name)
@@ -1325,9 +1328,20 @@ class Imports:
                     found.setdefault(name, set()).add(f"{module}.{alias.name}")
                     if node.level or (package and module.split(".")[0] == package[0]):
                         own.add(name)
-        classes = frozenset(n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef))
         imported = {name: next(iter(each)) for name, each in found.items() if len(each) == 1}
-        return cls(imported, frozenset(own), classes)
+        return cls(imported, frozenset(own), frozenset(classes))
+
+
+def _statements_in(body: Sequence[ast.AST]) -> Iterator[ast.AST]:
+    """Every statement of a block and of the blocks inside it (an ``except`` clause and a
+    ``case`` too), without walking their expressions: an import and a class statement
+    are statements, and walking every node of a module cost scan a third more time."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from _statements_in(inner)
 
 
 def module_path(path: str) -> str:
