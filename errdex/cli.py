@@ -1124,6 +1124,16 @@ def _reconcile(ns: argparse.Namespace, told: Told) -> int:
     try:
         git = scan.Tree.is_git(ns.source)
         steps = _releases(ns, git, told)
+        if git and ns.ref and not scan.has_remote(Path(ns.source), ns.repo):
+            # An unpacked release made a repository here: its commit is on no GitHub, and
+            # every "View on GitHub" link of the site would 404.
+            _note(
+                ns,
+                f"errdex {ns.command}: {ns.source} has no remote of github.com/{ns.repo} "
+                "(git remote -v): unless its commits are there, the pages' links to the "
+                f"code will not open; scan a clone of github.com/{ns.repo}, or give "
+                "--commit with the commit there this tree was made from",
+            )
         wheel = None if git else next(Path(ns.source).glob("*.dist-info"), None)
         if wheel is not None:
             # A wheel holds the package without the repository's layout (``src/``, say):

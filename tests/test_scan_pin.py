@@ -2077,3 +2077,24 @@ def test_an_exception_made_then_raised_by_its_name_is_recorded_at_the_raise() ->
             "One or more mappers failed to initialize. Original exception was: {mapper.failed}",
         )
     ]
+
+
+def test_a_checkout_with_no_remote_of_the_repo_is_said_to_give_links_that_will_not_open(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A new user unpacked SQLAlchemy's release, made it a git repository to scan it
+    with ``--ref HEAD``, and got a site whose every "View on GitHub" link named a commit
+    GitHub does not have. Scan says so when no remote of the checkout is the repo."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/m.py": "raise ValueError('no m')\n"}))
+    scan = ("scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    said = run_ok(run, *scan).err
+    assert (
+        f"errdex scan: {repo} has no remote of github.com/example/up (git remote -v): unless "
+        "its commits are there, the pages' links to the code will not open"
+    ) in said
+    git(repo, "remote", "add", "origin", "git@github.com:Example/up.git")
+    assert "has no remote" not in run_ok(run, *scan).err
+    git(repo, "remote", "set-url", "origin", "https://github.com/example/up-fork")
+    assert "has no remote" in run_ok(run, *scan).err

@@ -231,6 +231,21 @@ def resolve_commit(root: Path, ref: str) -> str:
     return _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
 
 
+def has_remote(root: Path, repo: str) -> bool:
+    """Whether a remote of the git checkout at ``root`` is ``repo`` (owner/name) on
+    GitHub: its commits may be there, and a page's link to the code then opens."""
+    try:
+        urls = _git(root, "remote", "-v").split()
+    except SourceError:
+        return False
+    wanted = repo.lower()
+    for url in urls:
+        path = url.lower().removesuffix("/").removesuffix(".git")
+        if "github.com" in path and re.search(rf"github\.com[:/]{re.escape(wanted)}$", path):
+            return True
+    return False
+
+
 def commit_date(root: Path, commit: str) -> str:
     """The day of a commit, YYYY-MM-DD (its committer date, in its own time zone)."""
     return _git(root, "show", "-s", "--format=%cs", commit).strip()
