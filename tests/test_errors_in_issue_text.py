@@ -670,6 +670,7 @@ HEAT = "The oven {name} did not reach its set temperature in time"
 COLD = "The oven {name} is still cold; wait for it to heat up before baking"
 STOPPED = "generator didn't stop"
 FORGE_GONE = "The forge.legacy_mapper() function is gone since Forge 2.0; use forge.register()"
+FORGE_FAILED = "One or more forges failed to start - none can. Original exception was: {cause}"
 MISSING = "None of [{key}] are in the [{axis_name}]"
 UNKNOWN_LOOM = "Unknown weave {kind}"
 ENCODED = "Length of '{name}' ({length}) did not match the length of the columns ({width})."
@@ -713,6 +714,7 @@ FRAMES = {
     "kiln/cold.yaml": raised_at("OvenColdError", COLD, "src/kiln/ovens.py", "Oven.check"),
     "forge/stopped.yaml": raised_at("RuntimeError", STOPPED, "lib/forge/ctx.py", "Ctx.__aexit__"),
     "forge/removed.yaml": raised_at("ForgeError", FORGE_GONE, "lib/forge/api.py", "legacy_mapper"),
+    "forge/failed.yaml": raised_at("RuntimeError", FORGE_FAILED, "lib/forge/api.py", "start_all"),
     "loom/missing.yaml": raised_at("KeyError", MISSING, "loom/frame.py", "Frame._raise_if_missing"),
     "loom/encoded.yaml": raised_at("ValueError", ENCODED, "loom/encode.py", "encode"),
     "loom/kinds.yaml": raised_at("ValueError", UNKNOWN_LOOM, "loom/kinds.py", "kind_class"),
@@ -1154,6 +1156,27 @@ def test_a_lib_layouts_package_is_its_folder_not_lib(frames_source: sources.Sour
     assert messages(found_in(frames_source, traceback(own, error, "    raise ForgeError("))) == [
         FORGE_GONE
     ]
+
+
+def test_a_cause_pasted_under_its_own_frames_is_named_though_the_next_error_quotes_it(
+    frames_source: sources.Source,
+) -> None:
+    """SQLAlchemy's "One or more mappers failed to initialize … Original exception was:
+    <the cause's message>": a thread pasted the cause's traceback, then the later error's.
+    The cause is no piece of the later error's words there: it is an error of its own,
+    under its own frames, and the one to fix. Quoted alone, it names nothing of its own."""
+    heat = "RuntimeError: The oven north did not reach its set temperature in time"
+    oven = '  File "/venv/site-packages/kiln/ovens.py", line 8, in heat'
+    later = f"RuntimeError: {FORGE_FAILED.format(cause=heat.removeprefix('RuntimeError: '))}"
+    forge = '  File "/venv/site-packages/forge/api.py", line 3, in start_all'
+    body = (
+        traceback(oven, heat, "    raise RuntimeError(")
+        + "\nthen:\n"
+        + traceback(forge, later, "    raise e")
+    )
+    assert messages(found_in(frames_source, body)) == [HEAT, FORGE_FAILED]
+    quoted = f"Starting fails:\n\n```\n{later}\n```\n"
+    assert messages(found_in(frames_source, quoted)) == [FORGE_FAILED]
 
 
 def test_a_frame_the_paste_leaves_out_tells_nothing(frames_source: sources.Source) -> None:

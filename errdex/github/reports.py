@@ -97,7 +97,7 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     """Every error the body (or the title) pastes that an index record explains, best
     first, at most rules.limit, one per record, none for a piece of an error already
     answered."""
-    best: dict[str, tuple[tuple[bool, float, float, int], Found, str]] = {}
+    best: dict[str, tuple[tuple[bool, float, float, int], Found, str, bool]] = {}
     index = source.index
     # Only whole messages can pass: every record that may be one is checked, sooner.
     wholes = _wholes(index) if rules.min_confidence > PARTIAL_MOST else None
@@ -145,7 +145,7 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                     key = (start, -found.confidence, -found.score, order)
                     if found.id not in best or key < best[found.id][0]:
                         said = search.normalized_text(reading.message)
-                        best[found.id] = (key, found, said)
+                        best[found.id] = (key, found, said, bool(frames))
             if best:
                 break
     except (KeyError, IndexError, TypeError, ValueError) as exc:
@@ -153,12 +153,13 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     kept = sorted(best.values(), key=lambda item: item[0])
     # A reading that is a piece of another answered one names no error of its own: a
     # message ending in a placeholder fits the first sentence of a longer one, and an
-    # error's message may quote the one it was raised from.
-    saids = [said for _, _, said in kept]
+    # error's message may quote the one it was raised from. One under frames of its own
+    # is a traceback's error, pasted whole (the cause, before the error that quotes it).
+    saids = [said for _, _, said, _ in kept]
     out = [
         found
-        for _, found, said in kept
-        if not any(said != other and said in other for other in saids)
+        for _, found, said, framed in kept
+        if framed or not any(said != other and said in other for other in saids)
     ]
     return out[: rules.limit]
 
