@@ -459,6 +459,20 @@ def arguments_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.a
     return [a for a in every if a is not None]
 
 
+def defaults_of(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> list[tuple[ast.arg, ast.expr | None]]:
+    """Each named parameter of ``function`` (positional, then keyword-only) with its
+    default, None where it has none."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    return [
+        *zip(positional, defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+
+
 _DEF = re.compile(r"(async\s+)?def\b")
 
 
@@ -1559,16 +1573,9 @@ def _given(record: Record) -> frozenset[str]:
     function = _defined(_signature_text(lines, start))
     if function is None:
         return frozenset()
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    pairs = [
-        *zip(positional, defaults, strict=True),
-        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
-    ]
     return frozenset(
         arg.arg
-        for arg, default in pairs
+        for arg, default in defaults_of(function)
         if not (isinstance(default, ast.Constant) and default.value is None)
     )
 

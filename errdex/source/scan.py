@@ -41,7 +41,7 @@ from errdex.records.model import (
 )
 from errdex.records.problems import Severity
 from errdex.search import PATTERNS as SEARCH_PATTERNS
-from errdex.source.avoid import always_raises, arguments_of, is_elif, is_private
+from errdex.source.avoid import always_raises, arguments_of, defaults_of, is_elif, is_private
 from errdex.util.progress import Start, silent
 
 EXCERPT_CONTEXT = 15
@@ -241,7 +241,7 @@ def has_remote(root: Path, repo: str) -> bool:
     wanted = repo.lower()
     for url in urls:
         path = url.lower().removesuffix("/").removesuffix(".git")
-        if "github.com" in path and re.search(rf"github\.com[:/]{re.escape(wanted)}$", path):
+        if re.search(rf"github\.com[:/]{re.escape(wanted)}$", path):
             return True
     return False
 
@@ -666,14 +666,14 @@ class _Finder:
         path: str,
         lines: list[str],
         factories: dict[str, str | None] | None = None,
-        names: Imports | None = None,
+        imports: Imports | None = None,
     ) -> None:
         self.path = str(PurePosixPath(path))
         self.lines = lines
         self.factories = factories or {}
         """The module's functions that a raise may call to make its exception: each
         with the class it returns (``_factories``)."""
-        self.names = names or Imports({}, frozenset(), frozenset())
+        self.imports = imports or Imports({}, frozenset(), frozenset())
         """What the module imports and the classes it defines (``Imports.of``)."""
         self.class_defs: list[ast.ClassDef] = []
         """The class statements around the statement walked now, innermost last."""
@@ -1075,9 +1075,9 @@ class _Finder:
             if head in ("self", "cls"):
                 last = rest.rpartition(".")[2]
                 return (last, "") if class_like(last) else (exception, "")
-            imported = self.names.imported.get(head)
+            imported = self.imports.imported.get(head)
             return (f"{imported}.{rest}" if imported else exception), ""
-        if class_like(exception) or _builtin(exception) or exception in self.names.classes:
+        if class_like(exception) or _builtin(exception) or exception in self.imports.classes:
             return exception, ""
         for function in reversed(self.functions):
             if function is None:
@@ -1092,7 +1092,7 @@ class _Finder:
             if named is None or not class_like(named):
                 return exception, "a parameter with no class as its default"
             return self._spelled(named)
-        if exception in self.names.own:
+        if exception in self.imports.own:
             return exception, "a function of its own package, which makes the exception"
         return exception, ""
 
@@ -1522,7 +1522,7 @@ def _made_elsewhere(called: str) -> bool:
 
 def _an_exception(node: ast.ClassDef) -> bool:
     """Whether a class is written as an exception is: its name, or a base's, ends in
-    ``Error``, ``Exception`` or ``Warning``, or a base is ``Exception``-like."""
+    ``Error``, ``Exception`` or ``Warning``."""
     names = [
         node.name,
         *(exception_name(b) or "" for b in node.bases if isinstance(b, ast.Name | ast.Attribute)),
@@ -1532,17 +1532,11 @@ def _an_exception(node: ast.ClassDef) -> bool:
 
 def _default_of(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
     """The default of ``function``'s parameter ``name``: a Constant None where it has
-    none, None where ``function`` has no such parameter."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    pairs = [*zip(positional, defaults, strict=True)]
-    pairs += zip(args.kwonlyargs, args.kw_defaults, strict=True)
-    pairs += [(a, None) for a in (args.vararg, args.kwarg) if a is not None]
-    for arg, default in pairs:
-        if arg.arg == name:
-            return default if default is not None else ast.Constant(None)
-    return None
+    none (``*args`` and ``**kwargs`` too), None where ``function`` has no such parameter."""
+    if name not in {arg.arg for arg in arguments_of(function)}:
+        return None
+    default = next((d for arg, d in defaults_of(function) if arg.arg == name), None)
+    return default if default is not None else ast.Constant(None)
 
 
 def own_name(exception: str) -> str:
