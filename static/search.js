@@ -273,9 +273,8 @@
       if (seen.has(key2) || said2.startsWith(TRACEBACK)) { continue; }
       seen.add(key2);
       var number2 = count++;
-      var colon2 = said2.indexOf(": ");
-      [collect(stripped, e, said2), said2, colon2 >= 0 ? said2.slice(colon2 + 2) : ""]
-        .forEach(function (message) { if (message) { more(null, message, number2, false, e); } });
+      [collect(stripped, e, said2), said2].concat(afterLeads(said2))
+        .forEach(function (message) { more(null, message, number2, false, e); });
     }
     out = out.concat(wrappers);
     if (!named.size) {
@@ -283,11 +282,24 @@
       // A log line's words before its message: "Failed to load the model: <message>".
       var last = lines.length - 1;
       while (last > 0 && !blank(lines[last])) { last--; }
-      var colon = lines[last].indexOf(": ");
-      if (colon >= 0) { add(null, blank(lines[last].slice(colon + 2)), last); }
+      var number3 = count++;
+      afterLeads(blank(lines[last]))
+        .forEach(function (message) { more(null, message, number3, false, last); });
     }
     out = out.slice(0, p.max_readings);
     out.lines = raw;  // as the paste has them, for the frames above an error
+    return out;
+  }
+
+  // Python's _after_leads: what a line says after each of its first few ": ".
+  function afterLeads(line) {
+    var out = [];
+    var at = line.indexOf(": ");
+    while (at >= 0 && out.length < M.params.max_leads) {
+      var after = blank(line.slice(at + 2));
+      if (after && (!out.length || after.indexOf(" ") >= 0)) { out.push(after); }
+      at = line.indexOf(": ", at + 2);
+    }
     return out;
   }
 

@@ -347,6 +347,9 @@ MAX_CANDIDATES = 16
 lines that each name an error is read from its end."""
 MAX_READINGS = 32
 """Readings of one paste that lookup tries, at most: a candidate is read up to four ways."""
+MAX_LEADS = 3
+"""Phrases a log line's words may put before its message, each ended by ``: ``, that are
+taken off in turn, at most (``app.importer: insert failed: <message>``)."""
 MAX_BODIES = 4
 """Pydantic error lines and error bodies that are read, at most (the last ones), besides
 the MAX_CANDIDATES errors."""
@@ -544,11 +547,8 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             continue
         seen.add((None, line[:SEARCH_MESSAGE_LIMIT]))
         number = next(candidates)
-        colon = line.find(": ")
-        after = line[colon + 2 :] if colon >= 0 else ""
-        for message in (_message(stripped, index, line), line, after):
-            if message:
-                more(None, message, index, False, number)
+        for message in (_message(stripped, index, line), line, *_after_leads(line)):
+            more(None, message, index, False, number)
     out += wrappers
     if not named:
         message = " ".join(line.strip(BLANK) for line in lines if line.strip(BLANK))
@@ -557,10 +557,24 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         last = len(lines) - 1
         while last > 0 and not lines[last].strip(BLANK):
             last -= 1
-        colon = lines[last].find(": ")
-        if colon >= 0:
-            add(None, lines[last][colon + 2 :].strip(BLANK), last)
+        number = next(candidates)
+        for message in _after_leads(lines[last].strip(BLANK)):
+            more(None, message, last, False, number)
     return out[:MAX_READINGS]
+
+
+def _after_leads(line: str) -> list[str]:
+    """What ``line`` says after each of its first MAX_LEADS ``: ``, the nearest first:
+    ``app: insert failed: Unconsumed column names: x`` may be any of the three errors.
+    After the first, only words: not a value (``…parent directories): .git``)."""
+    out: list[str] = []
+    at = line.find(": ")
+    while at >= 0 and len(out) < MAX_LEADS:
+        after = line[at + 2 :].strip(BLANK)
+        if after and (not out or " " in after):
+            out.append(after)
+        at = line.find(": ", at + 2)
+    return out
 
 
 def _debug_page(lines: Sequence[str]) -> tuple[str | None, str, int] | None:
@@ -1227,6 +1241,7 @@ class Index:
                     "paste_limit": PASTE_LIMIT,
                     "max_readings": MAX_READINGS,
                     "max_bodies": MAX_BODIES,
+                    "max_leads": MAX_LEADS,
                     "max_candidates": MAX_CANDIDATES,
                     "max_frame_gap": MAX_FRAME_GAP,
                     "max_listing": MAX_LISTING,

@@ -27,10 +27,13 @@ var rep=patterns.reprInline.exec(line);var held=rep?unquoted(line,rep.index+rep[
 named.add(index);seen.add(key3);add(rep[1],held[0],index);}}
 for(var e=lines.length-1;e>=0&&seen.size<most;e--){var said2=blank(lines[e]);if(!stripped[e][2]||named.has(e)||!said2){continue;}
 var key2=JSON.stringify([null,head(said2)]);if(seen.has(key2)||said2.startsWith(TRACEBACK)){continue;}
-seen.add(key2);var number2=count++;var colon2=said2.indexOf(": ");[collect(stripped,e,said2),said2,colon2>=0?said2.slice(colon2+2):""].forEach(function(message){if(message){more(null,message,number2,false,e);}});}
+seen.add(key2);var number2=count++;[collect(stripped,e,said2),said2].concat(afterLeads(said2)).forEach(function(message){more(null,message,number2,false,e);});}
 out=out.concat(wrappers);if(!named.size){add(null,lines.map(blank).filter(Boolean).join(" "),null);var last=lines.length-1;while(last>0&&!blank(lines[last])){last--;}
-var colon=lines[last].indexOf(": ");if(colon>=0){add(null,blank(lines[last].slice(colon+2)),last);}}
+var number3=count++;afterLeads(blank(lines[last])).forEach(function(message){more(null,message,number3,false,last);});}
 out=out.slice(0,p.max_readings);out.lines=raw;return out;}
+function afterLeads(line){var out=[];var at=line.indexOf(": ");while(at>=0&&out.length<M.params.max_leads){var after=blank(line.slice(at+2));if(after&&(!out.length||after.indexOf(" ")>=0)){out.push(after);}
+at=line.indexOf(": ",at+2);}
+return out;}
 function debugPage(lines){for(var i=lines.length-1;i>=0;i--){var value=patterns.debugValue.exec(blank(lines[i]));if(!value){continue;}
 var message=blank(value[1]);var at=i;if(!message&&i+1<lines.length){message=blank(lines[i+1]);at=i+1;if(patterns.debugRow.test(message)){continue;}}
 if(!message){continue;}
