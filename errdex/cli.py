@@ -1474,11 +1474,16 @@ def _lookup(ns: argparse.Namespace) -> int:
             if m["exact"]
             else "first line matches"
             if m["first_line"]
-            else f"partial match, score {m['score']:.2f}"
+            else f"partial match, confidence {m['confidence']:.2f}"
         )
         print(f"{rank}. {m['exception']} · {m['repo']} · {how}")
         # As a reader sees it (``{{`` as ``{``), each line under the one before.
         print("   " + display_of(m["message"]).replace("\n", "\n   "))
+        where = m["raised_at"]
+        if where:
+            line = f":{where['line']}" if where["line"] else ""
+            function = f", in {where['function']}" if where["function"] else ""
+            print(f"   raised at {where['path']}{line}{function}")
         if m["wording"]:
             w = m["wording"]
             since = f"since {w['since']} it reads: {display_of(w['now'])}"

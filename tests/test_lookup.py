@@ -80,7 +80,8 @@ def test_the_index_answers_what_the_records_answer(  # type: ignore[no-untyped-d
     # files although it was not scored; and how many others there are, not how many scored.
     crowd = next(v["paste"] for v in VECTORS if "names one of those not scored" in v["name"])
     one = run("lookup", crowd, "--site", out)
-    assert "/errors/5e1f000000000146/" in one.out.splitlines()[2], one.out
+    assert one.out.splitlines()[2] == "   raised at vllm/crowd/m46/crowd_m46.py:9", one.out
+    assert "/errors/5e1f000000000146/" in one.out.splitlines()[3], one.out
     lines = one.out.splitlines()
     at = lines.index("   also raised at 48 other place(s), among them:")
     assert lines[at + 1].endswith("/errors/5e1f000000000100/"), one.out

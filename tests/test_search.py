@@ -214,8 +214,13 @@ def test_lookup_prints_the_page_and_the_values(run, vector_content: Path) -> Non
     lines = result.out.splitlines()
     assert lines[0] == "1. ValueError · vllm-project/vllm · whole message matches"
     assert lines[1] == "   tp_size={tp} must be divisible by dcp_size={dcp}."
-    assert lines[2].startswith("   https://errdex.github.io/errdex/errors/")
-    assert lines[3] == "   tp = 8, dcp = 3"
+    assert lines[2] == "   raised at vllm/config/parallel.py:532"
+    assert lines[3].startswith("   https://errdex.github.io/errdex/errors/")
+    assert lines[4] == "   tp = 8, dcp = 3"
+    paste = "tp_size=8 must be divisible by dcp_size=3."
+    document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
+    where = document["matches"][0]["raised_at"]
+    assert where == {"path": "vllm/config/parallel.py", "line": 532, "function": None}
 
 
 def test_lookup_says_a_first_line_matches_and_claims_no_values(  # type: ignore[no-untyped-def]
@@ -229,8 +234,9 @@ def test_lookup_says_a_first_line_matches_and_claims_no_values(  # type: ignore[
     assert (
         lines[2] == "   Every status code is described at https://status.example.org/codes/{code}"
     )
-    assert lines[3].startswith("   https://errdex.github.io/errdex/errors/")
-    assert len(lines) == 4  # no values: quotes alone part {code} from {reason}
+    assert lines[3].startswith("   raised at ")
+    assert lines[4].startswith("   https://errdex.github.io/errdex/errors/")
+    assert len(lines) == 5  # no values: quotes alone part {code} from {reason}
     document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
     first = document["matches"][0]
     assert (first["exact"], first["first_line"], first["confidence"]) == (False, True, 0.425)
@@ -345,7 +351,7 @@ def test_lookup_says_a_value_printed_as_an_empty_string_is_empty(  # type: ignor
     result = run("lookup", paste, "--content", vector_content)
     lines = result.out.splitlines()
     assert lines[0] == "1. ValueError · vllm-project/vllm · whole message matches"
-    assert lines[3] == "   user = (empty)"
+    assert lines[4] == "   user = (empty)"
 
 
 def test_lookup_reads_a_traceback_on_stdin_and_prints_json(

@@ -575,6 +575,8 @@ class Page:
     raised: str = ""
     """The code of the raise, as the record's excerpt shows it: its line and the few
     after it (a raise spread over lines)."""
+    line: int | None = None
+    """The line of ``paths[0]`` that raises it (``source.line``)."""
 
 
 @dataclass
@@ -636,6 +638,7 @@ def site_source(store: Store) -> Source:
             _source_paths(document),
             _source_function(document),
             _raised(document),
+            _source_line(document),
         )
         own = relative_page(record_id)
         if not base and found.url.endswith(own):
@@ -683,6 +686,12 @@ def _source_function(document: dict[str, Any]) -> str | None:
     source = document.get("source")
     function = source.get("function") if isinstance(source, dict) else None
     return function if isinstance(function, str) and function else None
+
+
+def _source_line(document: dict[str, Any]) -> int | None:
+    source = document.get("source")
+    line = source.get("line") if isinstance(source, dict) else None
+    return line if type(line) is int and line > 0 else None
 
 
 def _release_names(releases: Any) -> tuple[str, ...] | None:
@@ -739,6 +748,7 @@ def content_source(content: Path, strict: bool) -> Source:
             tuple(dict.fromkeys([record.source.path, *(r.path for r in record.releases)])),
             record.source.function,
             raised_code(excerpt.lines, record.source.line - excerpt.start) if excerpt else "",
+            record.source.line,
         )
 
     return Source(index, page, lambda i: base + page_url(i), str(content))
@@ -751,6 +761,14 @@ def confidence(match: search.Match) -> float:
     if match.exact and match.score >= 1.0:
         return round(0.9 + 0.1 * min(1.0, match.score - 1.0), 4)
     return round(0.85 * min(1.0, match.score), 4)
+
+
+def raised_at(page: Page) -> dict[str, Any] | None:
+    """Where the code raises a match's error: the file in its repository, the line and
+    the function (null where the record names no file)."""
+    if not page.paths:
+        return None
+    return {"path": page.paths[0], "line": page.line, "function": page.function}
 
 
 def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, dict[str, Any]]:
@@ -774,6 +792,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "title": page.title,
                 "url": page.url,
                 "json_url": page.json_url,
+                "raised_at": raised_at(page),
                 "exact": m.exact,
                 "first_line": m.first_line,
                 "score": round(m.score, 4),
