@@ -947,6 +947,9 @@ def _init(ns: argparse.Namespace) -> int:
     repo = ns.repo or "OWNER/NAME"
     if ns.repo is None and asking is not None:  # the repository typed at init's question
         repo = written_setting(ns.folder, "repository") or repo
+    if any((ns.folder / "content" / "errors").glob("**/*.yaml")):
+        _note(ns, f"Next: {where}errdex serve (the records there are built as they are)")
+        return 0
     _note(
         ns,
         f"Next: {where}errdex scan PROJECT --repo {repo} --ref HEAD (a plain tree, not a git "
@@ -1152,8 +1155,11 @@ def _reconcile(ns: argparse.Namespace, told: Told) -> int:
             if refused:
                 raise scan.SourceError(refused)
             if release and not (ns.content / "site.yaml").is_file():
+                from errdex.site.read import init_hint
+
                 raise scan.SourceError(
-                    f"{ns.content / 'site.yaml'}: missing; a release is listed there"
+                    f"{ns.content / 'site.yaml'}: missing; a release is listed there: "
+                    f"{init_hint(ns.content)}"
                 )
     except scan.SourceError as exc:
         return told.refuse(str(exc))
@@ -1285,6 +1291,15 @@ def _reconciled(
             ns,
             f"errdex pin: {len(walk.written)} record files {done} once for all "
             f"{len(steps)} commits, {time.perf_counter() - started:.1f}s",
+        )
+    if not ns.dry_run and not (ns.content / "site.yaml").exists():
+        from errdex.records.files import shown_path
+        from errdex.site.read import init_hint
+
+        _note(
+            ns,
+            f"errdex {ns.command}: {shown_path(ns.content)} has no site.yaml yet, which "
+            f"errdex build needs: {init_hint(ns.content)}",
         )
     told.counts["skipped"] = len(told.more["skipped"])
     told.counts["files"] = len(told.more["files"])

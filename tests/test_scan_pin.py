@@ -651,6 +651,39 @@ def test_scan_makes_a_record_per_raise_and_skips_what_does_not_parse(
     assert len(list((out / "errors").glob("*/index.html"))) == 6
 
 
+def test_a_first_scan_into_a_new_folder_says_how_it_becomes_a_site(
+    run, upstream: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    release = run("scan", upstream, "--repo", "example/up", "--ref", "v1")
+    assert release.code == 1
+    assert (
+        "content/site.yaml: missing; a release is listed there: `errdex init .` writes one"
+        in release.err
+    )
+    commit = git(upstream, "rev-parse", "v1")
+    scanned = run_ok(run, "scan", upstream, "--repo", "example/up", "--commit", commit)
+    # No records yet is no skipped file, and the next step is told.
+    assert "no errors/ folder" not in scanned.err
+    assert "6 new, 0 refreshed, 0 unchanged, 0 no longer found; 1 skipped" in scanned.err
+    assert (
+        "errdex scan: content has no site.yaml yet, which errdex build needs: "
+        "`errdex init .` writes one" in scanned.err
+    )
+    built = run("build")
+    assert built.code == 1
+    assert "content/site.yaml: cannot read file: No such file or directory; `errdex init .`" in (
+        built.err
+    )
+    made = run("init", "--repo", "example/up", "--title", "Up", "--base-url", "https://e.test/")
+    assert made.code == 0
+    assert (
+        made.err.splitlines()[-1] == "Next: errdex serve (the records there are built as they are)"
+    )
+    run_ok(run, "build")
+    assert len(list((tmp_path / "public" / "errors").glob("*/index.html"))) == 6
+
+
 def test_a_scan_says_how_many_raises_are_in_tests_and_can_leave_them_out(
     run,
     tmp_path: Path,

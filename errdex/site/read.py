@@ -12,6 +12,7 @@ import functools
 import hashlib
 import os
 import pickle
+import shlex
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -311,10 +312,22 @@ def _reported(site: Site, reports: list[Issue], content: Path) -> tuple[Site, li
     return replace(site, config=replace(site.config, reported=by_id)), problems
 
 
+def init_hint(content: Path) -> str:
+    """How a content folder with records but no site.yaml gets one (a scan's, say)."""
+    if content.name == "content":
+        folder = shlex.quote(shown_path(content.parent))
+        return f"`errdex init {folder}` writes one (the site's title, address and repository)"
+    return "write one: docs/records.md lists its fields (title, base_url, repository)"
+
+
 def _config(options: Options) -> tuple[Any, list[Problem]]:
     from errdex.records import load, validate
 
-    doc, problems = load.load_file(options.content / "site.yaml")
+    path = options.content / "site.yaml"
+    doc, problems = load.load_file(path)
+    if doc is None and not path.exists() and (options.content / "errors").is_dir():
+        hint = init_hint(options.content)
+        problems = [replace(p, message=f"{p.message}; {hint}") for p in problems]
     problems += _linked_static(options)
     if doc is not None:
         problems += validate.check_site(doc)

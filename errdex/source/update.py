@@ -57,6 +57,8 @@ def existing_records(
     nor written. ``need_source=False`` (for ``new``) asks only for the fields of the id, so
     a scaffold whose source is still to be filled in is found too.
     """
+    if not (content / "errors").exists():
+        return [], []  # a first scan: no records yet, nothing left alone
     paths, problems = files.record_files(content)
     found, skipped = [], [str(p) for p in problems]
     spec = _spec(need_source)
