@@ -87,7 +87,9 @@ EXCEPTION_NAME = _NAME
 # also a class defined in another (``blog.models.Post.DoesNotExist: …``).
 _QUALIFIED = rf"(?:[a-z_]{_W}*\.)+(?:[A-Z]{_W}*\.)*[A-Z]{_W}*(?=: )"
 PATTERNS: dict[str, Any] = {
-    "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]",
+    # Colour codes; and, as a notebook's or a chat's copy leaves them, without their
+    # escape byte (``[91mValueError[39m: …``, ``[0;31m``): not ``[10m]``.
+    "ansi": r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|\[[0-9]{1,3}(?:;[0-9]{1,3}){0,4}m(?!\])",
     # Prefixes on every line of a process's output, tracebacks included.
     "tags": [
         r"[ \t]*\[rank[0-9]+\]: ?",
