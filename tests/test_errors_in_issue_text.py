@@ -580,6 +580,28 @@ def test_a_title_that_only_starts_like_a_message_names_nothing(
     assert found_in(source, "The run stops with KeyError: 'rank'.", title=title) == []
 
 
+NAMED_PROSE = {
+    "an older wording's joining words in a value": (
+        "Exception: The scheduler lost track of request or task 'r-7' while draining the queue."
+    ),
+    "three words of prose in a value": (
+        "RuntimeError: The scheduler dropped request sent by the client from the waiting "
+        "queue: full"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", NAMED_PROSE.values(), ids=NAMED_PROSE.keys())
+def test_prose_amid_a_named_errors_words_names_nothing(source: sources.Source, body: str) -> None:
+    """An older wording ("dimensions or multi-index levels ['height'] do not exist") fits
+    the message now said otherwise ("Dimensions {invalid} do not exist. …") with prose in
+    a value: a value amid the message's words that starts with a joining word, or is three
+    words or more, is not what code puts there, exception named or not."""
+    assert found_in(source, body) == []
+    named = "Exception: The scheduler lost track of request 'r-7' while draining the queue."
+    assert messages(found_in(source, named)) == [LOST]
+
+
 # --- the call that raised it -------------------------------------------------------------
 
 RAISED = {

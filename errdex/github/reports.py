@@ -477,6 +477,9 @@ CUT_BEHIND = 1e-6
 record's message may be the very words that start this one)."""
 _SENTENCE_END = re.compile(r"[.!?] ")
 _WORDS_ONLY = re.compile(r"[a-z]+(?: [a-z]+)+")
+_PROSE_VALUE = re.compile(
+    r"(?:or|and|nor|of|to|for|in|on|at|by|with|from|but|than) [^\n]*|[a-z]+(?: [a-z]+){2,}"
+)
 _WORD = re.compile(r"\w\w")
 
 
@@ -967,6 +970,11 @@ class Fits:
             # literal's repr, a tuple or a string), or one amid the message's words that
             # is words of prose ("class to wrap in the model"), where code puts a name, a
             # number or a path.
+            return False
+        if any(_PROSE_VALUE.fullmatch(value) for value in _inner_values(match)):
+            # Amid the message's words, a value that starts with a joining word ("or
+            # multi-index levels ['height']") or is three words or more of prose: the
+            # paste is another message (an older wording) that this one's words frame.
             return False
         least = self.rules.min_own_text
         if _own(exception, packages) or self._confirmed(page):
