@@ -1559,6 +1559,16 @@ def test_a_traceback_after_a_sentence_about_an_error_is_read_as_a_traceback(
     assert [r.message for r in reports.introduced(body)] == ["Upgrading broke it."]
 
 
+@pytest.mark.parametrize("said", ["I get:", "It says:", "but it fails with:", "Output:"])
+def test_a_message_after_a_line_saying_what_the_code_did_is_read(
+    source: sources.Source, said: str
+) -> None:
+    """ "I get:" and its kin end in a colon and name no error: the paragraph after them is
+    the message, as after "I get this error:"."""
+    body = f"On my laptop it stops. {said}\n\nNo available memory for the cache blocks\n\nAny idea?"
+    assert messages(found_in(source, body)) == [BLOCKS]
+
+
 # --- how real threads paste a message: stops, empty values, quotes, reprs -----------------
 
 NO_FILE = "No weights file named {name} in the folder {folder}."

@@ -605,9 +605,16 @@ _NOT_PROSE = re.compile(
 )
 """A paragraph's first line that says it is no message written out: a fence, a
 traceback, a heading, a list item, a table's row, HTML or a quote."""
-_INTRODUCING = re.compile(r"\b(?:error|exception)\b[^\n]{0,60}[:.]?[ \t]*$", re.IGNORECASE)
+_INTRODUCING = re.compile(
+    r"\b(?:error|exception)\b[^\n]{0,60}[:.]?[ \t]*$"
+    r"|\b(?:gets?|got|getting|says?|said|fail(?:s|ed|ing)? with|outputs?|following|raises?"
+    r"|raised|throws?|threw|shows?|showed|gives?|gave|prints?|printed)\b[^\n]{0,20}:[ \t]*$",
+    re.IGNORECASE,
+)
 """A line that says an error follows: ``I am getting error:``, ``Error message:``, ``the
-code throws an error.``, ComfyUI's ``Error occurred when executing Tagger:``."""
+code throws an error.``, ComfyUI's ``Error occurred when executing Tagger:``; or that
+says what the code did, ending in a colon: ``I get:``, ``It says:``, ``but it fails
+with:``, ``Output:``."""
 _NAME_ALONE = re.compile(rf"^[ \t]*({search.EXCEPTION_NAME})[ \t]*:?[ \t]*$")
 
 
