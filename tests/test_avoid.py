@@ -328,6 +328,59 @@ def scanned(code: str, raise_line: int) -> Any:
 # Each of these was a wrong way out in a hand-checked sample of a real scan.
 
 
+def _ways_at(code: str, line: int) -> list[str]:
+    """The ways out of the raise at ``line`` of ``code``, read as a build reads it."""
+    record = scanned(code, line)
+    found = avoid.avoid_of(replace(record, source=replace(record.source, condition=None)))
+    return [avoid.said(way) for way in found.ways] if found else []
+
+
+@pytest.mark.parametrize(
+    ("after", "ways"),
+    [
+        # The code raises anyway when the test is false: no way out (xarray's DataTree).
+        ("    raise NotImplementedError()\n", []),
+        ("    raise\n", []),
+        ("    return other\n", ["Pass `other` as something other than `GroupBy`."]),
+        # Another branch, or more code, before the raise: it may be a way out.
+        (
+            "    elif other is None:\n        return 0\n    raise TypeError('x')\n",
+            ["Pass `other` as something other than `GroupBy`."],
+        ),
+        (
+            "    other = other.data\n    raise TypeError('x')\n",
+            ["Pass `other` as something other than `GroupBy`."],
+        ),
+    ],
+)
+def test_a_test_whose_false_side_only_reaches_another_raise_is_no_way_out(
+    after: str, ways: list[str]
+) -> None:
+    code = (
+        "def inplace(other):\n    if isinstance(other, GroupBy):\n"
+        "        raise TypeError('not with a grouped object')\n" + after
+    )
+    assert _ways_at(code, 3) == ways
+
+
+def test_a_flag_that_skips_the_check_is_never_the_way_out() -> None:
+    # xarray's ``concat(…, shortcut=True)`` skips the check and relabels a dimension.
+    assert said("not shortcut", "var.dims != first_dims") == [
+        "Make `var.dims` equal to `first_dims`."
+    ]
+    assert said("not fastpath") == said("not skip_checks") == []
+    assert said("not strict") == ["Set `strict` to a true or non-empty value."]
+
+
+def test_two_objects_tested_for_identity_are_not_said_as_equal() -> None:
+    # ``existing is not bindparam`` asks for the same object; "equal" is another test.
+    assert said("existing is not bindparam") == []
+    assert said("self.model is not model") == []
+    # A marker object, a class or a constant reads as equality, as before.
+    assert said("value is _MISSING") == ["Set `value` to something other than `_MISSING`."]
+    assert said("flag is not True") != []
+
+
 def test_a_false_value_is_asked_for_never_an_unset_one() -> None:
     # Leaving a setting out may give it a true default: only "false or empty" is safe.
     (way,) = said("self.use_cache")

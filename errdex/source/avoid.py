@@ -116,6 +116,11 @@ _HOLDS_SETTINGS = re.compile(
 """The names of objects that exist to hold settings (``config``, ``args``,
 ``model_config``): their attributes are the user's to set, as are those of an object
 they are part of (``model.config.use_cache``, ``trainer.args.do_eval``)."""
+_SKIPS_CHECKS = re.compile(
+    r"^_?(?:shortcut|fast_?path|skip_(?:checks?|validation|verify)|no_checks?|unchecked|unsafe)$"
+)
+"""Flags that skip checks to go fast: true, they hide the error, they do not avoid it
+(xarray's ``Variable.concat(…, shortcut=True)`` relabels a dimension it did not check)."""
 _AVAILABLE = re.compile(r"^_?is_(\w+?)_available$")
 
 
@@ -1314,10 +1319,55 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
         ]
     callers = _callers(record)
     ways = ways_out(
-        guards, aliases, each, callers or frozenset(), private=callers is None, given=_given(record)
+        guards,
+        aliases,
+        each,
+        callers or frozenset(),
+        private=callers is None,
+        given=_given(record),
+        dead=_dead_ends(record, guards),
     )
     ways = (*ways, install) if imports else ways
     return Avoid(guards, ways, imports) if ways else None
+
+
+def _dead_ends(record: Record, guards: Sequence[str]) -> frozenset[int]:
+    """Which of ``guards`` are an ``if`` with no other branch that the code follows
+    with a raise: making its test false only reaches that raise (``if isinstance(other,
+    GroupBy): raise TypeError(…)`` then ``raise NotImplementedError()``)."""
+    found = _at_raise(record)
+    if found is None:
+        return frozenset()
+    lines, index = found
+    below = lines[index + 1 :]
+    if not any(line.lstrip().startswith("raise") for line in below):
+        return frozenset()  # no raise after this one: the common case, told cheaply
+    return frozenset(
+        number
+        for number, at in enumerate(_guard_lines(record, guards))
+        if at is not None and _falls_into_raise(lines, at)
+    )
+
+
+def _falls_into_raise(lines: Sequence[str], at: int) -> bool:
+    """Whether the ``if`` at line ``at`` has no ``elif`` nor ``else`` and the statement
+    after it, at its indent, is a raise (a bare ``raise`` in a handler too)."""
+    if not _starts(lines[at], "if"):
+        return False
+    indent = _indent(lines[at])
+    depths = _depths(lines)
+    for index in range(at + 1, len(lines)):
+        line = lines[index]
+        if not line.strip() or line.lstrip().startswith("#") or depths[index]:
+            continue
+        if _indent(line) > indent:
+            continue
+        if _indent(line) < indent or _starts(line, "elif") or _starts(line, "else"):
+            return False
+        logical = _logical_line(lines, index)
+        statement = _simple_statement(logical) if logical is not None else None
+        return isinstance(statement, ast.Raise)
+    return False
 
 
 def imports_tried(record: Record) -> tuple[str, ...]:
@@ -1640,6 +1690,7 @@ def ways_out(
     callers: AbstractSet[str] | None = None,
     private: bool = False,
     given: AbstractSet[str] = frozenset(),
+    dead: AbstractSet[int] = frozenset(),
 ) -> tuple[Way, ...]:
     """The ways out of ``guards`` all holding: each a conjunction of terms. ``each``:
     the aliases of each guard, where they differ (by default ``aliases``). ``callers``:
@@ -1647,6 +1698,8 @@ def ways_out(
     values the code works out. None: every name the code does not bind is. ``private``:
     in a private helper, no argument is the caller's, nor an attribute of one.
     ``given``: the parameters the caller must give a value of their own (``_given``).
+    ``dead``: the guards whose test made false only leads into another raise
+    (``_dead_ends``): no way out comes from them.
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
@@ -1659,6 +1712,8 @@ def ways_out(
     words = _Words(aliases or {}, callers, private, given)
     found: list[frozenset[_Literal]] = []
     for number, test in enumerate(tests):
+        if number in dead:
+            continue
         if each is not None:
             words.aliases = each[number]
         try:
@@ -1833,6 +1888,8 @@ class _Words:
             and not _SETTING.search(operand.text)
         ):
             raise _Unsafe  # a module's flag (``HAS_TRITON``): what sets it is unknown
+        if holds and _SKIPS_CHECKS.match(operand.text.rsplit(".", 1)[-1]):
+            raise _Unsafe  # ``if not shortcut:`` around a check: setting it hides the error
         return Term("true" if holds else "false", operand)
 
     def _compare(self, left: ast.expr, op: str, right: ast.expr, holds: bool) -> Term:
@@ -1842,6 +1899,8 @@ class _Words:
             if isinstance(left, ast.Constant) and left.value is None:
                 left, right = right, left
             if not (isinstance(right, ast.Constant) and right.value is None):
+                if _objects(left) and _objects(right):
+                    raise _Unsafe  # ``existing is not bindparam``: the same object, not equal
                 # Identity with ``True``, ``False`` or a marker object reads as equality.
                 return self._compare(left, "==" if op == "is" else "!=", right, True)
             spec = self._spec(left)
@@ -2231,6 +2290,25 @@ class _Words:
         return isinstance(node, ast.Constant) or (
             isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
         )
+
+
+def _objects(node: ast.expr) -> bool:
+    """Whether ``node`` names an object, not a marker (``_MISSING``, ``NOTSET``,
+    ``sentinel``, ``inspect.Parameter.empty``) or a class (``int``, ``Path``): ``a is b``
+    of two objects asks for the same object, which no words of equality say."""
+    name = _dotted(node)
+    if name is None:
+        return not isinstance(node, ast.Constant | ast.Call)
+    last = name.rsplit(".", 1)[-1]
+    return not (
+        last.startswith("_")
+        or not last.islower()
+        or hasattr(builtins, last)
+        or _MARKER.search(last) is not None
+    )
+
+
+_MARKER = re.compile(r"sentinel|missing|unset|notset|default|empty|undefined|nothing")
 
 
 def _of_system(node: ast.expr) -> bool:
