@@ -207,6 +207,13 @@ def test_a_setting_in_capitals_is_the_users_to_set() -> None:
             "        raise ValueError('set use_cache')\n",
             "Set `model.generation_config.use_cache` to a true or non-empty value.",
         ),
+        # An attribute of what the object holds may be read-only too (a pandas index's).
+        (
+            "class PandasIndex:\n    def reindex(self, other):\n"
+            "        if not self.index.is_unique:\n"
+            "            raise ValueError('duplicate values')\n",
+            "Make `index.is_unique` true or non-empty.",
+        ),
         # Django's settings are the user's in a private helper too.
         (
             "def _check_session(request):\n    if settings.CSRF_USE_SESSIONS:\n"

@@ -2203,12 +2203,13 @@ class _Words:
             return "caller"  # Django's ``settings.DEBUG``, in a private helper too
         if (
             rest
-            and root not in ("self", "cls")
+            and (root not in ("self", "cls") or "." in rest)
             and self.aliases.get(root, root) == root
             and not any(_HOLDS_SETTINGS.search(part) for part in read.split(".")[:-1])
         ):
             # An attribute of an object the caller passes (``graph.format`` of a sparse
-            # matrix) may be read-only: the words ask that it be so, not that it be set.
+            # matrix), or that the object holds (``self.index.is_unique`` of a pandas
+            # index), may be read-only: the words ask that it be so, not that it be set.
             return "unsure"
         if self.callers is None:
             return "caller"
