@@ -220,6 +220,13 @@ def _parser() -> argparse.ArgumentParser:
         "--event-name", help="the event's name ($GITHUB_EVENT_NAME, else told from the payload)"
     )
     cmd.add_argument(
+        "--text",
+        help="try it on an issue's text instead (a file, or - for standard input): print the "
+        "comment it would post, or with --json the matches; exit 1 when none",
+    )
+    cmd.add_argument("--title", default="", help="with --text: the issue's title")
+    cmd.add_argument("--json", action="store_true", help="with --text: print the matches as JSON")
+    cmd.add_argument(
         "--site", required=True, help="the published site's URL (or a built site's folder)"
     )
     cmd.add_argument(
@@ -569,7 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _stopped(exc, ns, writes=ns.command != "check")  # check never writes
         told.problems += exc.problems
         code = 1
-    if getattr(ns, "json", False) and ns.command != "lookup":  # lookup prints its own
+    if getattr(ns, "json", False) and ns.command not in ("lookup", "triage"):  # their own
         print(told.dumps(ns, code))
     return code
 
@@ -1541,22 +1548,21 @@ def _triage(ns: argparse.Namespace) -> int:
         problem = f"--min-own-text must be 0 or more: {ns.min_own_text}"
     elif not 0 < ns.timeout <= 3600 or not 0 <= ns.max_wait <= 3600:
         problem = "--timeout and --max-wait must be seconds, up to 3600"
+    elif ns.text is not None and (ns.event is not None or ns.mode == "comment"):
+        problem = "--text tries triage on a text: it takes no --event and posts nothing"
+    elif ns.text is None and (ns.title or ns.json):
+        problem = "--title and --json go with --text"
     elif ns.mode == "comment" and not env.get("GITHUB_TOKEN"):
         problem = "--mode comment needs a token in the GITHUB_TOKEN environment variable"
-    elif ns.event is None and not env.get("GITHUB_EVENT_PATH"):
-        problem = "give --event FILE (or run in a workflow, which sets GITHUB_EVENT_PATH)"
+    elif ns.text is None and ns.event is None and not env.get("GITHUB_EVENT_PATH"):
+        problem = (
+            "give --event FILE (or run in a workflow, which sets GITHUB_EVENT_PATH), or "
+            "--text FILE to try it on an issue's text"
+        )
     elif ns.id is not None:
         problem = triage.id_problem(ns.id)
     if problem:
         print(f"errdex: {problem}", file=sys.stderr)
-        return 1
-    try:
-        event = triage.read_event(
-            ns.event or Path(env["GITHUB_EVENT_PATH"]),
-            ns.event_name or env.get("GITHUB_EVENT_NAME") or None,
-        )
-    except triage.EventError as exc:
-        print(f"errdex: {exc}", file=sys.stderr)
         return 1
     settings = triage.Settings(
         mode=ns.mode,
@@ -1572,6 +1578,25 @@ def _triage(ns: argparse.Namespace) -> int:
             return sources.site_source(sources.WebStore(ns.site, ns.cache, ns.timeout))
         return sources.site_source(sources.FolderStore(Path(ns.site)))
 
+    if ns.text is not None:
+        try:
+            body = sys.stdin.read() if ns.text == "-" else Path(ns.text).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"errdex: {ns.text}: cannot be read: {exc}", file=sys.stderr)
+            return 1
+        try:
+            return triage.try_text(body, ns.title, settings, source, as_json=ns.json)
+        except sources.Unavailable as exc:
+            print(f"errdex: {exc}", file=sys.stderr)
+            return sources.UNREADABLE
+    try:
+        event = triage.read_event(
+            ns.event or Path(env["GITHUB_EVENT_PATH"]),
+            ns.event_name or env.get("GITHUB_EVENT_NAME") or None,
+        )
+    except triage.EventError as exc:
+        print(f"errdex: {exc}", file=sys.stderr)
+        return 1
     return triage.run(event, settings, source, env, ns.max_wait, ns.timeout)
 
 

@@ -914,11 +914,14 @@ def test_the_action_passes_inputs_through_env_never_into_a_script() -> None:
         if option.startswith("--")
     }
     # Not inputs: where the event and site are (the workflow's), the cache, the timeout,
-    # and -q (what the log shows, not what triage does).
+    # -q (what the log shows, not what triage does), and trying it on a text by hand.
     controls = options - {
         "--help",
         "--event",
         "--event-name",
+        "--text",
+        "--title",
+        "--json",
         "--site",
         "--cache",
         "--timeout",
@@ -1772,3 +1775,30 @@ def test_the_comment_shows_a_message_as_the_error_says_it() -> None:
 
     assert "- message: `field {name} of {tool} is missing`\n" in text
     assert "it reads: `The field {name} of {tool} is gone`\n" in text
+
+
+def test_an_issues_text_is_tried_without_a_workflow(  # type: ignore[no-untyped-def]
+    run, site: Built, tmp_path: Path
+) -> None:
+    """A maintainer tries triage on an issue's text before the workflow does: it prints
+    the comment it would post, or the matches as JSON, and posts nothing."""
+    body = tmp_path / "issue.md"
+    body.write_text(issue(DIVISIBLE.format(tp=8, dp=3)))
+    page = site.page_of("example/serve/divisible.yaml")
+
+    tried = run("triage", "--site", site.out, "--text", body, "--title", "Crash at start")
+    assert tried.code == 0, tried.err
+    assert tried.out.startswith("<!-- errdex-triage -->\nThe error this issue shows has a page")
+    assert f"({page['url']})" in tried.out
+    assert "- your values: `tp` = `8`, `dp` = `3`" in tried.out
+
+    as_json = run("triage", "--site", site.out, "--text", body, "--json")
+    assert [m["id"] for m in json.loads(as_json.out)] == [page["id"]]
+
+    body.write_text("The docs page has a typo in its second example.")
+    none = run("triage", "--site", site.out, "--text", body)
+    assert (none.code, none.out) == (1, "No page matches: triage would post nothing.\n")
+
+    refused = run("triage", "--site", site.out, "--text", body, "--mode", "comment")
+    assert refused.code == 1
+    assert "--text tries triage on a text: it takes no --event and posts nothing" in refused.err

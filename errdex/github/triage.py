@@ -449,6 +449,27 @@ def run(
     return 0
 
 
+def try_text(
+    body: str,
+    title: str,
+    settings: Settings,
+    source: Callable[[], Source],
+    as_json: bool = False,
+) -> int:
+    """Triage an issue's text, as a maintainer tries it before the workflow does: print
+    the comment it would post (or the matches, as the ``matches`` output's JSON); 0 when
+    a page matches, 1 when none does. Raises ``Unavailable``."""
+    event = Event("issues", "opened", "", 0, title, body, "open", "", False, (), False, None)
+    found = found_in(source(), text_of(event), settings.rules, title)
+    if as_json:
+        print(json.dumps(json.loads(outputs(found)["matches"]), indent=2, ensure_ascii=False))
+    elif found:
+        print(comment(event, found, settings), end="")
+    else:
+        print("No page matches: triage would post nothing.")
+    return 0 if found else 1
+
+
 def _api(env: Mapping[str, str]) -> str:
     return env.get("GITHUB_API_URL") or API
 
