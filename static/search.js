@@ -631,8 +631,16 @@
       var span = spans[g];
       if (span[1] <= span[0]) { return [name, ""]; }
       var lastChar = where[span[1] - 1];
+      var start = where[span[0]];
       var end = lastChar + (message.codePointAt(lastChar) > 0xffff ? 2 : 1);
-      return [name, strip(message.slice(where[span[0]], end), BLANK + "\n")];
+      // Python's exact_values: quotes of the value's own ends, when it holds that quote.
+      var quote = start > 0 ? message[start - 1] : "";
+      if (quote && "'\"`".indexOf(quote) >= 0 && end < message.length && message[end] === quote &&
+          message.slice(start, end).indexOf(quote) >= 0) {
+        start -= 1;
+        end += 1;
+      }
+      return [name, strip(message.slice(start, end), BLANK + "\n")];
     });
   }
 

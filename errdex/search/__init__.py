@@ -1517,8 +1517,16 @@ def exact_values(
         spans = _agreeing_fit(entry.literals, entry.names, normalized) or spans
     values = []
     for (start, end), name in zip(spans, entry.names, strict=True):
-        value = message[where[start] : where[end - 1] + 1] if end > start else ""
-        values.append((name, value.strip(BLANK + "\n")))
+        if end <= start:
+            values.append((name, ""))
+            continue
+        first, last = where[start], where[end - 1] + 1
+        if first > 0 and last < len(message):
+            # Quotes of the value's own ends: ``'x', 'one', 'two'``, not ``x', 'one', 'two``.
+            quote = message[first - 1]
+            if quote in "'\"`" and message[last] == quote and quote in message[first:last]:
+                first, last = first - 1, last + 1
+        values.append((name, message[first:last].strip(BLANK + "\n")))
     return tuple(values)
 
 
