@@ -370,6 +370,24 @@ def test_a_test_whose_false_side_only_reaches_another_raise_is_no_way_out(
     assert _ways_at(code, 3) == ways
 
 
+def test_a_collection_the_code_fills_itself_is_no_way_out() -> None:
+    # xarray's calculate_dimensions: ``dims`` is the code's own bookkeeping, not the user's.
+    code = (
+        "def calculate_dimensions(variables):\n    dims = {}\n"
+        "    for k, var in variables.items():\n"
+        "        for dim, size in zip(var.dims, var.shape):\n"
+        "            if dim not in dims:\n                dims[dim] = size\n"
+        "            elif dims[dim] != size:\n"
+        "                raise ValueError(f'conflicting sizes for dimension {dim!r}')\n"
+    )
+    assert _ways_of(code) == []
+    # A collection the caller passes is theirs, filled or not.
+    given = code.replace("    dims = {}\n", "")
+    assert _ways_of(given.replace("(variables)", "(variables, dims)")) == [
+        "Make sure `dim` is not in `dims`."
+    ]
+
+
 def test_a_flag_that_skips_the_check_is_never_the_way_out() -> None:
     # xarray's ``concat(…, shortcut=True)`` skips the check and relabels a dimension.
     assert said("not shortcut", "var.dims != first_dims") == [

@@ -1317,6 +1317,10 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
             held.get(at, aliases) if at is not None else aliases
             for at in _guard_lines(record, guards)
         ]
+    filled = _filled(record, aliases)
+    if filled:  # the code's own bookkeeping: no test of it is the user's to pass
+        aliases = {**aliases, **dict.fromkeys(filled)}
+        each = [{**held, **dict.fromkeys(filled)} for held in each] if each else each
     callers = _callers(record)
     ways = ways_out(
         guards,
@@ -1329,6 +1333,36 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
     )
     ways = (*ways, install) if imports else ways
     return Avoid(guards, ways, imports) if ways else None
+
+
+def _filled(record: Record, aliases: Mapping[str, str | None]) -> list[str]:
+    """The names the code binds to a new, empty collection and fills on the way to the
+    raise (``dims = {}``, then ``dims[dim] = size`` in a loop): a test of what they hold,
+    ``dim not in dims``, is the code's bookkeeping, which no caller's value changes."""
+    found = _at_raise(record)
+    if found is None:
+        return []
+    lines, index = found
+    above = lines[_function_start(lines, index) : index]
+    return [
+        name
+        for name, alias in aliases.items()
+        if alias == COMPUTED
+        and "." not in name
+        and any(_EMPTY_COLLECTION.match(line, 0) and _bound_to(line, name) for line in above)
+        and _changed_in_place(above, name)
+    ]
+
+
+_EMPTY_COLLECTION = re.compile(
+    r"^\s*\w+\s*(?::[^=]*)?=\s*(?:\{\}|\[\]|(?:set|dict|list|(?:collections\.)?"
+    r"(?:defaultdict|OrderedDict|Counter|deque))\([^()]*\))\s*(?:#.*)?$"
+)
+"""A line that binds a name to a new, empty collection."""
+
+
+def _bound_to(line: str, name: str) -> bool:
+    return line.lstrip().startswith(name) and line.lstrip()[len(name) :].lstrip()[:1] in ":="
 
 
 def _dead_ends(record: Record, guards: Sequence[str]) -> frozenset[int]:
