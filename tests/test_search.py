@@ -223,6 +223,21 @@ def test_lookup_prints_the_page_and_the_values(run, vector_content: Path) -> Non
     assert where == {"path": "vllm/config/parallel.py", "line": 532, "function": None}
 
 
+def test_a_whole_match_below_one_that_says_more_of_the_paste_is_not_sure(  # type: ignore[no-untyped-def]
+    run, vector_content: Path
+) -> None:
+    """A paste is one error: the template that takes the paste's last stop into a value
+    ranks below the one whose own text ends in it, and a bot acting alone on confidence
+    0.9 acts on the first."""
+    paste = "ValueError: Column a is not in the table: b, c."
+    document = json.loads(run("lookup", "--json", paste, "--content", vector_content).out)
+    first, second = document["matches"][:2]
+    assert first["message"] == "Column {name} is not in the table: {names}."
+    assert (first["exact"], first["confidence"]) == (True, 0.9857)
+    assert second["message"] == "Column {name} is not in the table: {names}"
+    assert (second["exact"], second["confidence"]) == (True, 0.85)
+
+
 def test_lookup_says_a_first_line_matches_and_claims_no_values(  # type: ignore[no-untyped-def]
     run, vector_content: Path
 ) -> None:

@@ -754,12 +754,18 @@ def content_source(content: Path, strict: bool) -> Source:
     return Source(index, page, lambda i: base + page_url(i), str(content))
 
 
-def confidence(match: search.Match) -> float:
+def confidence(match: search.Match, better: search.Match | None = None) -> float:
     """How sure the answer is, from 0 to 1, for a bot to threshold on: 0.9 and up when the
     whole message matched its template (higher the more of it is the template's own text),
-    at most 0.85 for a partial match or one of a template with hardly any words of its own."""
+    at most 0.85 for a partial match or one of a template with hardly any words of its own,
+    or for one ranked below ``better``, a whole match that scores higher: a paste is one
+    error, and that one says more of it (``… index {coord_name}`` taking in the next
+    sentence, under ``… index {coord_name}. Try setting the `method` …``)."""
     if match.exact and match.score >= 1.0:
-        return round(0.9 + 0.1 * min(1.0, match.score - 1.0), 4)
+        sure = round(0.9 + 0.1 * min(1.0, match.score - 1.0), 4)
+        if better is not None and better.exact and better.score > match.score:
+            return 0.85
+        return sure
     return round(0.85 * min(1.0, match.score), 4)
 
 
@@ -796,7 +802,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "exact": m.exact,
                 "first_line": m.first_line,
                 "score": round(m.score, 4),
-                "confidence": confidence(m),
+                "confidence": confidence(m, described[0][0] if rank else None),
                 "matched": matched,
                 "values": [list(pair) for pair in m.values],
                 "also": [source.page_url(i) for i in m.also],
@@ -804,7 +810,7 @@ def answer(source: Source, paste: str, limit: int) -> tuple[search.Extracted, di
                 "wording": earlier_wording(m.entry),
                 "avoid": _avoid_hints(page, m.values),
             }
-            for m, page in described
+            for rank, (m, page) in enumerate(described)
         ],
     }
     if not matches:
