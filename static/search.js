@@ -185,9 +185,9 @@
     var count = 0;
     // The first `limit` code points (of at most 2 x limit units).
     function head(text) { return Array.from(text.slice(0, 2 * limit)).slice(0, limit).join(""); }
-    function more(exception, message, candidate, wrapper, line) {
+    function more(exception, message, candidate, wrapper, line, whole) {
       var r = { exception: exception, message: head(message), cut: cut, candidate: candidate,
-        line: line };
+        line: line, whole: !!whole };
       var same = function (o) { return o.exception === r.exception && o.message === r.message; };
       if (!out.some(same) && !wrappers.some(same)) { (wrapper ? wrappers : out).push(r); }
     }
@@ -273,8 +273,11 @@
       if (seen.has(key2) || said2.startsWith(TRACEBACK)) { continue; }
       seen.add(key2);
       var number2 = count++;
-      [collect(stripped, e, said2), said2].concat(afterLeads(said2))
+      [collect(stripped, e, said2), said2]
         .forEach(function (message) { more(null, message, number2, false, e); });
+      afterLeads(said2).forEach(function (message, lead) {
+        more(null, message, number2, false, e, lead > 0);
+      });
     }
     out = out.concat(wrappers);
     if (!named.size) {
@@ -283,10 +286,14 @@
       var last = lines.length - 1;
       while (last > 0 && !blank(lines[last])) { last--; }
       var number3 = count++;
-      afterLeads(blank(lines[last]))
-        .forEach(function (message) { more(null, message, number3, false, last); });
+      afterLeads(blank(lines[last])).forEach(function (message, lead) {
+        more(null, message, number3, false, last, lead > 0);
+      });
     }
-    out = out.slice(0, p.max_readings);
+    // Python's: readings for a whole message only come last.
+    out = out.filter(function (r) { return !r.whole; })
+      .concat(out.filter(function (r) { return r.whole; }))
+      .slice(0, p.max_readings);
     out.lines = raw;  // as the paste has them, for the frames above an error
     return out;
   }
@@ -761,6 +768,8 @@
     for (var r = 0; r < all.length; r++) {
       if (whole && all[r].candidate !== whole[0].candidate) { break; }
       var results = await resultsOf(r);
+      // Python's Extracted.whole: read for a whole message only.
+      if (all[r].whole && !(results.length && results[0].key[0] === 2)) { continue; }
       if (results.length && results[0].key[0] === 2) {
         if (!whole || compareKeys(results[0].key, whole[1][0].key) < 0) { whole = [all[r], results]; }
       } else if (results.length && !chosen && !results[0].firstLine) {

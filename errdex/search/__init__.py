@@ -377,6 +377,9 @@ class Extracted:
     wrapper: bool = field(default=False, compare=False)
     """The error only wraps one above it (``See root cause above``): a report names it
     only when no other error of the paste matches."""
+    whole: bool = field(default=False, compare=False)
+    """Read only for a whole message: a log line's words after its second or third
+    ``: `` (``… failed: key not found``) would match parts of too many messages."""
 
 
 class Stripped(NamedTuple):
@@ -460,13 +463,18 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         more(exception, message, index, False, next(candidates))
 
     def more(
-        exception: str | None, message: str, index: int | None, wrapper: bool, candidate: int
+        exception: str | None,
+        message: str,
+        index: int | None,
+        wrapper: bool,
+        candidate: int,
+        whole: bool = False,
     ) -> None:
         """A reading of ``candidate``, unless the paste has it already."""
         at = None if index is None else skipped + index
         shown = None if index is None else lines[index].strip(BLANK)
         kept = message[:SEARCH_MESSAGE_LIMIT]
-        reading = Extracted(exception, kept, cut, at, shown, candidate, wrapper)
+        reading = Extracted(exception, kept, cut, at, shown, candidate, wrapper, whole)
         if reading not in out and reading not in wrappers:
             (wrappers if wrapper else out).append(reading)
 
@@ -549,8 +557,10 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             continue
         seen.add((None, line[:SEARCH_MESSAGE_LIMIT]))
         number = next(candidates)
-        for message in (_message(stripped, index, line), line, *_after_leads(line)):
+        for message in (_message(stripped, index, line), line):
             more(None, message, index, False, number)
+        for lead, message in enumerate(_after_leads(line)):
+            more(None, message, index, False, number, whole=lead > 0)
     out += wrappers
     if not named:
         message = " ".join(line.strip(BLANK) for line in lines if line.strip(BLANK))
@@ -560,15 +570,18 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         while last > 0 and not lines[last].strip(BLANK):
             last -= 1
         number = next(candidates)
-        for message in _after_leads(lines[last].strip(BLANK)):
-            more(None, message, last, False, number)
+        for lead, message in enumerate(_after_leads(lines[last].strip(BLANK))):
+            more(None, message, last, False, number, whole=lead > 0)
+    # Readings for a whole message only come last: they never take another's place.
+    out = [r for r in out if not r.whole] + [r for r in out if r.whole]
     return out[:MAX_READINGS]
 
 
 def _after_leads(line: str) -> list[str]:
     """What ``line`` says after each of its first MAX_LEADS ``: ``, the nearest first:
     ``app: insert failed: Unconsumed column names: x`` may be any of the three errors.
-    After the first, only words: not a value (``…parent directories): .git``)."""
+    After the first, only words: not a value (``…parent directories): .git``); those are
+    read for a whole message only (``Extracted.whole``)."""
     out: list[str] = []
     at = line.find(": ")
     while at >= 0 and len(out) < MAX_LEADS:
@@ -1846,6 +1859,8 @@ def find(index: Searchable, paste: str, limit: int = 5) -> tuple[Extracted, list
         if whole is not None and extracted.candidate != whole[0].candidate:
             break
         ranked = ranked_matches(index, extracted, first_lines=single)
+        if extracted.whole and not (ranked and ranked[0][0][0] == 2):
+            continue  # read for a whole message only
         if ranked and ranked[0][0][0] == 2:
             if whole is None or ranked[0][0] > whole[1][0][0]:
                 whole = (extracted, ranked)

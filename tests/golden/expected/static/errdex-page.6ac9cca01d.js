@@ -16,7 +16,7 @@ function cpLength(text){return Array.from(text).length;}
 function startsWithAny(text,prefixes){return prefixes.some(function(p){return text.startsWith(p);});}
 function extract(paste){return readings(paste)[0];}
 var PYDANTIC={"Value error":null,"Assertion failed":"AssertionError"};var ESCAPES={n:"\n",t:"\t",r:"\r"};function readings(paste){var p=M.params;var limit=p.search_message_limit;var most=p.max_candidates;var chars=Array.from(paste.slice(-2*p.paste_limit));var cut=chars.length>p.paste_limit||paste.length>2*p.paste_limit;var text=chars.slice(-p.paste_limit).join("").replace(patterns.ansi,"").replace(/\r\n/g,"\n").replace(/\r/g,"\n");var raw=text.split("\n");var grouped=false;var stripped=raw.map(function(line){var plain=stripPrefixes(line);grouped=grouped||line.indexOf(GROUP_HEAD)>=0||patterns.groupRule.test(plain[0]);patterns.margin.lastIndex=0;return grouped&&patterns.margin.test(plain[0])?stripPrefixes(line,true):plain;});var lines=stripped.map(function(s){return s[0];});var out=[];var wrappers=[];var count=0;function head(text){return Array.from(text.slice(0,2*limit)).slice(0,limit).join("");}
-function more(exception,message,candidate,wrapper,line){var r={exception:exception,message:head(message),cut:cut,candidate:candidate,line:line};var same=function(o){return o.exception===r.exception&&o.message===r.message;};if(!out.some(same)&&!wrappers.some(same)){(wrapper?wrappers:out).push(r);}}
+function more(exception,message,candidate,wrapper,line,whole){var r={exception:exception,message:head(message),cut:cut,candidate:candidate,line:line,whole:!!whole};var same=function(o){return o.exception===r.exception&&o.message===r.message;};if(!out.some(same)&&!wrappers.some(same)){(wrapper?wrappers:out).push(r);}}
 function add(exception,message,line){more(exception,message,count++,false,line);}
 var saidAt=[];for(var i=0;i<lines.length;i++){var said=patterns.pydantic.exec(blank(lines[i]));var body=said?null:patterns.body.exec(lines[i]);if(said||body){saidAt.push([i,said,body]);if(saidAt.length>p.max_bodies){saidAt.shift();}}}
 saidAt.forEach(function(at){var index=at[0];if(at[1]){var msg=collect(stripped,index,at[1][2]);var kept=msg.lastIndexOf(" [type=");add(PYDANTIC[at[1][1]],kept>=0?msg.slice(0,kept):msg,index);}else{var string=unquoted(lines[index],at[2].index+at[2][0].length,at[2][2]);if(string){var u=unrepr(string[0]);add(u[0],u[1],index);}}});var debug=debugPage(lines);if(debug){add(debug[0],debug[1],debug[2]);}
@@ -27,10 +27,10 @@ var rep=patterns.reprInline.exec(line);var held=rep?unquoted(line,rep.index+rep[
 named.add(index);seen.add(key3);add(rep[1],held[0],index);}}
 for(var e=lines.length-1;e>=0&&seen.size<most;e--){var said2=blank(lines[e]);if(!stripped[e][2]||named.has(e)||!said2){continue;}
 var key2=JSON.stringify([null,head(said2)]);if(seen.has(key2)||said2.startsWith(TRACEBACK)){continue;}
-seen.add(key2);var number2=count++;[collect(stripped,e,said2),said2].concat(afterLeads(said2)).forEach(function(message){more(null,message,number2,false,e);});}
+seen.add(key2);var number2=count++;[collect(stripped,e,said2),said2].forEach(function(message){more(null,message,number2,false,e);});afterLeads(said2).forEach(function(message,lead){more(null,message,number2,false,e,lead>0);});}
 out=out.concat(wrappers);if(!named.size){add(null,lines.map(blank).filter(Boolean).join(" "),null);var last=lines.length-1;while(last>0&&!blank(lines[last])){last--;}
-var number3=count++;afterLeads(blank(lines[last])).forEach(function(message){more(null,message,number3,false,last);});}
-out=out.slice(0,p.max_readings);out.lines=raw;return out;}
+var number3=count++;afterLeads(blank(lines[last])).forEach(function(message,lead){more(null,message,number3,false,last,lead>0);});}
+out=out.filter(function(r){return!r.whole;}).concat(out.filter(function(r){return r.whole;})).slice(0,p.max_readings);out.lines=raw;return out;}
 function afterLeads(line){var out=[];var at=line.indexOf(": ");while(at>=0&&out.length<M.params.max_leads){var after=blank(line.slice(at+2));if(after&&(!out.length||after.indexOf(" ")>=0)){out.push(after);}
 at=line.indexOf(": ",at+2);}
 return out;}
@@ -126,7 +126,8 @@ return 0;}
 var PRINTED_AS={EnvironmentError:"OSError",IOError:"OSError",WindowsError:"OSError"};function sameException(named,exception){if(!named){return 0;}
 var printed=function(s){var name=s.split(".").pop();return Object.prototype.hasOwnProperty.call(PRINTED_AS,name)?PRINTED_AS[name]:name;};return printed(named)===printed(exception)?1:-1;}
 async function choose(all,resultsOf,limit){var whole=null;var chosen=null;var weak=null;for(var r=0;r<all.length;r++){if(whole&&all[r].candidate!==whole[0].candidate){break;}
-var results=await resultsOf(r);if(results.length&&results[0].key[0]===2){if(!whole||compareKeys(results[0].key,whole[1][0].key)<0){whole=[all[r],results];}}else if(results.length&&!chosen&&!results[0].firstLine){chosen=[all[r],results];}else if(results.length&&!weak){weak=[all[r],results];}}
+var results=await resultsOf(r);if(all[r].whole&&!(results.length&&results[0].key[0]===2)){continue;}
+if(results.length&&results[0].key[0]===2){if(!whole||compareKeys(results[0].key,whole[1][0].key)<0){whole=[all[r],results];}}else if(results.length&&!chosen&&!results[0].firstLine){chosen=[all[r],results];}else if(results.length&&!weak){weak=[all[r],results];}}
 var best=whole||chosen||weak;return best?await answer(best[0],best[1],limit,all.lines):null;}
 async function lookup(paste,limit,early){try{return await lookupOnce(paste,limit,early);}catch(e){if(!(e instanceof Stale)||reload){throw e instanceof Stale?new Error(e.message):e;}
 reload=true;meta=null;[shards,chunks,entries,places].forEach(function(map){map.clear();});return lookupOnce(paste,limit,early);}}
