@@ -600,6 +600,13 @@ def test_prose_amid_a_named_errors_words_names_nothing(source: sources.Source, b
     assert found_in(source, body) == []
     named = "Exception: The scheduler lost track of request 'r-7' while draining the queue."
     assert messages(found_in(source, named)) == [LOST]
+    # Words the paste quotes are a value a user typed (``No variable named 'sea surface
+    # temperature'``), not prose the message's words frame.
+    typed = (
+        "Exception: The scheduler lost track of request 'retry the old job' while draining "
+        "the queue."
+    )
+    assert messages(found_in(source, typed)) == [LOST]
 
 
 # --- the call that raised it -------------------------------------------------------------
@@ -1557,6 +1564,21 @@ def test_a_traceback_after_a_sentence_about_an_error_is_read_as_a_traceback(
         "Scheduler is not ready for the next batch: queue is closed\n"
     )
     assert [r.message for r in reports.introduced(body)] == ["Upgrading broke it."]
+
+
+def test_lines_saying_what_the_code_did_leave_an_errors_lead_in_its_readings(
+    source: sources.Source,
+) -> None:
+    """ "I ran the following:" and "It printed:" introduce code and output, whose lines
+    are read one by one; the paragraph after "Now I get this error:" is read first."""
+    body = (
+        "It stopped working after the upgrade.\n\nI ran the following:\n\n"
+        + "".join(f"engine.step({n})\n" for n in range(6))
+        + "\nBefore the upgrade it printed:\n\n"
+        + "".join(f"step {n} done in 0.{n} s\n" for n in range(6))
+        + "\nNow I get this error:\n\nNo available memory for the cache blocks\n"
+    )
+    assert messages(found_in(source, body)) == [BLOCKS]
 
 
 @pytest.mark.parametrize("said", ["I get:", "It says:", "but it fails with:", "Output:"])

@@ -605,16 +605,17 @@ _NOT_PROSE = re.compile(
 )
 """A paragraph's first line that says it is no message written out: a fence, a
 traceback, a heading, a list item, a table's row, HTML or a quote."""
-_INTRODUCING = re.compile(
-    r"\b(?:error|exception)\b[^\n]{0,60}[:.]?[ \t]*$"
-    r"|\b(?:gets?|got|getting|says?|said|fail(?:s|ed|ing)? with|outputs?|following|raises?"
+_INTRODUCING = re.compile(r"\b(?:error|exception)\b[^\n]{0,60}[:.]?[ \t]*$", re.IGNORECASE)
+"""A line that says an error follows: ``I am getting error:``, ``Error message:``, ``the
+code throws an error.``, ComfyUI's ``Error occurred when executing Tagger:``."""
+_SAYS = re.compile(
+    r"\b(?:gets?|got|getting|says?|said|fail(?:s|ed|ing)? with|outputs?|following|raises?"
     r"|raised|throws?|threw|shows?|showed|gives?|gave|prints?|printed)\b[^\n]{0,20}:[ \t]*$",
     re.IGNORECASE,
 )
-"""A line that says an error follows: ``I am getting error:``, ``Error message:``, ``the
-code throws an error.``, ComfyUI's ``Error occurred when executing Tagger:``; or that
-says what the code did, ending in a colon: ``I get:``, ``It says:``, ``but it fails
-with:``, ``Output:``."""
+"""A line that says what the code did, ending in a colon, which may be an error or not:
+``I get:``, ``It says:``, ``but it fails with:``, ``Output:``. Read after the lines of
+``_INTRODUCING``, so that a report's other output takes none of their readings."""
 _NAME_ALONE = re.compile(rf"^[ \t]*({search.EXCEPTION_NAME})[ \t]*:?[ \t]*$")
 
 
@@ -628,11 +629,14 @@ def introduced(body: str, title: str = "") -> list[search.Extracted]:
     alone = _NAME_ALONE.match(_TAGS.sub("", title))
     out = []
     starts = [(0, alone.group(1) if alone else None, False)] if lines else []
-    starts += [
-        (n + 1, None, True)
-        for n, line in enumerate(lines)
-        if _INTRODUCING.search(line) and not ERROR_LINE.match(line)
-    ]
+    for lead in (_INTRODUCING, _SAYS):
+        starts += [
+            (n + 1, None, True)
+            for n, line in enumerate(lines)
+            if lead.search(line)
+            and not ERROR_LINE.match(line)
+            and (lead is _INTRODUCING or not _INTRODUCING.search(line))
+        ]
     for start, exception, after in starts:
         while start < len(lines) and not lines[start].strip():
             start += 1
@@ -978,7 +982,10 @@ class Fits:
             # is words of prose ("class to wrap in the model"), where code puts a name, a
             # number or a path.
             return False
-        if any(_PROSE_VALUE.fullmatch(value) for value in _inner_values(match)):
+        if any(
+            _PROSE_VALUE.fullmatch(value) and not _quoted(value, self.reading.message)
+            for value in _inner_values(match)
+        ):
             # Amid the message's words, a value that starts with a joining word ("or
             # multi-index levels ['height']") or is three words or more of prose: the
             # paste is another message (an older wording) that this one's words frame.
@@ -1041,6 +1048,12 @@ _MODULE_NAMED = re.compile(r"module '([\w.]+)' has no attribute")
 def _blank(value: str) -> bool:
     """Whether a value holds a blank: words, not one name, path or number."""
     return any(char.isspace() for char in value)
+
+
+def _quoted(value: str, message: str) -> bool:
+    """Whether the paste's message says ``value`` in quotes (``No variable named 'sea
+    surface temperature'``): words a user typed, which code quotes as they are."""
+    return any(f"{mark}{value}{mark}" in message for mark in "'\"`")
 
 
 def _literal(value: str) -> bool:
