@@ -1299,7 +1299,7 @@ def _reconciled(
             f"errdex pin: {len(walk.written)} record files {done} once for all "
             f"{len(steps)} commits, {time.perf_counter() - started:.1f}s",
         )
-    if not ns.dry_run and not (ns.content / "site.yaml").exists():
+    if ns.command == "scan" and not ns.dry_run and not (ns.content / "site.yaml").exists():
         from errdex.records.files import shown_path
         from errdex.site.read import init_hint
 
@@ -1583,7 +1583,7 @@ def _triage(ns: argparse.Namespace) -> int:
             body = sys.stdin.read() if ns.text == "-" else Path(ns.text).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             print(f"errdex: {ns.text}: cannot be read: {exc}", file=sys.stderr)
-            return 1
+            return sources.USAGE  # not "no page matches"
         try:
             return triage.try_text(body, ns.title, settings, source, as_json=ns.json)
         except sources.Unavailable as exc:

@@ -662,6 +662,12 @@ def test_a_first_scan_into_a_new_folder_says_how_it_becomes_a_site(
         in release.err
     )
     commit = git(upstream, "rev-parse", "v1")
+    # pin follows records: a folder with none is a mistyped --content, said so.
+    pinned = run_ok(run, "pin", upstream, "--repo", "example/up", "--commit", commit)
+    assert "skipped: content/errors: no errors/ folder with records, nor the content" in (
+        pinned.err
+    )
+    assert "site.yaml" not in pinned.err
     scanned = run_ok(run, "scan", upstream, "--repo", "example/up", "--commit", commit)
     # No records yet is no skipped file, and the next step is told.
     assert "no errors/ folder" not in scanned.err

@@ -1799,6 +1799,8 @@ def test_an_issues_text_is_tried_without_a_workflow(  # type: ignore[no-untyped-
     none = run("triage", "--site", site.out, "--text", body)
     assert (none.code, none.out) == (1, "No page matches: triage would post nothing.\n")
 
+    unread = run("triage", "--site", site.out, "--text", tmp_path / "gone.md", "--json")
+    assert (unread.code, unread.out) == (2, "")  # not "no page matches"
     refused = run("triage", "--site", site.out, "--text", body, "--mode", "comment")
     assert refused.code == 1
     assert "--text tries triage on a text: it takes no --event and posts nothing" in refused.err

@@ -251,7 +251,7 @@ def scan_into(
     # and leaves out nothing else (a file in such a folder is a test).
     nested = {glob for glob in globs if glob.endswith("/tests/*") and glob != "tests/*"}
     report.test_globs = sorted((globs - nested) | {"*/tests/*"} if len(nested) > 1 else globs)
-    records, skipped = update.existing_records(content, repo)
+    records, skipped = update.existing_records(content, repo, first=True)
     report.skipped += skipped
     earlier = _earlier_releases(content, repo, release) if release else []
     by_id = {r.id: r for r in records}

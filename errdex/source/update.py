@@ -48,17 +48,19 @@ def _spec(need_source: bool) -> Field:
 
 
 def existing_records(
-    content: Path, repo: str, need_source: bool = True
+    content: Path, repo: str, need_source: bool = True, first: bool = False
 ) -> tuple[list[Existing], list[str]]:
     """The records of ``repo`` in ``content``, and each file left alone, with why.
 
     A file that does not load, or whose fields the tools read are missing or of the wrong
     type, is reported as ``path:line: what is wrong; left alone`` and is neither matched
     nor written. ``need_source=False`` (for ``new``) asks only for the fields of the id, so
-    a scaffold whose source is still to be filled in is found too.
+    a scaffold whose source is still to be filled in is found too. ``first`` (for
+    ``scan``, which may start a folder): a folder with no ``errors/`` has no records, and
+    that is no file left alone; for ``pin`` it is, with E100 (a mistyped ``--content``).
     """
-    if not (content / "errors").exists():
-        return [], []  # a first scan: no records yet, nothing left alone
+    if first and not (content / "errors").exists():
+        return [], []
     paths, problems = files.record_files(content)
     found, skipped = [], [str(p) for p in problems]
     spec = _spec(need_source)
