@@ -388,6 +388,44 @@ def test_a_collection_the_code_fills_itself_is_no_way_out() -> None:
     ]
 
 
+def test_a_branch_whose_later_branches_all_raise_has_no_way_forward() -> None:
+    # dask's visualize: past ``elif engine is None`` only the ``else`` is left, and it
+    # raises; the ways into the branches before it stay.
+    code = (
+        "def visualize(engine=None):\n"
+        "    if engine == 'graphviz':\n        return 1\n"
+        "    elif engine in ('cytoscape', 'ipycytoscape'):\n        return 2\n"
+        "    elif engine is None:\n        raise RuntimeError('No visualization engine')\n"
+        "    else:\n        raise ValueError(f'Visualization engine {engine} not recognized')\n"
+    )
+    assert _ways_at(code, 7) == [
+        "Set `engine` to `'graphviz'`.",
+        "Set `engine` to `'cytoscape'` or `'ipycytoscape'`.",
+    ]
+    # An ``else`` that may not raise is a way forward.
+    lenient = code.replace(
+        "raise ValueError(f'Visualization engine {engine} not recognized')", "return 3"
+    )
+    assert "Give `engine` a value (not `None`)." in _ways_at(lenient, 7)
+
+
+def test_in_a_method_python_calls_for_an_operation_self_holds_state_not_settings() -> None:
+    # dask's ``Array.__bool__``: ``size`` is a property, read-only.
+    code = (
+        "    def __bool__(self):\n        if self.size > 1:\n"
+        "            raise ValueError('ambiguous')\n"
+    )
+    record = scanned(code, 3)
+    record = replace(
+        record, source=replace(record.source, condition=None, function="Array.__bool__")
+    )
+    found = avoid.avoid_of(record)
+    assert found is not None
+    assert [avoid.said(way) for way in found.ways] == ["Make `size` at most `1`."]
+    setup = replace(record, source=replace(record.source, function="Array.__init__"))
+    assert [avoid.said(w) for w in avoid.avoid_of(setup).ways] == ["Set `size` to `1` or less."]  # type: ignore[union-attr]
+
+
 def test_a_flag_that_skips_the_check_is_never_the_way_out() -> None:
     # xarray's ``concat(…, shortcut=True)`` skips the check and relabels a dimension.
     assert said("not shortcut", "var.dims != first_dims") == [
@@ -395,6 +433,9 @@ def test_a_flag_that_skips_the_check_is_never_the_way_out() -> None:
     ]
     assert said("not fastpath") == said("not skip_checks") == []
     assert said("not strict") == ["Set `strict` to a true or non-empty value."]
+    # Nor is turning off a flag that turns the check on (dask's ``assert_eq``).
+    assert said("check_dtype and str(a) != str(b)") == []
+    assert said("validate and x < 0") == ["Set `x` to `0` or more."]
 
 
 def test_two_objects_tested_for_identity_are_not_said_as_equal() -> None:
@@ -865,10 +906,12 @@ def check(x, y, mode, kind):
 @pytest.mark.parametrize(
     ("line", "ways"),
     [
-        (3, ["Give `x` a value (not `None`)."]),
+        # Every branch after it raises (dask's ``elif engine is None`` before an ``else``
+        # that raises): a way out of it is another error.
+        (3, []),
         # Every branch before it raises: each way out of it is another error.
         (5, []),
-        (9, ["Set `y` to `5` or less."]),
+        (9, []),
         (11, []),
         # A branch whose every path raises, inside an ``if``/``else``, raises as well.
         (18, ["Set `mode` to `0` or more."]),

@@ -121,6 +121,9 @@ _SKIPS_CHECKS = re.compile(
 )
 """Flags that skip checks to go fast: true, they hide the error, they do not avoid it
 (xarray's ``Variable.concat(…, shortcut=True)`` relabels a dimension it did not check)."""
+_CHECKS = re.compile(r"^(?:checks?|validate|validation|verify)(?:_\w+)?$")
+"""Flags that turn a check on (dask's ``assert_eq(…, check_dtype=True)``): false, they
+hide the error too."""
 _AVAILABLE = re.compile(r"^_?is_(\w+?)_available$")
 
 
@@ -1330,6 +1333,7 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
         private=callers is None,
         given=_given(record),
         dead=_dead_ends(record, guards),
+        state=_protocol(record.source.function),
     )
     ways = (*ways, install) if imports else ways
     return Avoid(guards, ways, imports) if ways else None
@@ -1365,10 +1369,23 @@ def _bound_to(line: str, name: str) -> bool:
     return line.lstrip().startswith(name) and line.lstrip()[len(name) :].lstrip()[:1] in ":="
 
 
+def _protocol(function: str | None) -> bool:
+    """Whether ``function`` (``Array.__bool__``) is a method Python calls for an operation
+    on the object, where its attributes are its state: not one that sets it up."""
+    name = (function or "").rpartition(".")[2]
+    return (
+        name.startswith("__")
+        and name.endswith("__")
+        and name not in ("__init__", "__post_init__", "__new__", "__call__", "__init_subclass__")
+    )
+
+
 def _dead_ends(record: Record, guards: Sequence[str]) -> frozenset[int]:
-    """Which of ``guards`` are an ``if`` with no other branch that the code follows
-    with a raise: making its test false only reaches that raise (``if isinstance(other,
-    GroupBy): raise TypeError(…)`` then ``raise NotImplementedError()``)."""
+    """Which of ``guards`` are the own test of an ``if`` or ``elif`` that, made false,
+    only reaches another raise: each branch after it in its chain raises, and so does its
+    ``else``, or the statement after the chain (``if isinstance(other, GroupBy): raise
+    TypeError(…)`` then ``raise NotImplementedError()``; dask's ``elif engine is None:
+    raise …`` before ``else: raise ValueError(…)``)."""
     found = _at_raise(record)
     if found is None:
         return frozenset()
@@ -1376,32 +1393,69 @@ def _dead_ends(record: Record, guards: Sequence[str]) -> frozenset[int]:
     below = lines[index + 1 :]
     if not any(line.lstrip().startswith("raise") for line in below):
         return frozenset()  # no raise after this one: the common case, told cheaply
+    at = _guard_lines(record, guards)
+    # A header's own test is the last of its tests (an ``elif``'s ``not (…)`` of the
+    # tests before it come first: making one true enters a branch before, not after).
+    own = {header: number for number, header in enumerate(at) if header is not None}
+    depths = _depths(lines)
     return frozenset(
-        number
-        for number, at in enumerate(_guard_lines(record, guards))
-        if at is not None and _falls_into_raise(lines, at)
+        number for header, number in own.items() if _falls_into_raise(lines, header, depths)
     )
 
 
-def _falls_into_raise(lines: Sequence[str], at: int) -> bool:
-    """Whether the ``if`` at line ``at`` has no ``elif`` nor ``else`` and the statement
-    after it, at its indent, is a raise (a bare ``raise`` in a handler too)."""
-    if not _starts(lines[at], "if"):
+def _falls_into_raise(lines: Sequence[str], at: int, depths: Sequence[int]) -> bool:
+    """Whether the ``if`` or ``elif`` at line ``at``, its test false, reaches only raises:
+    every branch after it raises, and the chain has an ``else`` or the statement after it
+    is a raise (a bare ``raise`` in a handler too). False where the excerpt ends first."""
+    if not (_starts(lines[at], "if") or _starts(lines[at], "elif")):
         return False
     indent = _indent(lines[at])
-    depths = _depths(lines)
-    for index in range(at + 1, len(lines)):
-        line = lines[index]
-        if not line.strip() or line.lstrip().startswith("#") or depths[index]:
-            continue
-        if _indent(line) > indent:
-            continue
-        if _indent(line) < indent or _starts(line, "elif") or _starts(line, "else"):
+    header = at
+    while True:
+        logical = _logical_line(lines, header)
+        if logical is None:
             return False
-        logical = _logical_line(lines, index)
-        statement = _simple_statement(logical) if logical is not None else None
+        start = header + len(logical)
+        end = start
+        while end < len(lines) and (
+            not lines[end].strip()
+            or lines[end].lstrip().startswith("#")
+            or depths[end]
+            or _indent(lines[end]) > indent
+        ):
+            end += 1
+        if header != at:
+            body = _parse_block(lines[start:end])
+            if body is None or not body.body or not _only_raises(body.body):
+                return False
+            if _starts(lines[header], "else"):
+                return True
+        if end >= len(lines) or _indent(lines[end]) < indent:
+            return False
+        if _starts(lines[end], "elif") or _starts(lines[end], "else"):
+            header = end
+            continue
+        after = _logical_line(lines, end)
+        statement = _simple_statement(after) if after is not None else None
         return isinstance(statement, ast.Raise)
-    return False
+
+
+def _only_raises(body: list[ast.stmt]) -> bool:
+    """Whether ``body`` ends in a raise on every path and never leaves it before: no
+    ``return``, ``break`` or ``continue`` of its own (``if fallback is not None: return
+    fallback`` above the raise is a way out)."""
+    if not always_raises(body):
+        return False
+    left = (ast.Return, ast.Break, ast.Continue)
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, left):
+            return False
+        if not isinstance(node, nested):
+            stack.extend(ast.iter_child_nodes(node))
+    return True
 
 
 def imports_tried(record: Record) -> tuple[str, ...]:
@@ -1725,6 +1779,7 @@ def ways_out(
     private: bool = False,
     given: AbstractSet[str] = frozenset(),
     dead: AbstractSet[int] = frozenset(),
+    state: bool = False,
 ) -> tuple[Way, ...]:
     """The ways out of ``guards`` all holding: each a conjunction of terms. ``each``:
     the aliases of each guard, where they differ (by default ``aliases``). ``callers``:
@@ -1733,7 +1788,9 @@ def ways_out(
     in a private helper, no argument is the caller's, nor an attribute of one.
     ``given``: the parameters the caller must give a value of their own (``_given``).
     ``dead``: the guards whose test made false only leads into another raise
-    (``_dead_ends``): no way out comes from them.
+    (``_dead_ends``): no way out comes from them. ``state``: in a method Python calls for
+    an operation (``__bool__``, ``__len__``), ``self``'s attributes are the object's
+    state, which may be read-only, not its settings.
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
@@ -1743,7 +1800,7 @@ def ways_out(
         tests = [ast.parse(guard, mode="eval").body for guard in guards]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    words = _Words(aliases or {}, callers, private, given)
+    words = _Words(aliases or {}, callers, private, given, state)
     found: list[frozenset[_Literal]] = []
     for number, test in enumerate(tests):
         if number in dead:
@@ -1882,8 +1939,11 @@ class _Words:
         callers: AbstractSet[str] | None = None,
         private: bool = False,
         given: AbstractSet[str] = frozenset(),
+        state: bool = False,
     ) -> None:
         self.aliases = aliases
+        self.state = state
+        """Whether ``self``'s attributes are the object's state (``ways_out``)."""
         self.callers = callers
         """The plain names that are the caller's (``ways_out``); None: all are."""
         self.given = given
@@ -1922,8 +1982,9 @@ class _Words:
             and not _SETTING.search(operand.text)
         ):
             raise _Unsafe  # a module's flag (``HAS_TRITON``): what sets it is unknown
-        if holds and _SKIPS_CHECKS.match(operand.text.rsplit(".", 1)[-1]):
-            raise _Unsafe  # ``if not shortcut:`` around a check: setting it hides the error
+        flag = operand.text.rsplit(".", 1)[-1]
+        if (_SKIPS_CHECKS if holds else _CHECKS).match(flag):
+            raise _Unsafe  # ``if not shortcut:``, ``if check_dtype and …``: it hides the error
         return Term("true" if holds else "false", operand)
 
     def _compare(self, left: ast.expr, op: str, right: ast.expr, holds: bool) -> Term:
@@ -2248,7 +2309,7 @@ class _Words:
         if self.callers is None:
             return "caller"
         if root in ("self", "cls"):
-            return "caller" if rest else "computed"
+            return ("unsure" if self.state else "caller") if rest else "computed"
         alias = self.aliases.get(root, root)
         if alias is not None and alias.startswith(DEFAULTED):
             alias = alias.removeprefix(DEFAULTED).strip() or root
