@@ -432,6 +432,7 @@ def test_a_flag_that_skips_the_check_is_never_the_way_out() -> None:
         "Make `var.dims` equal to `first_dims`."
     ]
     assert said("not fastpath") == said("not skip_checks") == []
+    assert said("fastpath is False") == said("fastpath == False") == []
     assert said("not strict") == ["Set `strict` to a true or non-empty value."]
     # Nor is turning off a flag that turns the check on (dask's ``assert_eq``).
     assert said("check_dtype and str(a) != str(b)") == []
@@ -445,6 +446,15 @@ def test_two_objects_tested_for_identity_are_not_said_as_equal() -> None:
     # A marker object, a class or a constant reads as equality, as before.
     assert said("value is _MISSING") == ["Set `value` to something other than `_MISSING`."]
     assert said("flag is not True") != []
+    # A module's function or value is a marker too (SQLAlchemy's automap, a torch dtype).
+    code = (
+        "def generate(return_fn, dtype):\n    if return_fn is not backref:\n"
+        "        raise TypeError('Unknown relationship function')\n"
+    )
+    assert _ways_of(code) == ["Set `return_fn` to `backref`."]
+    assert _ways_of(code.replace("return_fn is not backref", "dtype is not torch.float16")) == [
+        "Set `dtype` to `torch.float16`."
+    ]
 
 
 def test_a_false_value_is_asked_for_never_an_unset_one() -> None:

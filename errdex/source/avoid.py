@@ -1990,11 +1990,20 @@ class _Words:
     def _compare(self, left: ast.expr, op: str, right: ast.expr, holds: bool) -> Term:
         if not holds:
             op = _NOT[op]
+        if (
+            op in ("is", "is not", "==", "!=")
+            and isinstance(right, ast.Constant)
+            and isinstance(right.value, bool)
+        ):
+            wanted = right.value if op in ("is", "==") else not right.value
+            flag = (_dotted(left) or "").rpartition(".")[2]
+            if (_SKIPS_CHECKS if wanted else _CHECKS).match(flag):
+                raise _Unsafe  # ``fastpath is False``, as ``not fastpath``: it hides the error
         if op in ("is", "is not"):
             if isinstance(left, ast.Constant) and left.value is None:
                 left, right = right, left
             if not (isinstance(right, ast.Constant) and right.value is None):
-                if _objects(left) and _objects(right):
+                if self._held(left) and self._held(right):
                     raise _Unsafe  # ``existing is not bindparam``: the same object, not equal
                 # Identity with ``True``, ``False`` or a marker object reads as equality.
                 return self._compare(left, "==" if op == "is" else "!=", right, True)
@@ -2072,6 +2081,20 @@ class _Words:
         ):
             raise _Unsafe
         return Term("compare", subject, op=op, other=other)
+
+    def _held(self, node: ast.expr) -> bool:
+        """Whether ``node`` is an object the code holds (``_objects``): a name it binds or
+        is given, or an attribute of one; not a module's (``backref``, ``torch.float16``),
+        which identity tests as a marker, the same as equality."""
+        if not _objects(node):
+            return False
+        root = (_dotted(node) or "").partition(".")[0]
+        return (
+            root in ("self", "cls")
+            or root in self.aliases
+            or self.callers is None
+            or root in self.callers
+        )
 
     def _call(self, node: ast.Call, holds: bool) -> Term:
         function = node.func
