@@ -1348,25 +1348,19 @@ def _filled(record: Record, aliases: Mapping[str, str | None]) -> list[str]:
         return []
     lines, index = found
     above = lines[_function_start(lines, index) : index]
+    empty = {bound.group(1) for line in above if (bound := _EMPTY_COLLECTION.match(line))}
     return [
         name
-        for name, alias in aliases.items()
-        if alias == COMPUTED
-        and "." not in name
-        and any(_EMPTY_COLLECTION.match(line, 0) and _bound_to(line, name) for line in above)
-        and _changed_in_place(above, name)
+        for name in sorted(empty)
+        if aliases.get(name) == COMPUTED and _changed_in_place(above, name)
     ]
 
 
 _EMPTY_COLLECTION = re.compile(
-    r"^\s*\w+\s*(?::[^=]*)?=\s*(?:\{\}|\[\]|(?:set|dict|list|(?:collections\.)?"
+    r"^\s*(\w+)\s*(?::[^=]*)?=\s*(?:\{\}|\[\]|(?:set|dict|list|(?:collections\.)?"
     r"(?:defaultdict|OrderedDict|Counter|deque))\([^()]*\))\s*(?:#.*)?$"
 )
 """A line that binds a name to a new, empty collection."""
-
-
-def _bound_to(line: str, name: str) -> bool:
-    return line.lstrip().startswith(name) and line.lstrip()[len(name) :].lstrip()[:1] in ":="
 
 
 def _protocol(function: str | None) -> bool:
@@ -1390,20 +1384,20 @@ def _dead_ends(record: Record, guards: Sequence[str]) -> frozenset[int]:
     if found is None:
         return frozenset()
     lines, index = found
-    below = lines[index + 1 :]
-    if not any(line.lstrip().startswith("raise") for line in below):
-        return frozenset()  # no raise after this one: the common case, told cheaply
+    indent = _indent(lines[index])
+    if not any(
+        _indent(line) < indent and line.lstrip().startswith(("raise", "elif", "else"))
+        for line in lines[index + 1 :]
+    ):
+        return frozenset()  # no raise nor branch after this block: the common case, told cheaply
     at = _guard_lines(record, guards)
     # A header's own test is the last of its tests (an ``elif``'s ``not (…)`` of the
     # tests before it come first: making one true enters a branch before, not after).
     own = {header: number for number, header in enumerate(at) if header is not None}
-    depths = _depths(lines)
-    return frozenset(
-        number for header, number in own.items() if _falls_into_raise(lines, header, depths)
-    )
+    return frozenset(number for header, number in own.items() if _falls_into_raise(lines, header))
 
 
-def _falls_into_raise(lines: Sequence[str], at: int, depths: Sequence[int]) -> bool:
+def _falls_into_raise(lines: Sequence[str], at: int) -> bool:
     """Whether the ``if`` or ``elif`` at line ``at``, its test false, reaches only raises:
     every branch after it raises, and the chain has an ``else`` or the statement after it
     is a raise (a bare ``raise`` in a handler too). False where the excerpt ends first."""
@@ -1417,13 +1411,16 @@ def _falls_into_raise(lines: Sequence[str], at: int, depths: Sequence[int]) -> b
             return False
         start = header + len(logical)
         end = start
-        while end < len(lines) and (
-            not lines[end].strip()
-            or lines[end].lstrip().startswith("#")
-            or depths[end]
-            or _indent(lines[end]) > indent
-        ):
-            end += 1
+        while end < len(lines):  # a statement at a time: its later lines may be any indent
+            if not lines[end].strip() or lines[end].lstrip().startswith("#"):
+                end += 1
+                continue
+            if _indent(lines[end]) <= indent:
+                break
+            inside = _logical_line(lines, end)
+            if inside is None:
+                return False
+            end += len(inside)
         if header != at:
             body = _parse_block(lines[start:end])
             if body is None or not body.body or not _only_raises(body.body):
