@@ -214,6 +214,13 @@ def test_a_setting_in_capitals_is_the_users_to_set() -> None:
             "            raise ValueError('duplicate values')\n",
             "Make `index.is_unique` true or non-empty.",
         ),
+        # So may one of what the code opens when the caller passes none (dask's TileDB).
+        (
+            "def from_tiledb(uri, attribute=None):\n    if isinstance(uri, tiledb.Array):\n"
+            "        tdb = uri\n    else:\n        tdb = tiledb.open(uri)\n"
+            "    if tdb.schema.sparse:\n        raise ValueError('sparse arrays')\n",
+            "Make `tdb.schema.sparse` false or empty.",
+        ),
         # Django's settings are the user's in a private helper too.
         (
             "def _check_session(request):\n    if settings.CSRF_USE_SESSIONS:\n"

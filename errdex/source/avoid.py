@@ -2316,15 +2316,19 @@ class _Words:
             return "computed"
         if _SETTING.search(read):
             return "caller"  # Django's ``settings.DEBUG``, in a private helper too
+        held = self.aliases.get(root, root)
+        if held is not None and held.startswith(DEFAULTED):
+            held = held.removeprefix(DEFAULTED).strip() or root  # given, or the code's default
         if (
             rest
             and (root not in ("self", "cls") or "." in rest)
-            and self.aliases.get(root, root) == root
+            and held == root
             and not any(_HOLDS_SETTINGS.search(part) for part in read.split(".")[:-1])
         ):
             # An attribute of an object the caller passes (``graph.format`` of a sparse
-            # matrix), or that the object holds (``self.index.is_unique`` of a pandas
-            # index), may be read-only: the words ask that it be so, not that it be set.
+            # matrix, or one the code opens when none is: dask's ``tdb.schema.sparse``),
+            # or that the object holds (``self.index.is_unique`` of a pandas index), may
+            # be read-only: the words ask that it be so, not that it be set.
             return "unsure"
         if self.callers is None:
             return "caller"
