@@ -433,6 +433,27 @@ def test_in_a_method_python_calls_for_an_operation_self_holds_state_not_settings
     assert [avoid.said(w) for w in avoid.avoid_of(setup).ways] == ["Set `size` to `1` or less."]  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize(
+    ("test", "way"),
+    [
+        # dask's elemwise: ``kwargs`` is what the caller passes by keyword, not a value.
+        ("kwargs", "Pass no other keyword arguments (`**kwargs`)."),
+        ("'strategy' in kwargs", "Pass no keyword argument `strategy` (`**kwargs`)."),
+        ("'dtype' not in kwargs", "Pass the keyword argument `dtype` (`**kwargs`)."),
+        ("not args", "Pass at least one positional argument (`*args`)."),
+    ],
+)
+def test_a_functions_star_arguments_are_said_as_what_the_caller_passes(test: str, way: str) -> None:
+    code = (
+        "def elemwise(op, *args, out=None, **kwargs):\n"
+        f"    if {test}:\n        raise TypeError('not taken')\n"
+    )
+    assert _ways_of(code) == [way]
+    # A name that is no star argument of the signature in view is said as before.
+    plain = code.replace("*args, out=None, **kwargs", "args, out=None, kwargs=None")
+    assert "(`**kwargs`)" not in " ".join(_ways_of(plain))
+
+
 def test_a_flag_that_skips_the_check_is_never_the_way_out() -> None:
     # xarray's ``concat(…, shortcut=True)`` skips the check and relabels a dimension.
     assert said("not shortcut", "var.dims != first_dims") == [

@@ -157,6 +157,9 @@ class Operand:
     """Whether its setting may be a value the code works out instead: a plain name the
     excerpt neither binds nor shows the caller giving (bound above the excerpt, say).
     It is said as set only where the site knows the setting's flag."""
+    star: str = ""
+    """``*`` or ``**`` for the function's ``*args`` or ``**kwargs`` (the signature in
+    view says so): what the caller passes is arguments, not a value of that name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1334,6 +1337,7 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
         given=_given(record),
         dead=_dead_ends(record, guards),
         state=_protocol(record.source.function),
+        starred=_starred(record),
     )
     ways = (*ways, install) if imports else ways
     return Avoid(guards, ways, imports) if ways else None
@@ -1698,14 +1702,7 @@ def _given(record: Record) -> frozenset[str]:
     """The parameters of the function around ``record``'s raise that the signature in
     view gives no default, or a default other than None (``def f(weight, *, mode="a")``
     gives ``weight`` and ``mode``); none where the excerpt does not show the ``def``."""
-    found = _at_raise(record)
-    if found is None:
-        return frozenset()
-    lines, index = found
-    start = _function_start(lines, index)
-    if not _DEF.match(lines[start].lstrip()):
-        return frozenset()
-    function = _defined(_signature_text(lines, start))
+    function = _signature(record)
     if function is None:
         return frozenset()
     return frozenset(
@@ -1713,6 +1710,31 @@ def _given(record: Record) -> frozenset[str]:
         for arg, default in defaults_of(function)
         if not (isinstance(default, ast.Constant) and default.value is None)
     )
+
+
+def _starred(record: Record) -> dict[str, str]:
+    """The names of the ``*args`` and ``**kwargs`` of the function around ``record``'s
+    raise, each with its stars; none where the excerpt does not show the ``def``."""
+    function = _signature(record)
+    if function is None:
+        return {}
+    out = {function.args.vararg.arg: "*"} if function.args.vararg else {}
+    if function.args.kwarg:
+        out[function.args.kwarg.arg] = "**"
+    return out
+
+
+def _signature(record: Record) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The ``def`` of the function around ``record``'s raise, parsed, when the excerpt
+    shows it."""
+    found = _at_raise(record)
+    if found is None:
+        return None
+    lines, index = found
+    start = _function_start(lines, index)
+    if not _DEF.match(lines[start].lstrip()):
+        return None
+    return _defined(_signature_text(lines, start))
 
 
 def _signature_tail(lines: Sequence[str]) -> frozenset[str] | None:
@@ -1777,6 +1799,7 @@ def ways_out(
     given: AbstractSet[str] = frozenset(),
     dead: AbstractSet[int] = frozenset(),
     state: bool = False,
+    starred: Mapping[str, str] | None = None,
 ) -> tuple[Way, ...]:
     """The ways out of ``guards`` all holding: each a conjunction of terms. ``each``:
     the aliases of each guard, where they differ (by default ``aliases``). ``callers``:
@@ -1787,7 +1810,8 @@ def ways_out(
     ``dead``: the guards whose test made false only leads into another raise
     (``_dead_ends``): no way out comes from them. ``state``: in a method Python calls for
     an operation (``__bool__``, ``__len__``), ``self``'s attributes are the object's
-    state, which may be read-only, not its settings.
+    state, which may be read-only, not its settings. ``starred``: the function's ``*args``
+    and ``**kwargs`` (``_starred``), said as the arguments the caller passes.
 
     A way that asks for a test and its opposite is no way; one that asks for more than
     another way is left out (the other is enough)."""
@@ -1797,7 +1821,7 @@ def ways_out(
         tests = [ast.parse(guard, mode="eval").body for guard in guards]
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
-    words = _Words(aliases or {}, callers, private, given, state)
+    words = _Words(aliases or {}, callers, private, given, state, starred or {})
     found: list[frozenset[_Literal]] = []
     for number, test in enumerate(tests):
         if number in dead:
@@ -1937,10 +1961,13 @@ class _Words:
         private: bool = False,
         given: AbstractSet[str] = frozenset(),
         state: bool = False,
+        starred: Mapping[str, str] | None = None,
     ) -> None:
         self.aliases = aliases
         self.state = state
         """Whether ``self``'s attributes are the object's state (``ways_out``)."""
+        self.starred = starred or {}
+        """The function's ``*args`` and ``**kwargs``, each name with its stars."""
         self.callers = callers
         """The plain names that are the caller's (``ways_out``); None: all are."""
         self.given = given
@@ -2246,6 +2273,7 @@ class _Words:
                 return Operand(text, keys=keys)
             unsure = whose == "unsure"
             given = read in self.given and not defaulted
+            star = self.starred.get(text, "") if alias is None or alias == text else ""
             return Operand(
                 _shown(text),
                 field=field,
@@ -2253,6 +2281,7 @@ class _Words:
                 defaulted=defaulted,
                 unsure=unsure,
                 given=given,
+                star=star,
             )
         if _plain_expression(node):
             text = _SELF.sub("", ast.unparse(node))
@@ -2689,6 +2718,10 @@ _VERSIONED = {
 def _said(term: Term, spell: Spell) -> str:
     subject = term.subject
     kind = term.kind
+    if subject.star:
+        said = _said_starred(term)
+        if said is not None:
+            return said
     # A setting is set, passed or given; a value the code works out is "made" so.
     settable = bool(subject.env) or bool(
         subject.field and (not subject.unsure or spell(subject.field))
@@ -2795,6 +2828,29 @@ def _said(term: Term, spell: Spell) -> str:
     if kind == "callable":
         return f"pass a callable as {_name(subject, spell)}"
     raise ValueError(f"no words for {kind!r}")
+
+
+def _said_starred(term: Term) -> str | None:
+    """A test of the function's ``*args`` or ``**kwargs`` said as what the caller passes
+    ("Pass no other keyword arguments (`**kwargs`)."); None where the words are the usual
+    ones (a count of items)."""
+    subject = term.subject
+    what = "keyword" if subject.star == "**" else "positional"
+    shown = _code(subject.star + subject.text)
+    if term.kind == "false":
+        return f"pass no other {what} arguments ({shown})"
+    if term.kind == "true":
+        return f"pass at least one {what} argument ({shown})"
+    if subject.star == "**" and term.kind in ("contains", "not_contains") and term.values:
+        try:
+            key = ast.literal_eval(term.values[0].text)
+        except (ValueError, SyntaxError):
+            return None
+        if not isinstance(key, str):
+            return None
+        no = "no " if term.kind == "not_contains" else "the "
+        return f"pass {no}keyword argument {_code(key)} ({shown})"
+    return None
 
 
 def _made_one_of(term: Term, spell: Spell) -> str:
