@@ -124,6 +124,14 @@ _SKIPS_CHECKS = re.compile(
 _CHECKS = re.compile(r"^(?:checks?|validate|validation|verify)(?:_\w+)?$")
 """Flags that turn a check on (dask's ``assert_eq(…, check_dtype=True)``): false, they
 hide the error too."""
+
+
+def _hides_check(name: str, wanted: bool) -> bool:
+    """Whether asking that the flag ``name`` be ``wanted`` (true or false) only hides the
+    error: a skip flag turned on, or a check flag turned off."""
+    return (_SKIPS_CHECKS if wanted else _CHECKS).match(name.rpartition(".")[2]) is not None
+
+
 _AVAILABLE = re.compile(r"^_?is_(\w+?)_available$")
 
 
@@ -1316,28 +1324,27 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
     tested: dict[str, set[int]] = {}
     aliases = aliases_of(record, reads, tested)
     each = None
-    if tested:  # the tests above where a name is worked out anew read what it held there
-        above = set().union(*tested.values())
+    headers = _guard_lines(record, guards) if tested else None
+    if headers is not None:  # the tests above where a name is worked out anew read what
+        above = set().union(*tested.values())  # it held there
         held = {at: aliases_of(record, reads, at=at) for at in above}
-        each = [
-            held.get(at, aliases) if at is not None else aliases
-            for at in _guard_lines(record, guards)
-        ]
+        each = [held.get(at, aliases) if at is not None else aliases for at in headers]
     filled = _filled(record, aliases)
     if filled:  # the code's own bookkeeping: no test of it is the user's to pass
         aliases = {**aliases, **dict.fromkeys(filled)}
         each = [{**held, **dict.fromkeys(filled)} for held in each] if each else each
     callers = _callers(record)
+    signature = _signature(record)
     ways = ways_out(
         guards,
         aliases,
         each,
         callers or frozenset(),
         private=callers is None,
-        given=_given(record),
-        dead=_dead_ends(record, guards),
+        given=_given(signature),
+        dead=_dead_ends(record, guards, headers),
         state=_protocol(record.source.function),
-        starred=_starred(record),
+        starred=_starred(signature),
     )
     ways = (*ways, install) if imports else ways
     return Avoid(guards, ways, imports) if ways else None
@@ -1378,12 +1385,15 @@ def _protocol(function: str | None) -> bool:
     )
 
 
-def _dead_ends(record: Record, guards: Sequence[str]) -> frozenset[int]:
+def _dead_ends(
+    record: Record, guards: Sequence[str], headers: Sequence[int | None] | None = None
+) -> frozenset[int]:
     """Which of ``guards`` are the own test of an ``if`` or ``elif`` that, made false,
     only reaches another raise: each branch after it in its chain raises, and so does its
     ``else``, or the statement after the chain (``if isinstance(other, GroupBy): raise
     TypeError(…)`` then ``raise NotImplementedError()``; dask's ``elif engine is None:
-    raise …`` before ``else: raise ValueError(…)``)."""
+    raise …`` before ``else: raise ValueError(…)``). ``headers``: ``_guard_lines``, when
+    already known."""
     found = _at_raise(record)
     if found is None:
         return frozenset()
@@ -1394,7 +1404,7 @@ def _dead_ends(record: Record, guards: Sequence[str]) -> frozenset[int]:
         for line in lines[index + 1 :]
     ):
         return frozenset()  # no raise nor branch after this block: the common case, told cheaply
-    at = _guard_lines(record, guards)
+    at = _guard_lines(record, guards) if headers is None else headers
     # A header's own test is the last of its tests (an ``elif``'s ``not (…)`` of the
     # tests before it come first: making one true enters a branch before, not after).
     own = {header: number for number, header in enumerate(at) if header is not None}
@@ -1698,11 +1708,10 @@ def _rebinds(code: str, name: str) -> bool:
     )
 
 
-def _given(record: Record) -> frozenset[str]:
-    """The parameters of the function around ``record``'s raise that the signature in
-    view gives no default, or a default other than None (``def f(weight, *, mode="a")``
-    gives ``weight`` and ``mode``); none where the excerpt does not show the ``def``."""
-    function = _signature(record)
+def _given(function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> frozenset[str]:
+    """The parameters of ``function`` (``_signature``: the ``def`` around a raise, where
+    the excerpt shows it) that it gives no default, or a default other than None (``def
+    f(weight, *, mode="a")`` gives ``weight`` and ``mode``); none without it."""
     if function is None:
         return frozenset()
     return frozenset(
@@ -1712,10 +1721,9 @@ def _given(record: Record) -> frozenset[str]:
     )
 
 
-def _starred(record: Record) -> dict[str, str]:
-    """The names of the ``*args`` and ``**kwargs`` of the function around ``record``'s
-    raise, each with its stars; none where the excerpt does not show the ``def``."""
-    function = _signature(record)
+def _starred(function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> dict[str, str]:
+    """The names of the ``*args`` and ``**kwargs`` of ``function`` (``_signature``), each
+    with its stars; none without it."""
     if function is None:
         return {}
     out = {function.args.vararg.arg: "*"} if function.args.vararg else {}
@@ -2006,9 +2014,8 @@ class _Words:
             and not _SETTING.search(operand.text)
         ):
             raise _Unsafe  # a module's flag (``HAS_TRITON``): what sets it is unknown
-        flag = operand.text.rsplit(".", 1)[-1]
-        if (_SKIPS_CHECKS if holds else _CHECKS).match(flag):
-            raise _Unsafe  # ``if not shortcut:``, ``if check_dtype and …``: it hides the error
+        if _hides_check(operand.text, holds):
+            raise _Unsafe  # ``if not shortcut:``, ``if check_dtype and …``
         return Term("true" if holds else "false", operand)
 
     def _compare(self, left: ast.expr, op: str, right: ast.expr, holds: bool) -> Term:
@@ -2020,9 +2027,8 @@ class _Words:
             and isinstance(right.value, bool)
         ):
             wanted = right.value if op in ("is", "==") else not right.value
-            flag = (_dotted(left) or "").rpartition(".")[2]
-            if (_SKIPS_CHECKS if wanted else _CHECKS).match(flag):
-                raise _Unsafe  # ``fastpath is False``, as ``not fastpath``: it hides the error
+            if _hides_check(_dotted(left) or "", wanted):
+                raise _Unsafe  # ``fastpath is False``, as ``not fastpath``
         if op in ("is", "is not"):
             if isinstance(left, ast.Constant) and left.value is None:
                 left, right = right, left
