@@ -540,8 +540,8 @@ class Renderer:
         record = shown(record, context.config)
         # The tests that lead to the raise: what "Raised when" says, and what "How to
         # avoid it" negates, where it can (``ways`` is then not empty).
-        guards = avoid.guards_of(record)
-        found = avoid.avoid_of(record, guards) or (avoid.Avoid(guards, ()) if guards else None)
+        guards, found = avoid.guarded(record)
+        found = found or (avoid.Avoid(guards, ()) if guards else None)
         avoided = avoid.document(found, avoid.flag_of(context.option_names)) if found else None
         handling = avoid.handling_of(record)
         near = neighbours(

@@ -224,17 +224,26 @@ def guards_of(record: Record) -> tuple[str, ...]:
 
     Read from the excerpt's enclosing ``if`` statements, as scan reads them from the
     whole file; where the excerpt does not reach the recorded condition, that alone."""
+    return _guards(record)[0]
+
+
+def _guards(record: Record) -> tuple[tuple[str, ...], list[int | None]]:
+    """``guards_of``, and the line of the excerpt whose header each is read from (None
+    for a test the record states, which the excerpt does not show)."""
     source = record.source
     chain: list[str] = []
     kept: list[str] = []
     innermost: tuple[str, ...] = ()
+    kept_at: list[int] = []
     if source.excerpt is not None:
         at = source.line - source.excerpt.start
-        chain, kept, innermost, _ = _enclosing(source.excerpt.lines, at)
+        chain, kept, innermost, kept_at = _enclosing(source.excerpt.lines, at)
     recorded = source.condition
     if recorded is None or (chain and any(_same(form, recorded) for form in innermost)):
-        return tuple(kept)
-    return (recorded,)
+        guards = tuple(kept)
+    else:
+        guards = (recorded,)
+    return guards, list(kept_at) if tuple(kept) == guards else [None] * len(guards)
 
 
 def anded(tests: Sequence[str]) -> list[str]:
@@ -1308,12 +1317,21 @@ def _target_names(target: ast.expr) -> list[str]:
 # --- Ways out -------------------------------------------------------------------------
 
 
-def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | None:
+def guarded(record: Record) -> tuple[tuple[str, ...], Avoid | None]:
+    """``guards_of(record)`` and ``avoid_of(record)``, the excerpt's headers read once."""
+    guards, headers = _guards(record)
+    return guards, _avoid(record, guards, headers)
+
+
+def avoid_of(record: Record) -> Avoid | None:
     """How ``record``'s error is avoided, or None where its tests cannot be said safely.
-    ``guards``: ``guards_of(record)``, when already known. A raise in the handling of a
-    failed import (``try: import rjieba`` / ``except ImportError: raise …``) is avoided
-    by installing what the ``try`` imports, too."""
-    guards = guards_of(record) if guards is None else guards
+    A raise in the handling of a failed import (``try: import rjieba`` / ``except
+    ImportError: raise …``) is avoided by installing what the ``try`` imports, too."""
+    return guarded(record)[1]
+
+
+def _avoid(record: Record, guards: tuple[str, ...], lines: list[int | None]) -> Avoid | None:
+    """``avoid_of``, given ``guards_of(record)`` and the lines they are read from."""
     imports = imports_tried(record)
     install = Way(tuple(Term("installed", Operand(name, literal=True)) for name in imports))
     if not guards:
@@ -1324,7 +1342,7 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
     tested: dict[str, set[int]] = {}
     aliases = aliases_of(record, reads, tested)
     each = None
-    headers = _guard_lines(record, guards) if tested else None
+    headers = lines if tested else None
     if headers is not None:  # the tests above where a name is worked out anew read what
         above = set().union(*tested.values())  # it held there
         held = {at: aliases_of(record, reads, at=at) for at in above}
@@ -1342,7 +1360,7 @@ def avoid_of(record: Record, guards: tuple[str, ...] | None = None) -> Avoid | N
         callers or frozenset(),
         private=callers is None,
         given=_given(signature),
-        dead=_dead_ends(record, guards, headers),
+        dead=_dead_ends(record, lines),
         state=_protocol(record.source.function),
         starred=_starred(signature),
     )
@@ -1385,15 +1403,13 @@ def _protocol(function: str | None) -> bool:
     )
 
 
-def _dead_ends(
-    record: Record, guards: Sequence[str], headers: Sequence[int | None] | None = None
-) -> frozenset[int]:
-    """Which of ``guards`` are the own test of an ``if`` or ``elif`` that, made false,
-    only reaches another raise: each branch after it in its chain raises, and so does its
-    ``else``, or the statement after the chain (``if isinstance(other, GroupBy): raise
-    TypeError(…)`` then ``raise NotImplementedError()``; dask's ``elif engine is None:
-    raise …`` before ``else: raise ValueError(…)``). ``headers``: ``_guard_lines``, when
-    already known."""
+def _dead_ends(record: Record, headers: Sequence[int | None]) -> frozenset[int]:
+    """Which of the guards read from ``headers`` (the line of each, ``_guards``) are the
+    own test of an ``if`` or ``elif`` that, made false, only reaches another raise: each
+    branch after it in its chain raises, and so does its ``else``, or the statement after
+    the chain (``if isinstance(other, GroupBy): raise TypeError(…)`` then ``raise
+    NotImplementedError()``; dask's ``elif engine is None: raise …`` before ``else:
+    raise ValueError(…)``)."""
     found = _at_raise(record)
     if found is None:
         return frozenset()
@@ -1404,10 +1420,9 @@ def _dead_ends(
         for line in lines[index + 1 :]
     ):
         return frozenset()  # no raise nor branch after this block: the common case, told cheaply
-    at = _guard_lines(record, guards) if headers is None else headers
     # A header's own test is the last of its tests (an ``elif``'s ``not (…)`` of the
     # tests before it come first: making one true enters a branch before, not after).
-    own = {header: number for number, header in enumerate(at) if header is not None}
+    own = {header: number for number, header in enumerate(headers) if header is not None}
     return frozenset(number for header, number in own.items() if _falls_into_raise(lines, header))
 
 
@@ -1785,17 +1800,6 @@ def _internal(name: str) -> bool:
     if stem != name and (keyword.iskeyword(stem) or hasattr(builtins, stem)):
         return False
     return name.startswith("_") or name.endswith("_")
-
-
-def _guard_lines(record: Record, guards: Sequence[str]) -> list[int | None]:
-    """The line of the excerpt whose header each of ``guards`` is read from (None for a
-    test the record states, which the excerpt does not show)."""
-    excerpt = record.source.excerpt
-    if excerpt is not None:
-        _, kept, _, kept_at = _enclosing(excerpt.lines, record.source.line - excerpt.start)
-        if tuple(kept) == tuple(guards):
-            return list(kept_at)
-    return [None] * len(guards)
 
 
 def ways_out(
