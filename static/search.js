@@ -753,7 +753,7 @@
     if (!named) { return 0; }
     var printed = function (s) {
       var name = s.split(".").pop();
-      return Object.prototype.hasOwnProperty.call(PRINTED_AS, name) ? PRINTED_AS[name] : name;
+      return has(PRINTED_AS, name) ? PRINTED_AS[name] : name;
     };
     return printed(named) === printed(exception) ? 1 : -1;
   }
@@ -928,17 +928,22 @@
         shared.set(e, (shared.get(e) || 0) + 1);
       });
     });
-    var all = Array.from(scores.keys());
-    var byWeight = all.slice().sort(function (a, b) {
-      return (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
-    }).slice(0, p.candidates);
-    var complete = all.slice().sort(function (a, b) {
-      return (round(shared.get(b) / m.sizes[b], 9) - round(shared.get(a) / m.sizes[a], 9)) ||
-        (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
-    }).slice(0, p.complete_candidates);
+    var ranked = rankings(scores, shared, m.sizes);
+    var byWeight = ranked[0].slice(0, p.candidates);
+    var complete = ranked[1].slice(0, p.complete_candidates);
     var chosen = new Set(byWeight);
     var numbers = byWeight.concat(complete.filter(function (e) { return !chosen.has(e); }));
     return score(extracted, read, weight, await entriesOf(numbers));
+  }
+
+  // The candidates by the weight of the words they share with the paste, and by the share
+  // of their own words the paste holds (then weight), each as Python's candidates orders.
+  function rankings(scores, shared, sizes) {
+    var all = Array.from(scores.keys());
+    function byWeight(a, b) { return (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b); }
+    return [all.slice().sort(byWeight), all.slice().sort(function (a, b) {
+      return (round(shared.get(b) / sizes[b], 9) - round(shared.get(a) / sizes[a], 9)) || byWeight(a, b);
+    })];
   }
 
   // --- The first answer: a few files, chosen before their postings are known. ---
@@ -1001,16 +1006,10 @@
           shared.set(e, (shared.get(e) || 0) + 1);
         });
       });
-      var found = Array.from(scores.keys());
-      var byWeight = found.slice().sort(function (a, b) {
-        return (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
-      });
-      var complete = found.slice().sort(function (a, b) {
-        return (round(shared.get(b) / M.sizes[b], 9) - round(shared.get(a) / M.sizes[a], 9)) ||
-          (round(scores.get(b), 9) - round(scores.get(a), 9)) || (a - b);
-      });
+      var ranked = rankings(scores, shared, M.sizes);
+      var byWeight = ranked[0], complete = ranked[1];
       var out = [];
-      for (var k = 0; k < found.length && out.length < M.params.candidates; k++) {
+      for (var k = 0; k < byWeight.length && out.length < M.params.candidates; k++) {
         if (out.indexOf(byWeight[k]) < 0) { out.push(byWeight[k]); }
         if (out.indexOf(complete[k]) < 0) { out.push(complete[k]); }
       }
