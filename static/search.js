@@ -68,6 +68,7 @@
           afterFrames: new RegExp(p.after_frames),
           frames: p.frames.map(function (f) { return new RegExp(f); }),
           frameStop: new RegExp(p.frame_stop),
+          cutFrame: new RegExp(p.cut_frame),
           pytestPlace: new RegExp(p.pytest_place),
           pytestError: new RegExp(p.pytest_error),
           errorLine: new RegExp(p.error_line),
@@ -1132,7 +1133,9 @@
     var past = pastListing(lines, line - 1);
     var start = past[0], arrow = past[1];
     for (var n = start; n >= Math.max(0, start + 1 - M.params.max_frame_gap); n--) {
-      var text = n < lines.length ? lines[n] : "";
+      // A frame line a terminal's width cut in its path is read with the line under it.
+      var head = n > 0 && patterns.cutFrame.test(lines[n - 1]) ? n - 1 : n;
+      var text = lines.slice(head, n + 1).join("");
       if (patterns.frameStop.test(text) || patterns.errorLine.test(text)) { return null; }
       for (var k = 0; k < patterns.frames.length; k++) {
         var found = patterns.frames[k].exec(text);
@@ -1141,8 +1144,8 @@
         // unless carets under its code mark what raised there, not a call.
         var code = lines[n + 1] || "", marks = lines[n + 2] || "";
         var at = marks.search(/[^ \t]|$/), indent = code.search(/[^ \t]|$/);
-        if (found[2] === "<module>" && !found[1].startsWith("<") && n > 0 &&
-            lines[n - 1].indexOf("Traceback (most recent call last)") >= 0 &&
+        if (found[2] === "<module>" && !found[1].startsWith("<") && head > 0 &&
+            lines[head - 1].indexOf("Traceback (most recent call last)") >= 0 &&
             (!/^[ \t]*[~^]+[ \t]*$/.test(marks) || marks.indexOf("^") < 0 || !indent ||
              indent > at || code.slice(at, marks.replace(/[ \t]+$/, "").length).indexOf("(") >= 0)) {
           return null;

@@ -788,6 +788,9 @@ def test_of_records_saying_the_same_the_one_raised_in_the_frames_file_is_named(
         cut = frame.replace('  File "', "")  # the copy lost the frame line's start
         (found,) = found_in(frames_source, traceback(cut, f"ValueError: {MISMATCH}"))
         assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
+        wrapped = f"{frame[:50]}\n{frame[50:]}"  # a terminal 50 columns wide cut its path
+        (found,) = found_in(frames_source, traceback(wrapped, f"ValueError: {MISMATCH}"))
+        assert found.url.endswith(f"/errors/{record_id(frames_source, record_file)}/")
 
 
 def test_of_records_saying_the_same_a_notebooks_traceback_names_the_one_raised_in_its_file(

@@ -203,6 +203,9 @@ PATTERNS: dict[str, Any] = {
         # as \S: the page's script reads \w as ASCII only, Python as any letter.)
         r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: in (\S+)\s*$""",
     ],
+    # A frame's start that a terminal's width cut inside its path ("File "/usr/…/core/al",
+    # then "ignment.py", line 422, in align_indexes" on the next line): read joined.
+    "cut_frame": r"""File\s+"[^"\n]*$""",
     # pytest's long report (its default) says where the error was raised under its "E"
     # lines: ``src/pkg/loader.py:188: ValueError``.
     "pytest_place": r"""(?:^|[\s"'│|])([^\s"'│|]+\.py):\d+: \S+\s*$""",
@@ -2146,6 +2149,7 @@ counting against the gap (it shows a ``raise`` spread over lines whole, and line
 around it)."""
 FRAMES = tuple(re.compile(pattern) for pattern in PATTERNS["frames"])
 _FRAME_STOP = re.compile(PATTERNS["frame_stop"])
+_CUT_FRAME = re.compile(PATTERNS["cut_frame"])
 _LISTING = re.compile(PATTERNS["listing"])
 _BLANK = re.compile(r"[ \t]*$")
 """A blank line, as both this and the page's script read one (``str.strip`` and
@@ -2226,12 +2230,14 @@ def _frame_above(lines: Sequence[str], line: int) -> Frame | None:
     marks is the frame's when the frame shows none (IPython before 8, Colab)."""
     start, arrow = _past_listing(lines, line - 1)
     for number in range(start, max(-1, start - MAX_FRAME_GAP), -1):
-        text = lines[number] if number < len(lines) else ""
+        # A frame line a terminal's width cut in its path is read with the line under it.
+        head = number - 1 if number > 0 and _CUT_FRAME.search(lines[number - 1]) else number
+        text = "".join(lines[head : number + 1])
         if _FRAME_STOP.search(text) or ERROR_LINE.match(text):
             return None  # that frame is another error's (pydantic's, above its inner one)
         for pattern in FRAMES:
             found = pattern.search(text)
-            if found and _script_top(lines, number, found.group(1), found.group(2)):
+            if found and _script_top(lines, head, number, found.group(1), found.group(2)):
                 return None  # the paste may have left out the frames below it
             if found:
                 frame = frame_of(found)
@@ -2299,15 +2305,18 @@ def _frame(found: re.Match[str], function: str | None) -> Frame:
     return Frame(file, function, tuple(folders), line)
 
 
-def _script_top(lines: Sequence[str], number: int, file: str, function: str | None) -> bool:
-    """Whether a frame is a script's top and the first of its traceback: ``File
-    "/usr/bin/serve", line 8, in <module>`` right under ``Traceback (most recent call
-    last):``. With nothing under it, the paste most likely left out the frames below
-    (code typed at the prompt, ``<stdin>``, raised there; a module's top further down a
-    traceback raised while it was imported)."""
-    if function != "<module>" or file.startswith("<") or number == 0:
+def _script_top(
+    lines: Sequence[str], head: int, number: int, file: str, function: str | None
+) -> bool:
+    """Whether a frame (on lines ``head`` to ``number``: two where a terminal wrapped it)
+    is a script's top and the first of its traceback: ``File "/usr/bin/serve", line 8, in
+    <module>`` right under ``Traceback (most recent call last):``. With nothing under it,
+    the paste most likely left out the frames below (code typed at the prompt,
+    ``<stdin>``, raised there; a module's top further down a traceback raised while it
+    was imported)."""
+    if function != "<module>" or file.startswith("<") or head == 0:
         return False
-    if "Traceback (most recent call last)" not in lines[number - 1]:  # behind any log tag
+    if "Traceback (most recent call last)" not in lines[head - 1]:  # behind any log tag
         return False
     # Python 3.11's carets under the frame's code mark what raised: a name, an attribute
     # or an item (``axs[i]``), not a call, raised right there, with no frame below it.
