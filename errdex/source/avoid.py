@@ -1330,8 +1330,9 @@ def avoid_of(record: Record) -> Avoid | None:
     return guarded(record)[1]
 
 
-def _avoid(record: Record, guards: tuple[str, ...], lines: list[int | None]) -> Avoid | None:
-    """``avoid_of``, given ``guards_of(record)`` and the lines they are read from."""
+def _avoid(record: Record, guards: tuple[str, ...], headers: list[int | None]) -> Avoid | None:
+    """``avoid_of``, given ``guards_of(record)`` and the line of the header each is read
+    from (``_guards``)."""
     imports = imports_tried(record)
     install = Way(tuple(Term("installed", Operand(name, literal=True)) for name in imports))
     if not guards:
@@ -1342,9 +1343,8 @@ def _avoid(record: Record, guards: tuple[str, ...], lines: list[int | None]) -> 
     tested: dict[str, set[int]] = {}
     aliases = aliases_of(record, reads, tested)
     each = None
-    headers = lines if tested else None
-    if headers is not None:  # the tests above where a name is worked out anew read what
-        above = set().union(*tested.values())  # it held there
+    if tested:  # the tests above where a name is worked out anew read what it held there
+        above = set().union(*tested.values())
         held = {at: aliases_of(record, reads, at=at) for at in above}
         each = [held.get(at, aliases) if at is not None else aliases for at in headers]
     filled = _filled(record, aliases)
@@ -1360,7 +1360,7 @@ def _avoid(record: Record, guards: tuple[str, ...], lines: list[int | None]) -> 
         callers or frozenset(),
         private=callers is None,
         given=_given(signature),
-        dead=_dead_ends(record, lines),
+        dead=_dead_ends(record, headers),
         state=_protocol(record.source.function),
         starred=_starred(signature),
     )
