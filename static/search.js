@@ -750,13 +750,14 @@
   // PRINTED_AS): `raise EnvironmentError(…)` prints `OSError: …`.
   var PRINTED_AS = { EnvironmentError: "OSError", IOError: "OSError", WindowsError: "OSError" };
 
+  function printedName(s) {
+    var name = s.split(".").pop();
+    return has(PRINTED_AS, name) ? PRINTED_AS[name] : name;
+  }
+
   function sameException(named, exception) {
     if (!named) { return 0; }
-    var printed = function (s) {
-      var name = s.split(".").pop();
-      return has(PRINTED_AS, name) ? PRINTED_AS[name] : name;
-    };
-    return printed(named) === printed(exception) ? 1 : -1;
+    return printedName(named) === printedName(exception) ? 1 : -1;
   }
 
   // Python's find: of the first error with a reading whose whole message matches, its most
@@ -1172,8 +1173,9 @@
     return arrow === null ? [start, null] : [top, arrow];
   }
 
-  // Python's same_message: what a reader sees of a template, its exception and literals.
-  function sameMessage(entry) { return [entry.exception].concat(entry.literals).join("\u0000"); }
+  // Python's same_message: what a reader sees of a template, its exception as printed and
+  // its literals.
+  function sameMessage(entry) { return [printedName(entry.exception)].concat(entry.literals).join("\u0000"); }
 
   // Python's _frame: the file a frame names, and its line (`", line 188` or `:188`).
   function frameOf(found) {

@@ -1749,6 +1749,39 @@ def test_of_one_message_raised_twice_in_a_file_the_traceback_names_the_nearest(
         assert looked_up[0].entry.id == found.id  # lookup names the same record
 
 
+def test_of_one_message_its_files_spell_the_class_two_ways_the_traceback_names_its_file(
+    tmp_path: Path,
+) -> None:
+    # One module imports the class (``raise GraphError``), another names it through the
+    # package (``raise serve.GraphError``): one class, one message, and the frame says which.
+    def at(path: str, exception: str) -> str:
+        text = record(exception, "The node {n} is not in the graph.")
+        return text.replace("serve/config.py", path)
+
+    content = make_content(
+        tmp_path,
+        {
+            "graph.yaml": 'id: "0000000000000a01"\n' + at("serve/graph.py", "GraphError"),
+            "walk.yaml": 'id: "0000000000000a02"\n' + at("serve/walk.py", "serve.GraphError"),
+        },
+        SITE,
+    )
+    out = build_site(content, tmp_path)
+    source = sources.site_source(sources.FolderStore(out))
+    for path, wanted in (
+        ("serve/graph.py", "0000000000000a01"),
+        ("serve/walk.py", "0000000000000a02"),
+    ):
+        paste = (
+            "Traceback (most recent call last):\n"
+            f'  File "/venv/lib/python3.12/site-packages/{path}", line 2, in check\n'
+            '    raise GraphError("...")\n'
+            "serve.errors.GraphError: The node 7 is not in the graph.\n"
+        )
+        assert [found.id for found in found_in(source, issue(paste))] == [wanted]
+        assert search.find(source.index, paste)[1][0].entry.id == wanted  # and lookup
+
+
 def test_the_comment_shows_a_message_as_the_error_says_it() -> None:
     """A record writes a literal brace twice (``{{``): the comment shows it once, in the
     message and in the wording now of an earlier wording pasted."""

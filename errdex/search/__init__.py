@@ -2348,10 +2348,11 @@ PRINTED_AS = {"EnvironmentError": "OSError", "IOError": "OSError", "WindowsError
 
 
 def same_message(entry: Entry) -> tuple[str, ...]:
-    """What a reader sees of a template: its exception and literal text. Templates that
-    differ only in placeholder names (``{tp}`` here, ``{self.tp}`` there) are one message
-    raised at several places."""
-    return (entry.exception, *entry.literals)
+    """What a reader sees of a template: its exception as Python prints it and its literal
+    text. Templates that differ only in placeholder names (``{tp}`` here, ``{self.tp}``
+    there), or in how the code spells the class (``NetworkXError`` where a module imports
+    it, ``nx.NetworkXError`` elsewhere), are one message raised at several places."""
+    return (printed_name(entry.exception), *entry.literals)
 
 
 def one_per_message(matches: list[Match], limit: int, frame: Frame | None = None) -> list[Match]:
