@@ -600,6 +600,34 @@ def test_strict_names_every_warning_in_one_run(tmp_path: Path, run) -> None:  # 
     assert "stopped with 0 error(s) and 2 warning(s)" in result.err
 
 
+def test_a_line_with_no_raise_is_a_warning_at_the_records_line(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    """The excerpt's line at ``source.line`` has no raise: the line is probably off. In an
+    exception class's ``__init__``, the ``super().__init__(…)`` that words its message is
+    where scan records the class's raise, and is no warning."""
+    off = MINIMAL.replace("line: 3", "line: 2")
+    worded = MINIMAL.replace("line: 3", "line: 3\n  function: Small.__init__").replace(
+        'raise ValueError(f"size={size} must be positive")',
+        'super().__init__(f"size={size} must be positive")',
+    )
+    not_there = worded.replace("line: 3\n", "line: 2\n").replace(
+        'message: "size={size} must be positive"', 'message: "size={size} must be small"'
+    )
+    worded = worded.replace(
+        'message: "size={size} must be positive"', 'message: "size={size} must be odd"'
+    )
+    content = make_content(
+        tmp_path, {"off.yaml": off, "worded.yaml": worded, "not-there.yaml": not_there}
+    )
+    result = run("check", "--content", content)
+    assert result.code == 0
+    assert (
+        "errors/off.yaml:7: warning: line 2 of the excerpt has no 'raise': 'if size <= 0:' [W303]"
+        in result.err
+    )
+    assert "errors/not-there.yaml:7: warning: line 2 of the excerpt has no 'raise'" in result.err
+    assert "worded.yaml" not in result.err
+
+
 def test_an_alias_two_records_claim_says_whose_alias_or_id_it_is(
     tmp_path: Path,
     run,  # type: ignore[no-untyped-def]

@@ -2086,6 +2086,36 @@ def test_a_message_an_exception_class_gives_itself_is_recorded_where_it_is_writt
     assert scanned.notes == [] and scanned.unread == []
 
 
+def test_a_message_an_exception_class_gives_itself_passes_the_strict_check(  # type: ignore[no-untyped-def]
+    run, content: Path, tmp_path: Path
+) -> None:
+    """The record scan writes at ``super().__init__(msg)`` has no ``raise`` on its line:
+    networkx's freshly scanned site failed ``check --strict`` on its own W303."""
+    package = tmp_path / "pkg" / "graphs"
+    package.mkdir(parents=True)
+    (package / "quality.py").write_text(
+        "class NotAPartition(Exception):\n"
+        "    def __init__(self, G, collection):\n"
+        '        msg = f"{collection} is not a valid partition of the graph {G}"\n'
+        "        super().__init__(msg)\n"
+    )
+    run_ok(
+        run,
+        "scan",
+        package.parent,
+        "--repo",
+        "me/graphs",
+        "--commit",
+        "0" * 40,
+        "--content",
+        content,
+    )
+    (written,) = (content / "errors" / "me" / "graphs").glob("*.yaml")
+    assert "line: 4\n" in written.read_text()
+    checked = run_ok(run, "check", "--strict", "--content", content)
+    assert "W303" not in checked.err
+
+
 def test_an_exception_made_then_raised_by_its_name_is_recorded_at_the_raise() -> None:
     """``e = sa_exc.InvalidRequestError("One or more mappers failed …")``, an attribute
     set on it, then ``raise e``: SQLAlchemy's most pasted configuration error had no

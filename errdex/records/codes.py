@@ -144,8 +144,9 @@ CODES = {
         Code(
             "W303",
             "No raise on the raising line",
-            "The excerpt line at `source.line` has no `raise`: the line number or the "
-            "excerpt's `start` is probably off.",
+            "The excerpt line at `source.line` has no `raise` (nor, in an exception "
+            "class's `__init__`, the `super().__init__(…)` that words its message): the "
+            "line number or the excerpt's `start` is probably off.",
         ),
         Code(
             "W304",

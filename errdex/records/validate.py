@@ -312,7 +312,7 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             f"source.line {raise_line} is outside the excerpt (lines {start}-{end})",
             code="E302",
         )
-    elif "raise" not in lines[raise_line - start]:
+    elif not _raises(lines[raise_line - start], source.get("function")):
         yield Problem(
             doc.shown,
             doc.line("source", "line"),
@@ -321,6 +321,15 @@ def rule_excerpt(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
             Severity.WARNING,
             code="W303",
         )
+
+
+def _raises(line: str, function: object) -> bool:
+    """Whether an excerpt's line may be where its record raises: a ``raise``, or, in an
+    exception class's ``__init__``, the call that gives the message each raise of the
+    class prints (``super().__init__(msg)``, which scan records as that class's raise)."""
+    if "raise" in line:
+        return True
+    return isinstance(function, str) and function.endswith(".__init__") and "__init__(" in line
 
 
 @functools.lru_cache(maxsize=256)
