@@ -2116,6 +2116,47 @@ def test_a_message_an_exception_class_gives_itself_passes_the_strict_check(  # t
     assert "W303" not in checked.err
 
 
+def test_a_message_given_around_the_function_that_raises_it_is_recorded() -> None:
+    """networkx's most pasted error, "not implemented for directed type", is worded by a
+    decorator (``errmsg = f"…"``) and raised in the function it returns; dask words some
+    of its longest messages once at a module's top (``_ERR = "…"``) and raises
+    ``ValueError(_ERR.format(axis))``. Neither had a record. A name bound again (in the
+    function around, in the module, by ``global``, or by the raising function itself)
+    holds no message scan can tell."""
+    code = (
+        "_ERR = 'FFT needs one chunk along axis {}'\n"
+        "_TWICE = 'first'\n"
+        "_TWICE = 'second'\n"
+        "_MOVED = 'may move'\n\n"
+        "def move():\n"
+        "    global _MOVED\n"
+        "    _MOVED = 'moved'\n\n"
+        "def fft(axis):\n"
+        "    raise ValueError(_ERR.format(axis))\n\n"
+        "def twice():\n"
+        "    raise ValueError(_TWICE)\n\n"
+        "def moved():\n"
+        "    raise ValueError(_MOVED)\n\n"
+        "def not_implemented_for(*kinds):\n"
+        "    errmsg = f\"not implemented for {' '.join(kinds)} type\"\n"
+        "    again = 'one'\n"
+        "    again = 'two'\n"
+        "    def check(g):\n"
+        "        if g.is_directed():\n"
+        "            raise NotImplementedFor(errmsg)\n"
+        "        raise NotImplementedFor(again)\n"
+        "    def own(errmsg):\n"
+        "        raise NotImplementedFor(errmsg)\n"
+        "    return check\n"
+    )
+    scanned = scan_source(code, "pkg/decorators.py")
+    assert [(s.line, s.template, s.function) for s in scanned.sites] == [
+        (11, "FFT needs one chunk along axis {axis}", "fft"),
+        (25, "not implemented for {' '.join(kinds)} type", "not_implemented_for.check"),
+    ]
+    assert len(scanned.unread) == 4  # _TWICE, _MOVED, again, own's parameter
+
+
 def test_an_exception_made_then_raised_by_its_name_is_recorded_at_the_raise() -> None:
     """``e = sa_exc.InvalidRequestError("One or more mappers failed …")``, an attribute
     set on it, then ``raise e``: SQLAlchemy's most pasted configuration error had no

@@ -22,6 +22,7 @@ import string
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -373,7 +374,7 @@ def scan_source(text: str, path: str) -> Scanned:
         # Python's own parser gives up on a few hundred thousand terms in one expression,
         # and runs out of memory on ten thousand `not`s or `lambda:`s in a row.
         raise Unreadable("nested too deeply to read") from None
-    finder = _Finder(path, source_lines(text), _factories(tree), Imports.of(tree, path))
+    finder = _Finder(path, source_lines(text), _factories(tree), Imports.of(tree, path), tree)
     try:
         finder.visit(tree)
     except RecursionError:
@@ -667,8 +668,16 @@ class _Finder:
         lines: list[str],
         factories: dict[str, str | None] | None = None,
         imports: Imports | None = None,
+        module: ast.Module | None = None,
     ) -> None:
         self.path = str(PurePosixPath(path))
+        self.module = module
+        self.constants: dict[str, ast.expr] | None = None
+        """The module's messages its functions read by name (``_constants``), read when
+        first needed: a raise of a name no statement before it gives a message."""
+        self.around: list[list[dict[str, ast.expr | None]]] = []
+        """For each function or class around the statement walked now, ``named`` where
+        it is defined, innermost last (``_closure``)."""
         self.lines = lines
         self.factories = factories or {}
         """The module's functions that a raise may call to make its exception: each
@@ -722,9 +731,11 @@ class _Finder:
                 self.class_defs = [*self.class_defs, node]
             outer, self.conditions = self.conditions, []
             outer_named, self.named = self.named, [{}]
+            self.around.append(outer_named)
             outer_caught, self.caught = self.caught, {}
             self._statements(node.body)
             self.conditions, self.named, self.caught = outer, outer_named, outer_caught
+            self.around.pop()
             self.classes, self.class_defs = outer_classes, outer_defs
             self.functions.pop()
             self.scope.pop()
@@ -919,7 +930,10 @@ class _Finder:
         for layer in reversed(self.named):
             if argument.id in layer:
                 return layer[argument.id] or argument
-        return argument
+        function = self.functions[-1] if self.functions else None
+        if function is None:  # a module's or a class's own statement
+            return argument
+        return self._closure(function, self.around[-1]).get(argument.id) or argument
 
     def _statements(self, nodes: list[Any]) -> None:
         for node in nodes:
@@ -1183,6 +1197,37 @@ class _Finder:
             shadowed |= {a.arg for a in arguments_of(function)} | {n for _, n in bound}
         return tuple(dict.fromkeys(given))
 
+    def _closure(
+        self,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        outer: list[dict[str, ast.expr | None]],
+    ) -> dict[str, ast.expr | None]:
+        """The messages ``function`` (the innermost one walked now; ``outer``: ``named``
+        where it is defined) reads by name from the scopes around it: a name the function
+        right around it binds once, to a message given above the ``def`` (``errmsg =
+        f"not implemented for {…} type"``, then a nested ``def`` that raises
+        ``NetworkXNotImplemented(errmsg)``), and the module's ``_constants`` that no
+        function around it binds; none that ``function`` binds or takes itself."""
+        own = {name for _, name in self._bindings(function)}
+        own |= {a.arg for a in arguments_of(function)}
+        if self.constants is None:
+            self.constants = _constants(self.module) if self.module is not None else {}
+        found: dict[str, ast.expr | None] = dict(self.constants)
+        around = self.functions[-2] if len(self.functions) > 1 else None
+        for enclosing in self.functions[:-1]:
+            if enclosing is not None:  # its names hide the module's, known or not
+                for _, name in self._bindings(enclosing):
+                    found.pop(name, None)
+        if around is not None:  # a class's body in between is no scope of the function's
+            counts = Counter(name for _, name in self._bindings(around))
+            held: dict[str, ast.expr | None] = {}
+            for layer in outer:
+                held.update(layer)
+            for name, count in counts.items():
+                if count == 1 and held.get(name) is not None:
+                    found[name] = held[name]
+        return {name: value for name, value in found.items() if name not in own}
+
     def _bindings(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
         if id(function) not in self.bindings:
             self.bindings[id(function)] = bindings(function)
@@ -1257,7 +1302,34 @@ def _loops_around(
     return found
 
 
-def bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
+def _constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """The module's names bound once, by a statement of its own, to a string
+    (``_NOT_FOUND = "no file {!r} in {}"``): what its functions raise when they raise
+    ``ValueError(_NOT_FOUND.format(name, folder))``. None that a function declares
+    ``global``: it may bind them again."""
+    counts = Counter(name for _, name in bindings(tree))
+    rebound = {
+        name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names
+    }
+    found: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign | ast.AnnAssign)
+            and (target := node.targets[0] if isinstance(node, ast.Assign) else node.target)
+            and isinstance(target, ast.Name)
+            and (isinstance(node, ast.AnnAssign) or len(node.targets) == 1)
+            and counts[target.id] == 1
+            and target.id not in rebound
+            and isinstance(node.value, ast.Constant | ast.JoinedStr)
+            and (not isinstance(node.value, ast.Constant) or isinstance(node.value.value, str))
+        ):
+            found[target.id] = node.value
+    return found
+
+
+def bindings(
+    function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module,
+) -> list[tuple[int, str]]:
     """Each name the body of ``function`` binds in its own scope, with the line where it
     does: assigned, deleted, a loop's or a ``with``'s target, an import, a caught
     exception, a match's capture, a function or class defined. A nested function's or
