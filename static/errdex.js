@@ -62,7 +62,7 @@
 
   // A message template as a reader sees it: a brace written twice is one (Python's display).
   function shown(template) {
-    return template.replace(/\{\{|\}\}/g, function (pair) { return pair.charAt(0); });
+    return template.replace(/\{\{|\}\}/g, (pair) => pair.charAt(0));
   }
 
   function el(tag, className, text) {
@@ -219,7 +219,7 @@
       });
       list.hidden = false;
       expand(true);
-      var again = options().map(function (o) { return o.getAttribute("data-href"); }).indexOf(chosen);
+      var again = options().map((o) => o.getAttribute("data-href")).indexOf(chosen);
       if (again >= 0) { select(again); }
     }
 
@@ -413,7 +413,7 @@
     var chosen = found.slice().sort(function (a, b) {
       return Math.abs(a - centre) - Math.abs(b - centre) || a - b;
     }).slice(0, MAX_DIVISORS);
-    return chosen.sort(function (a, b) { return a - b; });
+    return chosen.sort((a, b) => a - b);
   }
 
   function hint(term, values) {
@@ -454,8 +454,8 @@
 
   function avoidHints(ways, values) {
     return ways.map(function (terms) {
-      return terms.map(function (term) { return hint(term, values); })
-        .filter(function (found) { return found !== null; });
+      return terms.map((term) => hint(term, values))
+        .filter((found) => found !== null);
     });
   }
   window.errdexAvoid = { hints: avoidHints };
@@ -465,7 +465,7 @@
     if (!section || !avoid) { return; }
     var named = {};
     values.forEach(function (pair) { named[pair[0]] = pair[1]; });
-    var ways = avoid.ways.map(function (way) { return way.terms; });
+    var ways = avoid.ways.map((way) => way.terms);
     var found = avoidHints(ways, named);
     var lines = [];
     found.forEach(function (hints) { lines = lines.concat(hints); });
@@ -484,7 +484,7 @@
   // few visits that come with a paste. None when it cannot be read.
   function pageDocument() {
     var url = root + "api/errors/" + article.getAttribute("data-id") + ".json";
-    return fetch(url).then(function (response) { return response.ok ? response.json() : null; });
+    return fetch(url).then((response) => response.ok ? response.json() : null);
   }
 
   if (search && article && paste) {

@@ -46,7 +46,7 @@
         var p = m.patterns;
         var pythons = "^(?:" + p.pythons.join("|") + ")" + p.pythons_hint + "$";
         // Sticky: tried at a position of the line, as Python's match(line, pos).
-        var sticky = function (s) { return new RegExp(s, "y"); };
+        var sticky = (s) => new RegExp(s, "y");
         var prefixes = p.tags.concat(p.starts).map(sticky);
         var tags = p.tags.length;
         var margin = sticky(p.margin);
@@ -66,7 +66,7 @@
           grouped: sticky(p.grouped),
           groupRule: new RegExp(p.group_rule),
           afterFrames: new RegExp(p.after_frames),
-          frames: p.frames.map(function (f) { return new RegExp(f); }),
+          frames: p.frames.map((f) => new RegExp(f)),
           frameStop: new RegExp(p.frame_stop),
           cutFrame: new RegExp(p.cut_frame),
           pytestPlace: new RegExp(p.pytest_place),
@@ -151,7 +151,7 @@
   function cpLength(text) { return Array.from(text).length; }
 
   function startsWithAny(text, prefixes) {
-    return prefixes.some(function (p) { return text.startsWith(p); });
+    return prefixes.some((p) => text.startsWith(p));
   }
 
   function extract(paste) { return readings(paste)[0]; }
@@ -180,7 +180,7 @@
       patterns.margin.lastIndex = 0;
       return grouped && patterns.margin.test(plain[0]) ? stripPrefixes(line, true) : plain;
     });
-    var lines = stripped.map(function (s) { return s[0]; });
+    var lines = stripped.map((s) => s[0]);
     var out = [];
     var wrappers = [];
     var count = 0;
@@ -189,7 +189,7 @@
     function more(exception, message, candidate, wrapper, line, whole) {
       var r = { exception: exception, message: head(message), cut: cut, candidate: candidate,
         line: line, whole: !!whole };
-      var same = function (o) { return o.exception === r.exception && o.message === r.message; };
+      var same = (o) => o.exception === r.exception && o.message === r.message;
       if (!out.some(same) && !wrappers.some(same)) { (wrapper ? wrappers : out).push(r); }
     }
     function add(exception, message, line) { more(exception, message, count++, false, line); }
@@ -220,7 +220,7 @@
     // Every error a line names: the lines that end tracebacks first, from the last, then
     // every other line from the paste's end; the innermost error of a line first.
     var ends = Array.from(new Set(tracebackEnds(lines).concat(pytestEnds(raw))))
-      .sort(function (a, b) { return a - b; });
+      .sort((a, b) => a - b);
     var ending = new Set(ends);
     var order = ends.slice().reverse();
     for (var k = lines.length - 1; k >= 0; k--) { if (!ending.has(k)) { order.push(k); } }
@@ -292,8 +292,8 @@
       });
     }
     // Python's: readings for a whole message only come last.
-    out = out.filter(function (r) { return !r.whole; })
-      .concat(out.filter(function (r) { return r.whole; }))
+    out = out.filter((r) => !r.whole)
+      .concat(out.filter((r) => r.whole))
       .slice(0, p.max_readings);
     out.lines = raw;  // as the paste has them, for the frames above an error
     return out;
@@ -393,13 +393,13 @@
       near = first.indexOf(closer, near + 1);
     }
     var far = first.lastIndexOf(closer);
-    return (near === far ? [near] : [near, far]).filter(function (end) { return end > 0; })
-      .map(function (end) { return first.slice(0, end); });
+    return (near === far ? [near] : [near, far]).filter((end) => end > 0)
+      .map((end) => first.slice(0, end));
   }
 
   // Python's _inner: the words a wrapper quotes, from its first quote mark to the last.
   function innerOf(message) {
-    var marks = [message.indexOf("'"), message.indexOf("\"")].filter(function (at) { return at >= 0; });
+    var marks = [message.indexOf("'"), message.indexOf("\"")].filter((at) => at >= 0);
     if (!marks.length) { return null; }
     var start = Math.min.apply(null, marks);
     var end = message.lastIndexOf(message[start]);
@@ -587,7 +587,7 @@
         if (endLimit < sharedSpace(text, position, last)) { return null; }
         if (stop && /[.!?] /.test(text.slice(position, endLimit))) { return null; }
         var done = spans.concat([[position, endLimit]]);
-        if ((collapsed || endLimit < position) && done.every(function (s) { return s[1] <= s[0]; })) { return null; }
+        if ((collapsed || endLimit < position) && done.every((s) => s[1] <= s[0])) { return null; }
         leftmost = leftmost || done;
         return agrees(names, done, text) ? done : null;
       }
@@ -678,8 +678,8 @@
     template = window_(paste, template, p);
     var n = paste.length;
     var m = template.length;
-    var weights = paste.map(function (w) { return weight.has(w) ? weight.get(w) : p.unknown; });
-    var short = paste.map(function (w) { return cpLength(w) < 3; });
+    var weights = paste.map((w) => weight.has(w) ? weight.get(w) : p.unknown);
+    var short = paste.map((w) => cpLength(w) < 3);
     var NEG = -1e18;
     var score = [];
     var hits = [];
@@ -809,7 +809,7 @@
       try { first = await quickAnswer(all, limit); } catch (e) { /* the whole answer tells */ }
       if (first) { early(first); }
     }
-    var chosen = await choose(all, function (r) { return ranked(all[r]); }, limit);
+    var chosen = await choose(all, (r) => ranked(all[r]), limit);
     // Python's exceptions_named: a class's name alone, or the error of a message that
     // matches nothing when Python names it with a module of code that raises it; a page
     // lists its errors.
@@ -820,7 +820,7 @@
       paste.replace(/^[ \t\r\n\f\v]+|[ \t\r\n\f\v]+$/g, "").replace(/:$/, "");
     var dotted = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, error = all[0].exception || "";
     var modules = M.exception_modules || {}, alone = dotted.test(name);
-    var of = function (e) { return has(modules, e) && Array.isArray(modules[e]) ? modules[e] : []; };
+    var of = (e) => has(modules, e) && Array.isArray(modules[e]) ? modules[e] : [];
     return chosen || { query: all[0], matches: [], pages: pages, named: Object.keys(pages).filter(function (e) {
       return alone ? sameException(name, e) > 0 : /\./.test(error) && dotted.test(error) &&
         sameException(error, e) > 0 && !/^(self|cls)\./.test(e) && of(e).indexOf(error.split(".")[0]) >= 0;
@@ -846,7 +846,7 @@
     var p = M.params;
     var norm = normalize(extracted.message, false, false);
     var words = tokens(norm[0]).slice(0, p.max_words);
-    var lookedUp = Array.from(new Set(words)).filter(function (w) { return !isDigits(w); })
+    var lookedUp = Array.from(new Set(words)).filter((w) => !isDigits(w))
       .slice(0, p.lookup_words);
     return { norm: norm, words: words, lookedUp: lookedUp };
   }
@@ -881,7 +881,7 @@
         if (w.startsWith(last)) { inShard[w].forEach(function (e) { found.add(e); }); }
       });
       if (found.size) {
-        cut.set(last, Array.from(found).sort(function (a, b) { return a - b; }));
+        cut.set(last, Array.from(found).sort((a, b) => a - b));
         weight.set(last, Math.log(1 + M.count / found.size));
       }
     }
@@ -895,7 +895,7 @@
       var file = M.files[number];
       var rows = await cached(chunks, file, "records/" + file + ".json");
       if (!entries.has(number)) {
-        var row = Array.isArray(rows) && rows.find(function (r) { return r[0] === number; });
+        var row = Array.isArray(rows) && rows.find((r) => r[0] === number);
         if (!row) { throw new Stale("search index: records/" + file + ".json has no " + number); }
         entries.set(number, makeEntry(number, row.slice(1)));
       }
@@ -934,7 +934,7 @@
     var byWeight = ranked[0].slice(0, p.candidates);
     var complete = ranked[1].slice(0, p.complete_candidates);
     var chosen = new Set(byWeight);
-    var numbers = byWeight.concat(complete.filter(function (e) { return !chosen.has(e); }));
+    var numbers = byWeight.concat(complete.filter((e) => !chosen.has(e)));
     return score(extracted, read, weight, await entriesOf(numbers));
   }
 
@@ -1002,7 +1002,7 @@
     var lists = reads.map(function (read, r) {
       var scores = new Map();
       var shared = new Map();
-      read.lookedUp.filter(function (w) { return postings.has(w); }).sort().forEach(function (w) {
+      read.lookedUp.filter((w) => postings.has(w)).sort().forEach(function (w) {
         postings.get(w).forEach(function (e) {
           scores.set(e, (scores.get(e) || 0) + weights[r].get(w));
           shared.set(e, (shared.get(e) || 0) + 1);
@@ -1019,9 +1019,9 @@
     });
     // Record files for each reading's next candidate in turn, the first reading twice.
     var files = new Set();
-    var next = lists.map(function () { return 0; });
-    var turns = [0].concat(lists.map(function (_, r) { return r; }));
-    while (left > 0 && lists.some(function (list, r) { return next[r] < list.length; })) {
+    var next = lists.map(() => 0);
+    var turns = [0].concat(lists.map((_, r) => r));
+    while (left > 0 && lists.some((list, r) => next[r] < list.length)) {
       turns.forEach(function (r) {
         var list = lists[r];
         while (next[r] < list.length && files.has(M.files[list[next[r]]])) {
@@ -1034,13 +1034,13 @@
       });
     }
     return choose(all, async function (r) {
-      var numbers = lists[r].filter(function (e) { return files.has(M.files[e]); });
+      var numbers = lists[r].filter((e) => files.has(M.files[e]));
       return score(all[r], reads[r], weights[r], await entriesOf(numbers));
     }, limit);
   }
 
   function literalWords(entry) {
-    return entry.words.filter(function (w) { return w !== "*"; }).length;
+    return entry.words.filter((w) => w !== "*").length;
   }
 
   // Python's first_line: a template's first line, when it runs over several.
@@ -1062,8 +1062,8 @@
     var message = extracted.message;
     var norm = read.norm;
     var words = read.words;
-    var known = words.reduce(function (sum, w) { return sum + (weight.get(w) || 0); }, 0);
-    var unknownWords = words.filter(function (w) { return !weight.has(w) && !isDigits(w); });
+    var known = words.reduce((sum, w) => sum + (weight.get(w) || 0), 0);
+    var unknownWords = words.filter((w) => !weight.has(w) && !isDigits(w));
     var content = known + p.unknown * unknownWords.length;
     var results = [];
     // Python's own message: a record's whole message in the same words, or none.
@@ -1078,7 +1078,7 @@
       if (line) { fits(makeEntry(number, [entry.id, 0, 0, line]), 1); }
 
       function fits(form, f) {
-        var literal = form.literals.reduce(function (s, l) { return s + cpLength(l); }, 0);
+        var literal = form.literals.reduce((s, l) => s + cpLength(l), 0);
         var values = null;
         if (literal >= p.min_literal || !form.names.length) {
           values = exactValues(form, message, norm[0], norm[1]);
@@ -1111,7 +1111,7 @@
         return true;
       }
     });
-    results.sort(function (a, b) { return compareKeys(a.key, b.key); });
+    results.sort((a, b) => compareKeys(a.key, b.key));
     return results;
   }
 
@@ -1212,7 +1212,7 @@
     try {
       var placed = await cached(places, at, "places/" + at + ".json");
       if (!has(placed, key) || !placed[key].length) { return null; }
-      there = (await entriesOf([nearest(placed[key], function (p) { return p[1]; }, frame)[0]]))[0];
+      there = (await entriesOf([nearest(placed[key], (p) => p[1], frame)[0]]))[0];
     } catch (e) {
       if (e instanceof Stale) { throw e; }  // the index changed: read it again
       return null;  // a places file missing or damaged: the answer as scored
@@ -1240,14 +1240,14 @@
     var out = await Promise.all(Array.from(groups.values()).slice(0, limit || 5).map(async function (group) {
       // Of records that say the same words, the one raised in the traceback's file,
       // nearest its line.
-      var there = frame && nearest(group.filter(function (r) { return r.entry.file === frame.file; }),
-        function (r) { return r.entry.line; }, frame);
-      if (there) { group = [there].concat(group.filter(function (r) { return r !== there; })); }
+      var there = frame && nearest(group.filter((r) => r.entry.file === frame.file),
+        (r) => r.entry.line, frame);
+      if (there) { group = [there].concat(group.filter((r) => r !== there)); }
       var first = group[0];
-      var also = group.slice(1).map(function (r) { return r.entry.id; });
+      var also = group.slice(1).map((r) => r.entry.id);
       var placed = await raisedIn(extracted, first, also, frame);
       var entry = placed ? placed.entry : first.entry;
-      if (placed) { also = [first.entry.id].concat(also.filter(function (id) { return id !== entry.id; })); }
+      if (placed) { also = [first.entry.id].concat(also.filter((id) => id !== entry.id)); }
       return { id: entry.id, exception: entry.exception, repo: entry.repo,
         template: entry.template, exact: first.exact, firstLine: !!first.firstLine, score: first.score,
         values: placed ? placed.values : first.values, also: also,

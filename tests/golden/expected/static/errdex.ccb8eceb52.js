@@ -2,7 +2,7 @@
 return new Promise(function(resolve,reject){var area=document.createElement("textarea");area.value=text;area.setAttribute("readonly","");area.style.position="fixed";area.style.opacity="0";document.body.appendChild(area);area.select();var ok=document.execCommand("copy");document.body.removeChild(area);if(ok){resolve();}else{reject(new Error("copy refused"));}});}
 function addCopyButton(block){var pre=block.querySelector("pre");if(!pre){return;}
 var button=document.createElement("button");button.type="button";button.className="copy";var label=block.dataset.copy?"Copy fix":"Copy";button.textContent=label;button.setAttribute("aria-label",label+" code");var status=document.createElement("span");status.className="visually-hidden";status.setAttribute("role","status");button.addEventListener("click",function(){copyText(block.dataset.copy||pre.innerText.replace(/\n$/,"")).then(function(){button.textContent="Copied";status.textContent="Code copied";},function(){button.textContent="Press Ctrl+C";var range=document.createRange();range.selectNodeContents(pre);var selection=window.getSelection();selection.removeAllRanges();selection.addRange(range);});window.setTimeout(function(){button.textContent=label;status.textContent="";},2000);});block.appendChild(button);block.appendChild(status);}
-document.querySelectorAll(".copyable").forEach(addCopyButton);var search=window.errdexSearch;var root=document.documentElement.getAttribute("data-root")||"";function shown(template){return template.replace(/\{\{|\}\}/g,function(pair){return pair.charAt(0);});}
+document.querySelectorAll(".copyable").forEach(addCopyButton);var search=window.errdexSearch;var root=document.documentElement.getAttribute("data-root")||"";function shown(template){return template.replace(/\{\{|\}\}/g,(pair)=>pair.charAt(0));}
 function el(tag,className,text){var node=document.createElement(tag);if(className){node.className=className;}
 if(text!==undefined){node.textContent=text;}
 return node;}
@@ -20,7 +20,7 @@ status.textContent=(named===matches?"No error matches: the errors of the excepti
 values.appendChild(el("var","ph-name",pair[0]));values.appendChild(document.createTextNode(" = "));values.appendChild(el("code","",pair[1]===""?"(empty)":pair[1]));});link.appendChild(values);}
 if(m.wording){link.appendChild(el("span","result-wording","You pasted the wording of "+m.wording.until+"; since "+m.wording.since+" it reads: "+shown(m.wording.now)));}
 if(m.elsewhere){link.appendChild(el("span","result-also","Also raised at "+m.elsewhere+" other place"+(m.elsewhere===1?"":"s")));}
-item.appendChild(link);list.appendChild(item);});list.hidden=false;expand(true);var again=options().map(function(o){return o.getAttribute("data-href");}).indexOf(chosen);if(again>=0){select(again);}}
+item.appendChild(link);list.appendChild(item);});list.hidden=false;expand(true);var again=options().map((o)=>o.getAttribute("data-href")).indexOf(chosen);if(again>=0){select(again);}}
 function run(){var text=pasted!==null?pasted:box.value;var mine=++serial;if(!text.trim()){hide();status.textContent="";return;}
 var early=function(result){if(mine===serial){show(result,true);}};search.lookup(text,8,early).then(function(result){if(mine===serial){show(result,false);}},function(){status.textContent="Search is not available right now.";});}
 function later(){window.clearTimeout(timer);timer=window.setTimeout(run,60);}
@@ -52,7 +52,7 @@ function integer(text){return text!==null&&INTEGER.test(text)?parseInt(text,10):
 function divisors(number){var small=[],large=[];for(var step=1;step*step<=number;step++){if(number%step===0){small.push(step);if(step*step!==number){large.push(number/step);}}}
 return small.concat(large.reverse());}
 function nearest(found,near){if(found.length<=MAX_DIVISORS){return found;}
-var centre=near===null?0:near;var chosen=found.slice().sort(function(a,b){return Math.abs(a-centre)-Math.abs(b-centre)||a-b;}).slice(0,MAX_DIVISORS);return chosen.sort(function(a,b){return a-b;});}
+var centre=near===null?0:near;var chosen=found.slice().sort(function(a,b){return Math.abs(a-centre)-Math.abs(b-centre)||a-b;}).slice(0,MAX_DIVISORS);return chosen.sort((a,b)=>a-b);}
 function hint(term,values){var subject=term.subject,other=term.other;var mine=subject.length?null:lookupValue(subject,values);var yours=mine===null||subject.number!==undefined?"":"; yours is "+mine;if(term.kind==="divisible"&&other){var whole=integer(mine);var part=integer(lookupValue(other,values));if(whole!==null&&whole>0&&whole<=MAX_FACTORED){var told=part===null||other.number!==undefined?"":"; yours is "+part;return other.label+": "+either(nearest(divisors(whole),part).map(String))+" (the divisors of "+subject.label+" = "+whole+")"+told;}
 if(part!==null&&part>0&&mine===null&&other.number===undefined){return subject.label+": a multiple of "+part;}
 return null;}
@@ -61,12 +61,12 @@ if([">",">=","<","<=","==","!="].indexOf(term.op)<0){return null;}
 var number=integer(bound);var wanted=number!==null?{">":(number+1)+" or more",">=":number+" or more","<":(number-1)+" or less","<=":number+" or less","==":String(number),"!=":"anything but "+number}[term.op]:{">":"above "+bound,">=":bound+" or more","<":"below "+bound,"<=":bound+" or less","==":bound,"!=":"anything but "+bound}[term.op];if(subject.length){return subject.label+": "+wanted+" items";}
 return subject.label+": "+wanted+yours;}
 return null;}
-function avoidHints(ways,values){return ways.map(function(terms){return terms.map(function(term){return hint(term,values);}).filter(function(found){return found!==null;});});}
+function avoidHints(ways,values){return ways.map(function(terms){return terms.map((term)=>hint(term,values)).filter((found)=>found!==null);});}
 window.errdexAvoid={hints:avoidHints};function showAvoidHints(avoid,values){var section=document.querySelector("section.avoid");if(!section||!avoid){return;}
-var named={};values.forEach(function(pair){named[pair[0]]=pair[1];});var ways=avoid.ways.map(function(way){return way.terms;});var found=avoidHints(ways,named);var lines=[];found.forEach(function(hints){lines=lines.concat(hints);});if(!lines.length){return;}
+var named={};values.forEach(function(pair){named[pair[0]]=pair[1];});var ways=avoid.ways.map((way)=>way.terms);var found=avoidHints(ways,named);var lines=[];found.forEach(function(hints){lines=lines.concat(hints);});if(!lines.length){return;}
 var shown=box("yours-avoid",section.querySelector("ul.ways"));if(!shown){return;}
 shown.appendChild(el("p","yours-label","With your values:"));var list=el("ul","yours-hints");lines.forEach(function(line){list.appendChild(el("li","",line));});shown.appendChild(list);shown.hidden=false;}
-function pageDocument(){var url=root+"api/errors/"+article.getAttribute("data-id")+".json";return fetch(url).then(function(response){return response.ok?response.json():null;});}
+function pageDocument(){var url=root+"api/errors/"+article.getAttribute("data-id")+".json";return fetch(url).then((response)=>response.ok?response.json():null);}
 if(search&&article&&paste){var earlier=JSON.parse(article.getAttribute("data-earlier")||"[]");var avoid=null;pageDocument().then(function(record){if(!record){return null;}
 avoid=record.avoid;var wordings=[record.message].concat(earlier);return valuesIn(wordings,paste).then(function(found){if(found){return found;}
 var message=search.extract(paste).message;return message&&message!==paste?valuesIn(wordings,message):null;});}).then(function(found){if(!found){return;}
