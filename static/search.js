@@ -66,6 +66,7 @@
           grouped: sticky(p.grouped),
           groupRule: new RegExp(p.group_rule),
           afterFrames: new RegExp(p.after_frames),
+          ipythonHead: new RegExp(p.ipython_head),
           frames: p.frames.map((f) => new RegExp(f)),
           frameStop: new RegExp(p.frame_stop),
           cutFrame: new RegExp(p.cut_frame),
@@ -335,6 +336,17 @@
     var ends = [];
     var reached = -1;
     lines.forEach(function (line, start) {
+      var head = start >= reached && patterns.ipythonHead.exec(line);
+      if (head) {  // IPython's: the line under its cells and listings that starts with the name
+        for (var i = start + 1; i < lines.length && !patterns.ipythonHead.test(lines[i]); i++) {
+          var found = patterns.afterFrames.exec(lines[i]);
+          if (found && found[1] === head[1]) {
+            ends.push(reached = i);
+            break;
+          }
+        }
+        return;
+      }
       if (start < reached || !blank(line).startsWith(TRACEBACK)) { return; }
       var index = start + 1;
       while (index < lines.length && (!lines[index] || " \t^~".indexOf(lines[index][0]) >= 0)) {

@@ -152,6 +152,9 @@ PATTERNS: dict[str, Any] = {
     rf"(?:[a-z_]{_W}*\.)+(?:[A-Z]{_W}*\.)*[A-Z]{_W}*):[ \t]+(?=[^ \t])",
     # ...and any dotted name right after a traceback's frames.
     "after_frames": rf"^((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)(?:: ?([^\n]*))?$",
+    # IPython's traceback names its error in its head ("NetworkXNoPath   Traceback (most
+    # recent call last)"), and again, bare, on the line that ends it.
+    "ipython_head": rf"^[ \t]*((?:[A-Za-z_]{_W}*\.)*[A-Za-z_]{_W}*)[ \t]+Traceback \(most recent",
     # The mark that closes the quote an inline exception opens with.
     "quotes": {
         '"': '"',
@@ -301,6 +304,7 @@ _ERROR_LEVEL = re.compile(PATTERNS["error_level"])
 _REPEATED = re.compile(PATTERNS["repeated"])
 _GROUPED = re.compile(PATTERNS["grouped"])
 _ANY_EXCEPTION_LINE = re.compile(PATTERNS["after_frames"])
+_IPYTHON_HEAD = re.compile(PATTERNS["ipython_head"])
 _PYDANTIC = re.compile(PATTERNS["pydantic"])
 _REPR_INLINE = re.compile(PATTERNS["repr_inline"])
 _DEBUG_TYPE = re.compile(PATTERNS["debug_type"])
@@ -623,6 +627,18 @@ def _traceback_ends(lines: Sequence[str]) -> list[int]:
     ends: list[int] = []
     reached = -1
     for start, line in enumerate(lines):
+        head = _IPYTHON_HEAD.match(line) if start >= reached else None
+        if head:  # IPython's: the line under its cells and listings that starts with the name
+            name = head.group(1)
+            for index in range(start + 1, len(lines)):
+                if _IPYTHON_HEAD.match(lines[index]):
+                    break
+                found = _ANY_EXCEPTION_LINE.match(lines[index])
+                if found and found.group(1) == name:
+                    ends.append(index)
+                    reached = index
+                    break
+            continue
         if start < reached or not line.strip(BLANK).startswith(_TRACEBACK):
             continue
         index = start + 1
