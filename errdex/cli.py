@@ -1347,7 +1347,10 @@ def _releases(ns: argparse.Namespace, git: bool, told: Told) -> list[tuple[str, 
 
     refs: list[str] = ns.ref or []
     if refs and not git:
-        raise scan.SourceError(f"{ns.source}: --ref needs a git checkout; give --commit")
+        raise scan.SourceError(
+            f"{ns.source}: --ref needs a git checkout; give --commit with the full sha of "
+            "the commit this tree was made from (a release's tag names it on its forge)"
+        )
     if ns.command == "scan" and len(refs) > 1:
         raise scan.SourceError("scan reads one commit: give one --ref, then pin the others")
     if ns.release and len(refs) > 1:

@@ -1964,7 +1964,14 @@ def test_a_tag_given_as_the_commit_of_a_plain_tree_says_what_to_give(
         "from, or scan a git checkout with --ref)"
     ) in said.err
     refused = run("scan", tree, "--repo", "example/up", "--ref", "v1.2.0", "--content", content)
-    assert refused.code == 1 and "--ref needs a git checkout; give --commit" in refused.err
+    assert (
+        refused.code == 1
+        and (
+            "--ref needs a git checkout; give --commit with the full sha of the commit this "
+            "tree was made from (a release's tag names it on its forge)"
+        )
+        in refused.err
+    )
 
 
 SESSION = (
