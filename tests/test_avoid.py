@@ -2156,6 +2156,51 @@ def test_a_parameter_whose_signature_lies_above_the_excerpt_is_the_callers(
     ]
 
 
+def test_a_parameter_whose_default_lies_above_the_excerpt_is_set_to_none_not_left_unset(
+    tmp_path: Path,
+) -> None:
+    # ``weight`` defaults to a column name 20 lines above the excerpt: leaving it unset
+    # keeps that name, and the raise. scan records that ``order`` defaults to None.
+    code = (
+        "def to_matrix(graph, weight='weight', order=None):\n"
+        + FILLER
+        + "    if weight is not None and order is not None:\n"
+        + "        raise ValueError('weight and order cannot both be given')\n"
+    )
+    found = from_scan(tmp_path, code, "cannot both")
+    text = (tmp_path / "content" / found.content_path).read_text()
+    assert "  parameters: [graph, weight, order]\n  optional: [order]\n" in text
+    assert ways(found) == ["Set `weight` to `None`.", "Leave `order` unset (`None`)."]
+    # A record scanned before scan wrote ``optional`` does not tell which default is
+    # None: setting each to None holds whatever its default.
+    older = replace(found, source=replace(found.source, optional=()))
+    assert ways(older) == ["Set `weight` to `None`.", "Set `order` to `None`."]
+
+
+def test_the_defaults_of_a_signature_the_excerpt_starts_inside_are_read(tmp_path: Path) -> None:
+    # The excerpt's first line is inside the signature: the defaults it shows tell
+    # which parameter a caller may leave out to make it None.
+    code = (
+        "def to_matrix(\n"
+        + "".join(f"    unused_{n}=1,\n" for n in range(12))
+        + "    weight='weight',\n"
+        + "    order=None,\n"
+        + "    *sizes,\n"
+        + "):\n"
+        + "    if weight is not None and order is not None:\n"
+        + "        raise ValueError('weight and order cannot both be given')\n"
+        + "    if sizes:\n"
+        + "        raise ValueError('no sizes are taken')\n"
+    )
+    found = from_scan(tmp_path, code, "cannot both")
+    assert found.source.excerpt.code.startswith("    unused_")
+    assert ways(found) == ["Set `weight` to `None`.", "Leave `order` unset (`None`)."]
+    unknown = replace(found, source=replace(found.source, parameters=None))
+    assert ways(unknown) == ways(found)
+    sizes = from_scan(tmp_path, code, "no sizes")
+    assert ways(sizes) == ["Pass no other positional arguments (`*sizes`)."]
+
+
 def test_a_parameter_bound_anew_above_the_excerpt_is_the_codes(tmp_path: Path) -> None:
     code = (
         "def fit(self, batch=None, rounds=None):\n"
@@ -2262,8 +2307,9 @@ def test_an_else_whose_chain_starts_above_the_excerpt_is_said_from_every_test(
     assert found.source.condition == (
         "not (proxy is None or proxy.scheme in ('http', 'https') or proxy.scheme == 'socks5')"
     )
+    # ``proxy`` has no default: a caller sets it to None, leaving it out is a TypeError.
     assert ways(found) == [
-        "Leave `proxy` unset (`None`).",
+        "Set `proxy` to `None`.",
         "Make sure `proxy.scheme` is `'http'` or `'https'`.",
         "Make `proxy.scheme` equal to `'socks5'`.",
     ]

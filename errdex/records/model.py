@@ -196,6 +196,8 @@ class Source:
     parameters: tuple[str, ...] | None = None
     """The names whose values at the raise are still the caller's, as scan
     read them from the whole function (``source.parameters``); None where it did not."""
+    optional: tuple[str, ...] = ()
+    """Those of ``parameters`` whose default is None (``source.optional``)."""
 
     @property
     def short_commit(self) -> str:
@@ -313,7 +315,7 @@ class Record:
             example_fix=(),
             trigger=None,
             situations=None,
-            source=replace(self.source, excerpt=None, condition=None, parameters=None),
+            source=replace(self.source, excerpt=None, condition=None, parameters=None, optional=()),
             data={},
         )
 
@@ -359,6 +361,7 @@ def record_from(doc: Document, content: Path) -> Record:
             removed_in=source.get("removed_in"),
             excerpt=Excerpt(excerpt["start"], excerpt["code"]) if excerpt else None,
             parameters=None if given is None else tuple(given),
+            optional=tuple(source.get("optional", ())),
         ),
         solutions=solutions,
         example_fix=fixes,

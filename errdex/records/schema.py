@@ -115,6 +115,19 @@ RECORD = Field(
                     ),
                 ),
                 Field(
+                    "optional",
+                    "list",
+                    "Written by `scan` with `parameters`: those of them whose default is "
+                    "None, which a caller leaves None by not passing them.",
+                    items=Field(
+                        "parameter",
+                        "text",
+                        "A parameter's name.",
+                        pattern=r"^[^\W\d]\w*$",
+                        pattern_hint="a Python name such as attention_mask",
+                    ),
+                ),
+                Field(
                     "condition",
                     "text",
                     "The test of the `if` that leads to the raise, as in the source.",

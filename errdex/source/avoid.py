@@ -1359,7 +1359,7 @@ def _avoid(record: Record, guards: tuple[str, ...], headers: list[int | None]) -
         each,
         callers or frozenset(),
         private=callers is None,
-        given=_given(signature),
+        given=_given(record, callers or frozenset(), signature),
         dead=_dead_ends(record, headers),
         state=_protocol(record.source.function),
         starred=_starred(signature),
@@ -1679,7 +1679,8 @@ def _callers(record: Record) -> frozenset[str] | None:
         return None  # the record may not name its function
     given = _parameters(lines, start)
     if given is None:  # the excerpt may start inside the signature, below its ``def``
-        return _signature_tail(lines[:raise_index]) or frozenset()
+        tail = _signature_tail(lines[:raise_index])
+        return frozenset() if tail is None else frozenset(a.arg for a in arguments_of(tail))
     # A closure's code reads the enclosing functions' parameters too, those no line
     # between binds anew; a private one's are the code's, and a class encloses none. A
     # function defined in another is the outer code's helper: its own parameters are
@@ -1723,17 +1724,25 @@ def _rebinds(code: str, name: str) -> bool:
     )
 
 
-def _given(function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> frozenset[str]:
-    """The parameters of ``function`` (``_signature``: the ``def`` around a raise, where
-    the excerpt shows it) that it gives no default, or a default other than None (``def
-    f(weight, *, mode="a")`` gives ``weight`` and ``mode``); none without it."""
-    if function is None:
-        return frozenset()
-    return frozenset(
-        arg.arg
-        for arg, default in defaults_of(function)
-        if not (isinstance(default, ast.Constant) and default.value is None)
-    )
+def _given(
+    record: Record,
+    callers: AbstractSet[str],
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+) -> frozenset[str]:
+    """The names of ``callers`` (``_callers``) the caller must give a value of their
+    own: all but those ``function`` (``_signature``, the signature in view) defaults to
+    None (``def f(weight, *, mode=None)`` gives ``weight``), and those scan read as
+    defaulting to None from a signature above the excerpt (``source.optional``). Of a
+    name neither tells, leaving it unset may not make it None (a record written before
+    scan wrote ``source.optional``): "set it to `None`" holds whatever its default."""
+    unset = set(record.source.optional)
+    if function is not None:
+        unset.update(
+            arg.arg
+            for arg, default in defaults_of(function)
+            if isinstance(default, ast.Constant) and default.value is None
+        )
+    return frozenset(callers) - unset
 
 
 def _starred(function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> dict[str, str]:
@@ -1749,20 +1758,22 @@ def _starred(function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> dict[st
 
 def _signature(record: Record) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The ``def`` of the function around ``record``'s raise, parsed, when the excerpt
-    shows it."""
+    shows it, or the part of it an excerpt starts inside (``mode='a',`` … ``):``, parsed
+    as ``def _(mode='a', …)``)."""
     found = _at_raise(record)
     if found is None:
         return None
     lines, index = found
     start = _function_start(lines, index)
-    if not _DEF.match(lines[start].lstrip()):
-        return None
-    return _defined(_signature_text(lines, start))
+    text = lines[start].lstrip()
+    if _DEF.match(text):
+        return _defined(_signature_text(lines, start))
+    return None if text.startswith("class") else _signature_tail(lines[:index])
 
 
-def _signature_tail(lines: Sequence[str]) -> frozenset[str] | None:
-    """The parameters of a signature an excerpt starts inside (``mode='a',`` … ``):``),
-    read from its lines up to the bracket it closes; None when it does not so start."""
+def _signature_tail(lines: Sequence[str]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The signature an excerpt starts inside (``mode='a',`` … ``):``), read from its
+    lines up to the bracket it closes, as ``def _(…)``; None when it does not so start."""
     depth, quote = 1, ""  # inside the signature's parenthesis
     for number, line in enumerate(lines[:MAX_SIGNATURE_LINES]):
         depth, quote = scan_line(line, depth, quote)
@@ -1771,8 +1782,7 @@ def _signature_tail(lines: Sequence[str]) -> frozenset[str] | None:
         if depth == 0:
             if not _ENDS_HEADER.search(line):
                 return None
-            text = "def _(\n" + "\n".join(lines[: number + 1]) + "\n    pass\n"
-            return _signature_names(text)
+            return _defined("def _(\n" + "\n".join(lines[: number + 1]) + "\n    pass\n")
     return None
 
 

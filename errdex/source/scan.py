@@ -72,6 +72,9 @@ class RaiseSite:
     parameters: tuple[str, ...] | None = None
     """The names whose values at the raise are still the caller's, where the
     excerpt does not tell (``_Finder._callers_values``)."""
+    optional: tuple[str, ...] = ()
+    """Those of ``parameters`` whose default is None: a caller who passes none leaves
+    them None (``_Finder._left_none``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -620,6 +623,8 @@ def source_data(site: RaiseSite, commit: str) -> dict[str, Any]:
         source["function"] = site.function
     if site.parameters is not None:
         source["parameters"] = Names(site.parameters)
+    if site.optional:
+        source["optional"] = Names(site.optional)
     if site.condition:
         source["condition"] = site.condition
     source["excerpt"] = {"start": site.excerpt_start, "code": site.excerpt}
@@ -1147,6 +1152,7 @@ class _Finder:
         start = max(1, node.lineno - EXCERPT_CONTEXT)
         # A raise that spans more lines than an excerpt may hold is shown from its start.
         stop = min(len(self.lines), end + EXCERPT_CONTEXT, start + validate.MAX_EXCERPT_LINES - 1)
+        parameters = self._callers_values(start, node.lineno)
         return RaiseSite(
             exception=exception,
             template=template,
@@ -1156,8 +1162,21 @@ class _Finder:
             condition=self._condition(),
             excerpt_start=start,
             excerpt=validate.escape_refused("\n".join(self.lines[start - 1 : stop]) + "\n"),
-            parameters=self._callers_values(start, node.lineno),
+            parameters=parameters,
+            optional=tuple(name for name in parameters or () if name in self._left_none()),
         )
+
+    def _left_none(self) -> set[str]:
+        """The parameters of the functions around the raise (up to a class's body) whose
+        default is None, each read from the innermost function that takes it."""
+        none: dict[str, bool] = {}
+        for function in reversed(self.functions):
+            if function is None:
+                break
+            for arg, default in defaults_of(function):
+                is_none = isinstance(default, ast.Constant) and default.value is None
+                none.setdefault(arg.arg, is_none)
+        return {name for name, is_none in none.items() if is_none}
 
     def _callers_values(self, start: int, line: int) -> tuple[str, ...] | None:
         """The names whose values at line ``line`` (a raise) are those the caller of the

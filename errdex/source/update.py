@@ -132,6 +132,8 @@ def _names(dumper: yaml.SafeDumper, value: Names) -> yaml.SequenceNode:
 
 
 _Dumper.add_representer(Names, _names)
+_NAMES = ("parameters", "optional")
+"""The lists of names in a record's ``source``, each written on one line."""
 
 
 def dump(data: dict[str, Any]) -> str:
@@ -142,9 +144,10 @@ def dump(data: dict[str, Any]) -> str:
     directly, and anything else (tabs, quotes that need escapes, long lines) by PyYAML.
     """
     source = data.get("source")
-    if isinstance(source, dict) and type(source.get("parameters")) is list:
-        # As read from a record file: written on one line again, as scan writes it.
-        data = {**data, "source": {**source, "parameters": Names(source["parameters"])}}
+    if isinstance(source, dict):
+        # As read from a record file: written on one line again, as scan writes them.
+        names = {key: Names(source[key]) for key in _NAMES if type(source.get(key)) is list}
+        data = {**data, "source": {**source, **names}} if names else data
     out: list[str] = []
     if _emit(data, 0, out):
         # A last block scalar that keeps its trailing line breaks leaves the document open.
