@@ -182,6 +182,7 @@
       return grouped && patterns.margin.test(plain[0]) ? stripPrefixes(line, true) : plain;
     });
     var lines = stripped.map((s) => s[0]);
+    var full = fullLines(raw);
     var out = [];
     var wrappers = [];
     var count = 0;
@@ -243,7 +244,10 @@
         var own = quoted.length ? quoted[0] : first;
         var wrapper = patterns.wrapper.test(exception + ": " + own);
         var number = count++;
-        var messages = quoted.concat([collect(stripped, index, first), first]);
+        var joined = collect(stripped, index, first);
+        var unbroken = collect(stripped, index, first, full);
+        var messages = quoted.concat(unbroken === joined ? [joined, first] :
+          [joined, unbroken, first]);
         messages.forEach(function (message) { more(exception, message, number, wrapper, index); });
         // A candidate of their own, next: read only when the message as written matches
         // no record whole.
@@ -420,16 +424,24 @@
   }
 
   // Python's _message: the lines after `index` up to a blank, a record, a traceback, a
-  // fence or a line naming an exception.
-  function collect(stripped, index, first) {
-    var parts = [first];
+  // fence or a line naming an exception; a line of `full` goes on unbroken.
+  function collect(stripped, index, first, full) {
+    var out = first;
     for (var j = index + 1; j < stripped.length; j++) {
       var line = blank(stripped[j][0]);
       if (!line || stripped[j][1] || startsWithAny(line, CHAIN.concat([TRACEBACK])) ||
           patterns.stop.test(line) || patterns.exception.test(line)) { break; }
-      parts.push(line);
+      out = full && full.has(j - 1) ? out + line : out ? out + " " + line : line;
     }
-    return parts.filter(Boolean).join(" ");
+    return out;
+  }
+
+  // Python's _full_lines: the longest lines, when two or more are that long.
+  function fullLines(raw) {
+    var widest = raw.reduce((most, l) => Math.max(most, l.length), 0);
+    var full = new Set();
+    raw.forEach((l, i) => { if (l.length === widest) { full.add(i); } });
+    return full.size > 1 && widest >= M.params.min_width ? full : new Set();
   }
 
   // Python's string_at: a JSON or repr string literal from `start`, decoded, and its end.

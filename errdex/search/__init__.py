@@ -355,7 +355,11 @@ MAX_CANDIDATES = 16
 """Errors of one paste that are read, at most (each message once): a log of a thousand
 lines that each name an error is read from its end."""
 MAX_READINGS = 32
-"""Readings of one paste that lookup tries, at most: a candidate is read up to four ways."""
+"""Readings of one paste that lookup tries, at most: a candidate is read up to four ways
+(five where a terminal's width may have cut its message, ``_full_lines``)."""
+MIN_WIDTH = 60
+"""The narrowest terminal whose width a paste's lines are read as (``_full_lines``):
+lines of one shorter length are more often a list's than a wrap's."""
 MAX_LEADS = 3
 """Phrases a log line's words may put before its message, each ended by ``: ``, that are
 taken off in turn, at most (``app.importer: insert failed: <message>``)."""
@@ -461,6 +465,7 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         margin = grouped and _MARGIN.match(plain.text) is not None
         stripped.append(strip_prefixes(line, grouped=True) if margin else plain)
     lines = [line.text for line in stripped]
+    full = _full_lines(raw)
     out: list[Extracted] = []
     wrappers: list[Extracted] = []
     candidates = itertools.count()
@@ -531,7 +536,9 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             own = quoted[0] if quoted else first
             wrapper = _WRAPPER.search(f"{exception}: {own}") is not None
             number = next(candidates)
-            messages = (*quoted, _message(stripped, index, first), first)
+            joined = _message(stripped, index, first)
+            unbroken = _message(stripped, index, first, full)
+            messages = (*quoted, joined, *([unbroken] if unbroken != joined else ()), first)
             for message in messages:
                 more(exception, message, index, wrapper, number)
             # A candidate of their own, next: read only when the message as written
@@ -741,19 +748,34 @@ def _inner(message: str) -> str | None:
     return inner if end > start and " " in inner else None
 
 
-def _message(stripped: Sequence[Stripped], index: int, first: str) -> str:
+def _message(
+    stripped: Sequence[Stripped], index: int, first: str, full: Collection[int] = frozenset()
+) -> str:
     """The message that starts on line ``index`` with ``first``: with the lines after it,
     up to a blank line, a new log record, a traceback, a fence, a Markdown heading or
-    table, or a line that starts with an exception."""
-    parts = [first]
-    for after in stripped[index + 1 :]:
+    table, or a line that starts with an exception. A line of ``full`` (``_full_lines``)
+    goes on with the next one unbroken: the terminal may have cut a word there (``the
+    graph i`` / ``s not connected``)."""
+    out = first
+    for number in range(index + 1, len(stripped)):
+        after = stripped[number]
         line = after.text.strip(BLANK)
         if not line or after.starts_record or line.startswith((*_CHAIN_MARKERS, _TRACEBACK)):
             break
         if _STOP.match(line) or _EXCEPTION_LINE.match(line):
             break
-        parts.append(line)
-    return " ".join(part for part in parts if part)
+        out = out + line if number - 1 in full else f"{out} {line}" if out else line
+    return out
+
+
+def _full_lines(raw: Sequence[str]) -> frozenset[int]:
+    """The lines of a paste as wide as the terminal it was copied from, where its lines
+    tell: those of the longest length (in UTF-16 units, as the page's script counts),
+    when two or more are that long, and it is MIN_WIDTH or more."""
+    widths = [len(line.encode("utf-16-le", "surrogatepass")) // 2 for line in raw]
+    widest = max(widths, default=0)
+    full = frozenset(number for number, width in enumerate(widths) if width == widest)
+    return full if len(full) > 1 and widest >= MIN_WIDTH else frozenset()
 
 
 def string_at(text: str, start: int, quote: str) -> tuple[str, int] | None:
@@ -1275,6 +1297,7 @@ class Index:
                     "paste_limit": PASTE_LIMIT,
                     "max_readings": MAX_READINGS,
                     "max_bodies": MAX_BODIES,
+                    "min_width": MIN_WIDTH,
                     "max_leads": MAX_LEADS,
                     "max_candidates": MAX_CANDIDATES,
                     "max_frame_gap": MAX_FRAME_GAP,
