@@ -54,6 +54,20 @@ CASES = {
         "errors/bad.yaml:8: source.parameters.2 must be a Python name such as input_ids, "
         "not 'max-size'",
     ),
+    "optional names that are not parameters": case(
+        MINIMAL.replace(
+            "  line: 3\n",
+            "  line: 3\n  parameters: [size, order]\n  optional:\n    - order\n    - ghost\n"
+            "    - order\n",
+        ),
+        "errors/bad.yaml:11: source.optional: ghost is not one of source.parameters [E202]",
+        "errors/bad.yaml:12: source.optional: order is listed twice [E202]",
+    ),
+    "optional without parameters": case(
+        MINIMAL.replace("  line: 3\n", "  line: 3\n  optional: [order]\n"),
+        "errors/bad.yaml:8: source.optional: order is listed, but the record has no "
+        "source.parameters [E202]",
+    ),
     "parameters that are no list": case(
         MINIMAL.replace("  line: 3\n", "  line: 3\n  parameters: size\n"),
         "errors/bad.yaml:8: source.parameters must be a list, not str",

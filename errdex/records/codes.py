@@ -62,7 +62,8 @@ CODES = {
             "E202",
             "Value in the wrong format",
             "The value does not have the form its field needs: ids are 16 lowercase hex "
-            "digits, commits 7 to 40, repositories `owner/name`, exceptions Python names.",
+            "digits, commits 7 to 40, repositories `owner/name`, exceptions Python names; "
+            "`source.optional` lists names of `source.parameters`, each once.",
         ),
         Code(
             "E204",

@@ -265,6 +265,25 @@ def rule_aliases(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
         seen.add(alias)
 
 
+def rule_optional(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
+    """``source.optional`` names names of ``source.parameters``, each once: "How to
+    avoid it" says each may be left unset to be None."""
+    parameters = data["source"].get("parameters")
+    seen: set[str] = set()
+    for index, name in enumerate(data["source"].get("optional", ())):
+        if name in seen:
+            why = "is listed twice"
+        elif parameters is None:
+            why = "is listed, but the record has no source.parameters"
+        elif name not in parameters:
+            why = "is not one of source.parameters"
+        else:
+            seen.add(name)
+            continue
+        line = doc.line("source", "optional", index)
+        yield Problem(doc.shown, line, f"source.optional: {name} {why}", code="E202")
+
+
 def rule_source_path(doc: Document, data: dict[str, Any]) -> Iterator[Problem]:
     path: str = data["source"]["path"]
     line = doc.line("source", "path")
@@ -551,6 +570,7 @@ RULES: tuple[tuple[tuple[Key, ...], Rule], ...] = (
     # An id of the wrong type is no alias's: the aliases alone are read.
     ((("aliases",),), rule_aliases),
     ((("source", "path"),), rule_source_path),
+    ((("source", "optional"), ("source", "parameters")), rule_optional),
     ((("source", "excerpt"), ("source", "line")), rule_excerpt),
     ((("example_fix",),), rule_example_fix),
     ((("analysis",),), rule_analysis_by),
