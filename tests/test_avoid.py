@@ -2201,6 +2201,42 @@ def test_the_defaults_of_a_signature_the_excerpt_starts_inside_are_read(tmp_path
     assert ways(sizes) == ["Pass no other positional arguments (`*sizes`)."]
 
 
+def test_a_call_whose_arguments_end_as_a_signature_does_is_no_signature(tmp_path: Path) -> None:
+    # The excerpt starts inside a call that closes with ``):``, as a signature does: its
+    # ``order=None`` is an argument, not the default of the function's ``order``.
+    code = (
+        "def to_matrix(graph, weight='weight', order='asc', nodelist=None):\n"
+        + FILLER
+        + "    if order is not None and clashes(\n"
+        + "".join(f"        key{n}={n},\n" for n in range(14))
+        + "        order=None,\n"
+        + "    ):\n"
+        + "        raise ValueError('order clashes with the graph')\n"
+    )
+    found = from_scan(tmp_path, code, "clashes with")
+    assert found.source.excerpt.code.startswith("        key")
+    assert found.source.optional == ("nodelist",)
+    assert ways(found) == ["Set `order` to `None`."]
+
+
+def test_a_helper_a_function_calls_in_its_return_takes_the_outer_codes_values(
+    tmp_path: Path,
+) -> None:
+    # ``return inner(mode)`` returns what ``inner`` gives, not ``inner``: its ``mode`` is
+    # what the outer code passes it, and the caller's ``mode`` defaults to "fast".
+    code = (
+        "def outer(mode='fast', level=None):\n"
+        + "    def inner(mode=None):\n"
+        + FILLER.replace("    ", "        ")
+        + "        if mode is not None and level is not None:\n"
+        + "            raise ValueError('mode and level are both set')\n"
+        + "    return inner(mode)\n"
+    )
+    found = from_scan(tmp_path, code, "both set")
+    assert found.source.parameters == ("level",)
+    assert ways(found) == ["Make sure `mode` is `None`.", "Leave `level` unset (`None`)."]
+
+
 def test_a_parameter_bound_anew_above_the_excerpt_is_the_codes(tmp_path: Path) -> None:
     code = (
         "def fit(self, batch=None, rounds=None):\n"

@@ -1269,12 +1269,17 @@ def _own_statements(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterato
 
 def _returns(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """Whether ``outer`` returns the function it defines as ``name``, as it is or wrapped
-    (``return wrapper``, ``return functools.wraps(func)(wrapper)``)."""
-    return any(
-        isinstance(node, ast.Return)
-        and any(isinstance(part, ast.Name) and part.id == name for part in ast.walk(node))
-        for node in _own_statements(outer)
-    )
+    (``return wrapper``, ``return functools.wraps(func)(wrapper)``); not what a call of
+    it gives (``return inner(mode)``)."""
+    for node in _own_statements(outer):
+        if isinstance(node, ast.Return) and node.value is not None:
+            called = {id(n.func) for n in ast.walk(node.value) if isinstance(n, ast.Call)}
+            if any(
+                isinstance(part, ast.Name) and part.id == name and id(part) not in called
+                for part in ast.walk(node.value)
+            ):
+                return True
+    return False
 
 
 def callers_values(
