@@ -2237,6 +2237,27 @@ def test_a_helper_a_function_calls_in_its_return_takes_the_outer_codes_values(
     assert ways(found) == ["Make sure `mode` is `None`.", "Leave `level` unset (`None`)."]
 
 
+def test_the_objects_value_and_the_callers_that_print_alike_are_told_apart(
+    tmp_path: Path,
+) -> None:
+    # ``self.`` is left out of a setting's name: a test of the object's value against the
+    # caller's must not read "Make `rows * cols` equal to `rows * cols`".
+    code = (
+        "class Matrix:\n"
+        "    def reshape(self, rows, cols):\n"
+        "        if self.rows * self.cols != rows * cols:\n"
+        "            raise ValueError('cannot reshape to that size')\n"
+        "        if self.size != size or self.cols < cols:\n"
+        "            raise ValueError('the size is fixed')\n"
+    )
+    assert ways(from_scan(tmp_path, code, "cannot reshape")) == [
+        "Make `rows * cols` equal to `self.rows * self.cols`."
+    ]
+    assert ways(from_scan(tmp_path, code, "size is fixed")) == [
+        "Make `size` equal to `self.size`, and set `cols` to `self.cols` or less."
+    ]
+
+
 def test_a_parameter_bound_anew_above_the_excerpt_is_the_codes(tmp_path: Path) -> None:
     code = (
         "def fit(self, batch=None, rounds=None):\n"

@@ -2129,6 +2129,12 @@ class _Words:
         other = self.operand(right)
         if subject.literal:
             raise _Unsafe  # two constants: nothing a user changes
+        if subject.text == other.text:  # ``self.size != size``: both are shown ``size``
+            if subject.keys[:1] != (subject.text,) and other.keys[:1] == (other.text,):
+                # The caller's value is the subject, the object's is shown with ``self.``.
+                return self._compare(right, _FLIP[op], left, True)
+            if (other.keys[:1] or (other.text,)) == (subject.text,):
+                raise _Unsafe  # "Set `size` to `size`"
         if op in ("==", "!=") and other.literal and other.text == "None":
             return Term("unset" if op == "==" else "set", subject)
         if (
@@ -2321,10 +2327,11 @@ class _Words:
                 star=star,
             )
         if _plain_expression(node):
-            text = _SELF.sub("", ast.unparse(node))
+            written = ast.unparse(node)
+            text = _SELF.sub("", written)
             if len(text) > MAX_TEXT:
                 raise _Unsafe
-            return Operand(text, keys=(text,))
+            return Operand(text, keys=tuple(dict.fromkeys((written, text))))
         raise _Unsafe
 
     def _divided(
