@@ -182,7 +182,7 @@
       return grouped && patterns.margin.test(plain[0]) ? stripPrefixes(line, true) : plain;
     });
     var lines = stripped.map((s) => s[0]);
-    var full = fullLines(raw);
+    var wrapped = cutLines(raw);
     var out = [];
     var wrappers = [];
     var count = 0;
@@ -244,10 +244,7 @@
         var own = quoted.length ? quoted[0] : first;
         var wrapper = patterns.wrapper.test(exception + ": " + own);
         var number = count++;
-        var joined = collect(stripped, index, first);
-        var unbroken = collect(stripped, index, first, full);
-        var messages = quoted.concat(unbroken === joined ? [joined, first] :
-          [joined, unbroken, first]);
+        var messages = quoted.concat([collect(stripped, index, first, wrapped), first]);
         messages.forEach(function (message) { more(exception, message, number, wrapper, index); });
         // A candidate of their own, next: read only when the message as written matches
         // no record whole.
@@ -424,24 +421,25 @@
   }
 
   // Python's _message: the lines after `index` up to a blank, a record, a traceback, a
-  // fence or a line naming an exception; a line of `full` goes on unbroken.
-  function collect(stripped, index, first, full) {
+  // fence or a line naming an exception; a line of `cut` goes on unbroken.
+  function collect(stripped, index, first, cut) {
     var out = first;
     for (var j = index + 1; j < stripped.length; j++) {
       var line = blank(stripped[j][0]);
       if (!line || stripped[j][1] || startsWithAny(line, CHAIN.concat([TRACEBACK])) ||
           patterns.stop.test(line) || patterns.exception.test(line)) { break; }
-      out = full && full.has(j - 1) ? out + line : out ? out + " " + line : line;
+      out = cut && cut.has(j - 1) ? out + line : out ? out + " " + line : line;
     }
     return out;
   }
 
-  // Python's _full_lines: the longest lines, when two or more are that long.
-  function fullLines(raw) {
+  // Python's _cut_lines: the longest lines cut inside a word, where one is a cut frame.
+  function cutLines(raw) {
     var widest = raw.reduce((most, l) => Math.max(most, l.length), 0);
-    var full = new Set();
-    raw.forEach((l, i) => { if (l.length === widest) { full.add(i); } });
-    return full.size > 1 && widest >= M.params.min_width ? full : new Set();
+    var full = raw.map((l, i) => l.length === widest ? i : -1).filter((i) => i >= 0);
+    var frame = full.some((i) => patterns.cutFrame.test(raw[i]));
+    return new Set(frame && widest >= M.params.min_width ?
+      full.filter((i) => /\w$/.test(raw[i]) && /^\w/.test(raw[i + 1] || "")) : []);
   }
 
   // Python's string_at: a JSON or repr string literal from `start`, decoded, and its end.

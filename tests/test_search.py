@@ -183,22 +183,25 @@ def test_lookup_says_which_reading_of_the_paste_matched(index: search.Index) -> 
     assert log[0].line == 0
 
 
-def test_a_message_is_read_unbroken_only_where_lines_fill_a_terminals_width() -> None:
-    def messages(width: int) -> list[str]:
-        """The readings of a traceback copied from a terminal ``width`` columns wide."""
-        frame = '  File "/srv/' + "x" * width + '.py", line 4, in check'
-        error = "ValueError: " + "a" * (width - 24) + " the graph is not connected"
-        cut = frame[:width], frame[width:], error[:width], error[width:]
-        assert cut[2].endswith(" the graph i") and cut[3] == "s not connected"
-        return [r.message for r in search.readings("\n".join(cut))]
+def test_a_message_a_terminals_width_cut_inside_a_word_is_read_unbroken() -> None:
+    def messages(width: int, tail: str = "s not connected", frame: bool = True) -> list[str]:
+        """The readings of a traceback copied from a terminal ``width`` columns wide,
+        its error line cut after ``… the graph i``."""
+        path = '  File "/srv/' + "x" * width + '.py", line 4, in check'
+        error = "ValueError: " + "a" * (width - 24) + " the graph i"
+        lines = [path[:width], path[width:]] if frame else [path[width:]]
+        return [r.message for r in search.readings("\n".join([*lines, error, tail]))]
 
-    wrapped = messages(62)
-    assert "a" * 38 + " the graph is not connected" in wrapped
-    assert "a" * 38 + " the graph i s not connected" in wrapped  # as words, too
-    # Lines of one length under MIN_WIDTH (a list's, more often than a wrap's): joined
-    # as words only.
-    narrow = messages(search.MIN_WIDTH - 1)
-    assert not any("graph is" in m for m in narrow) and any("graph i s" in m for m in narrow)
+    words = "a" * 38 + " the graph i s not connected"
+    assert "a" * 38 + " the graph is not connected" in messages(62)
+    assert words not in messages(62)
+    # A cut between words: the space is on one side of it.
+    assert "a" * 38 + " the graph i  s not connected" not in messages(62, " s not connected")
+    assert "a" * 38 + " the graph i s not connected" in messages(62, " s not connected")
+    # Without a frame cut at that width, lines of one length may be text wrapped
+    # between words by the code (``textwrap``); nor under MIN_WIDTH.
+    assert words in messages(62, frame=False)
+    assert "a" * 35 + " the graph i s not connected" in messages(search.MIN_WIDTH - 1)
 
 
 def test_a_paste_has_a_bounded_number_of_readings() -> None:

@@ -355,10 +355,11 @@ MAX_CANDIDATES = 16
 """Errors of one paste that are read, at most (each message once): a log of a thousand
 lines that each name an error is read from its end."""
 MAX_READINGS = 32
-"""Readings of one paste that lookup tries, at most: a candidate is read up to four ways
-(five where a terminal's width may have cut its message, ``_full_lines``)."""
+"""Readings of one paste that lookup tries, at most: a candidate is read up to four ways."""
 MIN_WIDTH = 60
-"""The narrowest terminal whose width a paste's lines are read as (``_full_lines``):
+_WORD = re.compile(r"\w", re.ASCII)
+_WORD_END = re.compile(r"\w$", re.ASCII)
+"""The narrowest terminal whose width a paste's lines are read as (``_cut_lines``):
 lines of one shorter length are more often a list's than a wrap's."""
 MAX_LEADS = 3
 """Phrases a log line's words may put before its message, each ended by ``: ``, that are
@@ -465,7 +466,7 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
         margin = grouped and _MARGIN.match(plain.text) is not None
         stripped.append(strip_prefixes(line, grouped=True) if margin else plain)
     lines = [line.text for line in stripped]
-    full = _full_lines(raw)
+    wrapped = _cut_lines(raw)
     out: list[Extracted] = []
     wrappers: list[Extracted] = []
     candidates = itertools.count()
@@ -536,9 +537,7 @@ def _readings(raw: list[str], skipped: int, cut: bool) -> list[Extracted]:
             own = quoted[0] if quoted else first
             wrapper = _WRAPPER.search(f"{exception}: {own}") is not None
             number = next(candidates)
-            joined = _message(stripped, index, first)
-            unbroken = _message(stripped, index, first, full)
-            messages = (*quoted, joined, *([unbroken] if unbroken != joined else ()), first)
+            messages = (*quoted, _message(stripped, index, first, wrapped), first)
             for message in messages:
                 more(exception, message, index, wrapper, number)
             # A candidate of their own, next: read only when the message as written
@@ -749,13 +748,12 @@ def _inner(message: str) -> str | None:
 
 
 def _message(
-    stripped: Sequence[Stripped], index: int, first: str, full: Collection[int] = frozenset()
+    stripped: Sequence[Stripped], index: int, first: str, cut: Collection[int] = frozenset()
 ) -> str:
     """The message that starts on line ``index`` with ``first``: with the lines after it,
     up to a blank line, a new log record, a traceback, a fence, a Markdown heading or
-    table, or a line that starts with an exception. A line of ``full`` (``_full_lines``)
-    goes on with the next one unbroken: the terminal may have cut a word there (``the
-    graph i`` / ``s not connected``)."""
+    table, or a line that starts with an exception. A line of ``cut`` (``_cut_lines``)
+    goes on with the next one unbroken (``the graph i`` / ``s not connected``)."""
     out = first
     for number in range(index + 1, len(stripped)):
         after = stripped[number]
@@ -764,18 +762,26 @@ def _message(
             break
         if _STOP.match(line) or _EXCEPTION_LINE.match(line):
             break
-        out = out + line if number - 1 in full else f"{out} {line}" if out else line
+        out = out + line if number - 1 in cut else f"{out} {line}" if out else line
     return out
 
 
-def _full_lines(raw: Sequence[str]) -> frozenset[int]:
-    """The lines of a paste as wide as the terminal it was copied from, where its lines
-    tell: those of the longest length (in UTF-16 units, as the page's script counts),
-    when two or more are that long, and it is MIN_WIDTH or more."""
+def _cut_lines(raw: Sequence[str]) -> frozenset[int]:
+    """The lines of a paste that the width of the terminal it was copied from cut inside
+    a word: as long as its longest line (in UTF-16 units, as the page's script counts;
+    MIN_WIDTH or more), with a letter, digit or ``_`` on both sides of the cut, where one
+    of those longest lines is a frame cut inside its path (``cut_frame``), which tells
+    a terminal's width: text wrapped between words (``textwrap``, by the code) loses the
+    space there, and may by chance have two lines of one length. A terminal that cuts
+    between words leaves the space on one side."""
     widths = [len(line.encode("utf-16-le", "surrogatepass")) // 2 for line in raw]
     widest = max(widths, default=0)
-    full = frozenset(number for number, width in enumerate(widths) if width == widest)
-    return full if len(full) > 1 and widest >= MIN_WIDTH else frozenset()
+    full = [number for number, width in enumerate(widths) if width == widest]
+    if widest < MIN_WIDTH or not any(_CUT_FRAME.search(raw[n]) for n in full):
+        return frozenset()
+    return frozenset(
+        n for n in full if n + 1 < len(raw) and _WORD_END.search(raw[n]) and _WORD.match(raw[n + 1])
+    )
 
 
 def string_at(text: str, start: int, quote: str) -> tuple[str, int] | None:
