@@ -357,10 +357,10 @@ lines that each name an error is read from its end."""
 MAX_READINGS = 32
 """Readings of one paste that lookup tries, at most: a candidate is read up to four ways."""
 MIN_WIDTH = 60
-_WORD = re.compile(r"\w", re.ASCII)
-_WORD_END = re.compile(r"\w$", re.ASCII)
 """The narrowest terminal whose width a paste's lines are read as (``_cut_lines``):
 lines of one shorter length are more often a list's than a wrap's."""
+_WORD = re.compile(r"\w", re.ASCII)
+_WORD_END = re.compile(r"\w$", re.ASCII)
 MAX_LEADS = 3
 """Phrases a log line's words may put before its message, each ended by ``: ``, that are
 taken off in turn, at most (``app.importer: insert failed: <message>``)."""

@@ -1153,6 +1153,7 @@ class _Finder:
         # A raise that spans more lines than an excerpt may hold is shown from its start.
         stop = min(len(self.lines), end + EXCERPT_CONTEXT, start + validate.MAX_EXCERPT_LINES - 1)
         parameters = self._callers_values(start, node.lineno)
+        left_none = self._left_none() if parameters else set()
         return RaiseSite(
             exception=exception,
             template=template,
@@ -1163,7 +1164,7 @@ class _Finder:
             excerpt_start=start,
             excerpt=validate.escape_refused("\n".join(self.lines[start - 1 : stop]) + "\n"),
             parameters=parameters,
-            optional=tuple(name for name in parameters or () if name in self._left_none()),
+            optional=tuple(name for name in parameters or () if name in left_none),
         )
 
     def _left_none(self) -> set[str]:
