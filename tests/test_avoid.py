@@ -2219,6 +2219,41 @@ def test_a_call_whose_arguments_end_as_a_signature_does_is_no_signature(tmp_path
     assert ways(found) == ["Set `order` to `None`."]
 
 
+def test_a_call_passing_the_callers_own_names_is_no_signature_either(tmp_path: Path) -> None:
+    # Every argument the call names is a parameter, but not all of them from the first
+    # on, in order, as a signature's tail holds them.
+    code = (
+        "def to_matrix(graph, weight='weight', order='asc', nodelist=None):\n"
+        + FILLER
+        + "    if order is not None and clashes(\n"
+        + "        graph,\n"
+        + "".join(f"        # note {n}\n" for n in range(14))
+        + "        order=None,\n"
+        + "    ):\n"
+        + "        raise ValueError('order clashes with the graph')\n"
+    )
+    assert ways(from_scan(tmp_path, code, "clashes with")) == ["Set `order` to `None`."]
+
+
+def test_a_signature_tail_with_parameters_bound_anew_below_it_is_read(tmp_path: Path) -> None:
+    # scan leaves out of ``parameters`` those bound anew, in any way: the tail still
+    # holds the rest in order.
+    code = (
+        "def to_matrix(\n"
+        + "".join(f"    unused_{n}=1,\n" for n in range(12))
+        + "    order=None,\n"
+        + "    *sizes,\n"
+        + "):\n"
+        + "    unused_3: int = 4\n"
+        + "    del unused_4\n"
+        + "    if sizes:\n"
+        + "        raise ValueError('no sizes are taken')\n"
+    )
+    found = from_scan(tmp_path, code, "no sizes")
+    assert "unused_3" not in (found.source.parameters or ())
+    assert ways(found) == ["Pass no other positional arguments (`*sizes`)."]
+
+
 def test_a_helper_a_function_calls_in_its_return_takes_the_outer_codes_values(
     tmp_path: Path,
 ) -> None:

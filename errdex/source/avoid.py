@@ -1680,7 +1680,7 @@ def _callers(record: Record) -> frozenset[str] | None:
     given = _parameters(lines, start)
     if given is None:  # the excerpt may start inside the signature, below its ``def``
         tail = _signature_tail(lines[:raise_index])
-        return frozenset() if tail is None else frozenset(a.arg for a in arguments_of(tail[0]))
+        return frozenset() if tail is None else frozenset(a.arg for a in arguments_of(tail))
     # A closure's code reads the enclosing functions' parameters too, those no line
     # between binds anew; a private one's are the code's, and a class encloses none. A
     # function defined in another is the outer code's helper: its own parameters are
@@ -1768,28 +1768,22 @@ def _signature(record: Record) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     text = lines[start].lstrip()
     if _DEF.match(text):
         return _defined(_signature_text(lines, start))
-    inside = None if text.startswith("class") else _signature_tail(lines[:index])
-    if inside is None:
-        return None
-    tail, end = inside
+    tail = None if text.startswith("class") else _signature_tail(lines[:index])
     known = record.source.parameters
-    if known is not None:
-        # A call's arguments end as a signature does (``if clash(\n a,\n b=None,\n):``):
-        # a tail names parameters of the signature scan read above the excerpt, or ones
-        # the lines below it bind anew (scan leaves those out).
-        body = "\n".join(lines[end:index])
-        for arg in arguments_of(tail):
-            if arg.arg not in (*known, "self", "cls") and not _rebinds(body, arg.arg):
-                return None
+    if tail is not None and known is not None:
+        # A call's arguments end as a signature does (``if clash(\n a,\n b=None,\n):``).
+        # A signature's tail holds, in their order, every parameter scan read from the
+        # first it names to the last (scan leaves out those bound anew, which it also
+        # holds); a call passes some of them, or others in another order.
+        named = [arg.arg for arg in arguments_of(tail) if arg.arg in known]
+        if not named or named != list(known[known.index(named[0]) :]):
+            return None
     return tail
 
 
-def _signature_tail(
-    lines: Sequence[str],
-) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, int] | None:
+def _signature_tail(lines: Sequence[str]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The signature an excerpt starts inside (``mode='a',`` … ``):``), read from its
-    lines up to the bracket it closes, as ``def _(…)``, and the index of the line after
-    it; None when it does not so start."""
+    lines up to the bracket it closes, as ``def _(…)``; None when it does not so start."""
     depth, quote = 1, ""  # inside the signature's parenthesis
     for number, line in enumerate(lines[:MAX_SIGNATURE_LINES]):
         depth, quote = scan_line(line, depth, quote)
@@ -1798,8 +1792,7 @@ def _signature_tail(
         if depth == 0:
             if not _ENDS_HEADER.search(line):
                 return None
-            tail = _defined("def _(\n" + "\n".join(lines[: number + 1]) + "\n    pass\n")
-            return None if tail is None else (tail, number + 1)
+            return _defined("def _(\n" + "\n".join(lines[: number + 1]) + "\n    pass\n")
     return None
 
 
