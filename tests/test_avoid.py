@@ -2291,6 +2291,19 @@ def test_the_objects_value_and_the_callers_that_print_alike_are_told_apart(
     assert ways(from_scan(tmp_path, code, "size is fixed")) == [
         "Make `size` equal to `self.size`, and set `cols` to `self.cols` or less."
     ]
+    # Each side with a ``self.`` of its own, or a membership: no way reads them apart.
+    others = (
+        "class Matrix:\n"
+        "    def fit(self, rows, cols, items, size):\n"
+        "        if self.rows * cols != rows * self.cols:\n"
+        "            raise ValueError('the sides are mixed')\n"
+        "        if len(self.items) != len(items):\n"
+        "            raise ValueError('the lengths differ')\n"
+        "        if size in self.size:\n"
+        "            raise ValueError('the size is taken')\n"
+    )
+    for words in ("sides are mixed", "lengths differ", "size is taken"):
+        assert ways(from_scan(tmp_path, others, words)) == [], words
 
 
 def test_a_parameter_bound_anew_above_the_excerpt_is_the_codes(tmp_path: Path) -> None:

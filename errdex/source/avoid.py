@@ -2088,7 +2088,10 @@ class _Words:
                 return Term(kind, Operand(named, literal=True))
             kind = "one_of" if op == "in" else "none_of"
             if isinstance(right, ast.Name | ast.Attribute):  # ``x in self.choices``
-                return Term(kind, self.operand(left), other=self.operand(right))
+                subject, other = self.operand(left), self.operand(right)
+                if subject.text == other.text:
+                    raise _Unsafe  # ``size in self.size``: "a value not in `size`"
+                return Term(kind, subject, other=other)
             return Term(kind, self.operand(left), values=self._collection(right))
         if _is_version(left):
             return Term("python", Operand("Python"), op=op, other=self._version(right))
@@ -2123,11 +2126,13 @@ class _Words:
         if subject.literal:
             raise _Unsafe  # two constants: nothing a user changes
         if subject.text == other.text:  # ``self.size != size``: both are shown ``size``
-            if subject.keys[:1] != (subject.text,) and other.keys[:1] == (other.text,):
+            if _as_written(subject) and not _as_written(other):
+                pass  # the object's value is shown with ``self.``: "… equal to `self.size`"
+            elif _as_written(other) and not _as_written(subject):
                 # The caller's value is the subject, the object's is shown with ``self.``.
                 return self._compare(right, _FLIP[op], left, True)
-            if (other.keys[:1] or (other.text,)) == (subject.text,):
-                raise _Unsafe  # "Set `size` to `size`"
+            else:
+                raise _Unsafe  # "Set `size` to `size`", or two sides each with a ``self.``
         if op in ("==", "!=") and other.literal and other.text == "None":
             return Term("unset" if op == "==" else "set", subject)
         if (
@@ -2556,6 +2561,11 @@ def _dotted(node: ast.expr) -> str | None:
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
+
+
+def _as_written(operand: Operand) -> bool:
+    """Whether ``operand`` is shown as the code writes it (no ``self.`` left out)."""
+    return operand.keys[:1] in ((), (operand.text,))
 
 
 def _shown(text: str) -> str:
