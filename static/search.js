@@ -434,12 +434,15 @@
   }
 
   // Python's _cut_lines: the longest lines cut inside a word, where one is a cut frame.
+  // (Its patterns are bound first: the minifier reads a "/" right after "=>" as division.)
+  var FILLED = /[^ \t]$/;
+  var GOES_ON = /^[^ \t]/;
   function cutLines(raw) {
     var widest = raw.reduce((most, l) => Math.max(most, l.length), 0);
     var full = raw.map((l, i) => l.length === widest ? i : -1).filter((i) => i >= 0);
     var frame = full.some((i) => patterns.cutFrame.test(raw[i]));
     return new Set(frame && widest >= M.params.min_width ?
-      full.filter((i) => /\w$/.test(raw[i]) && /^\w/.test(raw[i + 1] || "")) : []);
+      full.filter((i) => FILLED.test(raw[i]) && GOES_ON.test(raw[i + 1] || "")) : []);
   }
 
   // Python's string_at: a JSON or repr string literal from `start`, decoded, and its end.

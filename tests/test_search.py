@@ -192,6 +192,8 @@ def test_a_message_a_terminals_width_cut_inside_a_word_is_read_unbroken() -> Non
         lines = [path[:width], path[width:]] if frame else [path[width:]]
         return [r.message for r in search.readings("\n".join([*lines, error, tail]))]
 
+    # A cut at punctuation inside a value has no blank on either side either.
+    assert "a" * 38 + " the graph i/s not connected" in messages(62, "/s not connected")
     words = "a" * 38 + " the graph i s not connected"
     assert "a" * 38 + " the graph is not connected" in messages(62)
     assert words not in messages(62)

@@ -359,8 +359,8 @@ MAX_READINGS = 32
 MIN_WIDTH = 60
 """The narrowest terminal whose width a paste's lines are read as (``_cut_lines``):
 lines of one shorter length are more often a list's than a wrap's."""
-_WORD = re.compile(r"\w", re.ASCII)
-_WORD_END = re.compile(r"\w$", re.ASCII)
+_FILLED = re.compile(r"[^ \t]$")
+_GOES_ON = re.compile(r"[^ \t]")
 MAX_LEADS = 3
 """Phrases a log line's words may put before its message, each ended by ``: ``, that are
 taken off in turn, at most (``app.importer: insert failed: <message>``)."""
@@ -768,19 +768,21 @@ def _message(
 
 def _cut_lines(raw: Sequence[str]) -> frozenset[int]:
     """The lines of a paste that the width of the terminal it was copied from cut inside
-    a word: as long as its longest line (in UTF-16 units, as the page's script counts;
-    MIN_WIDTH or more), with a letter, digit or ``_`` on both sides of the cut, where one
-    of those longest lines is a frame cut inside its path (``cut_frame``), which tells
-    a terminal's width: text wrapped between words (``textwrap``, by the code) loses the
-    space there, and may by chance have two lines of one length. A terminal that cuts
-    between words leaves the space on one side."""
+    a word or a value: as long as its longest line (in UTF-16 units, as the page's
+    script counts; MIN_WIDTH or more), with no blank on either side of the cut (a
+    terminal that cuts between words leaves the space on one side), where one of those
+    longest lines is a frame cut inside its path (``cut_frame``), which tells a
+    terminal's width: text wrapped between words (``textwrap``, by the code) loses the
+    space there, and may by chance have two lines of one length."""
     widths = [len(line.encode("utf-16-le", "surrogatepass")) // 2 for line in raw]
     widest = max(widths, default=0)
     full = [number for number, width in enumerate(widths) if width == widest]
     if widest < MIN_WIDTH or not any(_CUT_FRAME.search(raw[n]) for n in full):
         return frozenset()
     return frozenset(
-        n for n in full if n + 1 < len(raw) and _WORD_END.search(raw[n]) and _WORD.match(raw[n + 1])
+        n
+        for n in full
+        if n + 1 < len(raw) and _FILLED.search(raw[n]) and _GOES_ON.match(raw[n + 1])
     )
 
 
