@@ -501,6 +501,16 @@ def defaults_of(
     ]
 
 
+def none_defaults(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The parameters ``function`` gives a default of None (``def f(a, b=None)``: ``b``):
+    a caller who passes none of them leaves them None."""
+    return {
+        arg.arg
+        for arg, default in defaults_of(function)
+        if isinstance(default, ast.Constant) and default.value is None
+    }
+
+
 _DEF = re.compile(r"(async\s+)?def\b")
 
 
@@ -1737,11 +1747,7 @@ def _given(
     scan wrote ``source.optional``): "set it to `None`" holds whatever its default."""
     unset = set(record.source.optional)
     if function is not None:
-        unset.update(
-            arg.arg
-            for arg, default in defaults_of(function)
-            if isinstance(default, ast.Constant) and default.value is None
-        )
+        unset |= none_defaults(function)
     return frozenset(callers) - unset
 
 

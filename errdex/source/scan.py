@@ -42,7 +42,14 @@ from errdex.records.model import (
 )
 from errdex.records.problems import Severity
 from errdex.search import PATTERNS as SEARCH_PATTERNS
-from errdex.source.avoid import always_raises, arguments_of, defaults_of, is_elif, is_private
+from errdex.source.avoid import (
+    always_raises,
+    arguments_of,
+    defaults_of,
+    is_elif,
+    is_private,
+    none_defaults,
+)
 from errdex.util.progress import Start, silent
 
 EXCERPT_CONTEXT = 15
@@ -1174,9 +1181,9 @@ class _Finder:
         for function in reversed(self.functions):
             if function is None:
                 break
-            for arg, default in defaults_of(function):
-                is_none = isinstance(default, ast.Constant) and default.value is None
-                none.setdefault(arg.arg, is_none)
+            defaulted = none_defaults(function)
+            for arg, _ in defaults_of(function):
+                none.setdefault(arg.arg, arg.arg in defaulted)
         return {name for name, is_none in none.items() if is_none}
 
     def _callers_values(self, start: int, line: int) -> tuple[str, ...] | None:
