@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -372,3 +373,23 @@ def test_keyboard_focus_is_always_visible(walks: dict[int, dict[str, Any]], widt
         }
     )
     assert not failing, f"focused with no visible indicator at {width}px:\n" + "\n".join(failing)
+
+
+_REGEX_LITERAL = re.compile(
+    r"(?:[=(,:\[!&|?{;]|=>|\breturn)\s*(/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[a-z]*)"
+)
+"""A regular expression literal, where JavaScript reads one (after an operator, an
+opening bracket or ``return``; not after a name or ``)``, where ``/`` divides)."""
+
+
+@pytest.mark.parametrize("name", ["errdex.js", "search.js"])
+def test_the_page_scripts_regular_expressions_survive_minifying(name: str) -> None:
+    # rjsmin reads a "/" right after "=>" as division and drops the spaces of a literal
+    # there: `(i) => /[^ \t]$/.test(s)` shipped as `/[^\t]$/`.
+    from errdex.site.render import _minified
+
+    source = (Path(__file__).parent.parent / "static" / name).read_text(encoding="utf-8")
+    minified = _minified(name, source.encode()).decode()
+    literals = [found.group(1) for found in _REGEX_LITERAL.finditer(source)]
+    assert literals, "no regular expression literal found"
+    assert [found.group(1) for found in _REGEX_LITERAL.finditer(minified)] == literals
