@@ -181,6 +181,28 @@ def test_extra_css_and_js_load_on_every_page_under_hashed_names(run, own: Path) 
     assert "with extra_js, every page loads" in result.err and "KiB budget [W311]" in result.err
 
 
+def test_a_sites_scripts_are_published_as_written(run, own: Path) -> None:  # type: ignore[no-untyped-def]
+    # Before: every script of static/ went through rjsmin, which reads a regular
+    # expression right after "=>" as a division: "/ +$/" became "/+$/", a syntax error,
+    # and "/[ ]{2}/" became "/[]{2}/", which matches nothing.
+    script = (
+        "// trims what the user typed\n"
+        "const trailing = (text) => / +$/.test(text);\n"
+        "const doubled = (text) => /[ ]{2}/.exec(text);\n"
+    )
+    (own / "static" / "js").mkdir()
+    (own / "static" / "js" / "site.js").write_text(script)
+    (own / "static" / "errdex.js").write_text("window.own = (s) => /a  b/.test(s);\n")
+    (own / "content" / "site.yaml").write_text(SITE + "extra_js:\n- js/site.js\n")
+    result = build(run, own)
+    assert result.code == 0, result.err
+    out = own / "public"
+    (published,) = (out / "static" / "js").glob("site.*.js")
+    assert published.read_text() == script
+    (bundle,) = (out / "static").glob("errdex-page.*.js")
+    assert bundle.read_text().endswith("\n;window.own = (s) => /a  b/.test(s);\n")
+
+
 def _fails_at_a_broken_footer(run, own: Path, *more: str) -> Path:  # type: ignore[no-untyped-def]
     """Break the site's base template at its line 3 and build: the build names it there
     and writes nothing. Returns the template."""
