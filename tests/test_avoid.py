@@ -2288,9 +2288,18 @@ def test_the_objects_value_and_the_callers_that_print_alike_are_told_apart(
     assert ways(from_scan(tmp_path, code, "cannot reshape")) == [
         "Make `rows * cols` equal to `self.rows * self.cols`."
     ]
-    assert ways(from_scan(tmp_path, code, "size is fixed")) == [
+    fixed = from_scan(tmp_path, code, "size is fixed")
+    assert ways(fixed) == [
         "Make `size` equal to `self.size`, and set `cols` to `self.cols` or less."
     ]
+    # Lookup's hints: a placeholder ``{size}`` is the caller's value, ``{self.size}`` the
+    # object's. Before, "size: 3; yours is 3", both read from the caller's ``{size}``.
+    avoided = avoid.avoid_of(fixed)
+    assert avoided is not None
+    documented = avoid.document(avoided, avoid.flag_of({}))["ways"]
+    terms = [way["terms"] for way in documented]
+    assert avoid.hints(terms, {"size": "3", "cols": "2"}) == [[]]
+    assert avoid.hints(terms, {"size": "3", "self.size": "4"}) == [["size: 4; yours is 3"]]
     # Each side with a ``self.`` of its own, or a membership: no way reads them apart.
     others = (
         "class Matrix:\n"

@@ -2133,7 +2133,9 @@ class _Words:
             raise _Unsafe  # two constants: nothing a user changes
         if subject.text == other.text:  # ``self.size != size``: both are shown ``size``
             if _as_written(subject) and not _as_written(other):
-                pass  # the object's value is shown with ``self.``: "… equal to `self.size`"
+                # The object's value is shown with ``self.``: "… equal to `self.size`".
+                # A message's ``{size}`` gives the caller's value, not the object's.
+                other = replace(other, keys=tuple(k for k in other.keys if k not in subject.keys))
             elif _as_written(other) and not _as_written(subject):
                 # The caller's value is the subject, the object's is shown with ``self.``.
                 return self._compare(right, _FLIP[op], left, True)
