@@ -283,6 +283,28 @@ def test_words_raised_in_two_places_name_one_and_say_the_other_unless_a_frame_te
     assert "same words" not in comment(event, [placed], Settings())
 
 
+def test_words_raised_in_two_places_name_the_one_whose_function_the_issue_calls(
+    source: sources.Source,
+) -> None:
+    # No traceback, but the issue shows the call that raised it: ``queue.put(request)``
+    # is a call of ``Queue.put``, which raises these words in serve/queue.py. Before,
+    # triage named the first record of the words, raised in serve/config.py.
+    body = issue(f"{CLOSED}") + "\nMy code:\n\n```python\nqueue.put(request)\n```\n"
+    (found,) = found_in(source, body)
+    assert (found.id, found.called, found.elsewhere) == ("00000000000000a2", "put", 1)
+    ((where, url),) = found.also
+    assert where == "serve/config.py" and url.endswith("/errors/00000000000000a1/")
+    event = Event("issues", "opened", REPO, 8, "t", body, "open", "u", False, (), False, None)
+    said = comment(event, [found], Settings())
+    assert f"[serve/config.py]({url}); the issue calls `put()`, which raises them here" in said
+    assert json.loads(outputs([found])["matches"])[0]["called"] == "put"
+    # A word that is no call (``put``, not ``put(``), or a call of another function
+    # whose name ends alike (``output(``): nothing tells which.
+    for said_so in ("I put a request on the queue.", "Calling output(request) fails."):
+        (other,) = found_in(source, issue(CLOSED) + said_so)
+        assert (other.id, other.called, other.elsewhere) == ("00000000000000a1", "", 1)
+
+
 def test_a_feature_request_that_names_a_message_in_prose_gets_nothing(
     source: sources.Source,
 ) -> None:

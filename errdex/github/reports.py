@@ -91,6 +91,9 @@ class Found:
     also: tuple[tuple[str, str], ...] = ()
     """The first ``ALSO_SHOWN`` of those: where each is raised (its file, and its
     function where the record names one) and its page's address."""
+    called: str = ""
+    """The named record's function (its own name) when the paste shows no frame and its
+    text calls that function alone of theirs (``nx.is_connected(H)``): that chose it."""
 
 
 def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "") -> list[Found]:
@@ -133,13 +136,16 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                     continue
                 match, start = chosen
                 placed = fits.shown(match)
+                called = ""
+                if not frames:
+                    match, called = _called_first(source, match, f"{title}\n{body}")
                 if start and (
                     reading in whole_only or _goes_on_otherwise(match.entry, reading, lines)
                 ):
                     continue
                 # The reading's best match: a record kept out of triage silences the
                 # reading rather than let a worse guess through.
-                found = _found(source, reading, match, placed)
+                found = _found(source, reading, match, placed, called)
                 if found is not None:
                     # A record pasted whole somewhere is read there, before its start.
                     key = (start, -found.confidence, -found.score, order)
@@ -1170,12 +1176,49 @@ def _place(page: Page) -> tuple[str, str]:
     return (f"{where}, in {page.function}" if page.function else where), page.url
 
 
+def _called_first(source: Source, match: search.Match, text: str) -> tuple[search.Match, str]:
+    """``match``, or the record of its words whose function ``text`` calls when it
+    calls one of theirs alone (``nx.is_connected(H)`` of ``is_connected``,
+    ``is_strongly_connected`` …): with no traceback to say where the words were raised,
+    the call the issue shows does. Also that function's name ("" when none chose)."""
+    if not match.also:
+        return match, ""
+    ids = (match.entry.id, *match.also)
+    called = {}
+    for number in ids:
+        function = _where(source.page(number))[2]
+        if function and re.search(rf"(?<![\w]){re.escape(function)}\s*\(", text):
+            called[number] = function
+    if len(called) != 1:
+        return match, ""
+    ((chosen, function),) = called.items()
+    if chosen == match.entry.id:
+        return match, function
+    index = source.index
+    paths = source.page(chosen).paths
+    if not paths:
+        return match, ""
+    placed = index.placed(search.place_key(match.entry, search.file_name(paths[0])))
+    entry = next((index.entries[n] for n, _ in placed if index.entries[n].id == chosen), None)
+    if entry is None or entry.template != match.entry.template:
+        return match, ""  # worded with other placeholders: the values read are not its
+    also = tuple(number for number in ids if number != chosen)
+    chosen_match = search.Match(
+        entry, match.exact, match.score, match.values, also, match.first_line
+    )
+    return chosen_match, function
+
+
 def _found(
-    source: Source, reading: search.Extracted, match: search.Match, placed: bool = False
+    source: Source,
+    reading: search.Extracted,
+    match: search.Match,
+    placed: bool = False,
+    called: str = "",
 ) -> Found | None:
     """The match as a Found; None for a record whose document says ``triage: false``.
     ``placed``: a frame of the paste is in the record's file, which tells it from the
-    other records of its words."""
+    other records of its words; ``called``: the issue calls its function (``Found``)."""
     entry = match.entry
     page = source.page(entry.id)
     if not page.triage:
@@ -1196,6 +1239,7 @@ def _found(
         releases=page.releases,
         elsewhere=0 if placed else match.elsewhere,
         also=tuple(_place(source.page(i)) for i in others[:ALSO_SHOWN]),
+        called=called if others else "",
     )
 
 

@@ -244,6 +244,7 @@ def outputs(found: list[Found], comment_id: int | None = None) -> dict[str, str]
             "releases": list(f.releases),
             "elsewhere": f.elsewhere,
             "also": [{"where": where, "url": url} for where, url in f.also],
+            "called": f.called,
         }
         for f in found
     ]
@@ -289,7 +290,11 @@ def comment(event: Event, found: list[Found], settings: Settings) -> str:
             lines.append(
                 f"- the same words are raised at {f.elsewhere} other place(s) too"
                 + (f": {listed}" if listed else "")
-                + "; nothing in the issue tells which one raised it"
+                + (
+                    f"; the issue calls {_code(f.called + '()')}, which raises them here"
+                    if f.called
+                    else "; nothing in the issue tells which one raised it"
+                )
             )
         if f.wording:
             w = f.wording
