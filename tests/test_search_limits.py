@@ -656,3 +656,28 @@ def test_a_paste_over_the_cap_says_only_its_end_was_read(page: Page, hardened_si
     expect(status).to_have_text("1 matching error Only the end of this long paste was read.")
     _keystroke(page, paste[-1000:])
     expect(status).to_have_text("1 matching error")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        lambda n: "AmbiguousPlan: a" + " " * n + "b",
+        lambda n: "AmbiguousPlan: a" + "`" * n,
+        lambda n: "> " * n + "AmbiguousPlan: x",
+        lambda n: ("a" * 150 + ".") * (n // 151) + ": x",
+    ],
+    ids=["blanks before a letter", "backticks", "quote marks", "dotted names"],
+)
+def test_triage_reads_a_line_that_names_a_sites_exception_in_linear_time(
+    line: Callable[[int], str],
+) -> None:
+    # A pattern that read the message lazily up to blanks at the line's end took 7 s
+    # over blanks then a letter at 32,000 characters, 13 times as long as at 8,000.
+    from errdex.github.reports import named
+
+    # A few milliseconds a call: twenty calls a run, well above the clock's steps.
+    def work(text: str) -> None:
+        for _ in range(20):
+            named(text, {"x.AmbiguousPlan"})
+
+    assert_linear(work, line(MB // 4), line(MB))

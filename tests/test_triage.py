@@ -305,6 +305,32 @@ def test_words_raised_in_two_places_name_the_one_whose_function_the_issue_calls(
         assert (other.id, other.called, other.elsewhere) == ("00000000000000a1", "", 1)
 
 
+def test_a_line_of_prose_that_starts_with_one_of_the_sites_exceptions_is_its_error(
+    tmp_path: Path,
+) -> None:
+    # Typed out of a screenshot, between paragraphs, with no word that says an error
+    # follows. Before, only an exception whose name ends like an error's was read so.
+    plan = "Two plans fit the request equally well; name one."
+    records = {
+        "example/serve/ambiguous-plan.yaml": record("serve.errors.AmbiguousPlan", plan),
+        "example/serve/closed-queue.yaml": RECORDS["example/serve/closed-queue.yaml"],
+    }
+    out = build_site(make_content(tmp_path, records, SITE), tmp_path)
+    source = sources.site_source(sources.FolderStore(out))
+    body = (
+        "Planning fails for me.\n\n![Screenshot](https://example.test/shot.png)\n\n"
+        f"The text of it:\n\nAmbiguousPlan: {plan}\n\nWhat should I pass?\n"
+    )
+    (found,) = found_in(source, body)
+    assert (found.exception, found.message, found.line) == (
+        "serve.errors.AmbiguousPlan",
+        plan,
+        7,
+    )
+    # The same line under a name the site raises no error of is prose.
+    assert found_in(source, body.replace("AmbiguousPlan:", "PlanningNote:")) == []
+
+
 def test_a_feature_request_that_names_a_message_in_prose_gets_nothing(
     source: sources.Source,
 ) -> None:

@@ -25,7 +25,7 @@ import itertools
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from errdex import search
@@ -109,7 +109,7 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
     # a few words of an error in passing ("I used to see "… must be set" but now …").
     in_passing = in_prose(body, least)
     whole_only = {reading for reading in in_passing if reading.exception is None}
-    every = _readings(body, title, least, in_passing)
+    every = _readings(body, title, least, in_passing, named(body, index.exception_pages))
     lines = paste_lines(body)
     # The title's error is the body's when the body pastes the same message: raised
     # where the body's frames say. Each line's frames are read once.
@@ -581,14 +581,19 @@ _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
 def _readings(
-    body: str, title: str = "", least: int = 1, prose: Sequence[search.Extracted] = ()
+    body: str,
+    title: str = "",
+    least: int = 1,
+    prose: Sequence[search.Extracted] = (),
+    site_named: Sequence[search.Extracted] = (),
 ) -> list[search.Extracted]:
     """The readings of the whole body, then those of each fenced block and each heading
     read on its own, then those of the title (at no line): a bare message in a fence amid
     the prose of an issue template is a whole message there, and so is a heading's or a
     title's that names no exception. Lines are the body's (from 0). A block with fewer
     than ``least`` letters and digits is not read (``Environment``). ``prose`` are the
-    readings of its prose (``in_prose``), read last."""
+    readings of its prose (``in_prose``), read last; ``site_named`` those of lines that
+    start with an exception of the site's (``named``), with the lines that raise one."""
     out = search.readings(body)
     title = _TAGS.sub("", title)
     blocks = [*fences(body)[:MAX_FENCES], *headings(body)[:MAX_HEADINGS], (None, title)]
@@ -599,7 +604,11 @@ def _readings(
                 reading = replace(reading, line=line)
             if reading not in out:
                 out.append(reading)
-    more = [*raised(body)[:MAX_RAISED], *(replace(r, line=None) for r in raised(title))]
+    more = [
+        *raised(body)[:MAX_RAISED],
+        *(replace(r, line=None) for r in raised(title)),
+        *site_named[:MAX_RAISED],
+    ]
     for reading in [*more, *introduced(body, title), *prose]:
         if reading not in out:
             out.append(reading)
@@ -732,6 +741,32 @@ _CALL = re.compile(
     rf"^[ \t]*(?:#{{1,6}}[ \t]+)?(?:(?:-+>|\u2771)[ \t]*[0-9]*[ \t]+)?(?:raise[ \t]+)?"
     rf"({search.EXCEPTION_NAME})\(f?([\"'])"
 )
+
+
+def named(text: str, exceptions: Collection[str]) -> list[search.Extracted]:
+    """The message of each line that starts with the name of one of ``exceptions`` (the
+    site's) and a colon, where the name ends in no word that says it is an error, so that
+    no other reading takes the line for one: networkx's ``AmbiguousSolution:
+    Disconnected graph: …``, typed out of a screenshot into an issue's prose."""
+    known = {exception.rpartition(".")[2] for exception in exceptions}
+    out = []
+    for number, line in enumerate(paste_lines(text)):
+        found = _NAMED.match(line)
+        if found is None or ERROR_LINE.match(line):
+            continue
+        name = found.group(1)
+        if name.rpartition(".")[2] in known:
+            out.append(
+                search.Extracted(
+                    name, found.group(2).rstrip(" \t`*_"), line=number, line_text=line.strip()
+                )
+            )
+    return out
+
+
+_NAMED = re.compile(r"[ \t>*_`]*([A-Za-z_][\w.]{0,200}):[ \t]+(\S.*)")
+"""A line that starts with a name and a colon (after a quote's ``>`` or emphasis), then
+a message."""
 
 
 def raised(text: str) -> list[search.Extracted]:
