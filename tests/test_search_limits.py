@@ -665,8 +665,19 @@ def test_a_paste_over_the_cap_says_only_its_end_was_read(page: Page, hardened_si
         lambda n: "AmbiguousPlan: a" + "`" * n,
         lambda n: "> " * n + "AmbiguousPlan: x",
         lambda n: ("a" * 150 + ".") * (n // 151) + ": x",
+        lambda n: "_" * n + "AmbiguousPlan: x",
+        lambda n: "1. - > " * (n // 7) + "AmbiguousPlan: x",
+        lambda n: "AmbiguousPlan" + "_" * n + ": x",
     ],
-    ids=["blanks before a letter", "backticks", "quote marks", "dotted names"],
+    ids=[
+        "blanks before a letter",
+        "backticks",
+        "quote marks",
+        "dotted names",
+        "underscores",
+        "list markers",
+        "underscores before the colon",
+    ],
 )
 def test_triage_reads_a_line_that_names_a_sites_exception_in_linear_time(
     line: Callable[[int], str],

@@ -305,30 +305,98 @@ def test_words_raised_in_two_places_name_the_one_whose_function_the_issue_calls(
         assert (other.id, other.called, other.elsewhere) == ("00000000000000a1", "", 1)
 
 
+PLAN = "Two plans fit the request equally well; name one."
+TAKEN = "The pool is closed, so take() and put() cannot run; reopen it first."
+
+
+def _raised_in(path: str, function: str, line: int) -> str:
+    return f"path: {path}\n  function: {function}\n  line: {line}"
+
+
+@pytest.fixture(scope="module")
+def calls(tmp_path_factory: pytest.TempPathFactory) -> sources.Source:
+    """A site where one message is raised in three places: in ``Pool.put``, ``Pool.take``
+    and ``AsyncPool.take``; and an exception whose name does not end like an error's."""
+    root = tmp_path_factory.mktemp("calls")
+    place = "path: serve/config.py\n  line: 2"
+    records = {
+        "example/serve/ambiguous-plan.yaml": record("serve.errors.AmbiguousPlan", PLAN),
+        **{
+            f"example/serve/taken-{n}.yaml": record("RuntimeError", TAKEN)
+            .replace("repo:", f"id: 00000000000000b{n}\nrepo:")
+            .replace(place, _raised_in(path, function, 2))
+            for n, path, function in (
+                (1, "serve/pool.py", "Pool.put"),
+                (2, "serve/pool.py", "Pool.take"),
+                (3, "serve/aio.py", "AsyncPool.take"),
+            )
+        },
+    }
+    out = build_site(make_content(root, records, SITE), root)
+    return sources.site_source(sources.FolderStore(out))
+
+
+@pytest.mark.parametrize(
+    ("said", "named"),
+    [
+        # Two of the message's records are raised in a ``take``: the first is named.
+        ("pool.take(4)", "00000000000000b2"),
+        ("result = pool.put (item)", "00000000000000b1"),
+        # A ``def`` is no call; a call and a mention of another of them tells nothing;
+        # nor does the message, which says ``take()`` and ``put()`` itself.
+        ("def take(self):\n    ...", ""),
+        ("pool.take(4), though put is what I meant", ""),
+        ("", ""),
+    ],
+)
+def test_of_the_records_of_its_words_the_one_whose_function_the_issue_calls_is_named(
+    calls: sources.Source, said: str, named: str
+) -> None:
+    body = f"```\nRuntimeError: {TAKEN}\n```\n\nMy code:\n\n```python\n{said}\n```\n"
+    (found,) = found_in(calls, body)
+    assert found.elsewhere == 2
+    if named:
+        assert (found.id, found.called) == (named, "take" if named != "00000000000000b1" else "put")
+        assert named not in {url.rsplit("/", 2)[1] for _, url in found.also}
+    else:
+        assert (found.id, found.called) == ("00000000000000b1", "")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"AmbiguousPlan: {PLAN}",
+        f"> AmbiguousPlan: {PLAN}",
+        f"**AmbiguousPlan**: {PLAN}",
+        f"**AmbiguousPlan:** {PLAN}",
+        f"- AmbiguousPlan: {PLAN}",
+        f"1. AmbiguousPlan: {PLAN}",
+        f"`AmbiguousPlan`: {PLAN}",
+        f"   serve.errors.AmbiguousPlan: {PLAN}",
+    ],
+)
 def test_a_line_of_prose_that_starts_with_one_of_the_sites_exceptions_is_its_error(
-    tmp_path: Path,
+    calls: sources.Source, line: str
 ) -> None:
     # Typed out of a screenshot, between paragraphs, with no word that says an error
     # follows. Before, only an exception whose name ends like an error's was read so.
-    plan = "Two plans fit the request equally well; name one."
-    records = {
-        "example/serve/ambiguous-plan.yaml": record("serve.errors.AmbiguousPlan", plan),
-        "example/serve/closed-queue.yaml": RECORDS["example/serve/closed-queue.yaml"],
-    }
-    out = build_site(make_content(tmp_path, records, SITE), tmp_path)
-    source = sources.site_source(sources.FolderStore(out))
     body = (
         "Planning fails for me.\n\n![Screenshot](https://example.test/shot.png)\n\n"
-        f"The text of it:\n\nAmbiguousPlan: {plan}\n\nWhat should I pass?\n"
+        f"The text of it:\n\n{line}\n\nWhat should I pass?\n"
     )
-    (found,) = found_in(source, body)
-    assert (found.exception, found.message, found.line) == (
-        "serve.errors.AmbiguousPlan",
-        plan,
-        7,
-    )
+    (found,) = found_in(calls, body)
+    assert (found.exception, found.message, found.line) == ("serve.errors.AmbiguousPlan", PLAN, 7)
     # The same line under a name the site raises no error of is prose.
-    assert found_in(source, body.replace("AmbiguousPlan:", "PlanningNote:")) == []
+    assert found_in(calls, body.replace("AmbiguousPlan", "PlanningNote")) == []
+
+
+def test_a_docstrings_raises_section_in_an_issue_names_no_error(calls: sources.Source) -> None:
+    # Indented as code is: a docstring's list of what a function raises, not an error.
+    body = (
+        "Which errors can plan() raise?\n\n```python\ndef plan(request):\n"
+        f'    """Plan a request.\n\n    Raises:\n        AmbiguousPlan: {PLAN}\n    """\n```\n'
+    )
+    assert found_in(calls, body) == []
 
 
 def test_a_feature_request_that_names_a_message_in_prose_gets_nothing(

@@ -138,7 +138,7 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                 placed = fits.shown(match)
                 called = ""
                 if not frames:
-                    match, called = _called_first(source, match, f"{title}\n{body}")
+                    match, called = _called_first(source, match, f"{title}\n{body}", reading)
                 if start and (
                     reading in whole_only or _goes_on_otherwise(match.entry, reading, lines)
                 ):
@@ -745,28 +745,33 @@ _CALL = re.compile(
 
 def named(text: str, exceptions: Collection[str]) -> list[search.Extracted]:
     """The message of each line that starts with the name of one of ``exceptions`` (the
-    site's) and a colon, where the name ends in no word that says it is an error, so that
-    no other reading takes the line for one: networkx's ``AmbiguousSolution:
-    Disconnected graph: …``, typed out of a screenshot into an issue's prose."""
+    site's, by the last part of a dotted name) and a colon, as prose writes it: after
+    at most three blanks (more make a code block, where a docstring's ``Raises:`` lists
+    names so), a quote's ``>``, a list's marker or emphasis (``**AmbiguousSolution**:``,
+    ``- AmbiguousSolution: …``). This reads networkx's ``AmbiguousSolution: Disconnected
+    graph: …``, typed out of a screenshot, which no other reading takes for an error: its
+    name does not end like an error's. A line that one does read is left to it."""
     known = {exception.rpartition(".")[2] for exception in exceptions}
     out = []
     for number, line in enumerate(paste_lines(text)):
-        found = _NAMED.match(line)
-        if found is None or ERROR_LINE.match(line):
+        if line[:4].startswith(("    ", "\t")) or ERROR_LINE.match(line):
             continue
-        name = found.group(1)
-        if name.rpartition(".")[2] in known:
+        rest = line[_MARKERS.match(line).end() :].lstrip("*_`")  # type: ignore[union-attr]
+        found = _NAMED.match(rest)
+        if found is not None and found.group(1).rpartition(".")[2] in known:
+            message = found.group(2).rstrip(" \t`*_")
             out.append(
-                search.Extracted(
-                    name, found.group(2).rstrip(" \t`*_"), line=number, line_text=line.strip()
-                )
+                search.Extracted(found.group(1), message, line=number, line_text=line.strip())
             )
     return out
 
 
-_NAMED = re.compile(r"[ \t>*_`]*([A-Za-z_][\w.]{0,200}):[ \t]+(\S.*)")
-"""A line that starts with a name and a colon (after a quote's ``>`` or emphasis), then
-a message."""
+_MARKERS = re.compile(r"[ ]{0,3}(?:(?:>|[-+*]|[0-9]{1,9}[.)])[ \t]{1,4}|>){0,8}")
+"""What may start a line of prose before its words: blanks, quotes' ``>`` and a list's
+markers, eight at most (none nests deeper; a bound keeps a line of a million linear)."""
+_NAMED = re.compile(r"([A-Za-z][\w.]{0,200}?)[*_`]{0,4}:[*_`]{0,4}[ \t]+(\S.*)")
+"""A name (emphasis or a code span closing after it, or after its colon), a colon, a
+message."""
 
 
 def raised(text: str) -> list[search.Extracted]:
@@ -1211,22 +1216,33 @@ def _place(page: Page) -> tuple[str, str]:
     return (f"{where}, in {page.function}" if page.function else where), page.url
 
 
-def _called_first(source: Source, match: search.Match, text: str) -> tuple[search.Match, str]:
-    """``match``, or the record of its words whose function ``text`` calls when it
-    calls one of theirs alone (``nx.is_connected(H)`` of ``is_connected``,
-    ``is_strongly_connected`` …): with no traceback to say where the words were raised,
-    the call the issue shows does. Also that function's name ("" when none chose)."""
+def _called_first(
+    source: Source, match: search.Match, text: str, reading: search.Extracted
+) -> tuple[search.Match, str]:
+    """``match``, or the record of its words raised in the function ``text`` calls, when
+    it calls one of theirs and names none of the others (``nx.is_connected(H)``, of
+    ``is_connected``, ``is_strongly_connected`` …): with no traceback to say where the
+    words were raised, the call the issue shows does. Also that function's name (""
+    when none chose). What the error itself says is not the issue's: the line the
+    reading is from and the template's own text are left out (a message may quote a
+    call, ``DataArray.argmin() returns a dict``), and so is a ``def``."""
     if not match.also:
         return match, ""
+    lines = search.paste_lines(text)
+    if reading.line is not None and reading.line + 1 < len(lines):
+        lines[reading.line + 1] = ""  # ``text`` is the title's line, then the body's
+    text = "\n".join(lines)
+    for part in parse_template(match.entry.template).parts:
+        if not part.placeholder and len(part.text) >= _QUOTED:
+            text = text.replace(part.text, " ")
     ids = (match.entry.id, *match.also)
-    called = {}
-    for number in ids:
-        function = _where(source.page(number))[2]
-        if function and re.search(rf"(?<![\w]){re.escape(function)}\s*\(", text):
-            called[number] = function
-    if len(called) != 1:
+    functions = {number: _where(source.page(number))[2] for number in ids}
+    said = {f for f in functions.values() if f and re.search(rf"(?<!\w){re.escape(f)}(?!\w)", text)}
+    called = {f for f in said if re.search(rf"(?<!\w)(?<!def ){re.escape(f)}\s*\(", text)}
+    if len(said) != 1 or len(called) != 1:
         return match, ""
-    ((chosen, function),) = called.items()
+    (function,) = called
+    chosen = next(number for number in ids if functions[number] == function)
     if chosen == match.entry.id:
         return match, function
     index = source.index
@@ -1242,6 +1258,11 @@ def _called_first(source: Source, match: search.Match, text: str) -> tuple[searc
         entry, match.exact, match.score, match.values, also, match.first_line
     )
     return chosen_match, function
+
+
+_QUOTED = 8
+"""Characters of a template's own text, at least, that are left out of what an issue
+says of the calls it made (shorter ones are words an issue may say too)."""
 
 
 def _found(
