@@ -92,8 +92,9 @@ class Found:
     """The first ``ALSO_SHOWN`` of those: where each is raised (its file, and its
     function where the record names one) and its page's address."""
     called: str = ""
-    """The named record's function (its own name) when the paste shows no frame and its
-    text calls that function alone of theirs (``nx.is_connected(H)``): that chose it."""
+    """The named record's function (its own name) when the paste shows no frame, and its
+    text calls that function and names no other of theirs (``nx.is_connected(H)``): that
+    chose it (``_called_first``)."""
 
 
 def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "") -> list[Found]:
@@ -750,7 +751,8 @@ def named(text: str, exceptions: Collection[str]) -> list[search.Extracted]:
     names so), a quote's ``>``, a list's marker or emphasis (``**AmbiguousSolution**:``,
     ``- AmbiguousSolution: …``). This reads networkx's ``AmbiguousSolution: Disconnected
     graph: …``, typed out of a screenshot, which no other reading takes for an error: its
-    name does not end like an error's. A line that one does read is left to it."""
+    name does not end like an error's. A line that reading reads (``ValueError: …``) is
+    left to it."""
     known = {exception.rpartition(".")[2] for exception in exceptions}
     out = []
     for number, line in enumerate(paste_lines(text)):
