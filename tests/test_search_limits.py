@@ -112,7 +112,7 @@ def assert_ratio(
 
     base = min(first, least_cpu_time(small, runs=2))  # the least of three runs
     while base < 0.1:
-        repeat = repeat * 10 if base < 0.01 else math.ceil(repeat * 0.12 / base)
+        repeat = repeat * 10 if base < 0.001 else math.ceil(repeat * 0.12 / base)
         base = least_cpu_time(many(small))
     assert any(_within(ratio * base, many(large)) is not None for _ in range(3)), (
         f"{what} took over {ratio:g}x the time ({base / repeat * 1000:.1f} ms before)"
