@@ -137,13 +137,13 @@ def found_in(source: Source, body: str, rules: Rules = Rules(), title: str = "")
                     continue
                 match, start = chosen
                 placed = fits.shown(match)
-                called = ""
-                if not frames:
-                    match, called = _called_first(source, match, f"{title}\n{body}", reading)
                 if start and (
                     reading in whole_only or _goes_on_otherwise(match.entry, reading, lines)
                 ):
                     continue
+                called = ""
+                if not frames:
+                    match, called = _called_first(source, match, f"{title}\n{body}", reading)
                 # The reading's best match: a record kept out of triage silences the
                 # reading rather than let a worse guess through.
                 found = _found(source, reading, match, placed, called)
