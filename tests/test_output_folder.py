@@ -84,6 +84,30 @@ def test_a_file_added_to_a_built_site_stops_the_next_full_build(
     assert "CNAME" not in check.out and "drafts" not in check.out
 
 
+def test_a_refused_full_build_keeps_the_state_that_says_which_page_moved(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # A reworded message moves its page (a new id); the build refused for a CNAME must not
+    # forget the last build's pages, or the build after it loses the warning (W405) that
+    # names the old address to keep.
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    record = content / "errors" / "a.yaml"
+    record.write_text(record.read_text().replace("must be positive", "must be at least one"))
+    (out / "CNAME").write_text("errors.example.org\n")
+    refused(run("build", "--content", content, "--out", out, "--cache", cache), "CNAME")
+    (out / "CNAME").unlink()
+    # Refused after rendering every page (a file that appears while a full build runs).
+    (out / "errors" / "notes.txt").write_text("mine\n")
+    refused(run("build", "--content", content, "--out", out, "--cache", cache), "notes.txt")
+    (out / "errors" / "notes.txt").unlink()
+    assert "[W405]" in run("check", "--content", content, "--out", out, "--cache", cache).err
+    result = run("build", "--content", content, "--out", out, "--cache", cache)
+    assert result.code == 0 and result.err.count("[W405]") == 1, result.err
+
+
 def test_a_build_removes_its_own_stale_files_and_names_them_in_its_marker(
     tmp_path: Path,
     content: Path,

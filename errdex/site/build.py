@@ -19,6 +19,7 @@ which says why. Nothing is written until everything is read, checked and linked.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import sys
@@ -638,10 +639,7 @@ class _Swap:
     forks = True
 
     def __init__(self, out: Path, previous: state.State | None, state_file: Path | None) -> None:
-        if state_file:
-            # Dropped before the output changes: a build stopped midway leaves none, and
-            # the next build is a full one rather than one that trusts a stale state.
-            state_file.unlink(missing_ok=True)
+        self.state_file = state_file
         self.staging = Staging(out, previous.outputs if previous else None)
         self.staging.open()
 
@@ -649,7 +647,13 @@ class _Swap:
         return self.staging.put(rel, data)
 
     def commit(self, outputs: dict[str, str], written: int) -> WriteStats:
-        removed = self.staging.commit(set(outputs))
+        # The last state is dropped right before the output changes, not before: a build
+        # refused or stopped before the swap leaves the output and the state that tells
+        # of it (which pages moved since, W405); one stopped in the swap leaves no state,
+        # and the next build is a full one rather than one that trusts a stale state.
+        file = self.state_file
+        dropped = functools.partial(file.unlink, missing_ok=True) if file else None
+        removed = self.staging.commit(set(outputs), dropped)
         return WriteStats(written=written, unchanged=len(outputs) - written, removed=removed)
 
     def abort(self) -> None:

@@ -19,7 +19,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -457,9 +457,10 @@ class Staging:
         except OSError:
             return False
 
-    def commit(self, kept: set[str]) -> int:
+    def commit(self, kept: set[str], swapping: Callable[[], None] | None = None) -> int:
         """Swap the staged folder in; returns how many of errdex's old files are gone.
-        Refused, changing nothing, when the output holds anything errdex did not write."""
+        Refused, changing nothing, when the output holds anything errdex did not write.
+        ``swapping`` is called once the swap is sure to be tried, right before it."""
         retired = self.retired
         try:
             # Two builds into one output take turns at the swap, so neither finds the
@@ -467,6 +468,8 @@ class Staging:
             with _locked(_lock_path(self.out), self.shown):
                 ours = self._claim(kept)
                 self._put_marker(kept)
+                if swapping is not None:
+                    swapping()
                 if os.path.lexists(self.out):
                     os.replace(self.out, retired)
                 os.replace(self.folder, self.out)
