@@ -65,23 +65,57 @@ def test_hand_written_files_beside_an_index_are_never_deleted(
     assert everything(docs) == before
 
 
-def test_a_file_added_to_a_built_site_stops_the_next_full_build(
+def test_a_file_added_to_a_built_site_stops_every_build_and_check(
     tmp_path: Path,
     content: Path,
     run,  # type: ignore[no-untyped-def]
 ) -> None:
-    out = tmp_path / "public"
-    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    # A CNAME dropped into the built site, as GitHub Pages users do: the next full build
+    # would replace the folder whole, so no build writes into it (not even an update,
+    # which would leave it), and check says so first.
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
     (out / "CNAME").write_text("errors.example.org\n")
     (out / "drafts").mkdir()  # an empty folder errdex did not make either
     before = everything(out)
+    refused(run("build", "--content", content, "--out", out, "--cache", cache), "CNAME", "drafts/")
+    record = content / "errors" / "a.yaml"
+    record.write_text(record.read_text() + "meaning: Written after the CNAME.\n")
+    refused(run("build", "--content", content, "--out", out, "--cache", cache), "CNAME", "drafts/")
     (content / "errors" / "b.yaml").unlink()  # a change that removes errdex's own pages
     result = run("build", "--content", content, "--out", out, "--no-cache")
     refused(result, "[E500]", "CNAME", "drafts/")
     assert everything(out) == before
     check = run("check", "--content", content, "--out", out)
+    said = result.err.replace("; nothing was written", "")
+    assert (check.code, check.out, check.err) == (1, "", said)
+    (out / "CNAME").unlink()
+    (out / "drafts").rmdir()
+    check = run("check", "--content", content, "--out", out)
     assert check.code == 0 and "would remove" in check.out  # errdex's own stale pages
-    assert "CNAME" not in check.out and "drafts" not in check.out
+
+
+def test_a_file_added_inside_a_built_sites_folders_stops_a_full_build_and_check(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # An update looks at the top level of the output only (walking a large site would
+    # cost it more than its edit); a full build and check read it all.
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    page = next(p for p in (out / "errors").iterdir() if p.is_dir())
+    (page / "notes.txt").write_text("mine\n")
+    record = content / "errors" / "a.yaml"
+    record.write_text(record.read_text() + "meaning: An update leaves the notes be.\n")
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    assert (page / "notes.txt").read_text() == "mine\n"
+    check = run("check", "--content", content, "--out", out)
+    assert check.code == 1 and f"errors/{page.name}/notes.txt" in check.err, check.err
+    before = everything(out)
+    result = run("build", "--content", content, "--out", out, "--no-cache")
+    refused(result, "[E500]", f"errors/{page.name}/notes.txt")
+    assert everything(out) == before
 
 
 def test_a_refused_full_build_keeps_the_state_that_says_which_page_moved(

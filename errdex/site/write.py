@@ -126,11 +126,16 @@ def _same(old: Path, data: bytes) -> bool:
 
 
 def changes(files: Mapping[str, bytes], out: Path) -> tuple[list[str], list[str]]:
-    """Which files a write would change or add, and which of errdex's it would remove."""
-    out = output_target(out)
+    """Which files a write would change or add, and which of errdex's it would remove.
+    Refused (E500) as a full build is, when ``out`` holds anything errdex did not write."""
+    shown, out = out, output_target(out)
     changed = sorted(rel for rel, data in files.items() if not _same(out / rel, data))
     listed = read_marker(out) or set()
-    removed = sorted(set(_entries(out)) & listed - set(files))
+    entries = _entries(out)
+    foreign = _foreign(entries, listed)
+    if foreign:
+        raise refusal(shown, _holds(foreign))
+    removed = sorted(set(entries) & listed - set(files))
     return changed, removed
 
 
@@ -165,6 +170,33 @@ def _partial(entry: str, ours: set[str]) -> bool:
         return False
     name = found["folder"] + found["name"]
     return name in ours or name == MARKER
+
+
+def _foreign(entries: list[str], listed: set[str]) -> list[str]:
+    """The entries of an output folder (``_entries``) that errdex did not write: neither
+    its marker nor a file the marker (``listed``) names, nor what an interrupted update
+    left of one."""
+    return [e for e in entries if e != MARKER and e not in listed and not _partial(e, listed)]
+
+
+def _foreign_at_top(folder: Path, listed: set[str]) -> list[str]:
+    """``_foreign`` of the top level of ``folder`` alone: its files, and its folders (with a
+    trailing slash) that hold none of the files ``listed`` names."""
+    found = []
+    with os.scandir(folder) as listing:
+        for entry in listing:
+            if not entry.is_dir(follow_symlinks=False):
+                found.append(entry.name)
+            elif not any(rel.startswith(entry.name + "/") for rel in listed):
+                found.append(entry.name + "/")
+    return _foreign(sorted(found), listed)
+
+
+def _holds(foreign: list[str]) -> str:
+    return (
+        f"holds files errdex did not write: {_few(foreign)}; each build replaces the "
+        "folder whole: move them out, or build into another folder"
+    )
 
 
 def _few(names: list[str]) -> str:
@@ -233,7 +265,15 @@ def _check_output(out: Path, content: Path) -> None:
     blocker = next((p for p in target.parents if os.path.lexists(p)), None)
     if blocker is not None and not blocker.is_dir():
         raise UnsafeOutput(out, f"cannot be made: {blocker} is a file, not a folder")
-    if not target.is_dir() or read_marker(target) is not None:
+    if not target.is_dir():
+        return
+    listed = read_marker(target)
+    if listed is not None:
+        # Its top level only, which costs no walk of the site: a full build finds what
+        # else is there too (``Staging.commit``), and ``check`` (``changes``).
+        foreign = _foreign_at_top(target, listed)
+        if foreign:
+            raise UnsafeOutput(out, _holds(foreign))
         return
     with os.scandir(target) as listing:
         held = any(listing)
@@ -493,15 +533,9 @@ class Staging:
             if entries:  # made since the check: only a marked folder is errdex's
                 raise refusal(self.shown, _unmarked(self.out))
             return set()
-        foreign = [
-            e for e in entries if e != MARKER and e not in listed and not _partial(e, listed)
-        ]
+        foreign = _foreign(entries, listed)
         if foreign:
-            raise refusal(
-                self.shown,
-                f"holds files errdex did not write: {_few(foreign)}; each build replaces the "
-                "folder whole: move them out, or build into another folder",
-            )
+            raise refusal(self.shown, _holds(foreign))
         return {e for e in entries if e in listed}
 
     def _put_marker(self, kept: set[str]) -> None:
