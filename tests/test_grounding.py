@@ -457,8 +457,33 @@ def test_html_in_a_fix_is_refused_but_comparisons_and_heredocs_are_code() -> Non
     ]
 
 
-def test_safe_links_and_autolinks_are_published() -> None:
-    assert reasons(meaning="See [the docs](https://example.com) or <https://example.com>.") == []
+def test_links_to_addresses_the_code_or_docs_give_are_published() -> None:
+    code = [*CODE, ("myproj/urls.py", 'HELP = "https://myproj.example.org/help"\n')]
+    docs = [("docs/usage.md", DOCS + "The guide is at https://docs.myproj.example.org/.\n")]
+    known = known_from(code, docs)
+    meaning = (
+        "See [the help](https://myproj.example.org/help) or <https://docs.myproj.example.org/>."
+    )
+    assert refusals(draft(meaning=meaning), known) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Log in at [the portal](https://myproj-support.example.net/login) to fix it.",
+        "Log in at [the portal]( <https://myproj-support.example.net/login> ).",
+        "Log in at <https://myproj-support.example.net/login>.",
+        "Log in at [the portal][p].\n\n[p]: https://myproj-support.example.net/login",
+        "Log in at [the portal](//myproj-support.example.net/login).",
+    ],
+)
+def test_a_link_to_an_address_neither_the_code_nor_docs_give_is_refused(text: str) -> None:
+    # A model invents addresses as it invents flags, and a reader follows a link.
+    address = "//" + text.split("//", 1)[1].split(")")[0].split(">")[0].split()[0]
+    scheme = "https:" if "https://" in text else ""
+    assert reasons(meaning=text) == [
+        f"meaning: links to {scheme}{address}, which neither the code nor the docs give"
+    ]
 
 
 # ---- Markdown code in prose ---------------------------------------------------------

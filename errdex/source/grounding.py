@@ -423,6 +423,10 @@ def _path_known(known: Known, path: str) -> bool:
     )
 
 
+def _address_known(known: Known, address: str) -> bool:
+    return address in known.docs or address in known.strings
+
+
 _FLAG = _Kind("names the flag {}, which the code does not define", _flag_known)
 _ENV = _Kind("names the environment variable {}, which the code does not read", _env_known)
 _NAME = _Kind("names `{}`, which the code does not define", _name_known)
@@ -433,6 +437,7 @@ _PATH = _Kind("names the file {}, which is not in the code", _path_known)
 _PLACEHOLDER = _Kind("leaves the placeholder {} unfilled", None)
 _HTML = _Kind("holds raw HTML: {}", None)
 _LINK = _Kind("links to a {} URL", None)
+_WEB_LINK = _Kind("links to {}, which neither the code nor the docs give", _address_known)
 _UNPARSABLE = _Kind("the Python does not parse ({})", None)
 _TOO_DEEP = _Kind("the Python is nested too deeply to read", None)
 
@@ -479,9 +484,28 @@ def _link_claims(text: str) -> Iterator[_Claim]:
             target = html.unescape(target)  # markdown-it decodes &#106;avascript: too
         # As markdown.py reads a destination: spaces and controls inside do not count.
         cleaned = _IGNORED_IN_URL_RE.sub("", target).lstrip("<").lower()
-        for scheme in _UNSAFE_SCHEMES:
-            if cleaned.startswith(scheme):
-                yield _Claim(_LINK, scheme)
+        unsafe = [scheme for scheme in _UNSAFE_SCHEMES if cleaned.startswith(scheme)]
+        for scheme in unsafe:
+            yield _Claim(_LINK, scheme)
+        # Any other address of a link must be one the code or the docs give: a model
+        # invents addresses as it invents flags, and a link is what a reader follows.
+        address = _DESTINATION_RE.match(text, found.end(), found.end() + MAX_ADDRESS)
+        if not unsafe and address and _ADDRESS_RE.match(address.group(1)):
+            yield _Claim(_WEB_LINK, address.group(1))
+    for found in _AUTOLINK_RE.finditer(text):
+        yield _Claim(_WEB_LINK, found.group(1))
+
+
+MAX_ADDRESS = 2000
+"""Longer link destinations are read up to here (and so never found in the code)."""
+_DESTINATION_RE = re.compile(r"[ \t]*\n?[ \t]*<?([^\s<>()]+)")
+"""A link's destination as markdown-it reads it, up to a space, a bracket or the end of
+the ``<…>`` that may hold it."""
+_ADDRESS_RE = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:|//)")
+"""An address that leaves the site: it has a scheme (``https:``, ``mailto:``), or starts
+with ``//``. Relative ones (``../other/``, ``#anchor``) stay on it."""
+_AUTOLINK_RE = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>")
+"""``<https://…>``, a link markdown-it makes of an address in angle brackets."""
 
 
 def _html_claims(text: str, pattern: re.Pattern[str]) -> Iterator[_Claim]:
