@@ -396,6 +396,56 @@ def test_a_draft_whose_code_changed_is_stale_and_drafted_again_unless_reviewed(
     assert paths[1].read_text() == before  # reviewed: flagged, never rewritten
 
 
+def test_force_writes_over_the_field_it_names_and_a_persons_others_stay_theirs(
+    run: Any, scanned_content: Path, tmp_path: Path
+) -> None:
+    path = sorted((scanned_content / "errors").rglob("*.yaml"))[0]
+    record_id = _id_of(run, scanned_content, path)
+    path.write_text(
+        path.read_text()
+        + "meaning: |\n  A person's first words.\nsolutions:\n- A person's own fix.\n"
+    )
+    with fake_llm.serving(fake_llm.capable) as server:
+        forced = draft(run, scanned_content, server.url, "--only", record_id, "--force", "meaning")
+    assert forced.code == 0 and "1 drafted" in forced.err, forced.err
+    data = data_of(path)
+    assert data["meaning"].startswith("The code raises")
+    assert data["solutions"] == ["A person's own fix."]
+    # The record holds a person's words beside the model's: an edited draft, not the
+    # model's own, on the page and in the JSON.
+    out = tmp_path / "public"
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
+    document = json.loads((out / "api" / "errors" / f"{record_id}.json").read_text())
+    assert document["review"] == {"state": "edited", "stale": False}
+    notice = soup(out / "errors" / record_id / "index.html").select_one(".notice.draft")
+    assert "edited by a person" in notice.get_text()
+    # Neither a redraft of stale drafts nor a rejection takes the person's fix out.
+    path.write_text(path.read_text().replace("self.block_size = block_size", "pass"))
+    before = path.read_text()
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, scanned_content, server.url, "--stale")
+    assert path.read_text() == before
+    rejected = run("review", "--reject", record_id, "--content", scanned_content)
+    assert rejected.code == 1 and "a person has edited its draft" in rejected.err
+    assert path.read_text() == before
+
+
+def test_a_draft_edited_after_its_review_is_never_taken_out_by_reject(
+    run: Any, scanned_content: Path
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, scanned_content, server.url)
+    path = sorted((scanned_content / "errors").rglob("*.yaml"))[0]
+    record_id = _id_of(run, scanned_content, path)
+    assert run("review", record_id, "--content", scanned_content).code == 0
+    data = data_of(path)
+    edited = path.read_text().replace(data["solutions"][0], "A person's better fix.")
+    path.write_text(edited)
+    rejected = run("review", "--reject", record_id, "--content", scanned_content)
+    assert rejected.code == 1 and "a person has edited its draft" in rejected.err
+    assert path.read_text() == edited
+
+
 def _id_of(run: Any, content: Path, path: Path) -> str:
     out = content.parent / "ids"
     assert run("build", "--content", content, "--out", out).code == 0

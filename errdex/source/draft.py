@@ -543,15 +543,19 @@ def run(
         report.cached += not outcome.asked
         if outcome.status == "drafted":
             prose = dict(outcome.fields)
-            blocks = {key: prose[key] for key in PROSE if key in prose}
+            written = {key: prose[key] for key in PROSE if key in prose}
             existing = prose_of(job.record.data)
             analysis = job.record.analysis
             # The model's own prose, unedited and unreviewed, is drafted again whole
             # (--stale); a field a person wrote only when --force names it.
             redraft = analysis is not None and analysis.state == "unreviewed"
-            blocks = {k: v for k, v in blocks.items() if k not in existing or k in force or redraft}
-            merged = {**existing, **blocks}
-            blocks["analysis"] = provenance(job.record, chat.model, job.key, merged, day)
+            blocks = {
+                k: v for k, v in written.items() if k not in existing or k in force or redraft
+            }
+            # The hash of all the model wrote: a record that keeps a person's field in
+            # place of the model's reads as edited by a person, which --stale and
+            # review --reject leave alone.
+            blocks["analysis"] = provenance(job.record, chat.model, job.key, written, day)
             error = _still(job.path, existing) or update.write_blocks(job.path, blocks)
             if error is None:
                 report.drafted += 1

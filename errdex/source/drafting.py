@@ -201,7 +201,9 @@ def review_command(ns: argparse.Namespace) -> int:
             problems += 1
             continue
         if ns.reject:
-            if record.analysis and record.analysis.state == "edited":
+            # Edited before or after a review: what a person wrote is theirs to take out.
+            answer = analysis.get("answer")
+            if answer and draft.digest(draft.prose_of(record.data)) != answer:
                 print(
                     f"errdex review: {shown}: a person has edited its draft; take out "
                     "what you do not want by hand",
