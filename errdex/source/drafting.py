@@ -222,6 +222,10 @@ def review_command(ns: argparse.Namespace) -> int:
         else:
             blocks = {"analysis": {**analysis, "reviewed": True}}
             verb = "marked reviewed"
+            if record.analysis and record.analysis.stale:
+                # A person checked it against the code as it is now: no longer stale.
+                blocks["analysis"]["basis"] = draft.basis(record)
+                verb += " for the code as it is now (it was drafted for an earlier version)"
         error = update.write_blocks(Path(record.file), blocks)
         if error:
             print(f"errdex review: {error}", file=sys.stderr)
