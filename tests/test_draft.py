@@ -189,6 +189,8 @@ HOSTILE = {
         ("{not json", "not JSON"),
         ('["a", "list"]', "not an object"),
         (json.dumps({**HOSTILE, "meaning": "x", "extra": 1}), "fields no record has"),
+        (json.dumps({**HOSTILE, "meaning": "][", "solutions": [".-"]}), "no words, only ]["),
+        (json.dumps({**HOSTILE, "meaning": "x" * 1500}), "1500 characters, more than"),
     ],
 )
 def test_a_hostile_or_broken_answer_is_refused_and_nothing_is_written(
@@ -206,6 +208,8 @@ def test_a_hostile_or_broken_answer_is_refused_and_nothing_is_written(
     assert "0 drafted, 1 refused" in result.err
     (kept,) = json.loads(rejected.read_text())
     assert any(reason in why for why in kept["reasons"])
+    if "characters" in reason:  # the summary counts each kind in a word or two
+        assert " 1 too long, " in result.err, result.err
     if reason == "--turbo-mode":
         # Every problem is named, not the first only.
         text = " ".join(kept["reasons"])

@@ -656,22 +656,32 @@ def _still(path: Path, prose: Mapping[str, Any]) -> str | None:
 
 def _kind(reason: str) -> str:
     """A reason without its particulars, to count refusals by kind."""
-    text = reason.split(": ", 1)[-1]
-    for word in (
-        "flag",
-        "environment variable",
-        "file",
-        "placeholder",
-        "HTML",
-        "parse",
-        "empty",
-        "longer",
-        "module",
-        "name",
-    ):
-        if word.lower() in text.lower():
-            return word
-    return text[:40]
+    text = reason.split(": ", 1)[-1].lower()
+    for said, kind in _KINDS:
+        if said in text:
+            return kind
+    return "other"
+
+
+_KINDS = (
+    ("flag", "flag"),
+    ("environment variable", "environment variable"),
+    ("file", "file"),
+    ("placeholder", "placeholder"),
+    ("html", "HTML"),
+    ("parse", "parse"),
+    ("empty", "empty"),
+    ("no words", "no words"),
+    ("more than the", "too long"),
+    ("json", "not JSON"),
+    ("links to", "link"),
+    ("module", "module"),
+    ("attribute", "name"),
+    ("keyword argument", "name"),
+    ("name", "name"),
+    ("missing", "missing"),
+)
+"""What a reason says → the kind the run's summary counts it as, the first that fits."""
 
 
 def _today() -> str:

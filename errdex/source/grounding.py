@@ -973,7 +973,7 @@ def _unknown_keys(mapping: Mapping[Any, Any], names: tuple[str, ...], prefix: st
             yield f"{prefix}{_shown(str(key))}: not a field a draft writes"
 
 
-def _text_shape(where: str, value: Any, limit: int | None) -> Iterator[str]:
+def _text_shape(where: str, value: Any, limit: int | None, prose: bool = True) -> Iterator[str]:
     if value is _MISSING:
         yield f"{where}: missing"
     elif not isinstance(value, str):
@@ -982,6 +982,8 @@ def _text_shape(where: str, value: Any, limit: int | None) -> Iterator[str]:
         yield f"{where}: empty"
     elif limit is not None and len(value) > limit:
         yield f"{where}: {len(value)} characters, more than the {limit} allowed"
+    elif prose and not any(c.isalnum() for c in value):
+        yield f"{where}: no words, only {_shown(value.strip())}"
 
 
 def _solutions_shape(solutions: Any) -> Iterator[str]:
@@ -1018,7 +1020,7 @@ def _block_shape(where: str, block: Any) -> Iterator[str]:
     if isinstance(lang, str) and lang.strip() and not _LANG_RE.fullmatch(lang):
         yield f"{where}.lang: {_shown(lang)} is not a language name"
     code = block.get("code", _MISSING)
-    yield from _text_shape(f"{where}.code", code, LIMITS["example_fix_chars"])
+    yield from _text_shape(f"{where}.code", code, LIMITS["example_fix_chars"], prose=False)
     lines = len(code.rstrip("\n").split("\n")) if isinstance(code, str) else 0
     if lines > LIMITS["example_fix_lines"]:
         yield f"{where}.code: {lines} lines, more than the {LIMITS['example_fix_lines']} allowed"
