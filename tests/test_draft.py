@@ -454,6 +454,16 @@ def test_force_writes_over_the_field_it_names_and_a_persons_others_stay_theirs(
     assert path.read_text() == before
 
 
+def test_an_only_id_no_record_has_is_named_and_nothing_is_asked(
+    run: Any, scanned_content: Path
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        result = draft(run, scanned_content, server.url, "--only", "deadbeefdeadbeef")
+        assert server.count == 0
+    assert result.code == 1
+    assert "errdex draft: --only deadbeefdeadbeef: no record has this id" in result.err
+
+
 def test_a_draft_edited_after_its_review_is_never_taken_out_by_reject(
     run: Any, scanned_content: Path
 ) -> None:

@@ -39,6 +39,13 @@ def draft_command(ns: argparse.Namespace) -> int:
         )
         return 1
     site, records = _full_records(ns)
+    known_ids = {i for r in records for i in (r.id, *r.aliases)}
+    unknown = [i for i in dict.fromkeys(ns.only) if i not in known_ids]
+    if unknown:
+        # As review says it: a mistyped id is not "a record that needs no draft".
+        for wanted in unknown:
+            print(f"errdex draft: --only {wanted}: no record has this id", file=sys.stderr)
+        return 1
     choice = draft.Choice(
         only=tuple(ns.only),
         repo=ns.repo,
