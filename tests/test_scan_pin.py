@@ -2215,3 +2215,61 @@ def test_a_checkout_with_no_remote_of_the_repo_is_said_to_give_links_that_will_n
     assert "has no remote" not in run_ok(run, *scan).err
     git(repo, "remote", "set-url", "origin", "https://github.com/example/up-fork")
     assert "has no remote" in run_ok(run, *scan).err
+
+
+CODEC_V1 = """\
+class Codec:
+    def encode(self, errors):
+        if errors != "strict":
+            raise ValueError(f"unsupported errors {errors}")
+
+    def decode(self, errors):
+        if errors != "strict":
+            raise ValueError(f"unsupported errors {errors}")
+
+
+class Incremental:
+    def encode(self, errors):
+        if errors != "strict":
+            raise ValueError(f"unsupported errors {errors}")
+
+    def decode(self, errors):
+        if errors != "strict":
+            raise ValueError(f"unsupported errors {errors}")
+"""
+
+
+def test_pin_keeps_each_record_of_a_shared_message_in_its_function_when_one_is_reworded(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """One message raised in four functions, four records; a release rewords the third
+    raise only. Its record is reworded in place, and none of the others moves: the
+    reworded one's old words, still raised nearby, are the other records' raises."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/codec.py": CODEC_V1}))
+    lines = CODEC_V1.splitlines(keepends=True)
+    lines[13] = lines[13].replace("unsupported errors", "unsupported errors mode")
+    (repo / "pkg" / "codec.py").write_text("".join(lines))
+    git(repo, "commit", "-qam", "reworded")
+    git(repo, "tag", "v2")
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+
+    def placed() -> dict[str, tuple[int, str, str]]:
+        found = {}
+        for path in (content / "errors").rglob("*.yaml"):
+            data = yaml.safe_load(path.read_text())
+            source = data["source"]
+            found[path.name] = (source["line"], source["function"], data["message"])
+        return found
+
+    before = placed()
+    assert sorted(line for line, _, _ in before.values()) == [4, 8, 14, 18]
+    said = run_ok(run, "pin", repo, "--repo", "example/up", "--ref", "v2", "--content", content)
+    assert "0 moved, 1 reworded, 0 removed" in said.err, said.err
+    after = placed()
+    for name, (line, function, message) in before.items():
+        if line == 14:
+            assert after[name] == (14, function, "unsupported errors mode {errors}")
+        else:
+            assert after[name] == (line, function, message)

@@ -490,9 +490,31 @@ def pin(
             )
         return by_message[path]
 
+    def own_function_groups(path: str) -> dict[tuple[str, str, str | None], _Free]:
+        if path not in by_own_function:
+            by_own_function[path] = _grouped(
+                sites_in(path), lambda s: (own_name(s.exception), s.template, s.function), taken
+            )
+        return by_own_function[path]
+
     pending = []
     placed: dict[Path, RaiseSite] = {}
+    # First each record at a raise of its words in its own function: of a message raised
+    # in several functions, one reworded, the old words still raised in the others are
+    # those records' raises, not the reworded one's.
+    by_own_function: dict[str, dict[tuple[str, str, str | None], _Free]] = {}
+    unplaced = []
     for record in records:
+        source = record.data["source"]
+        key3 = (own_name(record.data["exception"]), record.data["message"], source.get("function"))
+        mine = own_function_groups(source["path"]).get(key3)
+        site = mine.nearest(source["line"]) if mine is not None else None
+        if site is None:
+            unplaced.append(record)
+            continue
+        taken.add((site.path, site.line, site.template))
+        placed[record.path] = site
+    for record in unplaced:
         source = record.data["source"]
         key = (own_name(record.data["exception"]), record.data["message"])
         site = None
