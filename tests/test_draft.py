@@ -454,6 +454,23 @@ def test_force_writes_over_the_field_it_names_and_a_persons_others_stay_theirs(
     assert path.read_text() == before
 
 
+def test_prose_a_person_writes_after_a_rejection_is_not_credited_to_the_model(
+    run: Any, scanned_content: Path, tmp_path: Path
+) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, scanned_content, server.url)
+    path = sorted((scanned_content / "errors").rglob("*.yaml"))[0]
+    record_id = _id_of(run, scanned_content, path)
+    assert run("review", "--reject", record_id, "--content", scanned_content).code == 0
+    path.write_text(path.read_text() + "meaning: A person's own words, after all.\n")
+    out = tmp_path / "public"
+    assert run("build", "--content", scanned_content, "--out", out).code == 0
+    page = soup(out / "errors" / record_id / "index.html")
+    assert "A person's own words" in page.select_one("#meaning").find_next("p").get_text()
+    facts = json.loads(page.select_one('script[type="application/ld+json"]').string)
+    assert "author" not in facts and "AI-assisted" not in page.get_text()
+
+
 def test_an_only_id_no_record_has_is_named_and_nothing_is_asked(
     run: Any, scanned_content: Path
 ) -> None:

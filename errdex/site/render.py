@@ -981,7 +981,8 @@ def _json_ld(record: Record, config: SiteConfig) -> Markup:
         # SoftwareSourceCode's).
         "isBasedOn": f"https://github.com/{record.repo}",
     }
-    if record.analysis:
+    if record.analysis and record.analysis.state != "rejected":
+        # A rejected draft was taken out: what prose the page shows, a person wrote since.
         data["dateModified"] = record.analysis.date
         data["author"] = {"@type": "Organization", "name": record.analysis.by}
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
