@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -217,6 +218,115 @@ def test_what_an_interrupted_update_left_does_not_stop_a_build(
     result = run("build", "--content", content, "--out", out, "--no-cache")
     assert result.code == 0, result.err
     assert not partial.exists()
+
+
+@pytest.mark.parametrize("kind", ["link out", "file", "dangling link", "link to itself"])
+def test_an_update_never_writes_through_what_took_a_page_folders_place(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+    kind: str,
+) -> None:
+    # An update writes a page's files in place: where its folder became a link, that
+    # would write outside the site; where it became a file, it cannot write at all.
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    page = next(out.glob("errors/*/index.html")).parent
+    record = next(p for p in (content / "errors").glob("*.yaml") if page.name in _built_ids(out, p))
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "index.html").write_text("my own page\n")
+    shutil.rmtree(page)
+    if kind == "link out":
+        page.symlink_to(mine)
+    elif kind == "file":
+        page.write_text("a file now\n")
+    elif kind == "dangling link":
+        page.symlink_to(tmp_path / "nowhere")
+    else:
+        page.symlink_to(page)
+    record.write_text(record.read_text() + "meaning: Written after the folder went.\n")
+    before = everything(out)
+    result = run("build", "--content", content, "--out", out, "--cache", cache)
+    refused(result, "[E500]", f"errors/{page.name}/")
+    assert (mine / "index.html").read_text() == "my own page\n"
+    assert everything(out) == before
+
+
+def _built_ids(out: Path, record: Path) -> set[str]:
+    """The ids of the pages whose JSON says they were built from ``record``'s message."""
+    import yaml
+
+    message = yaml.safe_load(record.read_text())["message"]
+    listed = json.loads((out / "api" / "errors.json").read_text())["errors"]
+    return {e["id"] for e in listed if e["message"] == message}
+
+
+def test_a_link_in_place_of_one_of_errdexs_files_is_replaced_by_the_file(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # The same size and a digest the state holds: the file is still no file of ours.
+    out, cache = tmp_path / "public", tmp_path / "cache"
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    robots = out / "robots.txt"
+    theirs = tmp_path / "theirs.txt"
+    theirs.write_bytes(b"Z" * robots.stat().st_size)
+    kept = robots.read_bytes()
+    robots.unlink()
+    robots.symlink_to(theirs)
+    (content / "site.yaml").write_text((content / "site.yaml").read_text() + "\n")
+    (content / "errors" / "b.yaml").unlink()  # a full build
+    assert run("build", "--content", content, "--out", out, "--cache", cache).code == 0
+    assert not robots.is_symlink() and robots.read_bytes() == kept
+    assert theirs.read_bytes() == b"Z" * len(kept)
+
+
+def test_a_page_folder_a_person_emptied_is_errdexs_and_filled_again(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    page = next(out.glob("errors/*/index.html"))
+    kept = page.read_bytes()
+    page.unlink()
+    check = run("check", "--content", content, "--out", out)
+    assert check.code == 0 and f"would write {page}" in check.out, check.err
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    assert page.read_bytes() == kept
+
+
+def test_folders_nested_deeper_than_python_recurses_are_refused_by_name(
+    tmp_path: Path,
+    content: Path,
+    run,  # type: ignore[no-untyped-def]
+) -> None:
+    # Deeper than the recursion limit, lowered here for the commands: a tree deep enough
+    # for the usual limit would break the removal of old test folders, which recurses.
+    import inspect
+    import sys
+
+    out = tmp_path / "public"
+    assert run("build", "--content", content, "--out", out, "--no-cache").code == 0
+    deep = os.path.join(out, "errors")
+    for _ in range(200):
+        deep = os.path.join(deep, "d")
+        os.mkdir(deep)
+    with open(os.path.join(deep, "notes.txt"), "w") as notes:
+        notes.write("mine\n")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 150)
+    try:
+        check = run("check", "--content", content, "--out", out)
+        build = run("build", "--content", content, "--out", out, "--no-cache")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert check.code == 1 and "[E500]" in check.err and "notes.txt" in check.err
+    assert "Traceback" not in check.err
+    refused(build, "notes.txt")
 
 
 # --- A file is never replaced by a site (item 3) ---------------------------------------

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,8 +120,10 @@ def _write_new(path: str, data: bytes) -> None:
 
 
 def _same(old: Path, data: bytes) -> bool:
+    """Whether ``old`` is a file (not a link to one) holding ``data``."""
     try:
-        return old.stat().st_size == len(data) and old.read_bytes() == data
+        seen = os.lstat(old)
+        return stat.S_ISREG(seen.st_mode) and seen.st_size == len(data) and old.read_bytes() == data
     except OSError:
         return False
 
@@ -141,23 +144,32 @@ def changes(files: Mapping[str, bytes], out: Path) -> tuple[list[str], list[str]
 
 def _entries(folder: Path) -> list[str]:
     """Everything in ``folder`` but the folders that hold something: files, links (never
-    followed) and empty folders (with a trailing slash), relative and sorted."""
+    followed) and empty folders (with a trailing slash), relative, in name order at
+    each level. Walked with a stack, not by recursion: a user's folders may nest deeper
+    than Python recurses."""
     found: list[str] = []
-
-    def walk(path: str, prefix: str) -> None:
-        with os.scandir(path) as listing:
-            items = sorted(listing, key=lambda entry: entry.name)
-        if not items and prefix:
-            found.append(prefix)
-        for entry in items:
-            if entry.is_dir(follow_symlinks=False):
-                walk(entry.path, f"{prefix}{entry.name}/")
+    if not folder.is_dir() or folder.is_symlink():
+        return found
+    walking = [(iter(_listed(str(folder))), "")]  # the entries left of each open folder
+    while walking:
+        items, prefix = walking[-1]
+        entry = next(items, None)
+        if entry is None:
+            walking.pop()
+        elif not entry.is_dir(follow_symlinks=False):
+            found.append(prefix + entry.name)
+        else:
+            inner = _listed(entry.path)
+            if inner:
+                walking.append((iter(inner), f"{prefix}{entry.name}/"))
             else:
-                found.append(prefix + entry.name)
-
-    if folder.is_dir() and not folder.is_symlink():
-        walk(str(folder), "")
+                found.append(f"{prefix}{entry.name}/")
     return found
+
+
+def _listed(path: str) -> list[os.DirEntry[str]]:
+    with os.scandir(path) as listing:
+        return sorted(listing, key=lambda entry: entry.name)
 
 
 _PARTIAL = re.compile(r"(?P<folder>(?:.*/)?)\.(?P<name>[^/]+)\.[0-9]+")
@@ -175,20 +187,32 @@ def _partial(entry: str, ours: set[str]) -> bool:
 def _foreign(entries: list[str], listed: set[str]) -> list[str]:
     """The entries of an output folder (``_entries``) that errdex did not write: neither
     its marker nor a file the marker (``listed``) names, nor what an interrupted update
-    left of one."""
-    return [e for e in entries if e != MARKER and e not in listed and not _partial(e, listed)]
+    left of one, nor a folder of errdex's that a person emptied."""
+    found = [e for e in entries if e != MARKER and e not in listed and not _partial(e, listed)]
+    if any(e.endswith("/") for e in found):
+        ours = {rel[: at + 1] for rel in listed for at, c in enumerate(rel) if c == "/"}
+        found = [e for e in found if e not in ours]
+    return found
 
 
 def _foreign_at_top(folder: Path, listed: set[str]) -> list[str]:
     """``_foreign`` of the top level of ``folder`` alone: its files, and its folders (with a
     trailing slash) that hold none of the files ``listed`` names."""
-    found = []
+    found, folders = [], set()
     with os.scandir(folder) as listing:
         for entry in listing:
-            if not entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False):
+                folders.add(entry.name)
+            else:
                 found.append(entry.name)
-            elif not any(rel.startswith(entry.name + "/") for rel in listed):
-                found.append(entry.name + "/")
+    unseen = set(folders)  # those no file of the marker is in, yet
+    for rel in listed:
+        head, slash, _ = rel.partition("/")
+        if slash and head in unseen:
+            unseen.discard(head)
+            if not unseen:
+                break
+    found += [name + "/" for name in unseen]
     return _foreign(sorted(found), listed)
 
 
@@ -493,9 +517,12 @@ class Staging:
         if self.previous is None or rel not in self.previous:
             return _same(Path(old), data)
         try:
-            return self.previous[rel] == made and os.stat(old).st_size == len(data)
+            seen = os.lstat(old)  # a link in its place is no file of ours, whatever it holds
         except OSError:
             return False
+        return (
+            stat.S_ISREG(seen.st_mode) and self.previous[rel] == made and seen.st_size == len(data)
+        )
 
     def commit(self, kept: set[str], swapping: Callable[[], None] | None = None) -> int:
         """Swap the staged folder in; returns how many of errdex's old files are gone.
@@ -566,6 +593,10 @@ def update_in_place(files: Mapping[str, bytes], out: Path) -> int:
     shown, out = out, output_target(out)
     staged: list[tuple[Path, Path]] = []
     with _locked(_lock_path(out), shown):
+        for rel in sorted(files):
+            wrong = _not_our_place(out, rel)
+            if wrong:
+                raise refusal(shown, wrong)
         try:
             for rel in sorted(files):
                 target = out / rel
@@ -593,6 +624,29 @@ def update_in_place(files: Mapping[str, bytes], out: Path) -> int:
         if written:
             _mark_changed(out / MARKER)
     return written
+
+
+def _not_our_place(out: Path, rel: str) -> str | None:
+    """Why the file ``rel`` cannot be written in place in ``out`` (a real folder): one of
+    its folders there is a link (writing through it would write outside the site), or a
+    file; or it is a folder itself. A full build would replace them, and refuses them
+    first (E500); an update does not walk the site, so it finds them here."""
+    folder, _, name = rel.rpartition("/")
+    expected = os.path.join(out, folder) if folder else str(out)
+    deepest = expected  # the deepest of its folders that is there
+    while not os.path.lexists(deepest) and deepest != str(out):
+        deepest = os.path.dirname(deepest)
+    if os.path.realpath(expected) != expected or not os.path.isdir(deepest):
+        shown = (deepest.removeprefix(str(out)).strip("/") or folder) + "/"
+        return f"holds {shown} as a link or a file, where errdex keeps a folder" + _MOVE
+    if os.path.isdir(os.path.join(expected, name)) and not os.path.islink(
+        os.path.join(expected, name)
+    ):
+        return f"holds {rel} as a folder, where errdex keeps a file" + _MOVE
+    return None
+
+
+_MOVE = "; move it out, or build into another folder"
 
 
 def _mark_changed(marker: Path) -> None:
