@@ -547,6 +547,11 @@ def run() -> None:
         code = main()
     except BrokenPipeError:
         os._exit(1)
+    except KeyboardInterrupt:
+        # Ctrl-C: a person is told so, not shown a traceback. (A full build swaps its
+        # site in whole or not at all; the next build redoes what an update left.)
+        print("errdex: stopped (Ctrl-C)", file=sys.stderr)
+        os._exit(130)
     if sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(code)  # a profiler, a debugger or coverage writes what it found at exit
     for stream in (sys.stdout, sys.stderr):

@@ -329,6 +329,37 @@ def test_folders_nested_deeper_than_python_recurses_are_refused_by_name(
     refused(build, "notes.txt")
 
 
+def test_ctrl_c_stops_a_build_with_a_word_not_a_traceback(tmp_path: Path, content: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT, ctrl_c_stops
+
+    for number in range(400):  # enough records that the build is still running
+        (content / "errors" / f"n{number}.yaml").write_text(
+            (content / "errors" / "a.yaml").read_text().replace("must be positive", f"no {number}")
+        )
+    out = tmp_path / "public"
+    command = [sys.executable, str(ROOT / "build.py"), "build", "--content", str(content)]
+    command += ["--out", str(out), "--no-cache", "--jobs", "1"]
+    process = subprocess.Popen(
+        command,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_stops,
+    )
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".public.new-*")) and time.monotonic() < deadline:
+        time.sleep(0.01)  # until it writes pages
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "errdex: stopped (Ctrl-C)" in err and "Traceback" not in err
+    assert not out.exists() and not list(tmp_path.glob(".public.new-*"))
+
+
 # --- A file is never replaced by a site (item 3) ---------------------------------------
 
 
