@@ -452,7 +452,7 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument(
         "--stale",
         action="store_true",
-        help="draft again the unreviewed drafts whose message, code or condition changed",
+        help="draft again only the unreviewed drafts whose message, code or condition changed",
     )
     cmd.add_argument(
         "--retry-refused", action="store_true", help="ask again where the last answer was refused"

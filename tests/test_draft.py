@@ -471,6 +471,21 @@ def test_prose_a_person_writes_after_a_rejection_is_not_credited_to_the_model(
     assert "author" not in facts and "AI-assisted" not in page.get_text()
 
 
+def test_stale_drafts_only_the_drafts_whose_code_changed(run: Any, scanned_content: Path) -> None:
+    with fake_llm.serving(fake_llm.capable) as server:
+        draft(run, scanned_content, server.url, "--limit", "4")  # one record left without
+    drafted = [
+        p for p in sorted((scanned_content / "errors").rglob("*.yaml")) if "analysis" in data_of(p)
+    ]
+    assert len(drafted) == 4
+    path = next(p for p in drafted if "self.block_size = block_size" in p.read_text())
+    path.write_text(path.read_text().replace("self.block_size = block_size", "pass"))
+    with fake_llm.serving(fake_llm.capable) as server:
+        said = draft(run, scanned_content, server.url, "--stale", "--dry-run")
+        assert server.count == 0
+    assert "would draft 1 record(s)" in said.err, said.err
+
+
 def test_an_only_id_no_record_has_is_named_and_nothing_is_asked(
     run: Any, scanned_content: Path
 ) -> None:

@@ -362,14 +362,17 @@ def needs_draft(record: Record, choice: Choice) -> bool:
     if analysis.get("rejected"):
         return False  # a person refused its draft
     written = prose_of(record.data)
-    if not written:
-        return True
-    if choice.force and any(key in written for key in choice.force):
-        return True
-    if choice.stale and analysis.get("by") == BY and not analysis.get("reviewed"):
+    if choice.stale:
+        # Only the drafts whose code changed: the records with no prose yet wait for a
+        # run without --stale (a maintainer refreshing a release's drafts does not ask
+        # for every other record to be drafted, and paid for).
+        if not written or analysis.get("by") != BY or analysis.get("reviewed"):
+            return False
         edited = analysis.get("answer") and digest(written) != analysis.get("answer")
         return not edited and analysis.get("basis") not in (None, basis(record))
-    return False
+    if not written:
+        return True
+    return bool(choice.force) and any(key in written for key in choice.force)
 
 
 # --- One draft -------------------------------------------------------------------------
