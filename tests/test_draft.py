@@ -486,6 +486,17 @@ def test_stale_drafts_only_the_drafts_whose_code_changed(run: Any, scanned_conte
     assert "would draft 1 record(s)" in said.err, said.err
 
 
+def test_a_page_instead_of_a_chat_completion_says_where_to_look(
+    run: Any, scanned_content: Path
+) -> None:
+    page = b"<!doctype html><title>Welcome</title><p>The model's web page."
+    reply = fake_llm.Reply(body=page, headers={"content-type": "text/html"})
+    with fake_llm.serving(fake_llm.fixed(reply)) as server:
+        result = draft(run, scanned_content, server.url, "--limit", "1")
+    assert result.code == 1 and "0 drafted, 0 refused, 1 failed" in result.err
+    assert "not a chat completion (is --base-url the API's address" in result.err, result.err
+
+
 def test_an_only_id_no_record_has_is_named_and_nothing_is_asked(
     run: Any, scanned_content: Path
 ) -> None:

@@ -249,7 +249,10 @@ def _reply_of(completion: Any) -> _Reply:
     try:
         text = completion.choices[0].message.content or ""
     except (AttributeError, IndexError, TypeError):
-        raise ChatError("the answer has no message") from None
+        raise ChatError(
+            "the server's answer is not a chat completion (is --base-url the API's "
+            "address, such as http://127.0.0.1:8000/v1?)"
+        ) from None
     usage = getattr(completion, "usage", None)
     prompt = getattr(usage, "prompt_tokens", 0) or 0
     answer = getattr(usage, "completion_tokens", 0) or 0
