@@ -2273,3 +2273,45 @@ def test_pin_keeps_each_record_of_a_shared_message_in_its_function_when_one_is_r
             assert after[name] == (14, function, "unsupported errors mode {errors}")
         else:
             assert after[name] == (line, function, message)
+
+
+SHIFTED_V1 = """\
+class Model:
+    def setup(self, kind):
+        if kind == "a":
+            raise AttributeError("not here")
+        if kind == "b":
+            raise AttributeError("not here")
+        if kind == "c":
+            raise AttributeError("not here")
+"""
+
+
+def test_pin_keeps_the_order_of_one_functions_raises_of_one_message_when_lines_move(
+    run,
+    tmp_path: Path,
+    content: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """Two lines added above three raises of one message, two lines apart: the nearest
+    new line of each old one is its neighbour's. As many raises as records, they are
+    paired in line order, whichever record is read first (as transformers' modular_blt
+    raises "No need to inherit it!" three times, each its own function)."""
+    repo = git_repository(tmp_path / "up", ("v1", {"pkg/model.py": SHIFTED_V1}))
+    (repo / "pkg" / "model.py").write_text("import os\nimport sys\n" + SHIFTED_V1)
+    git(repo, "commit", "-qam", "two imports")
+    git(repo, "tag", "v2")
+    run_ok(run, "scan", repo, "--repo", "example/up", "--ref", "v1", "--content", content)
+    files = sorted((content / "errors").rglob("*.yaml"))
+    by_line = {yaml.safe_load(p.read_text())["source"]["line"]: p for p in files}
+    assert sorted(by_line) == [4, 6, 8]
+    # Read last line first: the record of line 8 in a.yaml, of line 4 in c.yaml.
+    for name, line in (("a", 8), ("b", 6), ("c", 4)):
+        by_line[line].rename(by_line[line].with_name(f"{name}.yaml"))
+    # A commit, not a release: a release would give each raise the record a scan of it
+    # names by its id, whatever pin matched first.
+    later = git(repo, "rev-parse", "v2")
+    said = run_ok(run, "pin", repo, "--repo", "example/up", "--commit", later, "--content", content)
+    assert "3 moved" in said.err, said.err
+    folder = files[0].parent
+    lines = {n: yaml.safe_load((folder / f"{n}.yaml").read_text())["source"]["line"] for n in "abc"}
+    assert lines == {"a": 10, "b": 8, "c": 6}

@@ -503,17 +503,29 @@ def pin(
     # in several functions, one reworded, the old words still raised in the others are
     # those records' raises, not the reworded one's.
     by_own_function: dict[str, dict[tuple[str, str, str | None], _Free]] = {}
-    unplaced = []
+    unplaced: list[update.Existing] = []
+    alike: dict[tuple[str, tuple[str, str, str | None]], list[update.Existing]] = {}
     for record in records:
         source = record.data["source"]
-        key3 = (own_name(record.data["exception"]), record.data["message"], source.get("function"))
-        mine = own_function_groups(source["path"]).get(key3)
-        site = mine.nearest(source["line"]) if mine is not None else None
-        if site is None:
-            unplaced.append(record)
+        said = (own_name(record.data["exception"]), record.data["message"], source.get("function"))
+        alike.setdefault((source["path"], said), []).append(record)
+    for (path, said), members in alike.items():
+        mine = own_function_groups(path).get(said)
+        if mine is not None and len(mine.sites) == len(members):
+            # As many raises of these words in the function as records: in line order,
+            # each its own, however far lines moved (nearest first would cross them).
+            members.sort(key=lambda r: r.data["source"]["line"])
+            for record, matched in zip(members, mine.sites, strict=True):
+                taken.add((matched.path, matched.line, matched.template))
+                placed[record.path] = matched
             continue
-        taken.add((site.path, site.line, site.template))
-        placed[record.path] = site
+        for record in members:
+            nearest = mine.nearest(record.data["source"]["line"]) if mine is not None else None
+            if nearest is None:
+                unplaced.append(record)
+                continue
+            taken.add((nearest.path, nearest.line, nearest.template))
+            placed[record.path] = nearest
     for record in unplaced:
         source = record.data["source"]
         key = (own_name(record.data["exception"]), record.data["message"])
