@@ -247,3 +247,22 @@ def test_a_value_with_a_line_break_at_its_end_is_not_an_id_or_a_date() -> None:
         "o/r",
     )
     assert one.issue.labels == ()
+
+
+def test_an_import_never_writes_through_a_folder_linked_out_of_the_content(
+    tmp_path: Path,
+) -> None:
+    # The command reads the content first, which refuses such a link; the import checks
+    # again where it writes, for a folder that became a link since.
+    from errdex.records.problems import BuildError
+
+    content = tmp_path / "content"
+    elsewhere = tmp_path / "elsewhere"
+    (content / "issues").mkdir(parents=True)
+    elsewhere.mkdir()
+    (content / "issues" / "example").symlink_to(elsewhere)
+    with pytest.raises(BuildError) as refused:
+        issues.import_issues([], "example/up", content, lambda title, body: [])
+    (problem,) = refused.value.problems
+    assert problem.code == "E100" and "outside the content folder" in problem.message
+    assert list(elsewhere.iterdir()) == []
