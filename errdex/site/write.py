@@ -205,14 +205,13 @@ def _foreign_at_top(folder: Path, listed: set[str]) -> list[str]:
                 folders.add(entry.name)
             else:
                 found.append(entry.name)
-    unseen = set(folders)  # those no file of the marker is in, yet
-    for rel in listed:
+    for rel in listed:  # ``folders`` keeps those no file of the marker is in
         head, slash, _ = rel.partition("/")
-        if slash and head in unseen:
-            unseen.discard(head)
-            if not unseen:
+        if slash and head in folders:
+            folders.discard(head)
+            if not folders:
                 break
-    found += [name + "/" for name in unseen]
+    found += [name + "/" for name in folders]
     return _foreign(sorted(found), listed)
 
 
@@ -639,9 +638,8 @@ def _not_our_place(out: Path, rel: str) -> str | None:
     if os.path.realpath(expected) != expected or not os.path.isdir(deepest):
         shown = (deepest.removeprefix(str(out)).strip("/") or folder) + "/"
         return f"holds {shown} as a link or a file, where errdex keeps a folder" + _MOVE
-    if os.path.isdir(os.path.join(expected, name)) and not os.path.islink(
-        os.path.join(expected, name)
-    ):
+    target = os.path.join(expected, name)
+    if os.path.isdir(target) and not os.path.islink(target):
         return f"holds {rel} as a folder, where errdex keeps a file" + _MOVE
     return None
 

@@ -459,6 +459,7 @@ def pin(
     by_message: dict[str, dict[tuple[str, str], _Free]] = {}
     by_function: dict[str, dict[tuple[str, str | None], _Free]] = {}
     by_line: dict[str, dict[tuple[str, int], _Free]] = {}
+    by_own_function: dict[str, dict[tuple[str, str, str | None], _Free]] = {}
     anywhere: dict[tuple[str, str], list[_Free]] | None = None
     # Every file the records name, read in one go (one git process, not one per file).
     wanted = sorted({str(r.data["source"]["path"]) for r in records})
@@ -502,7 +503,6 @@ def pin(
     # First each record at a raise of its words in its own function: of a message raised
     # in several functions, one reworded, the old words still raised in the others are
     # those records' raises, not the reworded one's.
-    by_own_function: dict[str, dict[tuple[str, str, str | None], _Free]] = {}
     unplaced: list[update.Existing] = []
     alike: dict[tuple[str, tuple[str, str, str | None]], list[update.Existing]] = {}
     for record in records:
